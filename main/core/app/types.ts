@@ -1,0 +1,45 @@
+import type { EmitEvent, EventChannelName, EventPayload, Handlers } from '../../../shared/ipc/contract';
+import type { Logger } from '../log';
+
+/**
+ * What a host (Electron, the browser host, the CLI) lends the core: native abilities that differ per host. A
+ * missing ability makes the matching `files:*` channel answer `unsupported`, and the UI offers another way.
+ */
+export interface HostCapabilities {
+  host: 'electron' | 'browser' | 'cli';
+  platform: string;
+  pickFiles?(title?: string): Promise<string[]>;
+  pickFolder?(title?: string): Promise<string | null>;
+  reveal?(path: string): Promise<void>;
+  openFolder?(path: string): Promise<void>;
+  startDrag?(path: string): void;
+  /** Registers a local file the core vouches for and returns the URL under which the renderer may load it. */
+  previewUrlFor(path: string): string;
+}
+
+export interface CoreOptions {
+  host: HostCapabilities;
+  /** --state-dir / BATCHROOM_STATE_DIR / the platform default. */
+  stateDir?: string;
+  env?: Record<string, string | undefined>;
+  /** --service-url and --api-key flags (CLI). */
+  serviceUrl?: string;
+  apiKey?: string;
+  logger?: Logger;
+  /** Start armed hot folders (the app and `watch --all`); the CLI's one-shot commands pass false. */
+  startHotFolders?: boolean;
+}
+
+/** Everything a host needs from the core: the contract's handlers, its events, and lifecycle. */
+export interface Core {
+  readonly handlers: Handlers;
+  /** Subscribe to every contract event (hosts forward them to renderers). */
+  onEvent(listener: <K extends EventChannelName>(channel: K, payload: EventPayload<K>) => void): () => void;
+  readonly emit: EmitEvent;
+  /** Secrets to scrub from anything leaving the process (the API key in use). */
+  secrets(): readonly string[];
+  hasArmedHotFolders(): boolean;
+  /** Executions in flight or results downloading: a graceful quit waits for these. */
+  busyCount(): number;
+  shutdown(options?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+}

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { WorkflowParametersSchema } from '../service/model';
+
+// The engine's public model: what the UI and the CLI see of batches and items. The journal (SQLite) stores more;
+// these are the projections that cross the IPC boundary.
+
+export const COLLISION_POLICIES = ['suffix', 'skip', 'overwrite'] as const;
+export const CollisionPolicySchema = z.enum(COLLISION_POLICIES);
+export type CollisionPolicy = z.infer<typeof CollisionPolicySchema>;
+
+export const UPLOAD_SIZE_POLICIES = ['fit', 'original'] as const;
+export const UploadSizePolicySchema = z.enum(UPLOAD_SIZE_POLICIES);
+export type UploadSizePolicy = z.infer<typeof UploadSizePolicySchema>;
+
+/** Naming template tokens understood by the engine's namer. */
+export const NAMING_TOKENS = ['{name}', '{ext}', '{workflow}', '{index}', '{n}', '{date}', '{time}', '{execution}'] as const;
+export const DEFAULT_NAMING_TEMPLATE = '{name}_{workflow}{ext}';
+
+/**
+ * pending → encoding → submitting → submitted → running → downloading → saved, or failed / cancelled / unknown.
+ * `unknown` means "may have been charged": the request may have reached the service but its answer was lost.
+ * It is never resubmitted automatically. `skipped` items (duplicates, unsupported files) are kept for the report.
+ */
+export const ITEM_STATES = [
+  'pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading',
+  'saved', 'failed', 'cancelled', 'unknown', 'skipped',
+] as const;
+export const ItemStateSchema = z.enum(ITEM_STATES);
+export type ItemState = z.infer<typeof ItemStateSchema>;
+export const FINAL_ITEM_STATES: ReadonlySet<ItemState> = new Set(['saved', 'failed', 'cancelled', 'unknown', 'skipped']);
+
+export const BATCH_STATES = ['running', 'paused', 'completed', 'cancelled'] as const;
+export const BatchStateSchema = z.enum(BATCH_STATES);
+export type BatchState = z.infer<typeof BatchStateSchema>;
+
+export const VerdictSchema = z.enum(['approved', 'rejected']).nullable();
+export type Verdict = z.infer<typeof VerdictSchema>;
+
+/** Files for one item of a multi-image workflow: image field id → local path (or http(s) URL). */
+export const ImageMappingSchema = z.record(z.string(), z.string().min(1));
+
+export const BatchInputsSchema = z.object({
+  /** Files and folders; each image file becomes one item, sent under `imageField`. */
+  paths: z.array(z.string().min(1)).default([]),
+  recursive: z.boolean().default(false),
+  /** The image field single files go to; defaults to the workflow's first image field. */
+  imageField: z.string().optional(),
+  /** Multi-image workflows: one explicit mapping per item. */
+  mappings: z.array(ImageMappingSchema).default([]),
+});
+export type BatchInputs = z.infer<typeof BatchInputsSchema>;
+
+export const OutputOptionsSchema = z.object({
+  outputFolder: z.string().min(1, 'choose an output folder'),
+  namingTemplate: z.string().min(1).default(DEFAULT_NAMING_TEMPLATE),
+  collisionPolicy: CollisionPolicySchema.default('suffix'),
+  sidecars: z.boolean().default(false),
+});
+export type OutputOptions = z.infer<typeof OutputOptionsSchema>;
+
+export const EncodeOptionsSchema = z.object({
+  uploadSizePolicy: UploadSizePolicySchema.default('fit'),
+  stripMetadata: z.boolean().default(true),
+});
+export type EncodeOptions = z.infer<typeof EncodeOptionsSchema>;
+
+export const BatchSpecSchema = z.object({
+  workflowId: z.string().min(1),
+  parameters: WorkflowParametersSchema.default({}),
+  inputs: BatchInputsSchema,
+  output: OutputOptionsSchema,
+  encode: EncodeOptionsSchema.default({ uploadSizePolicy: 'fit', stripMetadata: true }),
+  /** Optional cap on credits this batch may spend. */
+  budget: z.number().nonnegative().nullable().default(null),
+  /** Set by hot folders so results and ledger entries can be traced back. */
+  source: z.object({ kind: z.enum(['manual', 'hotFolder', 'cli']), hotFolderId: z.string().optional() }).default({ kind: 'manual' }),
+});
+export type BatchSpec = z.infer<typeof BatchSpecSchema>;
+export type BatchSpecInput = z.input<typeof BatchSpecSchema>;
+
+export const SkippedInputSchema = z.object({ path: z.string(), reason: z.string() });
+export type SkippedInput = z.infer<typeof SkippedInputSchema>;
+
+export const BatchEstimateSchema = z.object({
+  workflowId: z.string(),
+  itemCount: z.number().int().nonnegative(),
+  skipped: z.array(SkippedInputSchema),
+  duplicates: z.array(z.object({ path: z.string(), duplicateOf: z.string() })),
+  costPerItem: z.number().nonnegative(),
+  totalCost: z.number().nonnegative(),
+  /** Live API credit balance when it could be read, else null (offline). */
+  balance: z.number().nullable(),
+  fitsBalance: z.boolean(),
+  fitsBudget: z.boolean(),
+  /** Output names of the first few items, from the naming template. */
+  namingPreview: z.array(z.object({ source: z.string(), output: z.string() })),
+});
+export type BatchEstimate = z.infer<typeof BatchEstimateSchema>;
+
+export const ItemCountsSchema = z.record(ItemStateSchema, z.number().int().nonnegative());
+
+export const BatchSummarySchema = z.object({
+  id: z.string(),
+  workflowId: z.string(),
+  workflowName: z.string(),
+  state: BatchStateSchema,
+  /** Why a batch is paused (user request, insufficient credits, budget reached, offline…). */
+  pausedReason: z.string().nullable(),
+  createdAt: z.string(),
+  total: z.number().int().nonnegative(),
+  counts: ItemCountsSchema,
+  /** 0–1 over all items, counting in-flight progress. */
+  progress: z.number().min(0).max(1),
+  etaMs: z.number().nonnegative().nullable(),
+  creditCost: z.number().nonnegative(),
+  creditsSpent: z.number().nonnegative(),
+  budget: z.number().nullable(),
+  outputFolder: z.string(),
+});
+export type BatchSummary = z.infer<typeof BatchSummarySchema>;
+
+export const ItemViewSchema = z.object({
+  id: z.string(),
+  batchId: z.string(),
+  /** Position in the batch queue (reorderable while pending). */
+  position: z.number().int(),
+  displayName: z.string(),
+  sources: ImageMappingSchema,
+  state: ItemStateSchema,
+  progress: z.number().min(0).max(100),
+  reason: z.string().nullable(),
+  executionId: z.string().nullable(),
+  outputs: z.array(z.string()),
+  creditsCharged: z.number().nonnegative(),
+  verdict: VerdictSchema,
+  updatedAt: z.string(),
+});
+export type ItemView = z.infer<typeof ItemViewSchema>;
+
+/** Coalesced engine update: at most ~10 per second, carrying only what changed. */
+export const BatchProgressEventSchema = z.object({
+  batches: z.array(BatchSummarySchema),
+  items: z.array(ItemViewSchema),
+});
+export type BatchProgressEvent = z.infer<typeof BatchProgressEventSchema>;

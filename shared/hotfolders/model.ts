@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { CollisionPolicySchema } from '../engine/model';
+import { WorkflowParametersSchema } from '../service/model';
+
+/** What to do with files already in a folder when it is armed. */
+export const ExistingFilesPolicySchema = z.enum(['process', 'skip', 'dry-run']);
+export type ExistingFilesPolicy = z.infer<typeof ExistingFilesPolicySchema>;
+
+export const HotFolderConfigSchema = z.object({
+  id: z.string().min(1),
+  path: z.string().min(1, 'choose a folder to watch'),
+  recursive: z.boolean().default(false),
+  workflowId: z.string().min(1, 'choose a workflow'),
+  parameters: WorkflowParametersSchema.default({}),
+  imageField: z.string().optional(),
+  outputFolder: z.string().min(1, 'choose an output folder'),
+  namingTemplate: z.string().min(1).optional(),
+  collisionPolicy: CollisionPolicySchema.default('suffix'),
+  /** Move originals into Done/ and Failed/ subfolders after processing. */
+  moveOriginals: z.boolean().default(false),
+  budget: z.number().nonnegative().nullable().default(null),
+  /** Armed: watched and processed. */
+  enabled: z.boolean().default(false),
+  existingFiles: ExistingFilesPolicySchema.default('dry-run'),
+  /** Polling instead of native events, for network shares. */
+  polling: z.boolean().default(false),
+});
+export type HotFolderConfig = z.infer<typeof HotFolderConfigSchema>;
+export type HotFolderConfigInput = z.input<typeof HotFolderConfigSchema>;
+
+export const HotFolderStatusSchema = z.object({
+  id: z.string(),
+  state: z.enum(['disarmed', 'scanning', 'armed', 'awaiting-review', 'unavailable']),
+  /** Why the folder is unavailable or awaiting review. */
+  reason: z.string().nullable(),
+  processed: z.number().int().nonnegative(),
+  queued: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  lastActivityAt: z.string().nullable(),
+});
+export type HotFolderStatus = z.infer<typeof HotFolderStatusSchema>;
+
+export const HotFolderStateSchema = z.object({ config: HotFolderConfigSchema, status: HotFolderStatusSchema });
+export type HotFolderState = z.infer<typeof HotFolderStateSchema>;
+
+export const DryRunReportSchema = z.object({
+  path: z.string(),
+  toProcess: z.array(z.object({ path: z.string(), output: z.string() })),
+  alreadyDone: z.array(z.object({ path: z.string() })),
+  colliding: z.array(z.object({ path: z.string(), output: z.string() })),
+  unsupported: z.array(z.object({ path: z.string(), reason: z.string() })),
+  totalCredits: z.number().nonnegative(),
+});
+export type DryRunReport = z.infer<typeof DryRunReportSchema>;
+
+export const HotFolderActivitySchema = z.object({
+  folderId: z.string(),
+  kind: z.enum(['detected', 'queued', 'saved', 'failed', 'skipped', 'moved', 'unavailable', 'recovered']),
+  path: z.string(),
+  message: z.string(),
+  at: z.string(),
+});
+export type HotFolderActivity = z.infer<typeof HotFolderActivitySchema>;

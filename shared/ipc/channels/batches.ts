@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import {
+  BatchEstimateSchema, BatchProgressEventSchema, BatchSpecSchema, BatchSummarySchema, ItemStateSchema, ItemViewSchema,
+  VerdictSchema,
+} from '../../engine/model';
+import { WorkflowParametersSchema } from '../../service/model';
+import { event, invoke } from '../contract-kit';
+
+const BatchRef = z.object({ batchId: z.string().min(1) }).strict();
+const ItemRef = z.object({ itemId: z.string().min(1) }).strict();
+
+export const batchChannels = {
+  /** Scan inputs and price the batch before anything is spent: items, skipped files, cost vs balance, names. */
+  'batches:estimate': invoke(BatchSpecSchema, BatchEstimateSchema),
+  /** Create and start a batch. Refused with `insufficient_credits` / `budget_exceeded` unless it fits. */
+  'batches:create': invoke(BatchSpecSchema, BatchSummarySchema),
+  'batches:list': invoke(z.object({}).strict(), z.array(BatchSummarySchema)),
+  'batches:items': invoke(
+    z.object({
+      batchId: z.string().min(1),
+      offset: z.number().int().nonnegative().default(0),
+      limit: z.number().int().positive().max(10_000).default(500),
+      states: z.array(ItemStateSchema).optional(),
+    }).strict(),
+    z.object({ total: z.number().int().nonnegative(), items: z.array(ItemViewSchema) }),
+  ),
+  'batches:pause': invoke(BatchRef, BatchSummarySchema),
+  'batches:resume': invoke(BatchRef, BatchSummarySchema),
+  'batches:cancel': invoke(BatchRef, BatchSummarySchema),
+  'batches:retryFailed': invoke(BatchRef, BatchSummarySchema),
+  'batches:progress': event(BatchProgressEventSchema),
+  'items:cancel': invoke(ItemRef, ItemViewSchema),
+  /** Resubmitting an `unknown` item may charge twice: the caller must say it knows. */
+  'items:resubmit': invoke(z.object({ itemId: z.string().min(1), acknowledgeMayChargeTwice: z.literal(true) }).strict(), ItemViewSchema),
+  /** Move pending items to the front of the queue (in the given order), or before another pending item. */
+  'items:reorder': invoke(
+    z.object({ batchId: z.string().min(1), itemIds: z.array(z.string().min(1)).min(1), beforeItemId: z.string().nullable().default(null) }).strict(),
+    z.object({ moved: z.number().int().nonnegative() }),
+  ),
+  'items:setVerdict': invoke(z.object({ itemId: z.string().min(1), verdict: VerdictSchema }).strict(), ItemViewSchema),
+  /** Re-run items (typically rejected ones) with changed parameters, as a new batch. */
+  'items:rerun': invoke(
+    z.object({ itemIds: z.array(z.string().min(1)).min(1), parameters: WorkflowParametersSchema }).strict(),
+    BatchSummarySchema,
+  ),
+} as const;

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { event, invoke } from '../contract-kit';
+
+const PathArg = z.object({ path: z.string().min(1) }).strict();
+
+export const fileChannels = {
+  /** Native pickers (Electron); the browser host answers `unsupported` and the UI offers a path field instead. */
+  'files:pickFiles': invoke(z.object({ title: z.string().optional() }).strict(), z.array(z.string())),
+  'files:pickFolder': invoke(z.object({ title: z.string().optional() }).strict(), z.string().nullable()),
+  'files:reveal': invoke(PathArg, z.object({ revealed: z.boolean() })),
+  'files:openFolder': invoke(PathArg, z.object({ opened: z.boolean() })),
+  /** Registers a local file for previews and returns a URL the renderer can load (media protocol / media route). */
+  'files:previewUrl': invoke(PathArg, z.object({ url: z.string() })),
+  /** Drag a result out of the app into another app (Electron only). */
+  'files:startDrag': invoke(PathArg, z.object({ started: z.boolean() })),
+  /** Paths handed to the app from outside: a second launch, a dock drop, "open with". */
+  'files:opened': event(z.object({ paths: z.array(z.string()) })),
+} as const;
+
+export const AppInfoSchema = z.object({
+  version: z.string(),
+  host: z.enum(['electron', 'browser']),
+  platform: z.string(),
+});
+export type AppInfo = z.infer<typeof AppInfoSchema>;
+
+export const appChannels = {
+  'app:info': invoke(z.object({}).strict(), AppInfoSchema),
+  'app:notice': event(z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() })),
+} as const;

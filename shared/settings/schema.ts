@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { CollisionPolicySchema, DEFAULT_NAMING_TEMPLATE, UploadSizePolicySchema } from '../engine/model';
+import { HotFolderConfigSchema } from '../hotfolders/model';
+
+/**
+ * The live service's base URL, used when the settings name no other. A placeholder under the reserved `.example`
+ * TLD until the production address is published: it can never resolve, so a build that still carries it fails with
+ * "host not found" instead of talking to a stranger's server. Change it here (and only here).
+ */
+export const LIVE_SERVICE_URL = 'https://api.batchroom-service.example/api/v1';
+
+/**
+ * Bumped whenever a stored key is renamed, removed or changes meaning; each bump comes with a migration in
+ * `main/core/settings/migrations.ts`. v1 (0.0.x previews) → v2: see that file.
+ */
+export const SETTINGS_VERSION = 2;
+
+/** 'auto': the built-in sandbox when no key exists for the live service; 'always': sandbox only; 'never': live only. */
+export const SANDBOX_MODES = ['auto', 'always', 'never'] as const;
+export const SandboxModeSchema = z.enum(SANDBOX_MODES);
+export type SandboxMode = z.infer<typeof SandboxModeSchema>;
+
+export const THEMES = ['system', 'light', 'dark'] as const;
+export const ThemeSchema = z.enum(THEMES);
+export type Theme = z.infer<typeof ThemeSchema>;
+
+export const MIN_CONCURRENCY = 1;
+export const MAX_CONCURRENCY = 32;
+
+export const ServiceUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+/**
+ * Every stored key with its default. Kept as a plain shape so the store can validate key by key: a hand-edited
+ * file with one bad value loses that value only.
+ */
+export const SETTINGS_FIELDS = {
+  serviceUrl: ServiceUrlSchema.default(LIVE_SERVICE_URL),
+  sandboxMode: SandboxModeSchema.default('auto'),
+  /** Executions in flight at once (the engine's worker pool). */
+  concurrency: z.number().int().min(MIN_CONCURRENCY).max(MAX_CONCURRENCY).default(4),
+  /** Default output folder for new batches; null: ask (the app) / required flag (the CLI). */
+  outputFolder: z.string().min(1).nullable().default(null),
+  /** Tokens: {name} {ext} {workflow} {index} {n} {date} {time} {execution} (see NAMING_TOKENS). */
+  namingTemplate: z.string().min(1).default(DEFAULT_NAMING_TEMPLATE),
+  collisionPolicy: CollisionPolicySchema.default('suffix'),
+  /** 'fit': downscale uploads to what the requested output needs; 'original': send files as they are. */
+  uploadSizePolicy: UploadSizePolicySchema.default('fit'),
+  /** Strip EXIF/GPS from uploads (the service never needs the photographer's location). */
+  stripMetadata: z.boolean().default(true),
+  /** Write a `<result>.json` sidecar (workflow, parameters, source) next to each result. */
+  sidecars: z.boolean().default(false),
+  theme: ThemeSchema.default('system'),
+  /** Warn when the API credit balance falls below this many credits; 0 never warns. */
+  lowBalanceWarning: z.number().finite().nonnegative().default(50),
+  hotFolders: z.array(HotFolderConfigSchema).default([]),
+} as const;
+
+export type SettingsKey = keyof typeof SETTINGS_FIELDS;
+export const SETTINGS_KEYS = Object.keys(SETTINGS_FIELDS) as SettingsKey[];
+
+export const SettingsSchema = z.object(SETTINGS_FIELDS);
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = Object.freeze(SettingsSchema.parse({}));
+
+/**
+ * The argument of `settings:update`: any subset of keys, each fully valid, nothing unknown. Built from the
+ * fields without their defaults, so an absent key means "unchanged" rather than "reset to default".
+ */
+const patchShape = Object.fromEntries(
+  SETTINGS_KEYS.map((key) => [key, SETTINGS_FIELDS[key].unwrap().optional()]),
+) as { [K in SettingsKey]: z.ZodOptional<ReturnType<(typeof SETTINGS_FIELDS)[K]['unwrap']>> };
+export const SettingsPatchSchema = z.strictObject(patchShape);
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
+export type SettingsPatchInput = z.input<typeof SettingsPatchSchema>;
+
+/** One thing the store had to repair while loading (shown once in the app, printed by the CLI). */
+export const SettingsWarningSchema = z.object({
+  kind: z.enum(['corrupt-file', 'invalid-value', 'unknown-key', 'migrated', 'newer-version', 'unreadable']),
+  /** The settings key concerned, when there is one. */
+  key: z.string().nullable(),
+  message: z.string(),
+  /** Where the original file was copied before repairing it. */
+  backupPath: z.string().nullable(),
+});
+export type SettingsWarning = z.infer<typeof SettingsWarningSchema>;

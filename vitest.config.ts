@@ -1,0 +1,39 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner, three projects by runtime: plain Node (shared + main), jsdom (renderer), and the slower
+// end-to-end suites (real processes, Chromium) that run one file at a time.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['test/shared/**/*.test.ts', 'test/main/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        esbuild: { jsx: 'automatic' },
+        test: {
+          name: 'renderer',
+          environment: 'jsdom',
+          include: ['test/renderer/**/*.test.ts', 'test/renderer/**/*.test.tsx'],
+          setupFiles: ['test/renderer/setup.ts'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

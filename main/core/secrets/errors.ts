@@ -1,0 +1,31 @@
+import { redactSecrets } from '../../../shared/redact';
+
+/**
+ * The OS keychain cannot be reached (no D-Bus session, no Secret Service, a locked keyring, or keytar failed to
+ * load). Batchroom never falls back to storing the key in a file, so the message names the two ways out.
+ */
+export class KeychainUnavailableError extends Error {
+  override readonly name = 'KeychainUnavailableError';
+  readonly hint: string;
+  /** The underlying keychain error message, redacted (for --debug and logs). */
+  readonly detail: string;
+
+  constructor(detail: string) {
+    const clean = redactSecrets(detail);
+    super(`The OS keychain is not available (${clean}).`);
+    this.detail = clean;
+    this.hint =
+      'Either install and unlock a keyring (on Linux: gnome-keyring or KeePassXC providing the Secret Service, ' +
+      'inside a D-Bus session), or provide the key through the BATCHROOM_API_KEY environment variable. ' +
+      'Batchroom never stores the key in a plain-text file.';
+  }
+}
+
+/** A live service was requested explicitly (sandbox mode "never", or an explicit service URL) but no key exists. */
+export class MissingApiKeyError extends Error {
+  override readonly name = 'MissingApiKeyError';
+  readonly hint = 'Store one with `batchroom key set` (reads the key from stdin) or set BATCHROOM_API_KEY.';
+  constructor(readonly serviceUrl: string) {
+    super(`No API key for ${serviceUrl}.`);
+  }
+}

@@ -1,26 +1,19 @@
 import { z } from 'zod';
-import { SettingsPatchSchema, SettingsSchema } from '../../settings/schema';
+import { KeyStatusSchema } from '../../settings/key-status';
+import { SettingsPatchSchema, SettingsSchema, SettingsWarningSchema } from '../../settings/schema';
 import { event, invoke } from '../contract-kit';
-
-export const KeyStatusSchema = z.object({
-  serviceUrl: z.string(),
-  hasKey: z.boolean(),
-  keyMasked: z.string().nullable(),
-  source: z.enum(['keychain', 'env', 'flag', 'none']),
-  /** False when no Secret Service / keychain is reachable; `message` then says how to fix it. */
-  keychainAvailable: z.boolean(),
-  message: z.string(),
-});
-export type KeyStatus = z.infer<typeof KeyStatusSchema>;
 
 const None = z.object({}).strict();
 
 export const settingsChannels = {
   /** The key travels renderer → main exactly once, here; it is validated against the service before it is stored. */
-  'key:set': invoke(z.object({ apiKey: z.string().trim().min(8, 'that is too short to be an API key'), serviceUrl: z.string().url().optional() }).strict(), KeyStatusSchema),
+  'key:set': invoke(
+    z.object({ apiKey: z.string().trim().min(8, 'that is too short to be an API key'), serviceUrl: z.string().url().optional() }).strict(),
+    KeyStatusSchema,
+  ),
   'key:delete': invoke(z.object({ serviceUrl: z.string().url().optional() }).strict(), KeyStatusSchema),
   'key:status': invoke(None, KeyStatusSchema),
-  'settings:get': invoke(None, z.object({ settings: SettingsSchema, warnings: z.array(z.string()) })),
+  'settings:get': invoke(None, z.object({ settings: SettingsSchema, warnings: z.array(SettingsWarningSchema) })),
   'settings:update': invoke(z.object({ patch: SettingsPatchSchema }).strict(), SettingsSchema),
   'settings:changed': event(SettingsSchema),
 } as const;

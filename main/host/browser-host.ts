@@ -1,0 +1,165 @@
+import { existsSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { contract } from '../../shared/ipc/contract';
+import { createInvokeDispatcher } from '../../shared/ipc/dispatch';
+import type { Core, HostCapabilities } from '../core/app/types';
+import { silentLogger, type Logger } from '../core/log';
+import { MEDIA_PREFIX, type MediaRegistry } from './media-registry';
+import { checkRequest, createToken, sessionCookie } from './request-guard';
+import { notBuiltPage, rendererFileFor, sendFile } from './static-files';
+import { stageUpload, UploadError } from './uploads';
+import { createWsChannel } from './ws-channel';
+
+export const WS_PATH = '/ws';
+export const UPLOAD_PATH = '/upload';
+
+export interface BrowserHostOptions {
+  core: Core;
+  media: MediaRegistry;
+  /** The built renderer (`dist/renderer`). */
+  rendererDir: string;
+  /** Where files dropped in the browser are staged (inside the state dir). */
+  uploadDir: string;
+  /** 0 (default): a random free port. */
+  port?: number;
+  logger?: Logger;
+  /** Tests pin the token; normal runs get a fresh random one. */
+  token?: string;
+}
+
+export interface BrowserHost {
+  /** `http://127.0.0.1:PORT/?token=…` — the one URL that opens the UI. */
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+/** The capabilities a browser lends the core: previews through the media route, no native pickers or drags. */
+export function browserHostCapabilities(media: MediaRegistry): HostCapabilities {
+  return { host: 'browser', platform: process.platform, previewUrlFor: (path) => media.urlFor(path) };
+}
+
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  // The first URL carries the token: never hand it to another site in a Referer.
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+};
+const PAGE_CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+function sendText(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS, ...headers });
+  response.end(text);
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...SECURITY_HEADERS, ...headers });
+  response.end(JSON.stringify(body));
+}
+
+/**
+ * Serves the renderer on loopback and bridges the IPC contract over a WebSocket, so the same UI runs in any browser
+ * (and in Chromium under test). Every request and the upgrade must carry the token; see request-guard.ts.
+ */
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const logger = options.logger ?? silentLogger;
+  const token = options.token ?? createToken();
+  const { core, media, rendererDir, uploadDir } = options;
+  const dispatch = createInvokeDispatcher(contract, core.handlers, {
+    secrets: () => core.secrets(),
+    onInternalError: (channel, message) => logger.error('handler failed', { channel, message }),
+  });
+  const channel = createWsChannel(dispatch, logger);
+  const unsubscribe = core.onEvent((event, payload) => channel.broadcast(event, payload));
+  let port = 0;
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const verdict = checkRequest(request, port, token);
+    if (!verdict.ok) {
+      sendText(response, verdict.status, `Refused: ${verdict.reason}. Open the URL printed by \`batchroom ui\`.\n`);
+      return;
+    }
+    const cookie: Record<string, string> = verdict.viaQuery ? { 'Set-Cookie': sessionCookie(port, token) } : {};
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const method = request.method ?? 'GET';
+
+    if (url.pathname === UPLOAD_PATH) {
+      if (method !== 'POST') return sendText(response, 405, 'Use POST.\n', { Allow: 'POST' });
+      try {
+        const path = await stageUpload(request, uploadDir, url.searchParams.get('name'));
+        return sendJson(response, 200, { path }, cookie);
+      } catch (error) {
+        const status = error instanceof UploadError ? error.status : 500;
+        return sendJson(response, status, { error: error instanceof Error ? error.message : 'upload failed' }, cookie);
+      }
+    }
+    if (method !== 'GET' && method !== 'HEAD') return sendText(response, 405, 'Method not allowed.\n', { Allow: 'GET, HEAD' });
+
+    if (url.pathname.startsWith(MEDIA_PREFIX)) {
+      const id = url.pathname.slice(MEDIA_PREFIX.length).split('/')[0] ?? '';
+      const file = media.pathFor(id);
+      const headers = { ...SECURITY_HEADERS, ...cookie, 'Content-Security-Policy': "default-src 'none'" };
+      if (file && (await sendFile(response, file, headers, method))) return;
+      return sendText(response, 404, 'Not found.\n', cookie);
+    }
+
+    const file = rendererFileFor(rendererDir, url.pathname);
+    if (!file) return sendText(response, 404, 'Not found.\n', cookie);
+    const pageHeaders = { ...SECURITY_HEADERS, ...cookie, 'Content-Security-Policy': PAGE_CSP };
+    if (await sendFile(response, file, pageHeaders, method)) return;
+    // Client-side routes (no extension) fall back to the app shell; a missing asset stays a 404.
+    const index = join(rendererDir, 'index.html');
+    if (!/\.[a-z0-9]+$/i.test(url.pathname)) {
+      if (await sendFile(response, index, pageHeaders, method)) return;
+      if (!existsSync(index)) {
+        response.writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', ...pageHeaders });
+        response.end(notBuiltPage(rendererDir));
+        return;
+      }
+    }
+    sendText(response, 404, 'Not found.\n', cookie);
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      logger.error('browser host request failed', { error: error instanceof Error ? error.message : String(error) });
+      if (!response.headersSent) sendText(response, 500, 'Internal error.\n');
+      else response.destroy();
+    });
+  });
+  server.on('upgrade', (request, socket, head) => {
+    const verdict = checkRequest(request, port, token);
+    const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
+    if (!verdict.ok || path !== WS_PATH) {
+      const status = verdict.ok ? 404 : verdict.status;
+      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Refused'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    channel.server.handleUpgrade(request, socket, head, (ws) => channel.server.emit('connection', ws, request));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    async close() {
+      unsubscribe();
+      await channel.close();
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}

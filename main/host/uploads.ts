@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Photos only; a bigger body is refused rather than filling the disk. */
+export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+
+export class UploadError extends Error {
+  constructor(readonly status: 400 | 413, message: string) {
+    super(message);
+  }
+}
+
+/**
+ * A file name from the browser is only a name: strip any directory part, control characters and characters no file
+ * system accepts, keep the extension (the engine decides support from the bytes and the name).
+ */
+export function safeUploadName(raw: string | null): string {
+  const last = (raw ?? '').split(/[\\/]/).pop() ?? '';
+  const cleaned = last.replace(/[\p{Cc}<>:"|?*]/gu, '_').replace(/^\.+/, '').trim().slice(-180);
+  return cleaned || 'upload';
+}
+
+/**
+ * Stages one dropped file under `<dir>/<random>/<name>` and returns its path. A plain browser exposes no paths, so
+ * the renderer uploads what the user dropped; each file gets its own folder so two `IMG_0001.jpg` never collide and
+ * the original name survives for output naming.
+ */
+export async function stageUpload(request: IncomingMessage, dir: string, rawName: string | null): Promise<string> {
+  const declared = Number(request.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES) throw new UploadError(413, 'file too large');
+  const folder = join(dir, randomBytes(8).toString('hex'));
+  await mkdir(folder, { recursive: true });
+  const path = join(folder, safeUploadName(rawName));
+  let received = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      received += chunk.length;
+      if (received > MAX_UPLOAD_BYTES) callback(new UploadError(413, 'file too large'));
+      else callback(null, chunk);
+    },
+  });
+  try {
+    await pipeline(request, limit, createWriteStream(path, { flags: 'wx' }));
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    if (error instanceof UploadError) throw error;
+    throw new UploadError(400, 'upload interrupted');
+  }
+  return path;
+}

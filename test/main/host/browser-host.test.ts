@@ -1,0 +1,196 @@
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createEventBus } from '../../../main/core/app/event-bus';
+import type { Core } from '../../../main/core/app/types';
+import { browserHostCapabilities, startBrowserHost, type BrowserHost } from '../../../main/host/browser-host';
+import { createMediaRegistry } from '../../../main/host/media-registry';
+import type { Handlers } from '../../../shared/ipc/contract';
+import { createWsBridge } from '../../../renderer/bridge/ws-bridge';
+
+interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+
+function raw(port: number, path: string, headers: Record<string, string> = {}, method = 'GET', body?: Buffer): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function openWs(url: string, headers: Record<string, string>): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+describe('browser host', () => {
+  let dir: string;
+  let host: BrowserHost;
+  let core: Core;
+  let registeredUrl: string;
+  const secretKey = 'sk_test_supersecretvalue1234';
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'batchroom-host-'));
+    const rendererDir = join(dir, 'renderer');
+    await mkdir(join(rendererDir, 'assets'), { recursive: true });
+    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Batchroom UI</title>');
+    await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+    await writeFile(join(dir, 'secret.txt'), 'not for you');
+    await writeFile(join(dir, 'photo.jpg'), 'jpeg bytes');
+    const media = createMediaRegistry();
+    const caps = browserHostCapabilities(media);
+    const bus = createEventBus();
+    const handlers = {
+      'app:info': () => ({ version: '0.1.0', host: caps.host, platform: caps.platform }),
+      'files:previewUrl': ({ path }: { path: string }) => ({ url: caps.previewUrlFor(path) }),
+      'balance:get': () => {
+        throw new Error(`upstream said Bearer ${secretKey}`);
+      },
+    } as unknown as Handlers;
+    core = {
+      handlers, onEvent: bus.onEvent, emit: bus.emit, secrets: () => [secretKey], hasArmedHotFolders: () => false,
+      busyCount: () => 0, shutdown: async () => undefined,
+    };
+    host = await startBrowserHost({ core, media, rendererDir, uploadDir: join(dir, 'uploads'), token: 'T'.repeat(43) });
+    registeredUrl = caps.previewUrlFor(join(dir, 'photo.jpg'));
+  });
+
+  afterAll(async () => {
+    await host.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves the page with the token and sets an HttpOnly SameSite=Strict cookie that then suffices', async () => {
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${host.token}`);
+    const first = await raw(host.port, `/?token=${host.token}`);
+    expect(first.status).toBe(200);
+    expect(first.body).toContain('Batchroom UI');
+    const cookie = String(first.headers['set-cookie']);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const again = await raw(host.port, '/assets/app.js', { cookie: cookie.split(';')[0]! });
+    expect(again.status).toBe(200);
+    expect(again.body).toBe('console.log(1)');
+  });
+
+  it('refuses a missing or wrong token', async () => {
+    expect((await raw(host.port, '/')).status).toBe(401);
+    expect((await raw(host.port, '/?token=wrong')).status).toBe(401);
+    expect((await raw(host.port, '/', { cookie: `batchroom_token_${host.port}=nope` })).status).toBe(401);
+    expect((await raw(host.port, registeredUrl)).status).toBe(401);
+  });
+
+  it('refuses foreign Origin and Host headers even with the token', async () => {
+    const path = `/?token=${host.token}`;
+    expect((await raw(host.port, path, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await raw(host.port, path, { origin: `http://127.0.0.1:${host.port + 1}` })).status).toBe(403);
+    expect((await raw(host.port, path, { host: `evil.example:${host.port}` })).status).toBe(403);
+    expect((await raw(host.port, path, { origin: `http://localhost:${host.port}` })).status).toBe(200);
+  });
+
+  it('serves registered media only, and no path traversal reaches other files', async () => {
+    const t = `token=${host.token}`;
+    const ok = await raw(host.port, `${registeredUrl}?${t}`);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toBe('jpeg bytes');
+    expect(ok.headers['content-type']).toBe('image/jpeg');
+    const id = registeredUrl.split('/')[2];
+    for (const path of [
+      `/media/${id}/../secret.txt`, `/media/${id}/..%2f..%2fsecret.txt`, '/media/../secret.txt', '/media/0000/secret.txt',
+      '/../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/assets/..%2f..%2fsecret.txt', '/%2e%2e%2f%2e%2e%2fsecret.txt',
+    ]) {
+      const reply = await raw(host.port, `${path}?${t}`);
+      expect(reply.body, path).not.toContain('not for you');
+      // The id alone selects a file: a request either gets the registered photo or nothing.
+      if (reply.status === 200) expect(reply.body, path).toBe('jpeg bytes');
+      else expect(reply.status, path).toBe(404);
+    }
+  });
+
+  it('stages uploads in the upload dir under a sanitized name', async () => {
+    const reply = await raw(host.port, `/upload?name=${encodeURIComponent('../../evil/IMG 1.jpg')}&token=${host.token}`, {}, 'POST', Buffer.from('pixels'));
+    expect(reply.status).toBe(200);
+    const { path } = JSON.parse(reply.body) as { path: string };
+    expect(path.startsWith(join(dir, 'uploads'))).toBe(true);
+    expect(path.endsWith('IMG 1.jpg')).toBe(true);
+    expect(await readFile(path, 'utf8')).toBe('pixels');
+    const foreign = await raw(host.port, `/upload?name=x.jpg&token=${host.token}`, { origin: 'http://evil.example' }, 'POST', Buffer.from('x'));
+    expect(foreign.status).toBe(403);
+  });
+
+  it('refuses WebSocket upgrades without the token or from another origin', async () => {
+    const base = `ws://127.0.0.1:${host.port}/ws`;
+    await expect(openWs(base, {})).rejects.toThrow(/401/);
+    await expect(openWs(`${base}?token=wrong`, {})).rejects.toThrow(/401/);
+    await expect(openWs(`${base}?token=${host.token}`, { origin: 'http://evil.example' })).rejects.toThrow(/403/);
+  });
+
+  it('round-trips an invoke and an event through a real WebSocket, with the dispatcher\'s envelopes', async () => {
+    const ws = await openWs(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, { origin: `http://127.0.0.1:${host.port}` });
+    const messages: Array<Record<string, unknown>> = [];
+    const next = () => new Promise<Record<string, unknown>>((resolve) => ws.once('message', (d) => resolve(JSON.parse(String(d)))));
+    try {
+      let reply = next();
+      ws.send(JSON.stringify({ id: 1, channel: 'app:info', args: {} }));
+      expect(await reply).toEqual({ id: 1, result: { ok: true, data: { version: '0.1.0', host: 'browser', platform: process.platform } } });
+
+      reply = next();
+      ws.send(JSON.stringify({ id: 2, channel: 'app:info', args: { extra: true } }));
+      expect(await reply).toMatchObject({ id: 2, result: { ok: false, code: 'bad_request' } });
+
+      reply = next();
+      ws.send(JSON.stringify({ id: 3, channel: 'nope:nothing', args: {} }));
+      expect(await reply).toMatchObject({ id: 3, result: { ok: false, code: 'bad_request' } });
+
+      reply = next();
+      ws.send(JSON.stringify({ id: 4, channel: 'balance:get', args: {} }));
+      const failed = JSON.stringify(await reply);
+      expect(failed).toContain('"code":"internal"');
+      expect(failed).not.toContain(secretKey);
+
+      reply = next();
+      ws.send('not json');
+      expect(await reply).toMatchObject({ id: null, result: { ok: false, code: 'bad_request' } });
+
+      reply = next();
+      core.emit('app:notice', { level: 'info', message: 'hello' });
+      messages.push(await reply);
+      expect(messages[0]).toEqual({ event: 'app:notice', payload: { level: 'info', message: 'hello' } });
+    } finally {
+      ws.close();
+    }
+  });
+
+  it('drives the renderer bridge (createWsBridge) end to end', async () => {
+    const g = globalThis as { WebSocket?: unknown };
+    const previous = g.WebSocket;
+    g.WebSocket = class extends WebSocket {
+      constructor(url: string) {
+        super(url, { headers: { origin: `http://127.0.0.1:${host.port}` } });
+      }
+    };
+    try {
+      const api = createWsBridge(`ws://127.0.0.1:${host.port}/ws`, host.token);
+      expect(await api.app.info()).toMatchObject({ ok: true, data: { host: 'browser' } });
+      const preview = await api.files.previewUrl({ path: join(dir, 'photo.jpg') });
+      expect(preview).toEqual({ ok: true, data: { url: registeredUrl } });
+      const notice = new Promise((resolve) => api.app.onNotice(resolve));
+      core.emit('app:notice', { level: 'warning', message: 'via bridge' });
+      expect(await notice).toEqual({ level: 'warning', message: 'via bridge' });
+    } finally {
+      g.WebSocket = previous;
+    }
+  });
+});

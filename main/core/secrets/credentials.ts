@@ -1,5 +1,5 @@
 import { maskKey } from '../../../shared/redact';
-import type { KeySource, KeyStatus, SandboxReason } from '../../../shared/settings/key-status';
+import type { ActiveKeySource, KeyStatus, SandboxReason } from '../../../shared/settings/key-status';
 import type { Settings } from '../../../shared/settings/schema';
 import { KeychainUnavailableError, MissingApiKeyError } from './errors';
 import type { SecretStore } from './secret-store';
@@ -12,7 +12,7 @@ export interface LiveCredentials {
   mode: 'live';
   serviceUrl: string;
   apiKey: string;
-  source: KeySource;
+  source: ActiveKeySource;
 }
 
 export interface SandboxCredentials {
@@ -40,7 +40,7 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  * Live credentials carry the key, so they mask themselves when serialized or printed: a stray
  * `JSON.stringify(credentials)` or `console.log(credentials)` cannot leak it.
  */
-function liveCredentials(serviceUrl: string, apiKey: string, source: KeySource): LiveCredentials {
+function liveCredentials(serviceUrl: string, apiKey: string, source: ActiveKeySource): LiveCredentials {
   const safe = () => ({ mode: 'live', serviceUrl, apiKey: maskKey(apiKey), source });
   const credentials: LiveCredentials = { mode: 'live', serviceUrl, apiKey, source };
   Object.defineProperty(credentials, 'toJSON', { value: safe, enumerable: false });
@@ -110,7 +110,7 @@ async function probeKeychain(secretStore: SecretStore, serviceUrl: string): Prom
 export async function getKeyStatus(inputs: CredentialInputs): Promise<KeyStatus> {
   const fallbackUrl = normalizeServiceUrl(nonEmpty(inputs.flags?.serviceUrl) ?? inputs.settings.serviceUrl);
   const keychainError = await probeKeychain(inputs.secretStore, fallbackUrl);
-  const keychain = keychainError ? 'unavailable' : 'available';
+  const keychainAvailable = !keychainError;
   try {
     const credentials = await resolveCredentials(inputs);
     if (credentials.mode === 'live') {
@@ -118,20 +118,22 @@ export async function getKeyStatus(inputs: CredentialInputs): Promise<KeyStatus>
       return {
         mode: 'live',
         serviceUrl: credentials.serviceUrl,
-        maskedKey: maskKey(credentials.apiKey),
+        hasKey: true,
+        keyMasked: maskKey(credentials.apiKey),
         source: credentials.source,
         sandboxReason: null,
-        keychain,
+        keychainAvailable,
         message: `Using the key from ${from} for ${credentials.serviceUrl}.`,
       };
     }
     return {
       mode: 'sandbox',
       serviceUrl: credentials.serviceUrl,
-      maskedKey: null,
-      source: null,
+      hasKey: false,
+      keyMasked: null,
+      source: 'none',
       sandboxReason: credentials.reason,
-      keychain,
+      keychainAvailable,
       message: credentials.message,
     };
   } catch (error) {
@@ -139,10 +141,11 @@ export async function getKeyStatus(inputs: CredentialInputs): Promise<KeyStatus>
     return {
       mode: 'live',
       serviceUrl: fallbackUrl,
-      maskedKey: null,
-      source: null,
+      hasKey: false,
+      keyMasked: null,
+      source: 'none',
       sandboxReason: null,
-      keychain,
+      keychainAvailable,
       message: `${error.message} ${error.hint}`,
     };
   }

@@ -83,10 +83,11 @@ describe('getKeyStatus', () => {
     expect(status).toEqual({
       mode: 'live',
       serviceUrl: URL,
-      maskedKey: 'sk_live_…1234',
+      hasKey: true,
+      keyMasked: 'sk_live_…1234',
       source: 'keychain',
       sandboxReason: null,
-      keychain: 'available',
+      keychainAvailable: true,
       message: `Using the key from the OS keychain for ${URL}.`,
     });
     expect(JSON.stringify(status)).not.toContain(KEY);
@@ -94,9 +95,9 @@ describe('getKeyStatus', () => {
 
   it('reports a missing key in "never" mode and an unavailable keychain without throwing', async () => {
     const missing = await getKeyStatus({ settings: { ...auto, sandboxMode: 'never' }, env: {}, secretStore: createInMemorySecretStore() });
-    expect(missing).toMatchObject({ mode: 'live', maskedKey: null, source: null, keychain: 'available' });
+    expect(missing).toMatchObject({ mode: 'live', hasKey: false, keyMasked: null, source: 'none', keychainAvailable: true });
     expect(missing.message).toMatch(/No API key/);
     const broken = await getKeyStatus({ settings: auto, env: { BATCHROOM_API_KEY: 'sk_live_environmentkey5678' }, secretStore: brokenStore });
-    expect(broken).toMatchObject({ mode: 'live', source: 'env', maskedKey: 'sk_live_…5678', keychain: 'unavailable' });
+    expect(broken).toMatchObject({ mode: 'live', source: 'env', keyMasked: 'sk_live_…5678', keychainAvailable: false });
   });
 });

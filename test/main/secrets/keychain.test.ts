@@ -77,7 +77,7 @@ describe.skipIf(skip)('SecretStore against a real gnome-keyring', () => {
     expect(r.fromKeychain).toMatchObject({ mode: 'live', source: 'keychain', apiKey: 'sk_live_abcdefghijkl1234' });
     expect(r.fromKeychain.json).not.toContain('sk_live_abcdefghijkl1234');
     expect(r.fromEnv.source).toBe('env');
-    expect(r.status).toMatchObject({ mode: 'live', maskedKey: 'sk_live_…1234', source: 'keychain', keychain: 'available' });
+    expect(r.status).toMatchObject({ mode: 'live', hasKey: true, keyMasked: 'sk_live_…1234', source: 'keychain', keychainAvailable: true });
     expect(JSON.stringify(r.status)).not.toContain('abcdefghijkl');
     expect(r.sandbox).toMatchObject({ mode: 'sandbox', reason: 'no-key' });
   });
@@ -98,7 +98,7 @@ describe.skipIf(skip)('no usable Secret Service', () => {
     expect(r.auto.value).toMatchObject({ mode: 'sandbox', reason: 'keychain-unavailable' });
     expect(r.never.error?.name).toBe('KeychainUnavailableError');
     expect(r.env.value).toEqual({ mode: 'live', source: 'env' });
-    expect(r.status).toMatchObject({ mode: 'sandbox', keychain: 'unavailable', sandboxReason: 'keychain-unavailable' });
+    expect(r.status).toMatchObject({ mode: 'sandbox', keychainAvailable: false, sandboxReason: 'keychain-unavailable' });
   });
 
   it('with a bus but no unlocked keyring: reads find nothing, saving fails with the typed error (no plain-text fallback)', () => {

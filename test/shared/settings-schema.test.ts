@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_NAMING_TEMPLATE } from '../../shared/engine/model';
+import { DEFAULT_SETTINGS, LIVE_SERVICE_URL, SETTINGS_KEYS, SettingsPatchSchema, SettingsSchema } from '../../shared/settings/schema';
+
+describe('settings schema', () => {
+  it('has a default for every key', () => {
+    expect(DEFAULT_SETTINGS).toEqual({
+      serviceUrl: LIVE_SERVICE_URL,
+      sandboxMode: 'auto',
+      concurrency: 4,
+      outputFolder: null,
+      namingTemplate: DEFAULT_NAMING_TEMPLATE,
+      collisionPolicy: 'suffix',
+      uploadSizePolicy: 'fit',
+      stripMetadata: true,
+      sidecars: false,
+      theme: 'system',
+      lowBalanceWarning: 50,
+      hotFolders: [],
+    });
+    expect(Object.keys(DEFAULT_SETTINGS).sort()).toEqual([...SETTINGS_KEYS].sort());
+  });
+
+  it('bounds concurrency to 1–32 whole numbers and accepts only http(s) service URLs', () => {
+    for (const concurrency of [0, 33, 2.5]) expect(SettingsSchema.safeParse({ concurrency }).success).toBe(false);
+    expect(SettingsSchema.parse({ concurrency: 32 }).concurrency).toBe(32);
+    expect(SettingsSchema.safeParse({ serviceUrl: 'ftp://x.example' }).success).toBe(false);
+    expect(SettingsSchema.safeParse({ serviceUrl: 'http://127.0.0.1:4010/api/v1' }).success).toBe(true);
+  });
+
+  it('a patch leaves absent keys absent (no defaults sneak in) and refuses unknown keys', () => {
+    expect(SettingsPatchSchema.parse({ theme: 'dark' })).toEqual({ theme: 'dark' });
+    expect(SettingsPatchSchema.parse({})).toEqual({});
+    expect(SettingsPatchSchema.safeParse({ theem: 'dark' }).success).toBe(false);
+    expect(SettingsPatchSchema.safeParse({ concurrency: 99 }).success).toBe(false);
+    expect(SettingsPatchSchema.parse({ outputFolder: null })).toEqual({ outputFolder: null });
+  });
+
+  it('fills hot-folder defaults from the hot-folder model', () => {
+    const parsed = SettingsPatchSchema.parse({ hotFolders: [{ id: 'a', path: '/in', workflowId: 'wf', outputFolder: '/out' }] });
+    expect(parsed.hotFolders?.[0]).toMatchObject({ recursive: false, enabled: false, collisionPolicy: 'suffix' });
+  });
+});

@@ -1,6 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import { APP_NAME, APP_VERSION } from '../../shared/app-info';
+import { registerBalanceCommand, registerWorkflowCommand, registerWorkflowsCommand } from './commands/catalog';
+import { registerKeyCommand } from './commands/key';
+import { registerResumeCommand } from './commands/resume';
+import { registerRunCommand } from './commands/run';
+import { registerSandboxCommand } from './commands/sandbox';
+import { registerUiCommand } from './commands/ui';
+import { describeFailure, formatFailure } from './errors';
 import { EXIT } from './exit-codes';
+import { knownSecrets } from './session';
 
 /**
  * Builds the `batchroom` program. Each command lives in `./commands/<name>.ts` and registers itself here, so
@@ -18,26 +26,42 @@ export function buildProgram(): Command {
     .option('--json', 'machine-readable output (NDJSON for long-running commands)')
     .option('--quiet', 'print only errors and the final summary')
     .option('--debug', 'print stack traces for errors')
+    .showSuggestionAfterError()
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerWorkflowsCommand(program);
+  registerWorkflowCommand(program);
+  registerBalanceCommand(program);
+  registerRunCommand(program);
+  registerResumeCommand(program);
+  registerUiCommand(program);
+  registerKeyCommand(program);
+  registerSandboxCommand(program);
+  // Subcommands inherit the global flags' parsing and the exit override (usage errors → exit 2, never process.exit).
+  for (const command of program.commands) command.exitOverride().configureOutput({ writeErr: (s) => process.stderr.write(s) });
   return program;
 }
 
 /** Runs the CLI and resolves to the process exit code (never throws). */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
+  process.exitCode = undefined;
+  let code: number;
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
+    code = typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0) return EXIT.ok;
+      if (error.code === 'commander.help') return EXIT.usage; // help shown because no command was given
       return EXIT.usage;
     }
-    const debug = argv.includes('--debug');
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`batchroom: ${message}\n`);
-    if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-    return EXIT.failed;
+    const failure = describeFailure(error, knownSecrets());
+    process.stderr.write(formatFailure(failure));
+    if (argv.includes('--debug') && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    code = failure.exitCode;
   }
+  // Safety net: a stray handle (a socket in TIME_WAIT, a watcher) must not keep a finished command alive.
+  setTimeout(() => process.exit(code), 3000).unref();
+  return code;
 }

@@ -1,0 +1,60 @@
+import { Accounts } from './accounts';
+import { Executions } from './executions';
+import { FaultInjector } from './faults';
+import { mergeFaults, type FaultSettings, type SandboxLimits } from './options';
+import { ResultStore } from './results';
+import { StatsRecorder } from './stats';
+
+// Everything the request handlers share, built once per running sandbox.
+
+export interface CoreSettings {
+  origin: string;
+  credits: number;
+  seed: number;
+  executionDurationMs: number;
+  resultTtlMs: number;
+  faults: FaultSettings;
+  limits: SandboxLimits;
+}
+
+export class SandboxCore {
+  readonly faults: FaultInjector;
+  readonly accounts: Accounts;
+  readonly results: ResultStore;
+  readonly stats = new StatsRecorder();
+  readonly executions: Executions;
+  private currentLimits: SandboxLimits;
+
+  constructor(readonly settings: CoreSettings) {
+    this.currentLimits = settings.limits;
+    this.faults = new FaultInjector(settings.seed, settings.faults);
+    this.accounts = new Accounts(settings.credits, () => this.currentLimits);
+    this.results = new ResultStore(settings.origin);
+    this.executions = new Executions({
+      accounts: this.accounts,
+      results: this.results,
+      stats: this.stats,
+      durationMs: () => settings.executionDurationMs,
+      resultTtlMs: () => settings.resultTtlMs,
+    });
+  }
+
+  limits(): SandboxLimits {
+    return this.currentLimits;
+  }
+
+  setLimits(next: SandboxLimits): void {
+    this.currentLimits = next;
+  }
+
+  setFaults(update: Partial<FaultSettings>): FaultSettings {
+    const next = mergeFaults(this.faults.current, update);
+    this.faults.set(next);
+    return next;
+  }
+
+  close(): void {
+    this.executions.close();
+    this.results.close();
+  }
+}

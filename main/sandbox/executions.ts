@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import type { Accounts } from './accounts';
+import type { ResultStore } from './results';
+import type { StatsRecorder } from './stats';
+import type { WorkflowDefinition, WorkflowRunInput } from './workflow-types';
+
+// Execution lifecycle: queued (10% of the duration) → running (progress rising in 5-point steps while the edit runs
+// on sharp's thread pool) → completed (no earlier than the configured duration, and never before the edit is done)
+// or failed with a reason, in which case the credits are refunded.
+
+export type ExecutionStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+export interface ExecutionRecord {
+  id: string;
+  key: string;
+  workflowId: string;
+  status: ExecutionStatus;
+  createdAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  /** Planned running time (duration minus the queued share). */
+  runningMs: number;
+  creditsCharged: number;
+  creditsRefunded: number;
+  resultUrls: string[];
+  resultsExpireAt?: number;
+  error?: { code: 'execution_failed' | 'processing_failed'; message: string };
+}
+
+export interface ExecutionDeps {
+  accounts: Accounts;
+  results: ResultStore;
+  stats: StatsRecorder;
+  durationMs: () => number;
+  resultTtlMs: () => number;
+  now?: () => number;
+}
+
+export class Executions {
+  private readonly records = new Map<string, ExecutionRecord>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: ExecutionDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Creates an execution for an already charged request and schedules its lifecycle. */
+  create(key: string, workflow: WorkflowDefinition, input: WorkflowRunInput, willFail: boolean): ExecutionRecord {
+    const duration = this.deps.durationMs();
+    const queuedMs = Math.round(duration * 0.1);
+    const record: ExecutionRecord = {
+      id: `exe_${randomBytes(10).toString('hex')}`,
+      key,
+      workflowId: workflow.id,
+      status: 'queued',
+      createdAt: this.now(),
+      runningMs: duration - queuedMs,
+      creditsCharged: workflow.creditCost,
+      creditsRefunded: 0,
+      resultUrls: [],
+    };
+    this.records.set(record.id, record);
+    this.deps.stats.executionCreated(key, workflow.creditCost);
+    this.later(queuedMs, () => this.start(record, workflow, input, willFail));
+    return record;
+  }
+
+  /** Only the key that created an execution can see it. */
+  find(key: string, id: string): ExecutionRecord | undefined {
+    const record = this.records.get(id);
+    return record && record.key === key ? record : undefined;
+  }
+
+  /** 0 while queued, 5-point steps up to 95 while running, 100 when completed; frozen where a failure stopped it. */
+  progress(record: ExecutionRecord): number {
+    if (record.status === 'completed') return 100;
+    if (record.startedAt === undefined) return 0;
+    const end = record.finishedAt ?? this.now();
+    const share = record.runningMs > 0 ? (end - record.startedAt) / record.runningMs : 1;
+    return Math.min(95, Math.max(0, Math.floor(share * 20) * 5));
+  }
+
+  private start(record: ExecutionRecord, workflow: WorkflowDefinition, input: WorkflowRunInput, willFail: boolean): void {
+    record.status = 'running';
+    record.startedAt = this.now();
+    this.deps.stats.transition('queued', 'running');
+    if (willFail) {
+      // Injected failures happen halfway through, like a real job dying mid-run.
+      this.later(Math.round(record.runningMs / 2), () =>
+        this.fail(record, 'execution_failed', 'the workflow failed while processing (injected by the sandbox fault settings)'));
+      return;
+    }
+    const earliestEnd = record.startedAt + record.runningMs;
+    workflow.run(input).then(
+      (results) => {
+        if (this.closed) return;
+        this.later(Math.max(0, earliestEnd - this.now()), () => this.complete(record, results));
+      },
+      (error: unknown) => {
+        if (this.closed) return;
+        const reason = error instanceof Error ? error.message : String(error);
+        this.fail(record, 'processing_failed', `the image could not be processed: ${reason}`);
+      },
+    );
+  }
+
+  private complete(record: ExecutionRecord, results: Parameters<ResultStore['add']>[0]): void {
+    const ttl = this.deps.resultTtlMs();
+    record.resultUrls = this.deps.results.add(results, ttl);
+    record.status = 'completed';
+    record.finishedAt = this.now();
+    record.resultsExpireAt = record.finishedAt + ttl;
+    this.deps.stats.transition('running', 'completed');
+    this.deps.accounts.release(record.key);
+  }
+
+  private fail(record: ExecutionRecord, code: 'execution_failed' | 'processing_failed', message: string): void {
+    record.status = 'failed';
+    record.finishedAt = this.now();
+    record.error = { code, message };
+    record.creditsRefunded = record.creditsCharged;
+    this.deps.accounts.refund(record.key, record.creditsCharged);
+    this.deps.stats.refunded(record.creditsCharged);
+    this.deps.stats.transition('running', 'failed');
+    this.deps.accounts.release(record.key);
+  }
+
+  private later(ms: number, action: () => void): void {
+    if (this.closed) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.closed) action();
+    }, ms);
+    this.timers.add(timer);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

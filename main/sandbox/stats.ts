@@ -1,0 +1,76 @@
+import { maskKey } from '../../shared/redact';
+
+// Counters for tests and benchmarks (GET /sandbox/stats). Keys appear only masked (`sk_test_…abcd`), so the stats
+// can be logged or saved by a test without leaking a key.
+
+export interface SandboxStats {
+  startedAt: string;
+  executionsCreated: number;
+  /** Masked key → executions created with it. */
+  executionsByKey: Record<string, number>;
+  executionsByStatus: Record<'queued' | 'running' | 'completed' | 'failed', number>;
+  creditsCharged: number;
+  creditsRefunded: number;
+  /** "METHOD /route/template" → requests received (before faults and auth). */
+  requestsByRoute: Record<string, number>;
+  /** HTTP status → responses sent. */
+  responsesByStatus: Record<string, number>;
+  /** Fault kind → times injected. */
+  faultsInjected: Record<string, number>;
+  resultDownloads: number;
+}
+
+export class StatsRecorder {
+  private readonly data: SandboxStats = {
+    startedAt: new Date().toISOString(),
+    executionsCreated: 0,
+    executionsByKey: {},
+    executionsByStatus: { queued: 0, running: 0, completed: 0, failed: 0 },
+    creditsCharged: 0,
+    creditsRefunded: 0,
+    requestsByRoute: {},
+    responsesByStatus: {},
+    faultsInjected: {},
+    resultDownloads: 0,
+  };
+
+  request(route: string): void {
+    bump(this.data.requestsByRoute, route);
+  }
+
+  response(status: number): void {
+    bump(this.data.responsesByStatus, String(status));
+  }
+
+  fault(kind: string): void {
+    bump(this.data.faultsInjected, kind);
+  }
+
+  executionCreated(key: string, credits: number): void {
+    this.data.executionsCreated += 1;
+    bump(this.data.executionsByKey, maskKey(key));
+    this.data.creditsCharged += credits;
+    this.data.executionsByStatus.queued += 1;
+  }
+
+  transition(from: keyof SandboxStats['executionsByStatus'], to: keyof SandboxStats['executionsByStatus']): void {
+    this.data.executionsByStatus[from] -= 1;
+    this.data.executionsByStatus[to] += 1;
+  }
+
+  refunded(credits: number): void {
+    this.data.creditsRefunded += credits;
+  }
+
+  download(): void {
+    this.data.resultDownloads += 1;
+  }
+
+  snapshot(): SandboxStats {
+    return structuredClone(this.data);
+  }
+}
+
+function bump(record: Record<string, number>, key: string): void {
+  record[key] = (record[key] ?? 0) + 1;
+}

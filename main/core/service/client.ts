@@ -1,0 +1,195 @@
+import type { ExecuteRequest, WorkflowDetail } from '../../../shared/service/model';
+import { validateExecuteRequest } from '../../../shared/service/validate-request';
+import { silentLogger, type Logger } from '../log';
+import { resolveBaseUrl } from './base-url';
+import { withIdleTimeout } from './download';
+import { ServiceError } from './errors';
+import { exchange, TransportFailure, type Exchange, type ExchangeRequest, type HttpDeps } from './http';
+import { errorFromResponse, parseRetryAfter, safeText } from './http-errors';
+import { executionIdOf, normalizeBalance, normalizeExecution, normalizeWorkflowDetail, normalizeWorkflowList, type NormalizeContext } from './normalize';
+import { redactingLogger } from './redacting-logger';
+import { retryPolicy, withRetries, type RetryOptions, type TryResult } from './retry';
+import type { ExecuteOutcome, RequestOptions, ServiceClient } from './types';
+
+export interface ServiceClientOptions {
+  /** With or without `/api/v1`, with or without a trailing slash. */
+  baseUrl: string;
+  apiKey: string;
+  /** Per-request timeout for reads (default 30 s). */
+  timeoutMs?: number;
+  /** Timeout of an execute call, whose body can be tens of megabytes of images (default 120 s). */
+  executeTimeoutMs?: number;
+  /** Plain http to a non-loopback host is refused unless this is set (the key would travel in clear). */
+  allowInsecureHttp?: boolean;
+  fetch?: typeof fetch;
+  logger?: Logger;
+  retry?: RetryOptions;
+}
+
+const RETRYABLE_STATUS = (status: number) => status === 408 || status === 429 || (status >= 500 && status !== 501);
+
+function pathLabel(url: URL): string {
+  // Never the query: signed result URLs carry tokens there.
+  return url.pathname;
+}
+
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const baseUrl = resolveBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
+  const origin = new URL(baseUrl).origin;
+  const basePath = new URL(baseUrl).pathname;
+  const secrets = [options.apiKey];
+  const log = redactingLogger(options.logger ?? silentLogger, secrets).child('service');
+  const deps: HttpDeps = { fetch: options.fetch ?? fetch, apiKey: options.apiKey, log };
+  const policy = retryPolicy(options.retry);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const executeTimeoutMs = options.executeTimeoutMs ?? Math.max(timeoutMs, 120_000);
+  const isServiceOrigin = (url: string) => new URL(url).origin === origin;
+  const context = (endpoint: string): NormalizeContext => ({ endpoint, log, baseUrl });
+
+  async function send(req: ExchangeRequest): Promise<Exchange> {
+    const started = Date.now();
+    const result = await exchange(deps, req, isServiceOrigin);
+    log.debug('service answered', { call: req.label, status: result.status, ms: Date.now() - started });
+    return result;
+  }
+
+  function responseError(label: string, ex: Exchange, body: unknown): ServiceError {
+    return errorFromResponse({ status: ex.status, body, retryAfterHeader: ex.headers.get('retry-after'), endpoint: label, secrets });
+  }
+
+  function parseBody(text: string | undefined): { ok: true; value: unknown } | { ok: false } {
+    try {
+      return { ok: true, value: JSON.parse(text ?? '') as unknown };
+    } catch {
+      return { ok: false };
+    }
+  }
+
+  function transportTry<T>(error: unknown): TryResult<T> {
+    if (error instanceof TransportFailure) return error.retryable ? { retry: error.error } : { fail: error.error };
+    throw error;
+  }
+
+  /** GET with retries on network errors, timeouts, 408/429/5xx and truncated JSON: reads are always safe to repeat. */
+  async function getJson(label: string, path: string, opts: RequestOptions = {}): Promise<{ body: unknown; headers: Headers }> {
+    return withRetries(policy, { signal: opts.signal, log, label }, async () => {
+      let ex: Exchange;
+      try {
+        ex = await send({ method: 'GET', url: `${baseUrl}${path}`, auth: true, signal: opts.signal, timeoutMs: opts.timeoutMs ?? timeoutMs, label });
+      } catch (error) {
+        return transportTry(error);
+      }
+      const parsed = parseBody(ex.text);
+      if (ex.status >= 200 && ex.status < 300) {
+        if (parsed.ok) return { done: { body: parsed.value, headers: ex.headers } };
+        return { retry: new ServiceError('shape', `The service's answer to ${label} is not valid JSON (it may have been cut off).`, { endpoint: label, status: ex.status }) };
+      }
+      const error = responseError(label, ex, parsed.ok ? parsed.value : ex.text);
+      return RETRYABLE_STATUS(ex.status) ? { retry: error, retryAfterMs: error.retryAfterMs } : { fail: error };
+    });
+  }
+
+  function unknownOutcome(label: string, reason: string): ExecuteOutcome {
+    log.warn('execute outcome unknown: the request may have been charged; not resubmitting', { call: label, reason });
+    return { kind: 'unknown', reason };
+  }
+
+  async function execute(workflow: WorkflowDetail, request: ExecuteRequest, opts: RequestOptions = {}): Promise<ExecuteOutcome> {
+    const label = `POST ${basePath}/workflows/${workflow.id}/execute`;
+    const verdict = validateExecuteRequest(workflow, request);
+    if (!verdict.ok) {
+      const list = safeText(verdict.problems.map((p) => `${p.field} ${p.message}`).join('; '), secrets);
+      throw new ServiceError('validation', `Not sent: the request does not fit workflow "${workflow.name}": ${list}.`, {
+        field: verdict.problems[0]?.field, problems: verdict.problems, endpoint: label,
+      });
+    }
+    const body = JSON.stringify({
+      images: request.images,
+      ...(request.texts && Object.keys(request.texts).length > 0 ? { texts: request.texts } : {}),
+      ...(request.switchSelections && Object.keys(request.switchSelections).length > 0 ? { switchSelections: request.switchSelections } : {}),
+      ...(request.globalOverrides && Object.values(request.globalOverrides).some((v) => v !== undefined) ? { globalOverrides: request.globalOverrides } : {}),
+    });
+    const url = `${baseUrl}/workflows/${encodeURIComponent(workflow.id)}/execute`;
+    return withRetries<ExecuteOutcome>(policy, { signal: opts.signal, log, label }, async () => {
+      let ex: Exchange;
+      try {
+        ex = await send({ method: 'POST', url, body, auth: true, signal: opts.signal, timeoutMs: opts.timeoutMs ?? executeTimeoutMs, label });
+      } catch (error) {
+        // Only a request that provably never left may be sent again; anything else may have been charged.
+        if (error instanceof TransportFailure && error.kind !== 'not_sent') {
+          const why = error.error.code === 'cancelled' ? 'it was cancelled while in flight' : error.kind === 'timeout' ? 'no answer arrived in time' : 'the connection broke before the answer arrived';
+          return { done: unknownOutcome(label, `The request may have reached the service, but ${why}. Check the service before submitting again.`) };
+        }
+        return transportTry(error);
+      }
+      const parsed = parseBody(ex.text);
+      if (ex.status >= 200 && ex.status < 300) {
+        const executionId = parsed.ok ? executionIdOf(parsed.value) : undefined;
+        if (executionId) return { done: { kind: 'accepted', executionId } };
+        const why = parsed.ok ? 'its answer carried no execution id' : 'its answer was not valid JSON';
+        return { done: unknownOutcome(label, `The service accepted the request (HTTP ${ex.status}) but ${why}. Check the service before submitting again.`) };
+      }
+      if (ex.status === 504) {
+        return { done: unknownOutcome(label, 'A gateway in front of the service timed out (HTTP 504): the request may have been processed.') };
+      }
+      const error = responseError(label, ex, parsed.ok ? parsed.value : ex.text);
+      // 429/503 with Retry-After are explicit "not processed, come back later" answers.
+      if ((ex.status === 429 || ex.status === 503) && ex.headers.get('retry-after') !== null) return { retry: error, retryAfterMs: error.retryAfterMs };
+      return { fail: error };
+    });
+  }
+
+  async function downloadResult(resultUrl: string, opts: RequestOptions = {}): Promise<Response> {
+    let url: URL;
+    try {
+      url = new URL(resultUrl, `${baseUrl}/`);
+    } catch {
+      throw new ServiceError('validation', 'The result URL is not a URL.');
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ServiceError('validation', `Result URLs must be http(s), not ${url.protocol}`);
+    const label = `GET ${url.host}${pathLabel(url)}`;
+    const idleMs = opts.timeoutMs ?? timeoutMs;
+    return withRetries(policy, { signal: opts.signal, log, label }, async () => {
+      let ex: Exchange;
+      try {
+        ex = await send({ method: 'GET', url: url.toString(), auth: true, accept: '*/*', signal: opts.signal, timeoutMs: idleMs, stream: true, label });
+      } catch (error) {
+        return transportTry(error);
+      }
+      if (ex.status >= 200 && ex.status < 300) return { done: withIdleTimeout(ex.response, idleMs, label) };
+      const text = await ex.response.text().catch(() => '');
+      const parsed = parseBody(text);
+      const error = responseError(label, ex, parsed.ok ? parsed.value : text);
+      return RETRYABLE_STATUS(ex.status) ? { retry: error, retryAfterMs: error.retryAfterMs } : { fail: error };
+    });
+  }
+
+  return {
+    baseUrl,
+    async listWorkflows(query = {}, opts) {
+      const label = `GET ${basePath}/workflows`;
+      const search = query.tag ? `?tag=${encodeURIComponent(query.tag)}` : '';
+      const { body } = await getJson(label, `/workflows${search}`, opts);
+      return normalizeWorkflowList(context(label), body);
+    },
+    async getWorkflow(id, opts) {
+      const label = `GET ${basePath}/workflows/${id}`;
+      const { body } = await getJson(label, `/workflows/${encodeURIComponent(id)}`, opts);
+      return normalizeWorkflowDetail(context(label), body);
+    },
+    execute,
+    async getExecution(id, opts) {
+      const label = `GET ${basePath}/executions/${id}`;
+      const { body, headers } = await getJson(label, `/executions/${encodeURIComponent(id)}`, opts);
+      const execution = normalizeExecution(context(label), body, id);
+      const retryAfterMs = parseRetryAfter(headers.get('retry-after'));
+      return retryAfterMs === undefined ? execution : { ...execution, retryAfterMs };
+    },
+    async getBalance(opts) {
+      const label = `GET ${basePath}/balance`;
+      const { body } = await getJson(label, '/balance', opts);
+      return normalizeBalance(context(label), body);
+    },
+    downloadResult,
+  };
+}

@@ -1,0 +1,135 @@
+import { USER_AGENT } from '../../../shared/app-info';
+import type { Logger } from '../log';
+import { ServiceError } from './errors';
+import { cancelledError } from './retry';
+
+/** Errors (in `error.cause.code`) that prove the request never left this machine: nothing can have been charged. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT', 'ENETDOWN', 'EHOSTDOWN',
+]);
+/** Also never sent, but another try will not help (a certificate does not fix itself). */
+const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
+
+export type LostKind = 'not_sent' | 'lost' | 'timeout';
+
+/** A request that got no HTTP answer. `not_sent`: provably never reached the service; `lost`/`timeout`: may have. */
+export class TransportFailure extends Error {
+  constructor(
+    readonly kind: LostKind,
+    readonly retryable: boolean,
+    readonly error: ServiceError,
+  ) {
+    super(error.message);
+  }
+}
+
+export interface Exchange {
+  status: number;
+  headers: Headers;
+  response: Response;
+  /** The body text (absent when the caller asked for the stream). */
+  text?: string;
+}
+
+export interface ExchangeRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: string;
+  /** Whether to send the Authorization header (only to the service's own origin). */
+  auth: boolean;
+  accept?: string;
+  signal?: AbortSignal;
+  timeoutMs: number;
+  /** Keep the body as a stream (downloads); the timeout then covers only the wait for the headers. */
+  stream?: boolean;
+  label: string;
+}
+
+export interface HttpDeps {
+  fetch: typeof fetch;
+  apiKey: string;
+  log: Logger;
+}
+
+function causeCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const nested = (current as { errors?: unknown[] }).errors;
+    if (Array.isArray(nested)) {
+      const inner = nested.map(causeCode).find((c) => c !== undefined);
+      if (inner) return inner;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the service';
+  }
+}
+
+function classify(error: unknown, req: ExchangeRequest, timedOut: boolean, cancelled: boolean): TransportFailure {
+  // Aborted by the caller mid-flight: for a GET simply cancelled; for execute the request may already have arrived.
+  if (cancelled) return new TransportFailure('lost', false, cancelledError());
+  const host = hostOf(req.url);
+  if (timedOut) {
+    const message = `The service did not answer in time (${req.label}: no answer from ${host} within ${Math.round(req.timeoutMs / 100) / 10} s).`;
+    return new TransportFailure('timeout', true, new ServiceError('timeout', message, { endpoint: req.label }));
+  }
+  const code = causeCode(error);
+  if (code && TLS_CODE.test(code)) {
+    const message = `The service could not be reached securely (${req.label}: TLS problem ${code} with ${host}).`;
+    return new TransportFailure('not_sent', false, new ServiceError('network', message, { endpoint: req.label }));
+  }
+  const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+  const what = notSent
+    ? code === 'ECONNREFUSED' ? `connection refused by ${host}` : code.startsWith('EAI') || code === 'ENOTFOUND' ? `cannot resolve ${host}` : `${code} for ${host}`
+    : `the connection to ${host} broke${code ? ` (${code})` : ''}`;
+  const message = `The service could not be reached (${req.label}: ${what}).`;
+  return new TransportFailure(notSent ? 'not_sent' : 'lost', true, new ServiceError('network', message, { endpoint: req.label }));
+}
+
+/**
+ * One HTTP exchange with a per-request timeout and the caller's AbortSignal. Redirects are followed by hand so the
+ * Authorization header never follows a redirect to another origin (signed storage URLs reject it anyway).
+ * Throws TransportFailure when no answer arrived, ServiceError('cancelled') when the caller aborted.
+ */
+export async function exchange(deps: HttpDeps, req: ExchangeRequest, isServiceOrigin: (url: string) => boolean): Promise<Exchange> {
+  if (req.signal?.aborted) throw cancelledError();
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), req.timeoutMs);
+  const signal = req.signal ? AbortSignal.any([req.signal, timeout.signal]) : timeout.signal;
+  let url = req.url;
+  try {
+    for (let hop = 0; ; hop++) {
+      const headers: Record<string, string> = { 'User-Agent': USER_AGENT, Accept: req.accept ?? 'application/json' };
+      if (req.auth && isServiceOrigin(url)) headers.Authorization = `Bearer ${deps.apiKey}`;
+      if (req.body !== undefined) headers['Content-Type'] = 'application/json';
+      const response = await deps.fetch(url, { method: req.method, headers, body: req.body, signal, redirect: 'manual' });
+      const location = response.headers.get('location');
+      if (req.method === 'GET' && response.status >= 300 && response.status < 400 && location && hop < 5) {
+        await response.body?.cancel().catch(() => undefined);
+        url = new URL(location, url).toString();
+        continue;
+      }
+      if (req.stream) {
+        clearTimeout(timer);
+        return { status: response.status, headers: response.headers, response };
+      }
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, response, text };
+    }
+  } catch (error) {
+    if (error instanceof ServiceError) throw error;
+    throw classify(error, req, timeout.signal.aborted, req.signal?.aborted === true);
+  } finally {
+    clearTimeout(timer);
+  }
+}

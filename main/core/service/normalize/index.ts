@@ -1,0 +1,6 @@
+export type { NormalizeContext } from './context';
+export { normalizeWorkflowList, normalizeWorkflowDetail } from './workflow';
+export { normalizeInputSchema } from './input-schema';
+export { normalizeExecution, executionIdOf, mapStatus } from './execution';
+export { normalizeBalance } from './balance';
+export { canonicalKey, pick, toNumber } from './wire';

@@ -24,6 +24,11 @@ export const HotFolderConfigSchema = z.object({
   existingFiles: ExistingFilesPolicySchema.default('dry-run'),
   /** Polling instead of native events, for network shares. */
   polling: z.boolean().default(false),
+  /**
+   * Workflow + parameters this folder used before (since the last "reprocess"): a file already processed under any
+   * of them counts as done, so editing the workflow never silently re-spends credits on old files.
+   */
+  previousSettings: z.array(z.object({ workflowId: z.string(), parametersHash: z.string() })).default([]),
 });
 export type HotFolderConfig = z.infer<typeof HotFolderConfigSchema>;
 export type HotFolderConfigInput = z.input<typeof HotFolderConfigSchema>;
@@ -37,6 +42,10 @@ export const HotFolderStatusSchema = z.object({
   queued: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
   lastActivityAt: z.string().nullable(),
+  /** Existing files held for review (policy 'dry-run') until the folder is armed again. */
+  awaitingReview: z.number().int().nonnegative().default(0),
+  /** Credits spent by this folder since it was armed (the budget cap applies to it). */
+  creditsSpent: z.number().nonnegative().default(0),
 });
 export type HotFolderStatus = z.infer<typeof HotFolderStatusSchema>;
 

@@ -1,0 +1,43 @@
+import { open } from 'node:fs/promises';
+
+const JPEG_SOI = [0xff, 0xd8];
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47];
+const PNG_IEND = [0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
+
+function startsWith(buffer: Uint8Array, prefix: readonly number[]): boolean {
+  return prefix.every((byte, i) => buffer[i] === byte);
+}
+
+/**
+ * False when a JPEG or PNG visibly lacks its end (no EOI / IEND yet): a copy that stalled longer than the
+ * write-finish threshold. Other formats, and files that cannot be read, count as complete — the engine reports
+ * what is really wrong with them. JPEG writers may pad after EOI, so the marker is searched in the last bytes.
+ */
+export async function looksComplete(path: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+    const size = (await handle.stat()).size;
+    if (size < 16) return true;
+    const head = new Uint8Array(8);
+    await handle.read(head, 0, 8, 0);
+    const tailLength = Math.min(size, 1024);
+    const tail = new Uint8Array(tailLength);
+    await handle.read(tail, 0, tailLength, size - tailLength);
+    if (startsWith(head, JPEG_SOI)) return hasSequence(tail, [0xff, 0xd9]);
+    if (startsWith(head, PNG_SIGNATURE)) return hasSequence(tail.subarray(Math.max(0, tailLength - 64)), PNG_IEND);
+    return true;
+  } catch {
+    return true;
+  } finally {
+    await handle?.close();
+  }
+}
+
+function hasSequence(buffer: Uint8Array, sequence: readonly number[]): boolean {
+  outer: for (let i = buffer.length - sequence.length; i >= 0; i--) {
+    for (let j = 0; j < sequence.length; j++) if (buffer[i + j] !== sequence[j]) continue outer;
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,308 @@
+import { stat } from 'node:fs/promises';
+import { join, relative, dirname } from 'node:path';
+import { BatchSpecSchema } from '../../../shared/engine/model';
+import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
+import { ledgerKey, parametersHash } from '../journal/ledger-key';
+import { fingerprintOf } from './baseline-store';
+import { looksComplete } from './complete-file';
+import { DONE_DIR, FAILED_DIR } from './ignore';
+import { moveOriginal } from './originals';
+import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
+
+/** Ledger outcomes that make a file "done": never submitted again unless the user asks (reprocess). */
+const DONE_OUTCOMES: ReadonlySet<LedgerOutcome> = new Set(['saved', 'unknown', 'cancelled', 'skipped']);
+
+/**
+ * Where a candidate file came from. `event`/`scan`: process it if it is new. `review`: existing file under the
+ * dry-run policy — hold it. `approved`/`reprocess`: the user asked.
+ */
+export type Origin = 'event' | 'scan' | 'review' | 'approved' | 'reprocess';
+
+export interface PipelineShared {
+  engine: HotFolderEngine;
+  ledger: HotFolderLedger;
+  inspector: FileInspector;
+  /** Keys submitted and not yet final, across every folder: the in-memory half of "exactly once". */
+  inFlightKeys: Map<string, string>;
+  hashLimit: <R>(fn: () => Promise<R>) => Promise<R>;
+  hashConcurrency: number;
+  coalesceMs: number;
+  maxBatchSize: number;
+  /** A JPEG/PNG without its end marker is re-checked after this long, and submitted anyway after maxDeferMs. */
+  deferCheckMs: number;
+  maxDeferMs: number;
+  onActivity(activity: HotFolderActivity): void;
+  onStatusChange(): void;
+}
+
+interface FolderView {
+  config: HotFolderConfig;
+  status: HotFolderStatus;
+  armed: boolean;
+  isIgnored(path: string): boolean;
+  activity(kind: HotFolderActivity['kind'], path: string, message: string): void;
+}
+
+interface Candidate {
+  path: string;
+  key: string;
+  contentHash: string;
+  fingerprint: string;
+  batchId: string | null;
+  workflowId: string;
+  parametersHash: string;
+}
+
+/** A folder's way from "a file is there" to "submitted exactly once", and from an item outcome to ledger + Done/. */
+export class FilePipeline {
+  /** Existing files waiting for the user's review (dry-run policy). */
+  readonly held = new Set<string>();
+  /** Fingerprints of files skipped when the folder was armed ('skip' policy). */
+  baseline = new Set<string>();
+  private readonly inFlight = new Map<string, Candidate>();
+  private queue: Candidate[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly sessionFailed = new Set<string>();
+  private readonly deferredSince = new Map<string, number>();
+  private committedCredits = 0;
+
+  constructor(private readonly folder: FolderView, private readonly shared: PipelineShared) {}
+
+  get parametersHash(): string {
+    return parametersHash(this.folder.config.parameters);
+  }
+
+  keyFor(contentHash: string): string {
+    return ledgerKey(contentHash, this.folder.config.workflowId, this.parametersHash);
+  }
+
+  /** Calls for one path run one after another: an `add` and a `change` for the same file never race. */
+  consider(path: string, origin: Origin): Promise<void> {
+    const previous = this.chains.get(path) ?? Promise.resolve();
+    const next = previous.then(() => this.evaluate(path, origin)).catch(() => undefined);
+    this.chains.set(path, next);
+    void next.then(() => {
+      if (this.chains.get(path) === next) this.chains.delete(path);
+    });
+    return next;
+  }
+
+  /** The ledger verdict for a content hash under the current settings or any earlier ones since the last reprocess. */
+  async doneOutcome(contentHash: string): Promise<LedgerOutcome | null> {
+    const settings = [
+      { workflowId: this.folder.config.workflowId, parametersHash: this.parametersHash },
+      ...this.folder.config.previousSettings,
+    ];
+    for (const s of settings) {
+      const entry = await this.shared.ledger.get(ledgerKey(contentHash, s.workflowId, s.parametersHash));
+      if (entry && DONE_OUTCOMES.has(entry.outcome)) return entry.outcome;
+    }
+    return null;
+  }
+
+  private async evaluate(path: string, origin: Origin): Promise<void> {
+    const folder = this.folder;
+    if (!folder.armed || folder.isIgnored(path)) return;
+    const info = await stat(path).catch(() => null);
+    if (!info?.isFile()) return;
+    const fingerprint = fingerprintOf(info);
+    const current = this.inFlight.get(path);
+    if (current && current.fingerprint === fingerprint) return;
+    if (this.baseline.has(fingerprint)) return;
+    const classification = await this.shared.inspector.classify(path);
+    if (!classification.supported) {
+      if (origin === 'event') folder.activity('skipped', path, classification.reason);
+      return;
+    }
+    if (!(await this.writeLooksFinished(path, origin))) return;
+    const contentHash = await this.shared.hashLimit(() => this.shared.inspector.contentHash(path));
+    const after = await stat(path).catch(() => null);
+    // Rewritten while we hashed: the watcher reports the change again once the write settles.
+    if (!after || fingerprintOf(after) !== fingerprint) return;
+    const key = this.keyFor(contentHash);
+    if (this.shared.inFlightKeys.has(key)) return;
+    this.shared.inFlightKeys.set(key, path);
+    let queued = false;
+    try {
+      const done = await this.doneOutcome(contentHash);
+      if (done) {
+        if (origin === 'event' || origin === 'approved') folder.activity('skipped', path, `already processed (${done})`);
+        if (done === 'saved' && folder.config.moveOriginals) await this.moveTo(path, DONE_DIR);
+        return;
+      }
+      if (this.sessionFailed.has(key) && origin !== 'reprocess' && origin !== 'approved') return;
+      if (await this.shared.engine.isInFlight?.(contentHash, folder.config.id)) return;
+      if (origin === 'review') {
+        this.held.add(path);
+        return;
+      }
+      folder.activity('detected', path, 'new photo');
+      this.enqueue({
+        path, key, contentHash, fingerprint, batchId: null,
+        workflowId: folder.config.workflowId, parametersHash: this.parametersHash,
+      });
+      queued = true;
+    } finally {
+      if (!queued) this.shared.inFlightKeys.delete(key);
+    }
+  }
+
+  /** A JPEG/PNG still missing its end marker is probably a stalled copy: look again later, at most maxDeferMs. */
+  private async writeLooksFinished(path: string, origin: Origin): Promise<boolean> {
+    if (await looksComplete(path)) {
+      this.deferredSince.delete(path);
+      return true;
+    }
+    const since = this.deferredSince.get(path) ?? Date.now();
+    if (Date.now() - since >= this.shared.maxDeferMs) {
+      this.deferredSince.delete(path);
+      return true;
+    }
+    this.deferredSince.set(path, since);
+    setTimeout(() => void this.consider(path, origin), this.shared.deferCheckMs).unref();
+    return false;
+  }
+
+  private enqueue(candidate: Candidate): void {
+    this.inFlight.set(candidate.path, candidate);
+    this.queue.push(candidate);
+    this.folder.status.queued++;
+    if (this.queue.length >= this.shared.maxBatchSize) void this.flush();
+    else if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.shared.coalesceMs);
+  }
+
+  /** Submits what accumulated: one batch per sub-folder, so results mirror the folder's layout in the output. */
+  async flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    let batch = this.queue.splice(0);
+    if (batch.length === 0) return;
+    const config = this.folder.config;
+    batch = await this.applyBudget(batch);
+    const groups = new Map<string, Candidate[]>();
+    for (const c of batch) {
+      const rel = relative(config.path, dirname(c.path));
+      const list = groups.get(rel) ?? [];
+      list.push(c);
+      groups.set(rel, list);
+    }
+    for (const [rel, items] of groups) {
+      const spec = BatchSpecSchema.parse({
+        workflowId: config.workflowId,
+        parameters: config.parameters,
+        inputs: { paths: items.map((c) => c.path), recursive: false, imageField: config.imageField },
+        output: {
+          outputFolder: rel && !rel.startsWith('..') ? join(config.outputFolder, rel) : config.outputFolder,
+          ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
+          collisionPolicy: config.collisionPolicy,
+        },
+        budget: null,
+        source: { kind: 'hotFolder', hotFolderId: config.id },
+      });
+      try {
+        const { batchId } = await this.shared.engine.submit(spec);
+        for (const c of items) {
+          c.batchId = batchId;
+          this.folder.activity('queued', c.path, `submitted in batch ${batchId}`);
+        }
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        for (const c of items) this.release(c);
+        this.folder.activity('failed', items[0]!.path, `could not start a batch of ${items.length}: ${message}`);
+      }
+    }
+  }
+
+  private creditCostCache: { workflowId: string; cost: number } | null = null;
+
+  /** Keeps the folder's budget cap: files beyond it stay in the folder, reported, not submitted. */
+  private async applyBudget(batch: Candidate[]): Promise<Candidate[]> {
+    const { budget, workflowId } = this.folder.config;
+    if (budget === null) return batch;
+    if (this.creditCostCache?.workflowId !== workflowId) {
+      this.creditCostCache = { workflowId, cost: await this.shared.engine.creditCost(workflowId).catch(() => 0) };
+    }
+    const cost = this.creditCostCache.cost;
+    if (cost <= 0) return batch;
+    const left = budget - this.folder.status.creditsSpent - this.committedCredits;
+    const allowed = Math.max(0, Math.floor(left / cost + 1e-9));
+    for (const c of batch.slice(allowed)) {
+      this.release(c);
+      this.folder.activity('skipped', c.path, `budget of ${budget} credits reached`);
+    }
+    if (batch.length > allowed) this.folder.status.reason = `budget of ${budget} credits reached`;
+    const kept = batch.slice(0, allowed);
+    this.committedCredits += kept.length * cost;
+    return kept;
+  }
+
+  private release(c: Candidate): void {
+    if (this.inFlight.get(c.path) === c) this.inFlight.delete(c.path);
+    if (this.shared.inFlightKeys.get(c.key) === c.path) this.shared.inFlightKeys.delete(c.key);
+    this.folder.status.queued = Math.max(0, this.folder.status.queued - 1);
+  }
+
+  /** Files detected but not yet submitted are dropped (disarm); submitted ones finish in the engine. */
+  dropQueued(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    for (const c of this.queue.splice(0)) this.release(c);
+  }
+
+  clearSessionFailures(): void {
+    this.sessionFailed.clear();
+  }
+
+  /** Ledger first (the result is saved), then Done/Failed: a crash in between leaves a done file that the next scan moves. */
+  async handleOutcome(outcome: HotFolderItemOutcome): Promise<void> {
+    const config = this.folder.config;
+    const candidate = this.inFlight.get(outcome.sourcePath);
+    const contentHash = outcome.contentHash ?? candidate?.contentHash ?? null;
+    const workflowId = candidate?.workflowId ?? outcome.workflowId ?? config.workflowId;
+    const paramsHash = candidate?.parametersHash ?? outcome.parametersHash ?? this.parametersHash;
+    const key = candidate?.key ?? (contentHash ? ledgerKey(contentHash, workflowId, paramsHash) : null);
+    if (candidate) this.release(candidate);
+    if (this.creditCostCache && config.budget !== null) {
+      this.committedCredits = Math.max(0, this.committedCredits - this.creditCostCache.cost);
+    }
+    this.folder.status.creditsSpent += outcome.creditsCharged;
+    if (key && contentHash && outcome.state !== 'skipped') {
+      await this.shared.ledger.record({
+        key, contentHash, workflowId, parametersHash: paramsHash,
+        sourcePath: outcome.sourcePath, outcome: outcome.state, outputs: outcome.outputs,
+        executionId: outcome.executionId, itemId: outcome.itemId, hotFolderId: config.id,
+      });
+    }
+    const path = outcome.sourcePath;
+    switch (outcome.state) {
+      case 'saved':
+        this.folder.status.processed++;
+        this.folder.activity('saved', path, outcome.outputs[0] ?? 'saved');
+        if (config.moveOriginals) await this.moveTo(path, DONE_DIR);
+        return;
+      case 'failed':
+        this.folder.status.failed++;
+        if (key) this.sessionFailed.add(key);
+        this.folder.activity('failed', path, outcome.reason ?? 'failed');
+        if (config.moveOriginals) await this.moveTo(path, FAILED_DIR);
+        return;
+      case 'unknown':
+        this.folder.status.failed++;
+        this.folder.activity('failed', path, outcome.reason ?? 'outcome unknown: may have been charged; not resubmitted automatically');
+        return;
+      default:
+        this.folder.activity('skipped', path, outcome.reason ?? outcome.state);
+    }
+  }
+
+  private async moveTo(path: string, subfolder: string): Promise<void> {
+    try {
+      const target = await moveOriginal(this.folder.config.path, path, subfolder);
+      this.folder.activity('moved', path, target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      this.folder.activity('failed', path, `could not move the original to ${subfolder}/: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,234 @@
+import { stat } from 'node:fs/promises';
+import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
+import type { Logger } from '../log';
+import { folderUnavailableReason, describeFsError } from './availability';
+import { fingerprintOf } from './baseline-store';
+import { FilePipeline, type PipelineShared } from './file-pipeline';
+import { startFolderWatcher, type FolderWatcher, type WatchTimings } from './folder-watcher';
+import { ignoreRulesFor, type IgnoreRules } from './ignore';
+import type { BaselineStore } from './ports';
+import { scanFolder } from './scan';
+import { runLimited } from './limit';
+
+/** Marker kept in the baseline store while existing files wait for review, so a restart asks again. */
+export const REVIEW_MARKER = '!review-pending';
+
+export interface RuntimeDeps extends PipelineShared {
+  baseline: BaselineStore;
+  logger: Logger;
+  timings: WatchTimings;
+  availabilityIntervalMs: number;
+  availabilityTimeoutMs: number;
+}
+
+/**
+ * `fresh`: the user armed the folder — files already there follow the existing-files policy.
+ * `resume`: it was armed before (app restart, folder back from unavailable, settings edited) — files not in the
+ * ledger were added while nobody watched and are processed once.
+ */
+export type ArmMode = 'fresh' | 'resume';
+
+/** One hot folder while the manager holds it: its watcher, its availability checks, and its file pipeline. */
+export class FolderRuntime {
+  readonly status: HotFolderStatus;
+  readonly pipeline: FilePipeline;
+  private watcher: FolderWatcher | null = null;
+  private recheckTimer: NodeJS.Timeout | null = null;
+  private ignored: IgnoreRules;
+  private generation = 0;
+
+  constructor(public config: HotFolderConfig, private readonly deps: RuntimeDeps) {
+    this.status = {
+      id: config.id, state: 'disarmed', reason: null, processed: 0, queued: 0, failed: 0,
+      lastActivityAt: null, awaitingReview: 0, creditsSpent: 0,
+    };
+    this.ignored = ignoreRulesFor(config.path, config.outputFolder);
+    this.pipeline = new FilePipeline(this, deps);
+  }
+
+  get armed(): boolean {
+    return this.status.state !== 'disarmed';
+  }
+
+  activity(kind: HotFolderActivity['kind'], path: string, message: string): void {
+    const at = new Date().toISOString();
+    this.status.lastActivityAt = at;
+    this.deps.onActivity({ folderId: this.config.id, kind, path, message, at });
+    this.deps.onStatusChange();
+  }
+
+  setState(state: HotFolderStatus['state'], reason: string | null = null): void {
+    this.status.state = state;
+    this.status.reason = reason;
+    this.deps.onStatusChange();
+  }
+
+  isIgnored(path: string): boolean {
+    return this.ignored(path);
+  }
+
+  /** Starts (or restarts) watching. Never throws: a folder that cannot be watched becomes 'unavailable'. */
+  async arm(mode: ArmMode): Promise<void> {
+    const generation = ++this.generation;
+    await this.stopWatching();
+    this.ignored = ignoreRulesFor(this.config.path, this.config.outputFolder);
+    this.setState('scanning');
+    this.startRecheck();
+    const reason = await folderUnavailableReason(this.config.path, this.deps.availabilityTimeoutMs);
+    if (generation !== this.generation) return;
+    if (reason) return this.markUnavailable(reason);
+    try {
+      await this.startWatching(generation);
+      if (generation !== this.generation) return;
+      await this.scan(mode, generation);
+    } catch (error) {
+      if (generation === this.generation) this.markUnavailable(describeFsError(error));
+    }
+  }
+
+  private async scan(mode: ArmMode, generation: number): Promise<void> {
+    const { baseline } = this.deps;
+    if (mode === 'fresh') await baseline.clear(this.config.id);
+    const known = await baseline.load(this.config.id);
+    this.pipeline.baseline = known;
+    const reviewPending = known.has(REVIEW_MARKER);
+    const files = await scanFolder(this.config.path, this.config.recursive, this.ignored);
+    if (generation !== this.generation) return;
+    const policy = mode === 'fresh' || reviewPending ? this.config.existingFiles : null;
+    const skipped: string[] = [];
+    await runLimited(files, this.deps.hashConcurrency, async (path) => {
+      if (generation !== this.generation) return;
+      if (policy === 'skip') {
+        const info = await stat(path).catch(() => null);
+        if (info?.isFile()) skipped.push(fingerprintOf(info));
+        return;
+      }
+      await this.pipeline.consider(path, policy === 'dry-run' ? 'review' : 'scan');
+    });
+    if (generation !== this.generation) return;
+    if (skipped.length > 0) {
+      await baseline.add(this.config.id, skipped);
+      for (const fp of skipped) known.add(fp);
+    }
+    this.finishScan();
+  }
+
+  /** After a scan or a review decision: awaiting review while held files remain, else armed. */
+  finishScan(): void {
+    const held = this.pipeline.held.size;
+    this.status.awaitingReview = held;
+    if (held > 0) {
+      void this.deps.baseline.add(this.config.id, [REVIEW_MARKER]);
+      this.setState('awaiting-review', `${held} file${held === 1 ? ' was' : 's were'} already in the folder: review the dry run, then arm the folder to process them`);
+    } else {
+      this.setState('armed');
+    }
+  }
+
+  /** The user reviewed the dry run and armed the folder: process the held files. */
+  async approveHeld(): Promise<void> {
+    const held = [...this.pipeline.held];
+    this.pipeline.held.clear();
+    this.pipeline.baseline.delete(REVIEW_MARKER);
+    await this.deps.baseline.clear(this.config.id);
+    await this.deps.baseline.add(this.config.id, [...this.pipeline.baseline]);
+    await runLimited(held, this.deps.hashConcurrency, (path) => this.pipeline.consider(path, 'approved'));
+    this.finishScan();
+  }
+
+  /** The user chose "skip" for held files: remember them as baseline. */
+  async skipHeld(): Promise<void> {
+    const fingerprints: string[] = [];
+    for (const path of this.pipeline.held) {
+      const info = await stat(path).catch(() => null);
+      if (info?.isFile()) fingerprints.push(fingerprintOf(info));
+    }
+    this.pipeline.held.clear();
+    this.pipeline.baseline.delete(REVIEW_MARKER);
+    await this.deps.baseline.clear(this.config.id);
+    await this.deps.baseline.add(this.config.id, [...this.pipeline.baseline, ...fingerprints]);
+    for (const fp of fingerprints) this.pipeline.baseline.add(fp);
+    this.finishScan();
+  }
+
+  async disarm(): Promise<void> {
+    this.generation++;
+    this.stopRecheck();
+    await this.stopWatching();
+    this.pipeline.dropQueued();
+    this.pipeline.held.clear();
+    this.status.awaitingReview = 0;
+    this.setState('disarmed');
+  }
+
+  private async startWatching(generation: number): Promise<void> {
+    const watcher = startFolderWatcher({
+      root: this.config.path,
+      recursive: this.config.recursive,
+      polling: this.config.polling,
+      ignored: this.ignored,
+      timings: this.deps.timings,
+      onFile: (path) => {
+        if (generation === this.generation) void this.pipeline.consider(path, 'event');
+      },
+      onError: (error) => {
+        this.deps.logger.warn('watcher error', { folder: this.config.id, error: error.message });
+        void this.checkAvailability();
+      },
+      onRootGone: () => void this.checkAvailability(),
+    });
+    this.watcher = watcher;
+    await watcher.ready;
+  }
+
+  private async stopWatching(): Promise<void> {
+    const watcher = this.watcher;
+    this.watcher = null;
+    await watcher?.close().catch(() => undefined);
+  }
+
+  private markUnavailable(reason: string): void {
+    void this.stopWatching();
+    if (this.status.state !== 'unavailable') this.activity('unavailable', this.config.path, reason);
+    this.setState('unavailable', reason);
+  }
+
+  /** Periodic re-check: notices a folder that vanished without an event, and one that came back. */
+  private startRecheck(): void {
+    if (this.recheckTimer) return;
+    this.recheckTimer = setInterval(() => void this.checkAvailability(), this.deps.availabilityIntervalMs);
+    this.recheckTimer.unref();
+  }
+
+  private stopRecheck(): void {
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
+    this.recheckTimer = null;
+  }
+
+  private checking = false;
+
+  async checkAvailability(): Promise<void> {
+    if (this.checking || !this.armed || this.status.state === 'scanning') return;
+    this.checking = true;
+    try {
+      const generation = this.generation;
+      const reason = await folderUnavailableReason(this.config.path, this.deps.availabilityTimeoutMs);
+      if (generation !== this.generation || !this.armed) return;
+      if (reason) {
+        if (this.status.state !== 'unavailable' || this.status.reason !== reason) this.markUnavailable(reason);
+      } else if (this.status.state === 'unavailable') {
+        this.activity('recovered', this.config.path, 'the folder is available again');
+        await this.arm('resume');
+      }
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.generation++;
+    this.stopRecheck();
+    await this.stopWatching();
+    this.pipeline.dropQueued();
+  }
+}

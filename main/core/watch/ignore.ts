@@ -1,0 +1,58 @@
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+
+/** Subfolders of a watched folder that receive moved originals; always ignored so moved files never loop. */
+export const DONE_DIR = 'Done';
+export const FAILED_DIR = 'Failed';
+
+const JUNK_NAMES = new Set(['thumbs.db', 'desktop.ini', '.ds_store', 'ehthumbs.db', 'icon\r']);
+const PARTIAL_SUFFIXES = ['.part', '.crdownload', '.tmp', '.partial', '.download', '.opdownload', '.!ut'];
+
+/**
+ * Files that are never photos to process: OS litter, hidden files, and the temp names browsers, sync clients and
+ * Office give a file while it is still being written (the real name appears by rename when the write is done).
+ */
+export function junkReason(path: string): string | null {
+  const name = basename(path);
+  const lower = name.toLowerCase();
+  if (JUNK_NAMES.has(lower)) return 'system file';
+  if (name.startsWith('.')) return 'hidden file';
+  if (name.startsWith('~$')) return 'temporary file';
+  if (PARTIAL_SUFFIXES.some((suffix) => lower.endsWith(suffix))) return 'partial or temporary file';
+  return null;
+}
+
+const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
+
+function norm(path: string): string {
+  const abs = resolve(path);
+  return caseInsensitive ? abs.toLowerCase() : abs;
+}
+
+/** True when `child` is `parent` itself or anything below it. */
+export function isInside(child: string, parent: string): boolean {
+  const rel = relative(norm(parent), norm(child));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+export interface IgnoreRules {
+  /** For chokidar's `ignored`: directories and files the watcher should not even descend into or report. */
+  (path: string): boolean;
+  excludedDirs: readonly string[];
+}
+
+/**
+ * The folder's ignore rules: junk files plus the output, Done and Failed folders (an output folder nested inside the
+ * watched folder would otherwise feed every result back in as a new photo, forever).
+ */
+export function ignoreRulesFor(root: string, outputFolder: string): IgnoreRules {
+  const excludedDirs = [outputFolder, join(root, DONE_DIR), join(root, FAILED_DIR)].map((dir) => resolve(dir));
+  const rules = ((path: string) => {
+    const abs = resolve(path);
+    if (norm(abs) === norm(root)) return false;
+    if (excludedDirs.some((dir) => isInside(abs, dir))) return true;
+    // Hidden folders (.git, .Trash, .sync) are skipped whole; hidden or partial files are junk.
+    return junkReason(abs) !== null;
+  }) as IgnoreRules;
+  rules.excludedDirs = excludedDirs;
+  return rules;
+}

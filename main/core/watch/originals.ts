@@ -1,0 +1,48 @@
+import { access, link, mkdir, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative } from 'node:path';
+
+/**
+ * Moves a processed original into `<root>/<Done|Failed>/<same sub-path>`. A name already taken there gets a
+ * ` (2)`, ` (3)`… suffix: a second `IMG_0001.jpg` from another card must never overwrite the first.
+ * Returns the new path.
+ */
+export async function moveOriginal(root: string, path: string, subfolder: string): Promise<string> {
+  const rel = relative(root, dirname(path));
+  const targetDir = rel.startsWith('..') ? join(root, subfolder) : join(root, subfolder, rel);
+  await mkdir(targetDir, { recursive: true });
+  const ext = extname(path);
+  const stem = basename(path, ext);
+  for (let n = 1; n < 10_000; n++) {
+    const candidate = join(targetDir, n === 1 ? `${stem}${ext}` : `${stem} (${n})${ext}`);
+    if (await claim(path, candidate)) return candidate;
+  }
+  throw new Error(`no free name for ${basename(path)} in ${targetDir}`);
+}
+
+/**
+ * link() + unlink() instead of rename(): link fails with EEXIST when the name is taken, so two moves racing for the
+ * same name can never overwrite each other (rename would silently replace). Falls back to rename where hard links
+ * are unsupported (some network and FAT volumes), after checking the name is free.
+ */
+async function claim(from: string, to: string): Promise<boolean> {
+  try {
+    await link(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EXDEV' || code === 'EINVAL') return renameIfFree(from, to);
+    throw error;
+  }
+  await unlink(from);
+  return true;
+}
+
+async function renameIfFree(from: string, to: string): Promise<boolean> {
+  try {
+    await access(to);
+    return false;
+  } catch {
+    await rename(from, to);
+    return true;
+  }
+}

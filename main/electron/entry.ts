@@ -1,0 +1,101 @@
+// The Electron main process entry (bundled to dist/electron/main.cjs). The only module that needs a running
+// Electron: it binds Electron's real objects to the injected dependencies of startElectronApp and does nothing else.
+import {
+  BrowserWindow, Menu, Notification, Tray, app, dialog, nativeImage, nativeTheme, protocol, screen, session, shell,
+} from 'electron';
+import { join } from 'node:path';
+import { APP_NAME } from '../../shared/app-info';
+import { createCore } from '../core/app';
+import { createLogger } from '../core/log';
+import { resolveStateDir } from '../core/settings/state-dir';
+import { startElectronApp } from './app-main';
+import { PRIVILEGED_SCHEMES } from './constants';
+import { installIpc } from './ipc-main';
+import { createFileLogSink } from './log-file';
+
+const APP_ID = 'app.batchroom.desktop';
+// dist/electron/main.cjs → the app root (package.json, dist/renderer, assets).
+const appRoot = join(__dirname, '..', '..');
+
+app.setName(APP_NAME);
+app.setPath('userData', join(app.getPath('appData'), APP_NAME));
+if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
+protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
+
+let secrets: () => readonly string[] = () => [];
+const logger = createLogger({
+  scope: 'app',
+  sink: createFileLogSink(app.getPath('logs')),
+  secrets: () => secrets(),
+  minLevel: process.env.BATCHROOM_DEBUG ? 'debug' : 'info',
+});
+
+const trayIcon = () => {
+  const file = process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png';
+  const image = nativeImage.createFromPath(join(appRoot, 'assets', file));
+  if (process.platform === 'darwin') image.setTemplateImage(true);
+  return image;
+};
+
+const dragIcon = (path: string) => {
+  const preview = nativeImage.createFromPath(path);
+  if (!preview.isEmpty()) return preview.resize({ width: 96 });
+  return nativeImage.createFromPath(join(appRoot, 'assets', 'icon.png')).resize({ width: 64 });
+};
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+
+startElectronApp({
+  app,
+  platform: process.platform,
+  isDev: !app.isPackaged,
+  argv: process.argv,
+  cwd: process.cwd(),
+  selfPaths: [process.execPath, app.getAppPath(), '.'],
+  paths: {
+    rendererRoot: join(appRoot, 'dist', 'renderer'),
+    preload: join(__dirname, 'preload.cjs'),
+    windowIcon: process.platform === 'darwin' ? undefined : join(appRoot, 'assets', 'icon.png'),
+    userData: app.getPath('userData'),
+    logs: app.getPath('logs'),
+    // BATCHROOM_STATE_DIR or the per-user folder the CLI uses too (the same folder as userData).
+    stateDir: resolveStateDir({ env: process.env }),
+  },
+  protocol,
+  session: session.defaultSession,
+  createWindow: (options) => new BrowserWindow(options),
+  createTray: () => new Tray(trayIcon()),
+  buildMenu: (template) => Menu.buildFromTemplate(template),
+  setApplicationMenu: (menu) => Menu.setApplicationMenu(menu),
+  theme: {
+    set: (theme) => {
+      nativeTheme.themeSource = theme;
+    },
+    isDark: () => nativeTheme.shouldUseDarkColors,
+  },
+  notify: (title, body, onClick) => {
+    if (!Notification.isSupported()) return;
+    const notification = new Notification({ title, body });
+    notification.on('click', onClick);
+    notification.show();
+  },
+  openExternal: (url) => void shell.openExternal(url),
+  showItemInFolder: (path) => shell.showItemInFolder(path),
+  openPath: (path) => shell.openPath(path),
+  showOpenDialog: (win, request) =>
+    win ? dialog.showOpenDialog(win, request) : dialog.showOpenDialog(request),
+  startDrag: (win, path) => win.webContents.startDrag({ file: path, icon: dragIcon(path) }),
+  workAreas: () => screen.getAllDisplays().map((display) => display.workArea),
+  showErrorBox: (title, message) => dialog.showErrorBox(title, message),
+  installIpc,
+  createCore: async (options) => {
+    const core = await createCore(options);
+    secrets = () => core.secrets();
+    return core;
+  },
+  logger,
+  env: process.env,
+}).catch((error: unknown) => {
+  logger.error('startup failed', { message: error instanceof Error ? error.message : String(error) });
+  app.exit(1);
+});

@@ -1,0 +1,87 @@
+import type { MenuItemConstructorOptions } from 'electron';
+
+export interface MenuActions {
+  /** File ▸ Add Photos…: pick files and hand them to the renderer as if they had been dropped. */
+  addPhotos(): void;
+  addFolder(): void;
+  showLogs(): void;
+  showDataFolder(): void;
+}
+
+/**
+ * The usual menus with the usual shortcuts: standard roles do the work (and get localised, platform-correct
+ * accelerators); only Batchroom's own items carry explicit ones. Developer tools only in development builds.
+ */
+export function appMenuTemplate(options: {
+  platform: string;
+  appName: string;
+  isDev: boolean;
+  actions: MenuActions;
+}): MenuItemConstructorOptions[] {
+  const mac = options.platform === 'darwin';
+  const { actions } = options;
+  const menu: MenuItemConstructorOptions[] = [];
+  if (mac) {
+    menu.push({
+      label: options.appName,
+      submenu: [
+        { role: 'about' },
+        { type: 'separator' },
+        { role: 'services' },
+        { type: 'separator' },
+        { role: 'hide' },
+        { role: 'hideOthers' },
+        { role: 'unhide' },
+        { type: 'separator' },
+        { role: 'quit' },
+      ],
+    });
+  }
+  menu.push({
+    label: 'File',
+    submenu: [
+      { label: 'Add Photos…', accelerator: 'CmdOrCtrl+O', click: () => actions.addPhotos() },
+      { label: 'Add Folder…', accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.addFolder() },
+      { type: 'separator' },
+      mac ? { role: 'close' } : { role: 'quit' },
+    ],
+  });
+  menu.push({
+    label: 'Edit',
+    submenu: [
+      { role: 'undo' },
+      { role: 'redo' },
+      { type: 'separator' },
+      { role: 'cut' },
+      { role: 'copy' },
+      { role: 'paste' },
+      { role: 'delete' },
+      { role: 'selectAll' },
+    ],
+  });
+  menu.push({
+    label: 'View',
+    submenu: [
+      ...(options.isDev ? [{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[] : []),
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
+      { role: 'togglefullscreen' },
+    ],
+  });
+  menu.push({
+    role: 'window',
+    submenu: mac
+      ? [{ role: 'minimize' }, { role: 'zoom' }, { type: 'separator' }, { role: 'front' }]
+      : [{ role: 'minimize' }, { role: 'close' }],
+  });
+  menu.push({
+    role: 'help',
+    submenu: [
+      { label: 'Show Log Files', click: () => actions.showLogs() },
+      { label: 'Show Data Folder', click: () => actions.showDataFolder() },
+    ],
+  });
+  return menu;
+}

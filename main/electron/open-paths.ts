@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { PreventableEvent } from './ports';
+
+/**
+ * The file and folder arguments of a launch: flags (ours and the ones Chromium adds, like
+ * `--original-process-start-time`), the executable and the app's own path are dropped; relative paths are
+ * resolved against the launching shell's directory; only paths that exist are kept.
+ */
+export function pathsFromArgv(
+  argv: readonly string[],
+  workingDirectory: string,
+  options: { ignore?: readonly string[]; exists?: (path: string) => boolean } = {},
+): string[] {
+  const exists = options.exists ?? existsSync;
+  const ignore = new Set((options.ignore ?? []).map((p) => resolve(p)));
+  const out: string[] = [];
+  for (const arg of argv.slice(1)) {
+    if (!arg || arg.startsWith('-')) continue;
+    const absolute = resolve(workingDirectory, arg);
+    if (ignore.has(absolute) || out.includes(absolute)) continue;
+    if (exists(absolute)) out.push(absolute);
+  }
+  return out;
+}
+
+export interface OpenedPathsRelay {
+  /** Paths from outside: a second launch, a dock/taskbar drop, "Open with". */
+  push(paths: readonly string[]): void;
+  /** Whether the renderer can receive events (false while a window loads): paths wait until it can. */
+  setReady(ready: boolean): void;
+}
+
+/**
+ * Collects opened paths and emits them as one `files:opened` event. macOS sends one `open-file` per dropped file
+ * in quick succession, and may do so before the window exists; both are gathered and delivered together.
+ */
+export function createOpenedPathsRelay(
+  emit: (paths: string[]) => void,
+  options: { coalesceMs?: number; setTimer?: (fn: () => void, ms: number) => unknown } = {},
+): OpenedPathsRelay {
+  const coalesceMs = options.coalesceMs ?? 150;
+  const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
+  let ready = false;
+  let timerPending = false;
+  let pending: string[] = [];
+  const flush = () => {
+    timerPending = false;
+    if (!ready || pending.length === 0) return;
+    const paths = pending;
+    pending = [];
+    emit(paths);
+  };
+  return {
+    push(paths) {
+      for (const path of paths) if (!pending.includes(path)) pending.push(path);
+      if (ready && !timerPending && pending.length > 0) {
+        timerPending = true;
+        setTimer(flush, coalesceMs);
+      }
+    },
+    setReady(value) {
+      ready = value;
+      if (ready) flush();
+    },
+  };
+}
+
+export interface SingleInstanceApp {
+  requestSingleInstanceLock(): boolean;
+  quit(): void;
+  on(event: 'second-instance', listener: (event: PreventableEvent, argv: string[], workingDirectory: string) => void): unknown;
+  on(event: 'open-file', listener: (event: PreventableEvent, path: string) => void): unknown;
+}
+
+export interface SingleInstanceOptions {
+  /** Bring the existing window to the front (restoring it if minimised or hidden in the tray). */
+  focus(): void;
+  relay: OpenedPathsRelay;
+  /** Paths that are the app itself rather than documents (process.execPath, app.getAppPath()). */
+  ignore: readonly string[];
+  exists?: (path: string) => boolean;
+}
+
+/**
+ * Takes the single-instance lock. The first instance keeps running and receives later launches' paths; a later
+ * instance quits at once (its arguments were already delivered to the first by Electron). Returns whether this
+ * process is the primary instance.
+ */
+export function claimSingleInstance(app: SingleInstanceApp, options: SingleInstanceOptions): boolean {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return false;
+  }
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    options.focus();
+    const paths = pathsFromArgv(argv, workingDirectory, { ignore: options.ignore, exists: options.exists });
+    if (paths.length > 0) options.relay.push(paths);
+  });
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    options.relay.push([path]);
+  });
+  return true;
+}

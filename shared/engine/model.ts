@@ -141,5 +141,7 @@ export type ItemView = z.infer<typeof ItemViewSchema>;
 export const BatchProgressEventSchema = z.object({
   batches: z.array(BatchSummarySchema),
   items: z.array(ItemViewSchema),
+  /** Engine-wide state: offline means nothing is sent until the service is reachable again. */
+  engine: z.object({ offline: z.boolean() }).optional(),
 });
 export type BatchProgressEvent = z.infer<typeof BatchProgressEventSchema>;

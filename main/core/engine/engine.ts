@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  BatchSpecSchema, type BatchEstimate, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary,
+  type ItemState, type ItemView, type Verdict,
+} from '../../../shared/engine/model';
+import { AppError, isAppError } from '../../../shared/errors';
+import type { WorkflowDetail, WorkflowParameters } from '../../../shared/service/model';
+import { tempPathFor, writeTemp } from '../images/save';
+import type { Journal } from '../journal/journal';
+import type { BatchRecord } from '../journal/types';
+import { silentLogger, type Logger } from '../log';
+import type { ServiceClient } from '../service/types';
+import { createCoalescer, type ProgressListener } from './events';
+import { buildEstimate, planBatch } from './planner';
+import { toBatchSummary, toItemView } from './projection';
+import { Runner, type EngineStats } from './runner';
+
+export interface EngineOptions {
+  journal: Journal;
+  client: ServiceClient;
+  logger?: Logger;
+  /** Executions in flight at once. */
+  concurrency?: number;
+  encodeConcurrency?: number;
+  downloadConcurrency?: number;
+  /** Global cap on service requests per second. */
+  requestsPerSecond?: number;
+  maxSubmitAttempts?: number;
+  /** Decompression-bomb guard for inputs (default 100 MP). */
+  maxInputPixels?: number;
+  eventIntervalMs?: number;
+  now?: () => Date;
+}
+
+export interface Engine {
+  estimate(spec: BatchSpecInput): Promise<BatchEstimate>;
+  /** Refused with AppError 'insufficient_credits' / 'budget_exceeded' unless the whole batch fits. */
+  createBatch(spec: BatchSpecInput): Promise<BatchSummary>;
+  pause(batchId: string): BatchSummary;
+  resume(batchId: string): BatchSummary;
+  cancel(batchId: string): BatchSummary;
+  retryFailed(batchId: string): BatchSummary;
+  cancelItem(itemId: string): ItemView;
+  /** Explicit resubmission of an `unknown` (or failed) item: may charge twice, the caller has asked the user. */
+  resubmitItem(itemId: string): ItemView;
+  reorder(batchId: string, itemIds: readonly string[], beforeItemId?: string | null): { moved: number };
+  setVerdict(itemId: string, verdict: Verdict): ItemView;
+  rerun(itemIds: readonly string[], parameters: WorkflowParameters): Promise<BatchSummary>;
+  listBatches(): BatchSummary[];
+  getBatch(batchId: string): BatchSummary;
+  listItems(query: { batchId: string; offset?: number; limit?: number; states?: readonly ItemState[] }): { total: number; items: ItemView[] };
+  getItem(itemId: string): ItemView;
+  /** Recovers after a crash (re-polls known executions, re-downloads unsaved results) and starts scheduling. */
+  start(): Promise<void>;
+  /** graceful: wait for submissions, encodes and saves in progress (nothing left `submitting`). */
+  stop(options?: { graceful?: boolean }): Promise<void>;
+  onProgress(listener: ProgressListener): () => void;
+  readonly offline: boolean;
+  /** Counters for benchmarks and diagnostics. */
+  stats(): EngineStats;
+  /** True while anything is encoding, in flight or downloading. */
+  busy(): boolean;
+}
+
+export function createEngine(options: EngineOptions): Engine {
+  const { journal, client } = options;
+  const logger = options.logger ?? silentLogger;
+  const now = options.now ?? (() => new Date());
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  let offline = false;
+
+  const summary = (batch: BatchRecord): BatchSummary => toBatchSummary(journal, batch, { itemMs: runner.itemMsOf(batch.id), concurrency });
+
+  const coalescer = createCoalescer((batchIds, itemIds): BatchProgressEvent => ({
+    batches: batchIds.map((id) => journal.getBatch(id)).filter((b): b is BatchRecord => b !== null).map(summary),
+    items: itemIds.map((id) => journal.getItem(id)).filter((i) => i !== null).map(toItemView),
+    engine: { offline },
+  }), options.eventIntervalMs ?? 100);
+
+  const runner: Runner = new Runner({
+    journal, client, logger, concurrency, now,
+    encodeConcurrency: options.encodeConcurrency,
+    downloadConcurrency: options.downloadConcurrency,
+    requestsPerSecond: options.requestsPerSecond,
+    maxSubmitAttempts: options.maxSubmitAttempts,
+    maxInputPixels: options.maxInputPixels,
+    onItem: (item) => coalescer.markItem(item.id, item.batchId),
+    onBatch: (id) => coalescer.markBatch(id),
+    onOffline: (value) => { offline = value; for (const b of journal.listBatches()) if (b.state === 'running') coalescer.markBatch(b.id); },
+  });
+
+  const requireItem = (itemId: string) => {
+    const item = journal.getItem(itemId);
+    if (!item) throw new AppError('not_found', `no item ${itemId}`);
+    return item;
+  };
+
+  const itemView = (itemId: string) => toItemView(requireItem(itemId));
+
+  async function plan(input: BatchSpecInput) {
+    const parsed = BatchSpecSchema.safeParse(input);
+    if (!parsed.success) throw new AppError('bad_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    const spec: BatchSpec = { ...parsed.data, output: { ...parsed.data.output, outputFolder: resolve(parsed.data.output.outputFolder) } };
+    const workflow: WorkflowDetail = await client.getWorkflow(spec.workflowId);
+    const planned = await planBatch(spec, workflow);
+    let balance: number | null = null;
+    try {
+      balance = (await client.getBalance()).apiCredits;
+      runner.setBalance(balance);
+    } catch (error) {
+      if (isAppError(error) && error.code === 'unauthorized') throw error;
+      logger.warn('balance unavailable for estimate', { error: error instanceof Error ? error.message : String(error) });
+    }
+    return { spec, workflow, planned, estimate: buildEstimate(spec, workflow, planned, balance, now()) };
+  }
+
+  /** A batch whose output folder cannot be written fails up front, not item by item. */
+  async function checkOutputFolder(folder: string): Promise<void> {
+    try {
+      await mkdir(folder, { recursive: true });
+      const probe = tempPathFor(folder, 'probe');
+      await writeTemp(probe, [Buffer.from('probe')]);
+      const { unlink } = await import('node:fs/promises');
+      await unlink(probe);
+    } catch (error) {
+      throw new AppError('validation', `cannot write to the output folder ${folder} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { field: 'output.outputFolder' });
+    }
+  }
+
+  async function createBatch(input: BatchSpecInput): Promise<BatchSummary> {
+    const { spec, workflow, planned, estimate } = await plan(input);
+    if (estimate.itemCount === 0) throw new AppError('validation', 'nothing to process: no usable images in the selection', { skipped: estimate.skipped.length });
+    if (!estimate.fitsBudget) {
+      throw new AppError('budget_exceeded', `this batch costs ${estimate.totalCost} credits, over its budget of ${spec.budget}`, { required: estimate.totalCost, budget: spec.budget });
+    }
+    if (!estimate.fitsBalance) {
+      throw new AppError('insufficient_credits', `this batch costs ${estimate.totalCost} credits but the balance is ${estimate.balance}`, { required: estimate.totalCost, available: estimate.balance });
+    }
+    await checkOutputFolder(spec.output.outputFolder);
+    const at = now().toISOString();
+    const batch: BatchRecord = {
+      id: randomUUID(), spec, workflow, creditCost: workflow.creditCost, state: 'running', pausedReason: null, createdAt: at, updatedAt: at,
+      creditsSpent: 0, budget: spec.budget, outputFolder: spec.output.outputFolder,
+    };
+    journal.createBatch(batch, planned.items);
+    logger.info('batch created', { batchId: batch.id, items: planned.workCount, skipped: planned.items.length - planned.workCount });
+    coalescer.markBatch(batch.id);
+    runner.checkBatchDone(batch.id);
+    runner.kick();
+    return summary(runner.refreshBatch(batch.id));
+  }
+
+  const requireBatch = (batchId: string) => runner.batch(batchId);
+
+  return {
+    estimate: async (spec) => (await plan(spec)).estimate,
+    createBatch,
+    pause: (batchId) => {
+      const batch = requireBatch(batchId);
+      if (batch.state === 'running') runner.setBatchState(batchId, 'paused', 'paused by you: items in flight finish, nothing new starts');
+      return summary(runner.batch(batchId));
+    },
+    resume: (batchId) => {
+      const batch = requireBatch(batchId);
+      if (batch.state === 'paused') runner.setBatchState(batchId, 'running', null);
+      return summary(runner.batch(batchId));
+    },
+    cancel: (batchId) => {
+      const batch = requireBatch(batchId);
+      if (batch.state === 'completed' || batch.state === 'cancelled') return summary(batch);
+      runner.setBatchState(batchId, 'cancelled', null);
+      runner.dropReady(batchId);
+      for (const id of journal.transitionAll(batchId, ['pending', 'encoding'], { state: 'cancelled', reason: 'cancelled by you', completedAt: now().toISOString() })) {
+        coalescer.markItem(id, batchId);
+      }
+      return summary(runner.batch(batchId));
+    },
+    retryFailed: (batchId) => {
+      requireBatch(batchId);
+      const failed = journal.itemsInStates(batchId, ['failed']);
+      for (const item of failed) {
+        // A result that was produced (and paid) but not saved is fetched again, not re-executed.
+        if (item.executionId && item.resultUrls.length > 0 && item.creditsCharged > 0) {
+          journal.updateItem(item.id, { state: 'downloading', reason: null });
+          runner.enqueueDownload(item.id);
+        } else {
+          journal.updateItem(item.id, { state: 'pending', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [] });
+        }
+        coalescer.markItem(item.id, batchId);
+      }
+      if (failed.length > 0) runner.setBatchState(batchId, 'running', null);
+      return summary(runner.batch(batchId));
+    },
+    cancelItem: (itemId) => {
+      const item = requireItem(itemId);
+      if (item.state === 'pending' || item.state === 'encoding') {
+        runner.dropReady(null, itemId);
+        journal.updateItem(itemId, { state: 'cancelled', reason: 'cancelled by you', completedAt: now().toISOString() });
+        coalescer.markItem(itemId, item.batchId);
+        runner.checkBatchDone(item.batchId);
+      } else if (['submitting', 'submitted', 'running', 'downloading'].includes(item.state)) {
+        throw new AppError('conflict', 'already sent to the service, which cannot stop it; it has been paid for and its result will be saved');
+      }
+      return itemView(itemId);
+    },
+    resubmitItem: (itemId) => {
+      const item = requireItem(itemId);
+      if (item.state !== 'unknown' && item.state !== 'failed') throw new AppError('conflict', `only unknown or failed items can be resubmitted (this one is ${item.state})`);
+      journal.updateItem(itemId, { state: 'pending', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [], outputs: [] });
+      coalescer.markItem(itemId, item.batchId);
+      const batch = runner.batch(item.batchId);
+      if (batch.state !== 'running') runner.setBatchState(item.batchId, 'running', null);
+      runner.kick();
+      return itemView(itemId);
+    },
+    reorder: (batchId, itemIds, beforeItemId = null) => {
+      requireBatch(batchId);
+      const all: string[] = [];
+      const pending = new Set<string>();
+      for (let offset = 0; ; offset += 5000) {
+        const page = journal.listItems({ batchId, offset, limit: 5000 });
+        for (const item of page.items) { all.push(item.id); if (item.state === 'pending') pending.add(item.id); }
+        if (page.items.length < 5000) break;
+      }
+      const moving = itemIds.filter((id) => pending.has(id) && id !== beforeItemId);
+      const movingSet = new Set(moving);
+      const rest = all.filter((id) => !movingSet.has(id));
+      let at = beforeItemId ? rest.indexOf(beforeItemId) : rest.findIndex((id) => pending.has(id));
+      if (at < 0) at = rest.length;
+      const order = [...rest.slice(0, at), ...moving, ...rest.slice(at)];
+      journal.setPositions(batchId, order);
+      for (const id of moving) coalescer.markItem(id, batchId);
+      return { moved: moving.length };
+    },
+    setVerdict: (itemId, verdict) => {
+      const item = requireItem(itemId);
+      journal.updateItem(itemId, { verdict });
+      coalescer.markItem(itemId, item.batchId);
+      return itemView(itemId);
+    },
+    rerun: async (itemIds, parameters) => {
+      const items = itemIds.map(requireItem);
+      const origin = runner.batch(items[0]!.batchId);
+      if (items.some((i) => runner.batch(i.batchId).workflow.id !== origin.workflow.id)) {
+        throw new AppError('validation', 'items to re-run must come from batches of the same workflow');
+      }
+      return createBatch({
+        ...origin.spec, parameters, budget: null,
+        inputs: { paths: [], recursive: false, mappings: items.map((i) => i.sources) },
+      });
+    },
+    listBatches: () => journal.listBatches().map((b) => summary(runner.batch(b.id))),
+    getBatch: (batchId) => summary(requireBatch(batchId)),
+    listItems: (query) => {
+      requireBatch(query.batchId);
+      const page = journal.listItems(query);
+      return { total: page.total, items: page.items.map(toItemView) };
+    },
+    getItem: itemView,
+    start: () => runner.start(),
+    stop: async ({ graceful = true } = {}) => {
+      await runner.stop(graceful);
+      coalescer.flush();
+      coalescer.close();
+    },
+    onProgress: (listener) => coalescer.on(listener),
+    get offline() { return offline; },
+    stats: () => ({ ...runner.stats }),
+    busy: () => runner.isBusy(),
+  };
+}

@@ -1,0 +1,22 @@
+import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
+import type { batchChannels } from '../../../shared/ipc/channels/batches';
+import type { Engine } from './engine';
+
+/** The `batches:*` / `items:*` invoke channels served by one engine (hosts compose this with other domains). */
+export function createBatchHandlers(engine: Engine): DomainHandlers<typeof batchChannels> {
+  return {
+    'batches:estimate': (spec) => engine.estimate(spec),
+    'batches:create': (spec) => engine.createBatch(spec),
+    'batches:list': () => engine.listBatches(),
+    'batches:items': ({ batchId, offset, limit, states }) => engine.listItems({ batchId, offset, limit, states }),
+    'batches:pause': ({ batchId }) => engine.pause(batchId),
+    'batches:resume': ({ batchId }) => engine.resume(batchId),
+    'batches:cancel': ({ batchId }) => engine.cancel(batchId),
+    'batches:retryFailed': ({ batchId }) => engine.retryFailed(batchId),
+    'items:cancel': ({ itemId }) => engine.cancelItem(itemId),
+    'items:resubmit': ({ itemId }) => engine.resubmitItem(itemId),
+    'items:reorder': ({ batchId, itemIds, beforeItemId }) => engine.reorder(batchId, itemIds, beforeItemId),
+    'items:setVerdict': ({ itemId, verdict }) => engine.setVerdict(itemId, verdict),
+    'items:rerun': ({ itemIds, parameters }) => engine.rerun(itemIds, parameters),
+  };
+}

@@ -1,0 +1,157 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { basename, extname, join, resolve } from 'node:path';
+import type { BatchEstimate, BatchSpec, SkippedInput } from '../../../shared/engine/model';
+import { AppError } from '../../../shared/errors';
+import type { WorkflowDetail } from '../../../shared/service/model';
+import { classifyInputFile } from '../images/classify';
+import { hashFile } from '../images/hash';
+import { renderName } from '../images/naming';
+import { scanInputs, stemOf } from '../images/scan';
+import { ledgerKey, parametersHash } from '../journal/ledger-key';
+import type { NewItem } from '../journal/types';
+
+// Turns a BatchSpec into the items of a batch: inputs scanned (with reasons for skips), content hashed, duplicates
+// (same content, workflow and parameters) kept once, everything else recorded as `skipped` for the report.
+
+export interface Plan {
+  items: NewItem[];
+  /** Items that will be submitted (not skipped). */
+  workCount: number;
+  skipped: SkippedInput[];
+  duplicates: { path: string; duplicateOf: string }[];
+  /** Dedupe key per runnable item (content + workflow + parameters). */
+  keys: Map<string, string>;
+}
+
+const isUrl = (s: string) => /^https?:\/\//i.test(s);
+
+export function defaultImageField(workflow: WorkflowDetail, spec: BatchSpec): string {
+  if (spec.inputs.imageField) {
+    if (!workflow.inputSchema.imageFields.some((f) => f.id === spec.inputs.imageField)) {
+      throw new AppError('validation', `workflow "${workflow.name}" has no image field "${spec.inputs.imageField}"`, { field: 'inputs.imageField' });
+    }
+    return spec.inputs.imageField;
+  }
+  const fields = workflow.inputSchema.imageFields;
+  if (fields.length === 0) throw new AppError('validation', `workflow "${workflow.name}" takes no images`);
+  const required = fields.filter((f) => f.required);
+  if (required.length > 1) {
+    throw new AppError('validation', `workflow "${workflow.name}" takes ${required.length} images per run (${required.map((f) => f.id).join(', ')}): map files to image fields`, { field: 'inputs.mappings' });
+  }
+  return (required[0] ?? fields[0])!.id;
+}
+
+export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail): Promise<Plan> {
+  const paramsHash = parametersHash(spec.parameters);
+  const items: NewItem[] = [];
+  const skipped: SkippedInput[] = [];
+  const duplicates: { path: string; duplicateOf: string }[] = [];
+  const keys = new Map<string, string>();
+  const firstByKey = new Map<string, string>();
+  let position = 0;
+
+  const push = (sources: Record<string, string>, relDir: string, displayName: string, hash: string | null, skipReason: string | null) => {
+    const id = randomUUID();
+    items.push({ id, position: position++, displayName, sources, relDir, contentHash: hash, state: skipReason ? 'skipped' : 'pending', reason: skipReason });
+    return id;
+  };
+
+  const addRunnable = (sources: Record<string, string>, relDir: string, displayName: string, hash: string, label: string) => {
+    const key = ledgerKey(hash, workflow.id, paramsHash);
+    const first = firstByKey.get(key);
+    if (first) {
+      duplicates.push({ path: label, duplicateOf: first });
+      push(sources, relDir, displayName, hash, `duplicate of ${first} (same content, workflow and parameters): submitted once`);
+      return;
+    }
+    firstByKey.set(key, label);
+    keys.set(push(sources, relDir, displayName, hash, null), key);
+  };
+
+  if (spec.inputs.paths.length > 0) {
+    const field = defaultImageField(workflow, spec);
+    const scan = await scanInputs(spec.inputs.paths, { recursive: spec.inputs.recursive, exclude: [spec.output.outputFolder] });
+    for (const skip of scan.skipped) {
+      skipped.push(skip);
+      push({ [field]: skip.path }, '', basename(skip.path), null, skip.reason);
+    }
+    for (const file of scan.files) {
+      const display = file.relDir ? join(file.relDir, basename(file.path)) : basename(file.path);
+      let hash: string;
+      try {
+        hash = await hashFile(file.path);
+      } catch (error) {
+        const reason = `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+        skipped.push({ path: file.path, reason });
+        push({ [field]: file.path }, file.relDir, display, null, reason);
+        continue;
+      }
+      addRunnable({ [field]: file.path }, file.relDir, display, hash, file.path);
+    }
+  }
+
+  for (const mapping of spec.inputs.mappings) {
+    const sources: Record<string, string> = {};
+    const hashes: string[] = [];
+    let problem: string | null = null;
+    for (const [field, source] of Object.entries(mapping).sort(([a], [b]) => (a < b ? -1 : 1))) {
+      if (!workflow.inputSchema.imageFields.some((f) => f.id === field)) { problem = `workflow has no image field "${field}"`; break; }
+      if (isUrl(source)) { sources[field] = source; hashes.push(`${field}=${source}`); continue; }
+      const path = resolve(source);
+      sources[field] = path;
+      const verdict = classifyInputFile(path);
+      if (!verdict.ok) { problem = `${basename(path)}: ${verdict.reason}`; break; }
+      try {
+        hashes.push(`${field}=${await hashFile(path)}`);
+      } catch (error) {
+        problem = `${basename(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : 'cannot be read'}`;
+        break;
+      }
+    }
+    const label = Object.values(mapping).map((s) => basename(s)).join(' + ');
+    if (problem) {
+      skipped.push({ path: label, reason: problem });
+      push(sources, '', label, null, problem);
+      continue;
+    }
+    const hash = createHash('sha256').update(hashes.join('\n')).digest('hex');
+    addRunnable(sources, '', label, hash, label);
+  }
+
+  return { items, workCount: keys.size, skipped, duplicates, keys };
+}
+
+/** Output names of the first few items, as the namer will produce them (result extension guessed from the source). */
+export function namingPreview(spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, at: Date, count = 5): { source: string; output: string }[] {
+  const runnable = plan.items.filter((i) => i.state === 'pending');
+  return runnable.slice(0, count).map((item, index) => {
+    const source = Object.values(item.sources)[0] ?? item.displayName;
+    const ext = guessResultExt(source);
+    const name = renderName(spec.output.namingTemplate, {
+      name: stemOf(source), ext, workflow: workflow.id, index: index + 1, total: runnable.length, n: 1, resultCount: 1, at,
+      execution: 'exe_…',
+    });
+    return { source, output: join(spec.output.outputFolder, item.relDir, name) };
+  });
+}
+
+function guessResultExt(source: string): string {
+  const ext = extname(source).toLowerCase();
+  return ext === '.jpeg' || ext === '.jpe' || ext === '.jfif' ? '.jpg' : ext === '.png' ? '.png' : '.jpg';
+}
+
+export function buildEstimate(spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date): BatchEstimate {
+  const totalCost = plan.workCount * workflow.creditCost;
+  return {
+    workflowId: workflow.id,
+    itemCount: plan.workCount,
+    skipped: plan.skipped,
+    duplicates: plan.duplicates,
+    costPerItem: workflow.creditCost,
+    totalCost,
+    balance,
+    fitsBalance: balance === null ? true : totalCost <= balance,
+    fitsBudget: spec.budget === null ? true : totalCost <= spec.budget,
+    namingPreview: namingPreview(spec, workflow, plan, at),
+  };
+}

@@ -1,0 +1,66 @@
+import { ITEM_STATES, type BatchSummary, type ItemState, type ItemView } from '../../../shared/engine/model';
+import type { Journal } from '../journal/journal';
+import type { BatchRecord, ItemRecord } from '../journal/types';
+
+// Journal records → the public model (what crosses IPC). Progress counts in-flight items by their progress.
+
+const FINAL: readonly ItemState[] = ['saved', 'failed', 'cancelled', 'unknown', 'skipped'];
+const ACTIVE: readonly ItemState[] = ['submitting', 'submitted', 'running', 'downloading'];
+
+export function toItemView(item: ItemRecord): ItemView {
+  return {
+    id: item.id,
+    batchId: item.batchId,
+    position: item.position,
+    displayName: item.displayName,
+    sources: item.sources,
+    state: item.state,
+    progress: Math.max(0, Math.min(100, item.progress)),
+    reason: item.reason,
+    executionId: item.executionId,
+    outputs: item.outputs,
+    creditsCharged: item.creditsCharged,
+    verdict: item.verdict,
+    updatedAt: item.updatedAt,
+  };
+}
+
+export interface EtaInput {
+  /** Typical accept → saved time of one item, when measured. */
+  itemMs: number | null;
+  concurrency: number;
+}
+
+export function toBatchSummary(journal: Journal, batch: BatchRecord, eta: EtaInput): BatchSummary {
+  const raw = journal.countByState(batch.id);
+  const counts = Object.fromEntries(ITEM_STATES.map((s) => [s, raw[s] ?? 0])) as Record<ItemState, number>;
+  const total = ITEM_STATES.reduce((sum, s) => sum + counts[s], 0);
+  const done = FINAL.reduce((sum, s) => sum + counts[s], 0);
+  const inFlight = journal.progressSum(batch.id, ACTIVE) / 100;
+  const progress = total === 0 ? 1 : Math.min(1, (done + inFlight) / total);
+  const remaining = total - done;
+  const runnable = total - counts.skipped;
+  const etaMs = remaining === 0 ? 0
+    : eta.itemMs === null || batch.state !== 'running' ? null
+      : Math.round((Math.max(0, remaining - inFlight) * eta.itemMs) / Math.max(1, eta.concurrency));
+  return {
+    id: batch.id,
+    workflowId: batch.workflow.id,
+    workflowName: batch.workflow.name,
+    state: batch.state,
+    pausedReason: batch.pausedReason,
+    createdAt: batch.createdAt,
+    total,
+    counts,
+    progress,
+    etaMs,
+    creditCost: runnable * batch.creditCost,
+    creditsSpent: Math.max(0, batch.creditsSpent),
+    budget: batch.budget,
+    outputFolder: batch.outputFolder,
+  };
+}
+
+export function isFinalState(state: ItemState): boolean {
+  return (FINAL as readonly string[]).includes(state);
+}

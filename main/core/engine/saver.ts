@@ -1,0 +1,133 @@
+import { unlink } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { isAppError } from '../../../shared/errors';
+import { extensionForFormat, renderName } from '../images/naming';
+import { stemOf } from '../images/scan';
+import {
+  describeWriteError, finishPlacement, placeFile, resolveDestination, tempPathFor, verifyImage, writeJsonAtomic, writeTemp,
+} from '../images/save';
+import type { Journal } from '../journal/journal';
+import type { BatchRecord, ItemRecord } from '../journal/types';
+import type { ServiceClient } from '../service/types';
+import type { RequestGate } from './limiter';
+
+// Downloads an item's results and saves each one safely. Progress is journalled per result: the temp path before
+// any byte is written, the final path once the temp is verified, the output list once it is in place — so recovery
+// after a crash either finishes the placement or starts that one result over, and never saves a result twice.
+
+export interface SaverDeps {
+  journal: Journal;
+  client: ServiceClient;
+  gate: RequestGate;
+  originalsOf: (batchId: string) => ReadonlySet<string>;
+  now: () => Date;
+  onChange: (item: ItemRecord) => void;
+}
+
+export class DownloadRetry extends Error {}
+export class SaveFailure extends Error {}
+
+export function destinationFolder(batch: BatchRecord, item: ItemRecord): string {
+  return resolve(join(batch.outputFolder, item.relDir));
+}
+
+export type SaveOutcome = { kind: 'saved'; outputs: string[] } | { kind: 'skipped'; reason: string };
+
+/** Finishes a placement a crash interrupted (final name journalled, temp maybe still there). */
+export async function recoverPlacement(deps: SaverDeps, item: ItemRecord, batch: BatchRecord): Promise<ItemRecord> {
+  if (item.pendingTemp && item.pendingFinal) {
+    const result = await finishPlacement(item.pendingTemp, item.pendingFinal);
+    if (result === 'placed') {
+      const outputs = [...item.outputs, item.pendingFinal];
+      if (batch.spec.output.sidecars) await writeSidecar(batch, item, item.pendingFinal).catch(() => undefined);
+      deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
+      return { ...item, outputs, pendingTemp: null, pendingFinal: null };
+    }
+  } else if (item.pendingTemp) {
+    await unlink(item.pendingTemp).catch(() => undefined);
+  }
+  deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });
+  return { ...item, pendingTemp: null, pendingFinal: null };
+}
+
+/** Saves results from item.outputs.length on. Throws DownloadRetry (fetch fresh URLs and try again) or SaveFailure. */
+export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: BatchRecord, indexInBatch: number, total: number): Promise<SaveOutcome> {
+  const folder = destinationFolder(batch, item);
+  const outputs = [...item.outputs];
+  const policy = batch.spec.output.collisionPolicy;
+  for (let n = outputs.length; n < item.resultUrls.length; n++) {
+    const url = item.resultUrls[n]!;
+    const temp = tempPathFor(folder, item.id);
+    deps.journal.updateItem(item.id, { pendingTemp: temp, pendingFinal: null });
+    let response: Response;
+    try {
+      await deps.gate.acquire();
+      response = await deps.client.downloadResult(url);
+      deps.gate.succeeded();
+    } catch (error) {
+      if (isAppError(error) && (error.code === 'network' || error.code === 'timeout')) deps.gate.networkFailed();
+      throw new DownloadRetry(`download failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    try {
+      if (!response.body) throw new DownloadRetry('download failed: empty response');
+      try {
+        await writeTemp(temp, Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code) throw new SaveFailure(describeWriteError(error, folder), { cause: error });
+        throw new DownloadRetry(`download interrupted: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      let format: string;
+      try {
+        format = (await verifyImage(temp)).format;
+      } catch (error) {
+        throw new DownloadRetry(`downloaded result does not decode (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      }
+      const source = Object.values(item.sources)[0] ?? item.displayName;
+      const name = renderName(batch.spec.output.namingTemplate, {
+        name: stemOf(source), ext: extensionForFormat(format), workflow: batch.workflow.id, index: indexInBatch, total,
+        n: n + 1, resultCount: item.resultUrls.length, at: new Date(batch.createdAt), execution: item.executionId ?? '',
+      });
+      let placed: string | null = null;
+      for (let attempt = 0; attempt < 20 && placed === null; attempt++) {
+        const destination = await resolveDestination(join(folder, name), { policy, originals: deps.originalsOf(batch.id) });
+        if (destination === null) {
+          await unlink(temp).catch(() => undefined);
+          deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });
+          return { kind: 'skipped', reason: `not saved: ${join(folder, name)} already exists (collision policy "skip")` };
+        }
+        deps.journal.updateItem(item.id, { pendingFinal: destination });
+        try {
+          if ((await placeFile(temp, destination, policy)) === 'placed') placed = destination;
+        } catch (error) {
+          throw new SaveFailure(describeWriteError(error, dirname(destination)), { cause: error });
+        }
+      }
+      if (placed === null) throw new SaveFailure(`no free output name for ${name}`);
+      if (batch.spec.output.sidecars) await writeSidecar(batch, item, placed).catch(() => undefined);
+      outputs.push(placed);
+      deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });
+      throw error;
+    }
+  }
+  return { kind: 'saved', outputs };
+}
+
+/** Provenance next to a result: enough to trace and reproduce it, never the key or a local absolute path. */
+async function writeSidecar(batch: BatchRecord, item: ItemRecord, resultPath: string): Promise<void> {
+  await writeJsonAtomic(`${resultPath}.json`, {
+    generator: 'Batchroom',
+    workflow: { id: batch.workflow.id, name: batch.workflow.name },
+    parameters: batch.spec.parameters,
+    executionId: item.executionId,
+    credits: item.creditsCharged,
+    submittedAt: item.submittedAt,
+    completedAt: item.completedAt,
+    savedAt: new Date().toISOString(),
+    source: { name: item.displayName, sha256: item.contentHash },
+  });
+}

@@ -1,0 +1,111 @@
+import { open, readFile, stat } from 'node:fs/promises';
+import sharp, { type Sharp } from 'sharp';
+import decodeHeic from 'heic-decode';
+import type { UploadSizePolicy } from '../../../shared/engine/model';
+import type { ImageSize } from '../../../shared/service/model';
+import { describeImageError, InputImageError } from './errors';
+
+// Prepares one local photo for upload: decoded (HEIC through WASM, everything else through libvips), turned upright,
+// stripped of metadata unless asked otherwise, shrunk to what the requested output size can use, re-encoded.
+
+/** Long edge of the service's output per size; the sandbox (and service) default is 1K. */
+export const OUTPUT_LONG_EDGE: Record<ImageSize, number> = { '1K': 1024, '2K': 2048 };
+export const DEFAULT_OUTPUT_SIZE: ImageSize = '1K';
+/** 100 MP covers any camera; a 20k×20k PNG that unpacks to gigabytes does not pass. */
+export const DEFAULT_MAX_INPUT_PIXELS = 100_000_000;
+const MAX_HEIC_BYTES = 150 * 1024 * 1024;
+
+// libvips' operation cache keeps decoded images around for reuse that a batch never makes; without it peak memory
+// tracks the few images in flight rather than the history.
+sharp.cache(false);
+
+export interface EncodeOptions {
+  policy: UploadSizePolicy;
+  imageSize?: ImageSize;
+  stripMetadata: boolean;
+  maxInputPixels?: number;
+}
+
+export interface EncodedImage {
+  mime: 'image/jpeg' | 'image/png';
+  data: Buffer;
+  width: number;
+  height: number;
+  /** Size of the file as it is on disk. */
+  originalBytes: number;
+}
+
+const HEIF_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1']);
+
+async function isHeif(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(12);
+    const { bytesRead } = await handle.read(head, 0, 12, 0);
+    return bytesRead === 12 && head.toString('latin1', 4, 8) === 'ftyp' && HEIF_BRANDS.has(head.toString('latin1', 8, 12));
+  } finally {
+    await handle.close();
+  }
+}
+
+async function openHeic(path: string, size: number, maxPixels: number): Promise<Sharp> {
+  if (size > MAX_HEIC_BYTES) throw new InputImageError('HEIC file too large to decode');
+  let decoded;
+  try {
+    decoded = await decodeHeic({ buffer: await readFile(path) });
+  } catch (error) {
+    throw new InputImageError(`HEIC/HEIF file is corrupt or uses an unsupported variant (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (decoded.width * decoded.height > maxPixels) {
+    throw new InputImageError(`image too large: more than ${Math.round(maxPixels / 1e6)} megapixels (refused to protect memory)`);
+  }
+  const raw = Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength);
+  return sharp(raw, { raw: { width: decoded.width, height: decoded.height, channels: 4 } });
+}
+
+export async function encodeForUpload(path: string, options: EncodeOptions): Promise<EncodedImage> {
+  const maxPixels = options.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new InputImageError('not a regular file');
+    if (info.size === 0) throw new InputImageError('empty file (0 bytes)');
+    const heif = await isHeif(path);
+    const image = heif
+      ? await openHeic(path, info.size, maxPixels)
+      // failOn 'warning' refuses truncated files instead of uploading half a grey picture.
+      : sharp(path, { limitInputPixels: maxPixels, failOn: 'warning', sequentialRead: true });
+    const meta = await image.metadata();
+    const hasAlpha = heif ? true : Boolean(meta.hasAlpha);
+    let pipeline = image.autoOrient();
+    if (options.policy === 'fit') {
+      const edge = OUTPUT_LONG_EDGE[options.imageSize ?? DEFAULT_OUTPUT_SIZE];
+      pipeline = pipeline.resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true, kernel: 'lanczos3' });
+    }
+    if (!options.stripMetadata && !heif) pipeline = pipeline.keepMetadata();
+    // CMYK, 16-bit and greyscale inputs all leave as 8-bit sRGB, which every service decodes the same way.
+    pipeline = pipeline.toColourspace('srgb');
+    const opaque = heif ? await isOpaque(pipeline.clone()) : !hasAlpha;
+    const out = opaque
+      ? await pipeline.flatten().jpeg({ quality: 90, mozjpeg: false, chromaSubsampling: '4:2:0' }).toBuffer({ resolveWithObject: true })
+      : await pipeline.png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true });
+    return {
+      mime: opaque ? 'image/jpeg' : 'image/png',
+      data: out.data,
+      width: out.info.width,
+      height: out.info.height,
+      originalBytes: info.size,
+    };
+  } catch (error) {
+    throw new InputImageError(describeImageError(error, Math.round(maxPixels / 1e6)), { cause: error });
+  }
+}
+
+/** HEIC always decodes to RGBA; only keep an alpha channel that is actually used. */
+async function isOpaque(image: Sharp): Promise<boolean> {
+  const stats = await image.stats();
+  return stats.isOpaque;
+}
+
+export function toDataUrl(encoded: Pick<EncodedImage, 'mime' | 'data'>): string {
+  return `data:${encoded.mime};base64,${encoded.data.toString('base64')}`;
+}

@@ -1,0 +1,161 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { access, link, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import sharp from 'sharp';
+import type { CollisionPolicy } from '../../../shared/engine/model';
+import { withSuffix } from './naming';
+
+// Safe saving: a result is streamed into a temp file beside its destination, checked to decode, fsynced, and only
+// then given its final name in one atomic step. A crash at any moment leaves either no file or a complete one (plus
+// at worst a `.batchroom-*.part` temp that recovery removes). Originals are never written into or over.
+
+export const TEMP_PREFIX = '.batchroom-';
+export const TEMP_SUFFIX = '.part';
+
+export function tempPathFor(folder: string, itemId: string): string {
+  return join(folder, `${TEMP_PREFIX}${itemId}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
+}
+
+export function isTempName(name: string): boolean {
+  return name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX);
+}
+
+export class SaveError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SaveError';
+  }
+}
+
+export function describeWriteError(error: unknown, folder: string): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return `cannot write to ${folder} (read-only or permission denied)`;
+  if (code === 'ENOSPC') return `disk full while writing to ${folder}`;
+  if (code === 'ENOTDIR' || code === 'EEXIST') return `cannot create output folder ${folder}: a file is in the way`;
+  if (code === 'ENAMETOOLONG') return 'output path too long';
+  return `cannot save into ${folder} (${error instanceof Error ? error.message : String(error)})`;
+}
+
+/** Streams `body` into `tempPath` (created exclusively), then fsyncs it. */
+export async function writeTemp(tempPath: string, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<number> {
+  await mkdir(dirname(tempPath), { recursive: true });
+  const handle = await open(tempPath, 'wx');
+  let bytes = 0;
+  try {
+    for await (const chunk of body) {
+      await handle.write(chunk);
+      bytes += chunk.byteLength;
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return bytes;
+}
+
+/** Decodes the whole file (a truncated download fails here, not in the user's viewer); returns its format. */
+export async function verifyImage(path: string): Promise<{ format: string; width: number; height: number }> {
+  const image = sharp(path, { failOn: 'warning', limitInputPixels: 200_000_000 });
+  const meta = await image.metadata();
+  await image.resize(32, 32, { fit: 'inside' }).raw().toBuffer();
+  return { format: meta.format ?? 'unknown', width: meta.width ?? 0, height: meta.height ?? 0 };
+}
+
+const exists = async (path: string) => access(path, constants.F_OK).then(() => true, () => false);
+
+export interface ResolveOptions {
+  policy: CollisionPolicy;
+  /** Absolute paths of the batch's inputs: never a destination, whatever the policy. */
+  originals: ReadonlySet<string>;
+}
+
+/** The path to save to under the policy, or null when policy `skip` finds the name taken. */
+export async function resolveDestination(desired: string, options: ResolveOptions): Promise<string | null> {
+  const isOriginal = (p: string) => options.originals.has(resolve(p));
+  if (!isOriginal(desired)) {
+    if (options.policy === 'overwrite') return desired;
+    if (!(await exists(desired))) return desired;
+    if (options.policy === 'skip') return null;
+  }
+  const folder = dirname(desired);
+  const name = basename(desired);
+  for (let attempt = 2; attempt < 10_000; attempt++) {
+    const candidate = join(folder, withSuffix(name, attempt));
+    if (!isOriginal(candidate) && !(await exists(candidate))) return candidate;
+  }
+  throw new SaveError(`no free name for ${name} in ${folder}`);
+}
+
+/**
+ * Gives the verified temp file its final name. `overwrite` renames over; otherwise a hard link claims the name
+ * atomically (EEXIST if someone took it meanwhile → 'taken'), then the temp is unlinked. File systems without hard
+ * links fall back to check-then-rename.
+ */
+export async function placeFile(tempPath: string, finalPath: string, policy: CollisionPolicy): Promise<'placed' | 'taken'> {
+  if (policy === 'overwrite') {
+    await rename(tempPath, finalPath);
+  } else {
+    try {
+      await link(tempPath, finalPath);
+      await unlink(tempPath);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return 'taken';
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw error;
+      if (await exists(finalPath)) return 'taken';
+      await rename(tempPath, finalPath);
+    }
+  }
+  await syncFolder(dirname(finalPath));
+  return 'placed';
+}
+
+/** Completes a placement interrupted by a crash: the final name was chosen and recorded, the temp may remain. */
+export async function finishPlacement(tempPath: string, finalPath: string): Promise<'placed' | 'missing'> {
+  const [temp, final] = await Promise.all([stat(tempPath).catch(() => null), stat(finalPath).catch(() => null)]);
+  if (temp && final && temp.ino === final.ino && temp.dev === final.dev) {
+    await unlink(tempPath);
+    return 'placed';
+  }
+  if (temp) {
+    await rename(tempPath, finalPath);
+    await syncFolder(dirname(finalPath));
+    return 'placed';
+  }
+  return final ? 'placed' : 'missing';
+}
+
+/** fsync of the folder makes the rename itself durable (POSIX); Windows cannot open folders and does not need it. */
+async function syncFolder(folder: string): Promise<void> {
+  try {
+    const handle = await open(folder, 'r');
+    try { await handle.sync(); } finally { await handle.close(); }
+  } catch {
+    // not supported here (Windows, some network file systems): the rename is still atomic, only its durability is not forced
+  }
+}
+
+/** Removes leftover Batchroom temp files in a folder (never anything else). Returns how many were removed. */
+export async function removeTempFiles(folder: string, keep: ReadonlySet<string> = new Set()): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const full = join(folder, name);
+    if (!isTempName(name) || keep.has(full)) continue;
+    await unlink(full).then(() => { removed++; }, () => undefined);
+  }
+  return removed;
+}
+
+/** Small JSON written atomically the same way as results (temp, fsync, rename). */
+export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+  const temp = `${dirname(path)}/${TEMP_PREFIX}${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`;
+  await writeTemp(temp, [Buffer.from(`${JSON.stringify(value, null, 2)}\n`)]);
+  await rename(temp, path);
+}

@@ -1,0 +1,3 @@
+export { openJournal, type Journal, type ListItemsQuery } from './journal';
+export { ledgerKey, parametersHash } from './ledger-key';
+export type { BatchRecord, ExecutionRecord, ItemPatch, ItemRecord, LedgerEntry, NewItem } from './types';

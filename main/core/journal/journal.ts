@@ -1,0 +1,238 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'libsql';
+import type { BatchState, ItemState } from '../../../shared/engine/model';
+import { MIGRATIONS } from './migrations';
+import { mapBatch, mapExecution, mapItem, mapLedger, BATCH_COLUMNS, ITEM_COLUMNS, ITEM_PATCH_COLUMNS } from './rows';
+import type { BatchRecord, ExecutionRecord, ItemPatch, ItemRecord, LedgerEntry, NewItem } from './types';
+
+type Db = InstanceType<typeof Database>;
+type Row = Record<string, unknown>;
+interface Stmt {
+  run(...params: unknown[]): unknown;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+export interface ListItemsQuery {
+  batchId: string;
+  offset?: number;
+  limit?: number;
+  states?: readonly ItemState[];
+}
+
+export interface Journal {
+  readonly path: string;
+  createBatch(batch: BatchRecord, items: readonly NewItem[]): void;
+  getBatch(id: string): BatchRecord | null;
+  listBatches(): BatchRecord[];
+  updateBatch(id: string, patch: { state?: BatchState; pausedReason?: string | null }): void;
+  getItem(id: string): ItemRecord | null;
+  listItems(query: ListItemsQuery): { total: number; items: ItemRecord[] };
+  /** Items of a batch in the given states, in queue order. */
+  itemsInStates(batchId: string | null, states: readonly ItemState[], limit?: number): ItemRecord[];
+  countByState(batchId: string): Partial<Record<ItemState, number>>;
+  /** Sum of per-item progress (0–100) over items of the batch in the given states. */
+  progressSum(batchId: string, states: readonly ItemState[]): number;
+  updateItem(id: string, patch: ItemPatch): void;
+  /** Item → submitted with its execution id, the execution row and the batch's spend, in one transaction. */
+  recordAccepted(itemId: string, executionId: string, credits: number, at: string): void;
+  /** Refund (failed execution): item's charge back to 0 and the batch's spend reduced. */
+  recordRefund(itemId: string, reason: string, at: string): void;
+  updateExecution(id: string, patch: { status: string; error?: string | null; completedAt?: string | null }): void;
+  listExecutions(batchId?: string): ExecutionRecord[];
+  /** Moves every item of the batch in one of `from` to `to` (one transaction); returns the ids moved. */
+  transitionAll(batchId: string, from: readonly ItemState[], patch: ItemPatch & { state: ItemState }): string[];
+  /** Renumbers pending items of a batch in the given order (ids not pending are ignored). */
+  setPositions(batchId: string, orderedIds: readonly string[]): void;
+  ledgerHas(key: string): boolean;
+  ledgerGet(key: string): LedgerEntry | null;
+  ledgerRecord(entry: LedgerEntry): void;
+  close(): void;
+}
+
+function migrate(db: Db): void {
+  const row = db.prepare('PRAGMA user_version').get() as Row;
+  const current = Number(row.user_version ?? 0);
+  if (current > MIGRATIONS.length) {
+    throw new Error(`the journal was written by a newer Batchroom (schema ${current}, this build knows ${MIGRATIONS.length})`);
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    const apply = db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.exec(`PRAGMA user_version = ${version + 1}`);
+    });
+    apply.immediate();
+  }
+}
+
+/**
+ * Opens (creating if needed) the journal at `<stateDir>/journal.db`. WAL lets readers (event projections) run beside
+ * the writer; synchronous=FULL makes each commit durable before the engine acts on it — the `submitting` row must be
+ * on disk before the POST leaves, or a power cut could make an item look never-sent after it was charged.
+ */
+export function openJournal(stateDir: string): Journal {
+  mkdirSync(stateDir, { recursive: true });
+  const path = join(stateDir, 'journal.db');
+  const db: Db = new Database(path);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA synchronous = FULL');
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec('PRAGMA busy_timeout = 5000');
+  migrate(db);
+
+  const now = () => new Date().toISOString();
+  const stmt = (() => {
+    const cache = new Map<string, Stmt>();
+    return (sql: string): Stmt => {
+      let s = cache.get(sql);
+      if (!s) { s = db.prepare(sql) as unknown as Stmt; cache.set(sql, s); }
+      return s;
+    };
+  })();
+
+  const insertBatch = db.prepare(`INSERT INTO batches (id, spec_json, workflow_id, workflow_name, workflow_json, credit_cost, state,
+    paused_reason, created_at, updated_at, credits_spent, budget, output_folder)
+    VALUES (@id, @spec, @workflowId, @workflowName, @workflow, @creditCost, @state, @pausedReason, @createdAt, @updatedAt, @creditsSpent, @budget, @outputFolder)`);
+  const insertItem = db.prepare(`INSERT INTO items (id, batch_id, position, display_name, sources_json, rel_dir, content_hash, state, reason, updated_at)
+    VALUES (@id, @batchId, @position, @displayName, @sources, @relDir, @contentHash, @state, @reason, @updatedAt)`);
+
+  const createBatch = db.transaction((batch: BatchRecord, items: readonly NewItem[]) => {
+    insertBatch.run({
+      id: batch.id, spec: JSON.stringify(batch.spec), workflowId: batch.workflow.id, workflowName: batch.workflow.name,
+      workflow: JSON.stringify(batch.workflow), creditCost: batch.creditCost, state: batch.state, pausedReason: batch.pausedReason,
+      createdAt: batch.createdAt, updatedAt: batch.updatedAt, creditsSpent: batch.creditsSpent, budget: batch.budget,
+      outputFolder: batch.outputFolder,
+    });
+    const at = now();
+    for (const item of items) {
+      insertItem.run({
+        id: item.id, batchId: batch.id, position: item.position, displayName: item.displayName,
+        sources: JSON.stringify(item.sources), relDir: item.relDir, contentHash: item.contentHash, state: item.state,
+        reason: item.reason, updatedAt: at,
+      });
+    }
+  });
+
+  const statePlaceholders = (states: readonly ItemState[]) => states.map(() => '?').join(', ');
+
+  const updateItem = (id: string, patch: ItemPatch) => {
+    const sets: string[] = [];
+    const values: unknown[] = [];
+    for (const [key, value] of Object.entries(patch)) {
+      const column = ITEM_PATCH_COLUMNS[key as keyof ItemPatch];
+      if (!column || value === undefined) continue;
+      sets.push(`${column.name} = ?`);
+      values.push(column.encode ? column.encode(value) : value);
+    }
+    if (sets.length === 0) return;
+    sets.push('updated_at = ?');
+    values.push(now(), id);
+    stmt(`UPDATE items SET ${sets.join(', ')} WHERE id = ?`).run(...values);
+  };
+
+  const recordAccepted = db.transaction((itemId: string, executionId: string, credits: number, at: string) => {
+    const item = stmt(`SELECT batch_id FROM items WHERE id = ?`).get(itemId) as Row | undefined;
+    if (!item) throw new Error(`unknown item ${itemId}`);
+    stmt(`UPDATE items SET state = 'submitted', execution_id = ?, credits_charged = ?, progress = 0, submitted_at = ?, reason = NULL, updated_at = ? WHERE id = ?`)
+      .run(executionId, credits, at, at, itemId);
+    stmt(`INSERT INTO executions (id, item_id, batch_id, created_at, status, credits) VALUES (?, ?, ?, ?, 'queued', ?)`)
+      .run(executionId, itemId, item.batch_id, at, credits);
+    stmt(`UPDATE batches SET credits_spent = credits_spent + ?, updated_at = ? WHERE id = ?`).run(credits, at, item.batch_id);
+  });
+
+  const recordRefund = db.transaction((itemId: string, reason: string, at: string) => {
+    const item = stmt(`SELECT batch_id, credits_charged FROM items WHERE id = ?`).get(itemId) as Row | undefined;
+    if (!item) return;
+    const credits = Number(item.credits_charged ?? 0);
+    stmt(`UPDATE items SET state = 'failed', credits_charged = 0, reason = ?, completed_at = ?, updated_at = ? WHERE id = ?`).run(reason, at, at, itemId);
+    stmt(`UPDATE batches SET credits_spent = MAX(0, credits_spent - ?), updated_at = ? WHERE id = ?`).run(credits, at, item.batch_id);
+  });
+
+  const transitionAll = db.transaction((batchId: string, from: readonly ItemState[], patch: ItemPatch & { state: ItemState }) => {
+    const ids = (stmt(`SELECT id FROM items WHERE batch_id = ? AND state IN (${statePlaceholders(from)})`).all(batchId, ...from) as Row[])
+      .map((r) => String(r.id));
+    for (const id of ids) updateItem(id, patch);
+    return ids;
+  });
+
+  const setPositions = db.transaction((batchId: string, orderedIds: readonly string[]) => {
+    orderedIds.forEach((id, index) => {
+      stmt(`UPDATE items SET position = ? WHERE id = ? AND batch_id = ?`).run(index, id, batchId);
+    });
+  });
+
+  return {
+    path,
+    createBatch: (batch, items) => { createBatch(batch, items); },
+    getBatch: (id) => {
+      const row = stmt(`SELECT ${BATCH_COLUMNS} FROM batches WHERE id = ?`).get(id) as Row | undefined;
+      return row ? mapBatch(row) : null;
+    },
+    listBatches: () => (stmt(`SELECT ${BATCH_COLUMNS} FROM batches ORDER BY created_at, rowid`).all() as Row[]).map(mapBatch),
+    updateBatch: (id, patch) => {
+      if (patch.state !== undefined) stmt(`UPDATE batches SET state = ?, updated_at = ? WHERE id = ?`).run(patch.state, now(), id);
+      if (patch.pausedReason !== undefined) stmt(`UPDATE batches SET paused_reason = ?, updated_at = ? WHERE id = ?`).run(patch.pausedReason, now(), id);
+    },
+    getItem: (id) => {
+      const row = stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = ?`).get(id) as Row | undefined;
+      return row ? mapItem(row) : null;
+    },
+    listItems: ({ batchId, offset = 0, limit = 500, states }) => {
+      const filter = states && states.length > 0 ? ` AND state IN (${statePlaceholders(states)})` : '';
+      const args = [batchId, ...(states ?? [])];
+      const total = Number((stmt(`SELECT COUNT(*) AS n FROM items WHERE batch_id = ?${filter}`).get(...args) as Row).n);
+      const rows = stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE batch_id = ?${filter} ORDER BY position, rowid LIMIT ? OFFSET ?`)
+        .all(...args, limit, offset) as Row[];
+      return { total, items: rows.map(mapItem) };
+    },
+    itemsInStates: (batchId, states, limit = -1) => {
+      const byBatch = batchId === null ? '' : 'batch_id = ? AND ';
+      const args = batchId === null ? [...states] : [batchId, ...states];
+      return (stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE ${byBatch}state IN (${statePlaceholders(states)}) ORDER BY position, rowid LIMIT ?`)
+        .all(...args, limit) as Row[]).map(mapItem);
+    },
+    countByState: (batchId) => {
+      const rows = stmt(`SELECT state, COUNT(*) AS n FROM items WHERE batch_id = ? GROUP BY state`).all(batchId) as Row[];
+      const out: Partial<Record<ItemState, number>> = {};
+      for (const row of rows) out[row.state as ItemState] = Number(row.n);
+      return out;
+    },
+    progressSum: (batchId, states) => {
+      const row = stmt(`SELECT COALESCE(SUM(progress), 0) AS p FROM items WHERE batch_id = ? AND state IN (${statePlaceholders(states)})`)
+        .get(batchId, ...states) as Row;
+      return Number(row.p);
+    },
+    updateItem,
+    recordAccepted: (itemId, executionId, credits, at) => { recordAccepted.immediate(itemId, executionId, credits, at); },
+    recordRefund: (itemId, reason, at) => { recordRefund.immediate(itemId, reason, at); },
+    updateExecution: (id, patch) => {
+      stmt(`UPDATE executions SET status = ?, error = COALESCE(?, error), completed_at = COALESCE(?, completed_at) WHERE id = ?`)
+        .run(patch.status, patch.error ?? null, patch.completedAt ?? null, id);
+    },
+    listExecutions: (batchId) => {
+      const cols = 'id, item_id, batch_id, created_at, status, credits, error, completed_at';
+      const rows = batchId
+        ? stmt(`SELECT ${cols} FROM executions WHERE batch_id = ? ORDER BY created_at`).all(batchId)
+        : stmt(`SELECT ${cols} FROM executions ORDER BY created_at`).all();
+      return (rows as Row[]).map(mapExecution);
+    },
+    transitionAll: (batchId, from, patch) => transitionAll.immediate(batchId, from, patch) as string[],
+    setPositions: (batchId, orderedIds) => { setPositions(batchId, orderedIds); },
+    ledgerHas: (key) => stmt(`SELECT 1 AS hit FROM ledger WHERE key = ?`).get(key) !== undefined,
+    ledgerGet: (key) => {
+      const row = stmt(`SELECT key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,
+        hot_folder_id, recorded_at FROM ledger WHERE key = ?`).get(key) as Row | undefined;
+      return row ? mapLedger(row) : null;
+    },
+    ledgerRecord: (entry) => {
+      stmt(`INSERT INTO ledger (key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,
+        hot_folder_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(key) DO UPDATE SET source_path = excluded.source_path, outcome = excluded.outcome, outputs_json = excluded.outputs_json,
+        execution_id = excluded.execution_id, item_id = excluded.item_id, hot_folder_id = excluded.hot_folder_id, recorded_at = excluded.recorded_at`)
+        .run(entry.key, entry.contentHash, entry.workflowId, entry.parametersHash, entry.sourcePath, entry.outcome,
+          JSON.stringify(entry.outputs), entry.executionId, entry.itemId, entry.hotFolderId, entry.recordedAt ?? now());
+    },
+    close: () => { db.close(); },
+  };
+}

@@ -1,0 +1,72 @@
+// Versioned schema migrations, applied in order inside one transaction each; `PRAGMA user_version` records the last
+// one applied. Never edit a released migration: add the next one.
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: batches, items, executions, and the hot-folder ledger.
+  `
+  CREATE TABLE batches (
+    id TEXT PRIMARY KEY,
+    spec_json TEXT NOT NULL,
+    workflow_id TEXT NOT NULL,
+    workflow_name TEXT NOT NULL,
+    workflow_json TEXT NOT NULL,
+    credit_cost REAL NOT NULL,
+    state TEXT NOT NULL,
+    paused_reason TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    credits_spent REAL NOT NULL DEFAULT 0,
+    budget REAL,
+    output_folder TEXT NOT NULL
+  );
+  CREATE TABLE items (
+    id TEXT PRIMARY KEY,
+    batch_id TEXT NOT NULL REFERENCES batches(id),
+    position INTEGER NOT NULL,
+    display_name TEXT NOT NULL,
+    sources_json TEXT NOT NULL,
+    rel_dir TEXT NOT NULL DEFAULT '',
+    content_hash TEXT,
+    state TEXT NOT NULL,
+    progress REAL NOT NULL DEFAULT 0,
+    reason TEXT,
+    execution_id TEXT,
+    result_urls_json TEXT NOT NULL DEFAULT '[]',
+    outputs_json TEXT NOT NULL DEFAULT '[]',
+    pending_temp TEXT,
+    pending_final TEXT,
+    credits_charged REAL NOT NULL DEFAULT 0,
+    verdict TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    submitted_at TEXT,
+    completed_at TEXT,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX items_by_batch ON items(batch_id, position);
+  CREATE INDEX items_by_state ON items(state);
+  CREATE UNIQUE INDEX items_by_execution ON items(execution_id) WHERE execution_id IS NOT NULL;
+  CREATE TABLE executions (
+    id TEXT PRIMARY KEY,
+    item_id TEXT NOT NULL REFERENCES items(id),
+    batch_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    status TEXT NOT NULL,
+    credits REAL NOT NULL DEFAULT 0,
+    error TEXT,
+    completed_at TEXT
+  );
+  CREATE TABLE ledger (
+    key TEXT PRIMARY KEY,
+    content_hash TEXT NOT NULL,
+    workflow_id TEXT NOT NULL,
+    parameters_hash TEXT NOT NULL,
+    source_path TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    outputs_json TEXT NOT NULL DEFAULT '[]',
+    execution_id TEXT,
+    item_id TEXT,
+    hot_folder_id TEXT,
+    recorded_at TEXT NOT NULL
+  );
+  `,
+];

@@ -1,0 +1,77 @@
+import type { BatchSpec, BatchState, ItemState, Verdict } from '../../../shared/engine/model';
+import type { WorkflowDetail } from '../../../shared/service/model';
+
+/** A batch as the journal stores it (the engine projects it to BatchSummary). */
+export interface BatchRecord {
+  id: string;
+  spec: BatchSpec;
+  workflow: WorkflowDetail;
+  creditCost: number;
+  state: BatchState;
+  pausedReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+  creditsSpent: number;
+  budget: number | null;
+  outputFolder: string;
+}
+
+/** One unit of work: one execution's worth of input images and what became of it. */
+export interface ItemRecord {
+  id: string;
+  batchId: string;
+  position: number;
+  displayName: string;
+  /** image field id → local path or http(s) URL. */
+  sources: Record<string, string>;
+  /** Sub-folder of the input root, mirrored under the output folder ('' at the root). */
+  relDir: string;
+  contentHash: string | null;
+  state: ItemState;
+  progress: number;
+  reason: string | null;
+  executionId: string | null;
+  resultUrls: string[];
+  /** Results already saved (in result order). */
+  outputs: string[];
+  /** A result being saved: its temp file, and once verified its chosen final path (see saver recovery). */
+  pendingTemp: string | null;
+  pendingFinal: string | null;
+  creditsCharged: number;
+  verdict: Verdict;
+  attempts: number;
+  submittedAt: string | null;
+  completedAt: string | null;
+  updatedAt: string;
+}
+
+export type NewItem = Pick<ItemRecord, 'id' | 'position' | 'displayName' | 'sources' | 'relDir' | 'contentHash' | 'state' | 'reason'>;
+
+export type ItemPatch = Partial<Omit<ItemRecord, 'id' | 'batchId' | 'updatedAt'>>;
+
+/** Hot-folder ledger: one row per (content, workflow, parameters) already processed, so a file is never paid twice. */
+export interface LedgerEntry {
+  /** ledgerKey(contentHash, workflowId, parametersHash). */
+  key: string;
+  contentHash: string;
+  workflowId: string;
+  parametersHash: string;
+  sourcePath: string;
+  outcome: 'saved' | 'failed' | 'unknown' | 'cancelled' | 'skipped';
+  outputs: string[];
+  executionId: string | null;
+  itemId: string | null;
+  hotFolderId: string | null;
+  recordedAt?: string;
+}
+
+export interface ExecutionRecord {
+  id: string;
+  itemId: string;
+  batchId: string;
+  createdAt: string;
+  status: string;
+  credits: number;
+  error: string | null;
+  completedAt: string | null;
+}

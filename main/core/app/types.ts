@@ -1,5 +1,7 @@
 import type { EmitEvent, EventChannelName, EventPayload, Handlers } from '../../../shared/ipc/contract';
 import type { Logger } from '../log';
+import type { SecretStore } from '../secrets';
+import type { SettingsBackendFactory } from '../settings';
 
 /**
  * What a host (Electron, the browser host, the CLI) lends the core: native abilities that differ per host. A
@@ -28,6 +30,10 @@ export interface CoreOptions {
   logger?: Logger;
   /** Start armed hot folders (the app and `watch --all`); the CLI's one-shot commands pass false. */
   startHotFolders?: boolean;
+  /** Electron passes its electron-store backend; plain Node uses conf. */
+  createSettingsBackend?: SettingsBackendFactory;
+  /** Tests pass an in-memory store; hosts use the OS keychain. */
+  secretStore?: SecretStore;
 }
 
 /** Everything a host needs from the core: the contract's handlers, its events, and lifecycle. */

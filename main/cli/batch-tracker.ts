@@ -1,0 +1,96 @@
+import type { BatchSummary, ItemView } from '../../shared/engine/model';
+import type { CliSession } from './session';
+
+const IN_FLIGHT = ['encoding', 'submitting', 'submitted', 'running', 'downloading'] as const;
+
+export interface TrackerListener {
+  batches?(batches: BatchSummary[]): void;
+  items?(items: ItemView[]): void;
+}
+
+export type TrackOutcome = { kind: 'finished'; batches: BatchSummary[] } | { kind: 'interrupted' };
+
+function inFlight(batch: BatchSummary): number {
+  return IN_FLIGHT.reduce((sum, state) => sum + (batch.counts[state] ?? 0), 0);
+}
+
+/** Done for the CLI: completed or cancelled, or paused (credits, budget…) with nothing left in flight. */
+export function isSettled(batch: BatchSummary): boolean {
+  if (batch.state === 'completed' || batch.state === 'cancelled') return true;
+  return batch.state === 'paused' && inFlight(batch) === 0;
+}
+
+/**
+ * Follows batches until each is settled, from the engine's coalesced progress events, with a slow poll of
+ * `batches:list` as a safety net (an event missed between create and subscribe must not hang the command). Resolves
+ * `interrupted` as soon as `signal` aborts (Ctrl-C): nothing is cancelled, the journal keeps the state.
+ */
+export function trackBatches(session: CliSession, batchIds: string[], listener: TrackerListener, signal: AbortSignal): Promise<TrackOutcome> {
+  const wanted = new Set(batchIds);
+  const latest = new Map<string, BatchSummary>();
+  return new Promise<TrackOutcome>((resolve, reject) => {
+    let done = false;
+    const finish = (outcome: TrackOutcome | Error) => {
+      if (done) return;
+      done = true;
+      unsubscribe();
+      clearInterval(timer);
+      signal.removeEventListener('abort', onAbort);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const update = (batches: BatchSummary[]) => {
+      const mine = batches.filter((b) => wanted.has(b.id));
+      if (mine.length === 0) return;
+      for (const b of mine) latest.set(b.id, b);
+      listener.batches?.(mine);
+      if (latest.size === wanted.size && [...latest.values()].every(isSettled)) {
+        finish({ kind: 'finished', batches: batchIds.map((id) => latest.get(id)!) });
+      }
+    };
+    const unsubscribe = session.core.onEvent((channel, payload) => {
+      if (channel !== 'batches:progress') return;
+      const event = payload as { batches: BatchSummary[]; items: ItemView[] };
+      const items = event.items.filter((i) => wanted.has(i.batchId));
+      if (items.length) listener.items?.(items);
+      update(event.batches);
+    });
+    const poll = () => {
+      session.call('batches:list', {}).then(update, (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
+    };
+    const timer = setInterval(poll, 1500);
+    const onAbort = () => finish({ kind: 'interrupted' });
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort);
+    poll();
+  });
+}
+
+/** Every item of a batch, paged (a 10,000-item batch is a few calls). */
+export async function allItems(session: CliSession, batchId: string): Promise<ItemView[]> {
+  const items: ItemView[] = [];
+  for (let offset = 0; ; ) {
+    const page = await session.call('batches:items', { batchId, offset, limit: 2000 });
+    items.push(...page.items);
+    offset += page.items.length;
+    if (page.items.length === 0 || offset >= page.total) return items;
+  }
+}
+
+/** Ctrl-C (and SIGTERM) abort the returned signal once; a second Ctrl-C leaves at once. */
+export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import type { Command } from 'commander';
+import { createInterface } from 'node:readline/promises';
+import { AppError } from '../../../shared/errors';
+import type { BatchEstimate } from '../../../shared/engine/model';
+import { UsageError } from '../errors';
+import { EXIT } from '../exit-codes';
+import { followBatches } from '../follow';
+import { credits } from '../format';
+import { buildRunSpec, collect, type RunFlags } from '../run-spec';
+import type { Output } from '../session';
+import { withSession } from '../session';
+import type { SummaryLine } from '../summary';
+
+export function registerRunCommand(program: Command): void {
+  program
+    .command('run')
+    .description('send photos through a workflow and save the results')
+    .argument('[paths...]', 'photos and folders')
+    .requiredOption('--workflow <id>', 'workflow id (see `batchroom workflows`)')
+    .option('--text <field=value>', 'a text field value (repeatable)', collect, [])
+    .option('--switch <field=a,b>', 'switch options to turn on (repeatable)', collect, [])
+    .option('--mapping <field=path,…>', 'multi-image workflows: one item from explicit files (repeatable)', collect, [])
+    .option('--aspect <ratio>', 'output aspect ratio, e.g. 16:9')
+    .option('--size <size>', 'output size: 1K or 2K')
+    .option('--image-field <field>', 'the image field single files are sent as')
+    .option('--out <dir>', 'output folder (default: the one in settings)')
+    .option('--recursive', 'include photos in subfolders (mirrored in the output)')
+    .option('--naming <template>', 'output names, e.g. "{name}_{workflow}{ext}"')
+    .option('--on-collision <policy>', 'when a result name exists: suffix, skip or overwrite')
+    .option('--budget <credits>', 'never spend more than this on the batch')
+    .option('-y, --yes', 'do not ask before spending credits')
+    .action(async (paths: string[], flags: RunFlags, command: Command) =>
+      withSession(command, async (session) => {
+        const { call, out } = session;
+        const workflow = await call('workflows:get', { id: flags.workflow });
+        const { settings } = await call('settings:get', {});
+        const spec = buildRunSpec(flags, paths, workflow, settings);
+        const estimate = await call('batches:estimate', spec);
+        reportEstimate(out, estimate, workflow.name);
+        if (estimate.itemCount === 0) {
+          const summary: SummaryLine = { type: 'summary', saved: 0, failed: 0, skipped: estimate.skipped.length, unknown: 0, creditsSpent: 0, outputs: [] };
+          if (out.json) out.record(summary);
+          else out.result('Nothing to process.');
+          return EXIT.ok;
+        }
+        if (!estimate.fitsBudget) {
+          throw new AppError('budget_exceeded', `This batch costs ${credits(estimate.totalCost)}, over the budget of ${credits(Number(flags.budget))}.`);
+        }
+        if (!estimate.fitsBalance) {
+          throw new AppError('insufficient_credits', `This batch costs ${credits(estimate.totalCost)} but the balance is ${credits(estimate.balance ?? 0)}.`);
+        }
+        if (!flags.yes && !(await confirm(`Spend up to ${credits(estimate.totalCost)} on ${estimate.itemCount} item(s)? [y/N] `))) {
+          process.stderr.write('Nothing was sent.\n');
+          return EXIT.ok;
+        }
+        const batch = await call('batches:create', spec);
+        if (out.json) out.record({ type: 'batch', ...batch });
+        else out.line(`Batch ${batch.id} started: ${batch.total} item(s) → ${batch.outputFolder}`);
+        return followBatches(session, [batch]);
+      }),
+    );
+}
+
+function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: string): void {
+  if (out.json) {
+    out.record({ type: 'estimate', ...estimate });
+    return;
+  }
+  out.line(`${workflowName}: ${estimate.itemCount} item(s) × ${credits(estimate.costPerItem)} = ${credits(estimate.totalCost)}` +
+    (estimate.balance === null ? ' (balance unknown)' : ` (balance ${credits(estimate.balance)})`));
+  for (const s of estimate.skipped.slice(0, 20)) out.line(`  skip ${s.path}: ${s.reason}`);
+  if (estimate.skipped.length > 20) out.line(`  … and ${estimate.skipped.length - 20} more skipped`);
+  for (const d of estimate.duplicates.slice(0, 20)) out.line(`  duplicate ${d.path} (same as ${d.duplicateOf}): sent once`);
+  for (const n of estimate.namingPreview.slice(0, 3)) out.line(`  ${n.source} → ${n.output}`);
+}
+
+/** Asks on the terminal; without one, spending needs an explicit --yes (a script must say so). */
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) {
+    throw new UsageError('Refusing to spend credits without confirmation: no terminal to ask on.', 'Pass --yes to run without asking.');
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}

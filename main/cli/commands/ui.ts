@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { createLogger } from '../../core/log';
+import { resolveStateDir } from '../../core/settings';
+import { browserHostCapabilities, startBrowserHost } from '../../host/browser-host';
+import { createMediaRegistry } from '../../host/media-registry';
+import { defaultRendererDir, ensureRendererBuilt } from '../../host/renderer-build';
+import { interruptSignal } from '../batch-tracker';
+import { UsageError } from '../errors';
+import { EXIT } from '../exit-codes';
+import { createOutput, globalOptions, knownSecrets, rememberSecret } from '../session';
+
+/**
+ * `ui`: the renderer in any browser, served on 127.0.0.1 with a one-time token. Runs until Ctrl-C. With --json the
+ * first stdout line is `{"url": …}` so scripts (and the end-to-end tests) can open it.
+ */
+export function registerUiCommand(program: Command): void {
+  program
+    .command('ui')
+    .description('serve the Batchroom interface to a browser on this machine (loopback only)')
+    .option('--port <port>', 'port to listen on (default: a random free port)')
+    .action(async (flags: { port?: string }, command: Command) => {
+      const options = globalOptions(command);
+      const out = createOutput(options);
+      const port = flags.port === undefined ? 0 : Number(flags.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got "${flags.port}").`);
+      rememberSecret(options.apiKey);
+      const logger = createLogger({
+        minLevel: options.debug ? 'debug' : 'warn',
+        secrets: knownSecrets,
+        sink: (r) => process.stderr.write(`[${r.level}] ${r.scope}: ${r.message}${r.fields ? ` ${JSON.stringify(r.fields)}` : ''}\n`),
+      });
+      const stateDir = resolveStateDir({ stateDir: options.stateDir });
+      const rendererDir = defaultRendererDir();
+      if (!ensureRendererBuilt(rendererDir, (line) => process.stderr.write(`${line}\n`))) {
+        out.notice('batchroom: the interface is not built; the page will say how to build it (`npx vite build`).');
+      }
+      const media = createMediaRegistry();
+      const { createCore } = await import('../../core/app/create-core');
+      const core = await createCore({
+        host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,
+        logger, startHotFolders: true,
+      });
+      for (const secret of core.secrets()) rememberSecret(secret);
+      const host = await startBrowserHost({ core, media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });
+      if (out.json) out.record({ url: host.url });
+      else {
+        process.stdout.write(`Batchroom is running at:\n\n  ${host.url}\n\nOpen it in a browser on this machine. Ctrl-C stops it.\n`);
+      }
+      const interrupt = interruptSignal();
+      await new Promise<void>((resolve) => interrupt.signal.addEventListener('abort', () => resolve(), { once: true }));
+      interrupt.dispose();
+      out.notice('batchroom: stopping…');
+      await host.close();
+      await core.shutdown({ graceful: true, timeoutMs: 10_000 });
+      process.exitCode = EXIT.ok;
+    });
+}

@@ -1,0 +1,35 @@
+import type { BatchSummary, ItemView } from '../../shared/engine/model';
+import { allItems, interruptSignal, trackBatches } from './batch-tracker';
+import { EXIT, type ExitCode } from './exit-codes';
+import { pickReporter } from './reporters';
+import type { CliSession } from './session';
+import { exitCodeFor, summarize, summaryText } from './summary';
+
+/**
+ * Shared tail of `run` and `resume`: live progress until every batch settles, then the summary (a table, or the
+ * NDJSON summary line) and the exit code. Ctrl-C stops following, leaves the journal as it is and answers 130;
+ * `batchroom resume` then finishes the batch without resubmitting what was already submitted.
+ */
+export async function followBatches(session: CliSession, batches: BatchSummary[], extraSkipped: ItemView[] = []): Promise<ExitCode> {
+  const { out } = session;
+  const reporter = pickReporter(out, batches.reduce((s, b) => s + b.total, 0));
+  const interrupt = interruptSignal();
+  let outcome;
+  try {
+    reporter.batches?.(batches);
+    outcome = await trackBatches(session, batches.map((b) => b.id), reporter, interrupt.signal);
+  } finally {
+    reporter.stop();
+    interrupt.dispose();
+  }
+  if (outcome.kind === 'interrupted') {
+    process.stderr.write('batchroom: interrupted. The batch is kept in the journal; `batchroom resume` finishes it without resubmitting anything already sent.\n');
+    return EXIT.interrupted;
+  }
+  const items = [...extraSkipped];
+  for (const batch of outcome.batches) items.push(...(await allItems(session, batch.id)));
+  const summary = summarize({ batches: outcome.batches, items });
+  if (out.json) out.record(summary);
+  else out.result(summaryText({ batches: outcome.batches, items }, summary));
+  return exitCodeFor(summary, outcome.batches);
+}

@@ -1,0 +1,125 @@
+import cliProgress from 'cli-progress';
+import { basename } from 'node:path';
+import type { BatchSummary, ItemView } from '../../shared/engine/model';
+import { FINAL_ITEM_STATES } from '../../shared/engine/model';
+import type { TrackerListener } from './batch-tracker';
+import { duration } from './format';
+import type { Output } from './session';
+
+export interface Reporter extends TrackerListener {
+  stop(): void;
+}
+
+const IN_FLIGHT_STATES = new Set(['encoding', 'submitting', 'submitted', 'running', 'downloading']);
+
+/**
+ * NDJSON for scripts: one `item` line per item state change, a `progress` line per batch at most once a second (and
+ * on every batch state change). The final `summary` line is written by the command.
+ */
+export function ndjsonReporter(out: Output): Reporter {
+  const lastState = new Map<string, string>();
+  const lastProgressAt = new Map<string, { at: number; state: string }>();
+  return {
+    items(items) {
+      for (const item of items) {
+        if (lastState.get(item.id) === item.state) continue;
+        lastState.set(item.id, item.state);
+        out.record({
+          type: 'item', batchId: item.batchId, id: item.id, name: item.displayName, state: item.state,
+          reason: item.reason, executionId: item.executionId, outputs: item.outputs, creditsCharged: item.creditsCharged,
+        });
+      }
+    },
+    batches(batches) {
+      const now = Date.now();
+      for (const b of batches) {
+        const last = lastProgressAt.get(b.id);
+        if (last && last.state === b.state && now - last.at < 1000) continue;
+        lastProgressAt.set(b.id, { at: now, state: b.state });
+        out.record({
+          type: 'progress', batchId: b.id, state: b.state, pausedReason: b.pausedReason, progress: b.progress,
+          etaMs: b.etaMs, counts: b.counts, creditsSpent: b.creditsSpent, total: b.total,
+        });
+      }
+    },
+    stop: () => undefined,
+  };
+}
+
+/** Without a terminal (logs, pipes) and without --json: one line per finished item. */
+export function lineReporter(out: Output): Reporter {
+  const reported = new Set<string>();
+  return {
+    items(items) {
+      for (const item of items) {
+        if (!FINAL_ITEM_STATES.has(item.state) || reported.has(item.id)) continue;
+        reported.add(item.id);
+        const detail = item.state === 'saved' ? `→ ${item.outputs.join(', ')}` : item.reason ? `: ${item.reason}` : '';
+        out.line(`${item.state.padEnd(9)} ${item.displayName} ${detail}`.trimEnd());
+      }
+    },
+    stop: () => undefined,
+  };
+}
+
+/**
+ * On a terminal: one whole-batch bar (items done, ETA, credits) and a bar per item in flight, redrawn at most ten
+ * times a second by cli-progress. Finished failures are logged above the bars so they stay visible.
+ */
+export function terminalReporter(total: number): Reporter {
+  const multibar = new cliProgress.MultiBar(
+    { clearOnComplete: false, hideCursor: true, fps: 10, stream: process.stderr, format: '{label} {bar} {percentage}% | {status}', autopadding: true },
+    cliProgress.Presets.shades_classic,
+  );
+  const overall = multibar.create(Math.max(total, 1), 0, { label: 'batch'.padEnd(24), status: 'starting…' });
+  const itemBars = new Map<string, cliProgress.SingleBar>();
+  const totals = new Map<string, BatchSummary>();
+  const logged = new Set<string>();
+  const label = (name: string) => {
+    const short = basename(name);
+    return (short.length > 24 ? `${short.slice(0, 23)}…` : short).padEnd(24);
+  };
+  return {
+    batches(batches) {
+      for (const b of batches) totals.set(b.id, b);
+      const all = [...totals.values()];
+      const count = all.reduce((s, b) => s + b.total, 0);
+      const progress = all.reduce((s, b) => s + b.progress * b.total, 0);
+      const finished = all.reduce((s, b) => s + [...FINAL_ITEM_STATES].reduce((n, st) => n + (b.counts[st] ?? 0), 0), 0);
+      const spent = all.reduce((s, b) => s + b.creditsSpent, 0);
+      const eta = Math.max(0, ...all.map((b) => b.etaMs ?? 0));
+      const paused = all.find((b) => b.state === 'paused');
+      overall.setTotal(Math.max(count, 1));
+      overall.update(Math.min(progress, count), {
+        status: `${finished}/${count} done | ETA ${duration(eta || null)} | ${Math.round(spent * 100) / 100} credits${paused ? ` | paused: ${paused.pausedReason ?? ''}` : ''}`,
+      });
+    },
+    items(items: ItemView[]) {
+      for (const item of items) {
+        const bar = itemBars.get(item.id);
+        if (IN_FLIGHT_STATES.has(item.state)) {
+          const payload = { label: label(item.displayName), status: item.state };
+          if (bar) bar.update(item.progress, payload);
+          else if (itemBars.size < 12) itemBars.set(item.id, multibar.create(100, item.progress, payload));
+          continue;
+        }
+        if (bar) {
+          multibar.remove(bar);
+          itemBars.delete(item.id);
+        }
+        if ((item.state === 'failed' || item.state === 'unknown') && !logged.has(item.id)) {
+          logged.add(item.id);
+          multibar.log(`${item.state}: ${item.displayName}${item.reason ? ` — ${item.reason}` : ''}\n`);
+        }
+      }
+    },
+    stop: () => multibar.stop(),
+  };
+}
+
+export function pickReporter(out: Output, total: number): Reporter {
+  if (out.json) return ndjsonReporter(out);
+  if (out.quiet) return { stop: () => undefined };
+  if (process.stderr.isTTY) return terminalReporter(total);
+  return lineReporter(out);
+}

@@ -1,0 +1,120 @@
+import { resolve } from 'node:path';
+import { COLLISION_POLICIES, type BatchSpecInput, type CollisionPolicy } from '../../shared/engine/model';
+import { ASPECT_RATIOS, IMAGE_SIZES, type AspectRatio, type ImageSize, type WorkflowDetail } from '../../shared/service/model';
+import type { Settings } from '../../shared/settings/schema';
+import { UsageError } from './errors';
+
+/** The flags of `batchroom run` as commander hands them over. */
+export interface RunFlags {
+  workflow: string;
+  text: string[];
+  switch: string[];
+  mapping: string[];
+  aspect?: string;
+  size?: string;
+  imageField?: string;
+  out?: string;
+  recursive?: boolean;
+  naming?: string;
+  onCollision?: string;
+  budget?: string;
+  yes?: boolean;
+}
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function splitPair(raw: string, flag: string, example: string): [string, string] {
+  const at = raw.indexOf('=');
+  if (at <= 0) throw new UsageError(`${flag} expects field=value, got "${raw}".`, `For example: ${flag} ${example}`);
+  return [raw.slice(0, at).trim(), raw.slice(at + 1)];
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}").`);
+}
+
+/**
+ * Turns the flags into a batch spec, checking field ids and option values against the workflow first so a typo is
+ * a usage error naming the valid choices, not a failed batch.
+ */
+export function buildRunSpec(flags: RunFlags, paths: string[], workflow: WorkflowDetail, settings: Settings, cwd = process.cwd()): BatchSpecInput {
+  const { textFields, switchFields, imageFields } = workflow.inputSchema;
+  const fieldHint = `\`batchroom workflow ${workflow.id}\` lists its fields.`;
+
+  const texts: Record<string, string> = {};
+  for (const raw of flags.text) {
+    const [id, value] = splitPair(raw, '--text', 'caption="Hello"');
+    const field = textFields.find((f) => f.id === id);
+    if (!field) throw new UsageError(`${workflow.id} has no text field "${id}" (text fields: ${textFields.map((f) => f.id).join(', ') || 'none'}).`, fieldHint);
+    if (field.presetOptions && !field.presetOptions.some((o) => o.id === value)) {
+      throw new UsageError(`--text ${id} must be one of ${field.presetOptions.map((o) => o.id).join(', ')} (got "${value}").`);
+    }
+    texts[id] = value;
+  }
+
+  const switchSelections: Record<string, string[]> = {};
+  for (const raw of flags.switch) {
+    const [id, value] = splitPair(raw, '--switch', 'effects=grain,vignette');
+    const field = switchFields.find((f) => f.id === id);
+    if (!field) throw new UsageError(`${workflow.id} has no switch field "${id}" (switch fields: ${switchFields.map((f) => f.id).join(', ') || 'none'}).`, fieldHint);
+    const chosen = value.split(',').map((v) => v.trim()).filter(Boolean);
+    const unknown = chosen.filter((c) => !field.options.some((o) => o.id === c));
+    if (unknown.length) throw new UsageError(`--switch ${id}: unknown option ${unknown.join(', ')} (options: ${field.options.map((o) => o.id).join(', ')}).`);
+    if (!field.multiple && chosen.length > 1) throw new UsageError(`--switch ${id} takes at most one option.`);
+    switchSelections[id] = chosen;
+  }
+
+  const imageIds = imageFields.map((f) => f.id);
+  if (flags.imageField && !imageIds.includes(flags.imageField)) {
+    throw new UsageError(`${workflow.id} has no image field "${flags.imageField}" (image fields: ${imageIds.join(', ')}).`, fieldHint);
+  }
+  const mappings = flags.mapping.map((raw) => {
+    const mapping: Record<string, string> = {};
+    for (const part of raw.split(',')) {
+      const [id, path] = splitPair(part, '--mapping', `${imageIds.join('=a.jpg,')}=b.jpg`);
+      if (!imageIds.includes(id)) throw new UsageError(`--mapping: ${workflow.id} has no image field "${id}" (image fields: ${imageIds.join(', ')}).`);
+      mapping[id] = resolve(cwd, path);
+    }
+    return mapping;
+  });
+  if (paths.length === 0 && mappings.length === 0) {
+    throw new UsageError('No input photos given.', 'Name files or folders after the options, e.g. `batchroom run --workflow <id> --out results/ photos/`.');
+  }
+
+  const outputFolder = flags.out ?? settings.outputFolder;
+  if (!outputFolder) throw new UsageError('No output folder: pass --out DIR.');
+  const budget = flags.budget === undefined ? null : Number(flags.budget);
+  if (budget !== null && !(Number.isFinite(budget) && budget >= 0)) throw new UsageError(`--budget must be a number of credits ≥ 0 (got "${flags.budget}").`);
+
+  const globalOverrides: { aspectRatio?: AspectRatio; imageSize?: ImageSize } = {};
+  if (flags.aspect) globalOverrides.aspectRatio = oneOf(flags.aspect, ASPECT_RATIOS, '--aspect');
+  if (flags.size) globalOverrides.imageSize = oneOf(flags.size.toUpperCase(), IMAGE_SIZES, '--size');
+  const collisionPolicy: CollisionPolicy = flags.onCollision ? oneOf(flags.onCollision, COLLISION_POLICIES, '--on-collision') : settings.collisionPolicy;
+
+  return {
+    workflowId: workflow.id,
+    parameters: {
+      ...(Object.keys(texts).length ? { texts } : {}),
+      ...(Object.keys(switchSelections).length ? { switchSelections } : {}),
+      ...(Object.keys(globalOverrides).length ? { globalOverrides } : {}),
+    },
+    inputs: {
+      paths: paths.map((p) => resolve(cwd, p)),
+      recursive: flags.recursive === true,
+      ...(flags.imageField ? { imageField: flags.imageField } : {}),
+      mappings,
+    },
+    output: {
+      outputFolder: resolve(cwd, outputFolder),
+      namingTemplate: flags.naming ?? settings.namingTemplate,
+      collisionPolicy,
+      sidecars: settings.sidecars,
+    },
+    encode: { uploadSizePolicy: settings.uploadSizePolicy, stripMetadata: settings.stripMetadata },
+    budget,
+    source: { kind: 'cli' },
+  };
+}

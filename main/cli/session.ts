@@ -1,0 +1,148 @@
+import type { Command } from 'commander';
+import { pathToFileURL } from 'node:url';
+import { contract, type Contract, type InvokeChannelName } from '../../shared/ipc/contract';
+import type { ArgsOf, ResultOf } from '../../shared/ipc/contract-kit';
+import { createInvokeDispatcher, unwrap } from '../../shared/ipc/dispatch';
+import type { Core, HostCapabilities } from '../core/app/types';
+import { createLogger, type LogRecord } from '../core/log';
+
+/** The program-wide flags every command sees (declared once in main.ts). */
+export interface GlobalOptions {
+  serviceUrl?: string;
+  apiKey?: string;
+  stateDir?: string;
+  json?: boolean;
+  quiet?: boolean;
+  debug?: boolean;
+}
+
+export function globalOptions(command: Command): GlobalOptions {
+  return command.optsWithGlobals<GlobalOptions>();
+}
+
+/** Secrets in use by the current command, so the top-level error printer can scrub them too. */
+const activeSecrets = new Set<string>();
+export function knownSecrets(): string[] {
+  return [...activeSecrets];
+}
+export function rememberSecret(secret: string | undefined): void {
+  if (secret && secret.length >= 4) activeSecrets.add(secret);
+}
+
+/** What the terminal lends the core: nothing native; previews are plain file URLs (never shown anyway). */
+export function cliHostCapabilities(): HostCapabilities {
+  return { host: 'cli', platform: process.platform, previewUrlFor: (path) => pathToFileURL(path).href };
+}
+
+/** Human lines go to stdout unless --json or --quiet; notices go to stderr so NDJSON on stdout stays clean. */
+export interface Output {
+  readonly json: boolean;
+  readonly quiet: boolean;
+  line(text?: string): void;
+  /** A line that --quiet keeps (final summaries). */
+  result(text: string): void;
+  record(value: unknown): void;
+  notice(text: string): void;
+}
+
+export function createOutput(options: GlobalOptions): Output {
+  const json = options.json === true;
+  const quiet = options.quiet === true;
+  return {
+    json,
+    quiet,
+    line: (text = '') => {
+      if (!json && !quiet) process.stdout.write(`${text}\n`);
+    },
+    result: (text) => {
+      if (!json) process.stdout.write(`${text}\n`);
+    },
+    record: (value) => process.stdout.write(`${JSON.stringify(value)}\n`),
+    notice: (text) => {
+      if (!quiet) process.stderr.write(`${text}\n`);
+    },
+  };
+}
+
+export type CallChannel = <K extends InvokeChannelName>(channel: K, args: ArgsOf<Contract, K>) => Promise<ResultOf<Contract, K>>;
+
+export interface CliSession {
+  readonly core: Core;
+  readonly out: Output;
+  readonly options: GlobalOptions;
+  /** Calls a contract channel through the same dispatcher as the other hosts (zod-checked, redacted), unwrapped. */
+  readonly call: CallChannel;
+  close(options?: { graceful?: boolean }): Promise<void>;
+}
+
+/**
+ * Starts the core for one command: settings and credentials from the state dir, flags and environment; the
+ * embedded sandbox when there is no key and no service URL (said on stderr, so a newcomer knows why results look
+ * simulated). Debug logs go to stderr with --debug.
+ */
+export async function openSession(command: Command, extra: { startHotFolders?: boolean } = {}): Promise<CliSession> {
+  const options = globalOptions(command);
+  const out = createOutput(options);
+  rememberSecret(options.apiKey);
+  rememberSecret(process.env.BATCHROOM_API_KEY);
+  const logger = createLogger({
+    minLevel: options.debug ? 'debug' : 'error',
+    secrets: knownSecrets,
+    sink: (record: LogRecord) => {
+      if (options.debug) process.stderr.write(`[${record.level}] ${record.scope}: ${record.message}${record.fields ? ` ${JSON.stringify(record.fields)}` : ''}\n`);
+    },
+  });
+  // Loaded on demand so `--help`, `--version` and usage errors answer without starting the whole core.
+  const { createCore } = await import('../core/app/create-core');
+  const core = await createCore({
+    host: cliHostCapabilities(),
+    stateDir: options.stateDir,
+    env: process.env,
+    serviceUrl: options.serviceUrl,
+    apiKey: options.apiKey,
+    logger,
+    startHotFolders: extra.startHotFolders ?? false,
+  });
+  for (const secret of core.secrets()) rememberSecret(secret);
+  const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: () => [...knownSecrets(), ...core.secrets()] });
+  const call = (async (channel: string, args: unknown) => unwrap(await dispatch(channel, args))) as CallChannel;
+  const status = await call('service:status', {});
+  if (status.mode === 'sandbox') out.notice(sandboxNotice(status.message));
+  let closed = false;
+  return {
+    core,
+    out,
+    options,
+    call,
+    async close(closeOptions = {}) {
+      if (closed) return;
+      closed = true;
+      await core.shutdown({ graceful: closeOptions.graceful ?? false, timeoutMs: 5000 });
+    },
+  };
+}
+
+/** Runs a command body with a session that is always closed, and sets the exit code it returns. */
+export async function withSession(
+  command: Command,
+  body: (session: CliSession) => Promise<number | void>,
+  extra: { startHotFolders?: boolean } = {},
+): Promise<void> {
+  const session = await openSession(command, extra);
+  try {
+    const code = await body(session);
+    if (typeof code === 'number') process.exitCode = code;
+  } finally {
+    await session.close();
+  }
+}
+
+/** One short line (the credential layer's message also explains keychains at length; the CLI keeps it brief). */
+export function sandboxNotice(message: string): string {
+  const why = /"always"/.test(message)
+    ? 'sandbox mode is "always"'
+    : /keychain is not available/i.test(message)
+      ? 'no API key (and no OS keychain; BATCHROOM_API_KEY works without one)'
+      : 'no API key is set (`batchroom key set` or BATCHROOM_API_KEY)';
+  return `batchroom: using the built-in sandbox, ${why}: simulated results, no credits spent.`;
+}

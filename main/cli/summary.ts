@@ -1,0 +1,67 @@
+import type { BatchSummary, ItemView } from '../../shared/engine/model';
+import { EXIT, type ExitCode } from './exit-codes';
+import { credits, table } from './format';
+
+/** The last NDJSON line of `run` and `resume`; the key order is part of the CLI's contract (docs/cli.md). */
+export interface SummaryLine {
+  type: 'summary';
+  saved: number;
+  failed: number;
+  skipped: number;
+  unknown: number;
+  creditsSpent: number;
+  outputs: string[];
+}
+
+export interface BatchOutcome {
+  batches: BatchSummary[];
+  items: ItemView[];
+}
+
+export function summarize({ batches, items }: BatchOutcome): SummaryLine {
+  const count = (...states: string[]) => items.filter((i) => states.includes(i.state)).length;
+  return {
+    type: 'summary',
+    saved: count('saved'),
+    // A cancelled item did not produce its result: for a script that is a failure.
+    failed: count('failed', 'cancelled'),
+    skipped: count('skipped'),
+    unknown: count('unknown'),
+    creditsSpent: Math.round(batches.reduce((sum, b) => sum + b.creditsSpent, 0) * 1e6) / 1e6,
+    outputs: items.filter((i) => i.state === 'saved').flatMap((i) => i.outputs),
+  };
+}
+
+/** 0 all saved or skipped; 1 some failed or unknown; 4 a batch stopped for credits or budget (state kept). */
+export function exitCodeFor(summary: SummaryLine, batches: BatchSummary[]): ExitCode {
+  const stoppedForMoney = batches.some((b) => b.state === 'paused' && /credit|budget/i.test(b.pausedReason ?? ''));
+  if (stoppedForMoney) return EXIT.credits;
+  if (summary.failed > 0 || summary.unknown > 0) return EXIT.failed;
+  if (batches.some((b) => b.state === 'paused')) return EXIT.failed;
+  return EXIT.ok;
+}
+
+/** The human summary: counts, then every failure and unknown with its reason, then where the results are. */
+export function summaryText({ batches, items }: BatchOutcome, summary: SummaryLine): string {
+  const lines = [
+    table(['SAVED', 'FAILED', 'SKIPPED', 'UNKNOWN', 'CREDITS SPENT'], [[
+      String(summary.saved), String(summary.failed), String(summary.skipped), String(summary.unknown), credits(summary.creditsSpent),
+    ]]),
+  ];
+  const listed = (state: string[], title: string) => {
+    const chosen = items.filter((i) => state.includes(i.state));
+    if (!chosen.length) return;
+    lines.push('', title);
+    for (const item of chosen.slice(0, 50)) lines.push(`  ${item.displayName}: ${item.reason ?? item.state}`);
+    if (chosen.length > 50) lines.push(`  … and ${chosen.length - 50} more`);
+  };
+  listed(['failed', 'cancelled'], 'Failed:');
+  listed(['unknown'], 'Unknown (may have been charged; resubmit explicitly from the app if needed):');
+  listed(['skipped'], 'Skipped:');
+  for (const b of batches) {
+    if (b.state === 'paused') lines.push('', `Batch ${b.id} is paused: ${b.pausedReason ?? 'paused'}. Continue with \`batchroom resume\`.`);
+  }
+  const folders = [...new Set(batches.map((b) => b.outputFolder))];
+  if (summary.saved > 0) lines.push('', `Results in ${folders.join(', ')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,90 @@
+import { AppError, type ErrorCode } from '../../../shared/errors';
+import { maskKey } from '../../../shared/redact';
+import type { ServiceStatus } from '../../../shared/ipc/channels/service';
+import type { Logger } from '../log';
+import type { Credentials } from '../secrets';
+import { createServiceClient } from '../service';
+import type { ServiceClient } from '../service/types';
+
+/** The service the core talks to right now: a live service with a key, the embedded sandbox, or neither (why). */
+export interface Connection {
+  readonly client: ServiceClient;
+  readonly status: ServiceStatus;
+  /** The key in use (live or sandbox), for redaction; null when there is none. */
+  readonly apiKey: string | null;
+  close(): Promise<void>;
+}
+
+/** A client whose every call fails with the reason no service is usable (no key, no keychain). */
+function refusingClient(serviceUrl: string, code: ErrorCode, message: string): ServiceClient {
+  const refuse = () => Promise.reject(new AppError(code, message));
+  return {
+    baseUrl: serviceUrl,
+    listWorkflows: refuse,
+    getWorkflow: refuse,
+    execute: refuse,
+    getExecution: refuse,
+    getBalance: refuse,
+    downloadResult: refuse,
+  };
+}
+
+export function failedConnection(serviceUrl: string, error: Error & { hint?: string }): Connection {
+  const code: ErrorCode = error.name === 'KeychainUnavailableError' ? 'keychain_unavailable' : 'unauthorized';
+  const message = `${error.message}${error.hint ? ` ${error.hint}` : ''}`;
+  return {
+    client: refusingClient(serviceUrl, code, message),
+    status: { mode: 'live', serviceUrl, keyMasked: null, keySource: 'none', message },
+    apiKey: null,
+    close: async () => undefined,
+  };
+}
+
+/**
+ * Opens the connection the credentials call for. Sandbox mode starts the embedded sandbox in this process on a
+ * loopback port with its own sk_test_ key (closed again by `close`).
+ */
+export async function openConnection(credentials: Credentials, logger: Logger): Promise<Connection> {
+  if (credentials.mode === 'live') {
+    const client = createServiceClient({ baseUrl: credentials.serviceUrl, apiKey: credentials.apiKey, logger });
+    const from = { env: 'the BATCHROOM_API_KEY environment variable', flag: 'the --api-key flag', keychain: 'the OS keychain' }[credentials.source];
+    return {
+      client,
+      status: {
+        mode: 'live', serviceUrl: client.baseUrl, keyMasked: maskKey(credentials.apiKey), keySource: credentials.source,
+        message: `Using the key from ${from} for ${client.baseUrl}.`,
+      },
+      apiKey: credentials.apiKey,
+      close: async () => undefined,
+    };
+  }
+  // Loaded on demand: the sandbox pulls in sharp and its workflows, which a live-service command never needs.
+  const { startSandbox } = await import('../../sandbox/index');
+  const sandbox = await startSandbox({});
+  logger.info('embedded sandbox started', { url: sandbox.url });
+  const client = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, logger });
+  return {
+    client,
+    status: { mode: 'sandbox', serviceUrl: sandbox.url, keyMasked: maskKey(sandbox.apiKey), keySource: 'sandbox', message: credentials.message },
+    apiKey: sandbox.apiKey,
+    close: () => sandbox.close(),
+  };
+}
+
+/**
+ * A ServiceClient that always forwards to the current connection, so the engine and handlers keep one reference
+ * while a key change (key:set, settings) swaps the service underneath.
+ */
+export function forwardingClient(current: () => ServiceClient): ServiceClient {
+  return {
+    get baseUrl() {
+      return current().baseUrl;
+    },
+    listWorkflows: (...a) => current().listWorkflows(...a),
+    getWorkflow: (...a) => current().getWorkflow(...a),
+    execute: (...a) => current().execute(...a),
+    getExecution: (...a) => current().getExecution(...a),
+    getBalance: (...a) => current().getBalance(...a),
+    downloadResult: (...a) => current().downloadResult(...a),
+  };
+}

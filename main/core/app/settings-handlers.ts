@@ -1,0 +1,71 @@
+import { AppError, isAppError, type ErrorCode } from '../../../shared/errors';
+import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
+import type { settingsChannels } from '../../../shared/ipc/channels/settings';
+import type { KeyStatus } from '../../../shared/settings/key-status';
+import type { Logger } from '../log';
+import { saveValidatedKey, type KeyRejectReason, type KeyValidator, type SecretStore } from '../secrets';
+import { createServiceClient } from '../service';
+import type { SettingsStore } from '../settings';
+
+const CODE_BY_REASON: Record<KeyRejectReason, ErrorCode> = {
+  unauthorized: 'unauthorized',
+  network: 'network',
+  'wrong-url': 'not_found',
+  malformed: 'bad_request',
+};
+
+/** Validates a key by reading the balance through the real service client (same normalization as everywhere). */
+export function serviceKeyValidator(logger: Logger): KeyValidator {
+  return async (serviceUrl, apiKey) => {
+    try {
+      const client = createServiceClient({ baseUrl: serviceUrl, apiKey, logger, retry: { attempts: 2 } });
+      return { ok: true, balance: await client.getBalance({ timeoutMs: 15_000 }) };
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      if (isAppError(error)) {
+        if (error.code === 'unauthorized') return { ok: false, reason: 'unauthorized', detail };
+        if (error.code === 'not_found' || error.code === 'shape' || error.code === 'bad_request') return { ok: false, reason: 'wrong-url', detail };
+      }
+      return { ok: false, reason: 'network', detail };
+    }
+  };
+}
+
+export interface SettingsHandlerDeps {
+  settings: SettingsStore;
+  secretStore: SecretStore;
+  validate: KeyValidator;
+  keyStatus: () => Promise<KeyStatus>;
+  /** Re-resolves credentials and swaps the service connection (after a key or service-URL change). */
+  reconnect: () => Promise<void>;
+}
+
+/** key:* and settings:*. The key arrives here once (key:set), is validated, stored in the keychain, never returned. */
+export function createSettingsHandlers(deps: SettingsHandlerDeps): DomainHandlers<typeof settingsChannels> {
+  return {
+    'key:set': async ({ apiKey, serviceUrl }) => {
+      const saved = await saveValidatedKey({
+        secretStore: deps.secretStore,
+        serviceUrl: serviceUrl ?? deps.settings.get().serviceUrl,
+        apiKey,
+        validate: deps.validate,
+      });
+      if (!saved.ok) throw new AppError(CODE_BY_REASON[saved.reason], saved.message);
+      await deps.reconnect();
+      return deps.keyStatus();
+    },
+    'key:delete': async ({ serviceUrl }) => {
+      await deps.secretStore.delete(serviceUrl ?? deps.settings.get().serviceUrl);
+      await deps.reconnect();
+      return deps.keyStatus();
+    },
+    'key:status': () => deps.keyStatus(),
+    'settings:get': () => ({ settings: deps.settings.get(), warnings: [...deps.settings.warnings] }),
+    'settings:update': async ({ patch }) => {
+      const before = deps.settings.get();
+      const after = deps.settings.update(patch);
+      if (before.serviceUrl !== after.serviceUrl || before.sandboxMode !== after.sandboxMode) await deps.reconnect();
+      return after;
+    },
+  };
+}

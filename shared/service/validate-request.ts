@@ -16,6 +16,10 @@ export type RequestValidation = { ok: true } | { ok: false; problems: RequestPro
 const IMAGE_URL = /^https?:\/\/[^\s/]+\S*$/i;
 const DATA_URL = /^data:[\w.+-]+\/[\w.+-]+;base64,./i;
 
+// Tabs and newlines are fine in free text; other control characters are not.
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
 function quote(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 39)}…` : text);
@@ -71,13 +75,16 @@ function checkTexts(workflow: WorkflowDetail, texts: unknown, problems: RequestP
       problems.push({ field: path, message: 'must be a string' });
     } else if (field.presetOptions && !field.presetOptions.some((o) => o.id === value)) {
       problems.push({ field: path, message: `${quote(value)} is not one of the options of "${field.label}" (${listIds(field.presetOptions.map((o) => o.id))})` });
-    } else if (field.maxLength !== undefined && value.length > field.maxLength) {
+    } else if (field.maxLength !== undefined && [...value].length > field.maxLength) {
       problems.push({ field: path, message: `is longer than ${field.maxLength} characters` });
+    } else if (!field.presetOptions && CONTROL_CHARS.test(value)) {
+      problems.push({ field: path, message: 'contains control characters' });
     }
   }
   for (const field of fields) {
     const value = values[field.id];
-    if (field.required && field.defaultValue === undefined && (value === undefined || value === '')) {
+    // A default does not excuse a missing required value: the service may not apply defaults to required fields.
+    if (field.required && (value === undefined || (typeof value === 'string' && value.trim() === ''))) {
       problems.push({ field: `texts.${field.id}`, message: `"${field.label}" is required` });
     }
   }
@@ -112,7 +119,8 @@ function checkSwitches(workflow: WorkflowDetail, selections: unknown, problems: 
   }
   for (const field of fields) {
     const value = values[field.id];
-    if (field.required && field.defaultSelection === undefined && (!Array.isArray(value) || value.length === 0)) {
+    const missing = value === undefined ? field.defaultSelection === undefined || field.defaultSelection.length === 0 : Array.isArray(value) && value.length === 0;
+    if (field.required && missing) {
       problems.push({ field: `switchSelections.${field.id}`, message: `"${field.label}" needs a choice` });
     }
   }

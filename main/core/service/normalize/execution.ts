@@ -109,7 +109,7 @@ function statusOf(ctx: NormalizeContext, raw: WireRecord, hasResults: boolean): 
 /** The answer to execute: only the execution id matters. Returns undefined when there is none. */
 export function executionIdOf(body: unknown): string | undefined {
   const record = unwrap(body, (v) => isRecord(v) && pick(v, EXECUTION_ID_KEYS) !== undefined, ['execution', 'task', 'job']);
-  if (!isRecord(record)) return toText(record);
+  if (!isRecord(record)) return undefined;
   return toText(pickValue(record, EXECUTION_ID_KEYS));
 }
 

@@ -217,7 +217,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
     arm,
     disarm,
     setArmed: (id, armed) => (armed ? arm(id) : disarm(id)),
-    dryRun: (id) => dryRunFolder(must(id), { engine: options.engine, inspector, hashLimit, concurrency: hashConcurrency }),
+    dryRun: async (id) => dryRunFolder(must(id), { engine: options.engine, inspector, hashLimit, concurrency: hashConcurrency }),
     async reprocess(id) {
       const runtime = must(id);
       runtime.config = { ...runtime.config, previousSettings: [] };

@@ -1,0 +1,216 @@
+import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFileBaselineStore, createHotFolderHandlers } from '../../../main/core/watch';
+import { createFakeEngine, createFakeLedger, FAST, folderConfig, harness, jpegBytes, removeDir, sleep, tempDir, waitFor } from './fakes';
+
+let root: string;
+let inbox: string;
+let out: string;
+let cleanups: Array<() => Promise<void>> = [];
+
+beforeEach(async () => {
+  root = await tempDir();
+  inbox = join(root, 'in');
+  out = join(root, 'out');
+  await mkdir(inbox);
+});
+
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+  await removeDir(root);
+});
+
+const SETTLE_MS = FAST.timings.stabilityThresholdMs * 3 + 300;
+
+function track<T extends { manager: { close(): Promise<void> } }>(h: T): T {
+  cleanups.push(() => h.manager.close());
+  return h;
+}
+
+async function drop(names: string[], dir = inbox): Promise<string[]> {
+  const paths = names.map((n) => join(dir, n));
+  for (const p of paths) await writeFile(p, jpegBytes(`content of ${p}`));
+  return paths;
+}
+
+describe('restart', () => {
+  it('picks up files added while closed exactly once, and nothing already done', async () => {
+    const ledger = createFakeLedger();
+    const baseline = createFileBaselineStore(join(root, 'state'));
+    const first = track(harness({ ledger, baseline }));
+    await first.manager.save(folderConfig({ path: inbox, outputFolder: out }));
+    const before = await drop(['a.jpg', 'b.jpg']);
+    await waitFor(() => ledger.entries.size === 2, 5_000, 'first results');
+    await first.manager.close();
+
+    const added = await drop(['c.jpg', 'd.jpg']);
+    const engine = createFakeEngine();
+    const second = track(harness({ ledger, baseline, engine, configs: first.configStore.current }));
+    await second.manager.start();
+    await waitFor(() => engine.submittedPaths().length === 2, 5_000, 'files added while closed');
+    await sleep(SETTLE_MS);
+    expect(engine.submittedPaths().sort()).toEqual(added.sort());
+    expect(engine.submittedPaths()).not.toContain(before[0]);
+    expect(second.manager.get('f1').status.state).toBe('armed');
+  });
+
+  it("keeps files skipped under the 'skip' policy skipped across restarts", async () => {
+    const baseline = createFileBaselineStore(join(root, 'state'));
+    const ledger = createFakeLedger();
+    const existing = await drop(['old1.jpg', 'old2.jpg']);
+    const first = track(harness({ ledger, baseline }));
+    await first.manager.save(folderConfig({ path: inbox, outputFolder: out, existingFiles: 'skip' }));
+    const fresh = await drop(['new.jpg']);
+    await waitFor(() => first.engine.submittedPaths().length === 1, 5_000, 'new file');
+    expect(first.engine.submittedPaths()).toEqual(fresh);
+    await waitFor(() => ledger.entries.size === 1, 5_000, 'result recorded');
+    await first.manager.close();
+
+    const whileClosed = await drop(['later.jpg']);
+    const engine = createFakeEngine();
+    const second = track(harness({ ledger, baseline, engine, configs: first.configStore.current }));
+    await second.manager.start();
+    await waitFor(() => engine.submittedPaths().length >= 1, 5_000, 'file added while closed');
+    await sleep(SETTLE_MS);
+    expect(engine.submittedPaths()).toEqual(whileClosed);
+    expect(engine.submittedPaths()).not.toContain(existing[0]);
+  });
+
+  it("holds existing files for review under the 'dry-run' policy, then processes them when armed", async () => {
+    const existing = await drop(['x.jpg', 'y.jpg']);
+    const h = track(harness());
+    const state = await h.manager.save(folderConfig({ path: inbox, outputFolder: out, existingFiles: 'dry-run' }));
+    expect(state.status.state).toBe('awaiting-review');
+    expect(state.status.awaitingReview).toBe(2);
+    const report = await h.manager.dryRun('f1');
+    expect(report.toProcess.map((f) => f.path).sort()).toEqual(existing.sort());
+    expect(report.totalCredits).toBe(4);
+    // New files are processed while the existing ones wait.
+    const fresh = await drop(['z.jpg']);
+    await waitFor(() => h.engine.submittedPaths().length === 1, 5_000, 'new file');
+    expect(h.engine.submittedPaths()).toEqual(fresh);
+    const approved = await h.manager.setArmed('f1', true);
+    expect(approved.status.state).toBe('armed');
+    await waitFor(() => h.engine.submittedPaths().length === 3, 5_000, 'approved files');
+    expect(h.engine.submittedPaths().sort()).toEqual([...existing, ...fresh].sort());
+  });
+});
+
+describe('unavailable folders', () => {
+  it('marks a vanished folder unavailable with a reason, keeps others running, and recovers by itself', async () => {
+    const other = join(root, 'other');
+    await mkdir(other);
+    const h = track(harness());
+    await h.manager.save(folderConfig({ path: inbox, outputFolder: out }));
+    await h.manager.save(folderConfig({ id: 'f2', path: other, outputFolder: join(root, 'out2') }));
+    await rename(inbox, join(root, 'away'));
+    await waitFor(() => h.manager.get('f1').status.state === 'unavailable', 5_000, 'unavailable');
+    expect(h.manager.get('f1').status.reason).toMatch(/not found/);
+    const otherFile = (await drop(['still-works.jpg'], other))[0]!;
+    await waitFor(() => h.engine.submittedPaths().includes(otherFile), 5_000, 'other folder still processing');
+    await writeFile(join(root, 'away', 'while-away.jpg'), jpegBytes('added while unavailable'));
+    await rename(join(root, 'away'), inbox);
+    await waitFor(() => h.manager.get('f1').status.state === 'armed', 5_000, 'recovered');
+    await waitFor(() => h.engine.submittedPaths().includes(join(inbox, 'while-away.jpg')), 5_000, 'file added while away');
+    const after = (await drop(['after.jpg']))[0]!;
+    await waitFor(() => h.engine.submittedPaths().includes(after), 5_000, 'watching again');
+    expect(h.activity.map((a) => a.kind)).toEqual(expect.arrayContaining(['unavailable', 'recovered']));
+  });
+
+  it('starts a folder that does not exist as unavailable without failing the manager', async () => {
+    const h = track(harness({ configs: [folderConfig({ path: join(root, 'missing'), outputFolder: out })] }));
+    await h.manager.start();
+    expect(h.manager.get('f1').status.state).toBe('unavailable');
+    await mkdir(join(root, 'missing'));
+    await waitFor(() => h.manager.get('f1').status.state === 'armed', 5_000, 'recovered');
+  });
+});
+
+describe('move originals', () => {
+  it('moves originals to Done/ and Failed/, suffixing names already taken in Done/', async () => {
+    const engine = createFakeEngine({ fail: (p) => p.endsWith('bad.jpg') });
+    const h = track(harness({ engine }));
+    await h.manager.save(folderConfig({ path: inbox, outputFolder: out, moveOriginals: true }));
+    await writeFile(join(inbox, 'IMG_0001.jpg'), jpegBytes('first card'));
+    await waitFor(async () => (await readdir(join(inbox, 'Done')).catch(() => [])).length === 1, 5_000, 'first move');
+    await writeFile(join(inbox, 'IMG_0001.jpg'), jpegBytes('second card, same name'));
+    await writeFile(join(inbox, 'bad.jpg'), jpegBytes('broken'));
+    await waitFor(async () => (await readdir(join(inbox, 'Done')).catch(() => [])).length === 2, 5_000, 'second move');
+    await waitFor(async () => (await readdir(join(inbox, 'Failed')).catch(() => [])).length === 1, 5_000, 'failed move');
+    expect((await readdir(join(inbox, 'Done'))).sort()).toEqual(['IMG_0001 (2).jpg', 'IMG_0001.jpg']);
+    expect(await readdir(join(inbox, 'Failed'))).toEqual(['bad.jpg']);
+    expect((await readdir(inbox)).sort()).toEqual(['Done', 'Failed']);
+    await sleep(SETTLE_MS);
+    expect(h.engine.submittedPaths()).toHaveLength(3);
+  });
+});
+
+describe('dry run and reprocess', () => {
+  it('reports what would be processed, what is done, what collides and what is unsupported', async () => {
+    const ledger = createFakeLedger();
+    const first = track(harness({ ledger }));
+    await first.manager.save(folderConfig({ path: inbox, outputFolder: out }));
+    const [done] = await drop(['done.jpg']);
+    await waitFor(() => ledger.entries.size === 1, 5_000, 'done');
+    await first.manager.disarm('f1');
+    const [todo, clash] = await drop(['todo.jpg', 'clash.jpg']);
+    await writeFile(join(inbox, 'readme.txt'), 'text');
+    await mkdir(out, { recursive: true });
+    await writeFile(join(out, 'clash_wf-color.jpg'), 'already there');
+    const report = await first.manager.dryRun('f1');
+    expect(report.toProcess).toEqual([{ path: todo, output: join(out, 'todo_wf-color.jpg') }]);
+    expect(report.colliding).toEqual([{ path: clash, output: join(out, 'clash_wf-color.jpg') }]);
+    expect(report.alreadyDone).toEqual([{ path: done }]);
+    expect(report.unsupported).toEqual([{ path: join(inbox, 'readme.txt'), reason: expect.any(String) }]);
+    expect(report.totalCredits).toBe(4);
+    expect(first.engine.submittedPaths()).toEqual([done]);
+  });
+
+  it('does not make processed files eligible when the workflow changes, only on reprocess', async () => {
+    const h = track(harness());
+    const config = folderConfig({ path: inbox, outputFolder: out });
+    await h.manager.save(config);
+    const [photo] = await drop(['p.jpg']);
+    await waitFor(() => h.ledger.entries.size === 1, 5_000, 'first result');
+    const edited = await h.manager.save({ ...config, workflowId: 'wf-other', parameters: { texts: { style: 'warm' } } });
+    expect(edited.config.previousSettings).toHaveLength(1);
+    expect((await h.manager.dryRun('f1')).alreadyDone).toEqual([{ path: photo }]);
+    await writeFile(join(inbox, 'renamed-copy.jpg'), jpegBytes(`content of ${photo}`));
+    await sleep(SETTLE_MS);
+    expect(h.engine.submissions).toHaveLength(1);
+    const state = await h.manager.reprocess('f1');
+    expect(state.config.previousSettings).toEqual([]);
+    await waitFor(() => h.engine.submittedPaths().length === 2, 5_000, 'reprocessed');
+    expect(h.engine.submissions[1]!.spec.workflowId).toBe('wf-other');
+  });
+});
+
+describe('handlers', () => {
+  it('serves the hotFolders channels', async () => {
+    const h = track(harness());
+    const handlers = createHotFolderHandlers(h.manager);
+    const saved = await handlers['hotFolders:save'](folderConfig({ path: inbox, outputFolder: out, enabled: false }));
+    expect(saved.status.state).toBe('disarmed');
+    expect((await handlers['hotFolders:setArmed']({ id: 'f1', armed: true })).status.state).toBe('armed');
+    expect(h.manager.hasArmed()).toBe(true);
+    expect(await handlers['hotFolders:list']({})).toHaveLength(1);
+    expect(h.configStore.current[0]!.enabled).toBe(true);
+    expect((await handlers['hotFolders:setArmed']({ id: 'f1', armed: false })).status.state).toBe('disarmed');
+    expect(await handlers['hotFolders:remove']({ id: 'f1' })).toEqual({ removed: true });
+    expect(h.configStore.current).toEqual([]);
+    await expect(handlers['hotFolders:dryRun']({ id: 'f1' })).rejects.toMatchObject({ code: 'not_found' });
+    await sleep(50);
+    expect(h.changed.length).toBeGreaterThan(0);
+  });
+
+  it('does nothing with files while disarmed', async () => {
+    const h = track(harness());
+    await h.manager.save(folderConfig({ path: inbox, outputFolder: out, enabled: false }));
+    await drop(['ignored.jpg']);
+    await sleep(SETTLE_MS);
+    expect(h.engine.submissions).toHaveLength(0);
+    await expect(access(join(inbox, 'ignored.jpg'))).resolves.toBeUndefined();
+  });
+});

@@ -117,7 +117,7 @@ export async function openSession(command: Command, extra: { startHotFolders?: b
     async close(closeOptions = {}) {
       if (closed) return;
       closed = true;
-      await core.shutdown({ graceful: closeOptions.graceful ?? false, timeoutMs: 5000 });
+      await core.shutdown({ graceful: closeOptions.graceful ?? true, timeoutMs: 10_000 });
     },
   };
 }

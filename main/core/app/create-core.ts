@@ -1,7 +1,8 @@
-import { batchChannels } from '../../../shared/ipc/channels/batches';
 import { hotFolderChannels } from '../../../shared/ipc/channels/hotfolders';
 import type { ServiceStatus } from '../../../shared/ipc/channels/service';
 import type { Handlers } from '../../../shared/ipc/contract';
+import { createBatchHandlers, createEngine } from '../engine';
+import { openJournal } from '../journal';
 import { silentLogger } from '../log';
 import { createKeychainSecretStore, getKeyStatus, resolveCredentials } from '../secrets';
 import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings';
@@ -51,6 +52,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus.emit('service:changed', next.status);
   };
 
+  const journal = openJournal(stateDir);
+  const engine = createEngine({ journal, client, logger, concurrency: settings.get().concurrency });
+  const unsubscribeEngine = engine.onProgress((event) => bus.emit('batches:progress', event));
+  // Recovery first: executions known to the journal are polled again and unsaved results fetched, never resubmitted.
+  await engine.start();
+
   const handlers: Handlers = {
     ...createServiceHandlers({ client, status, emit: bus.emit }),
     ...createSettingsHandlers({
@@ -60,7 +67,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       keyStatus: () => getKeyStatus(credentialInputs()),
       reconnect,
     }),
-    ...unavailableHandlers(batchChannels, 'Batches are not available yet in this build.'),
+    ...createBatchHandlers(engine),
     ...unavailableHandlers(hotFolderChannels, 'Hot folders are not available yet in this build.'),
     ...createFileHandlers(options.host),
   };
@@ -72,14 +79,31 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     emit: bus.emit,
     secrets: () => [connection, ...retired].map((c) => c.apiKey).filter((k): k is string => !!k),
     hasArmedHotFolders: () => false,
-    busyCount: () => 0,
-    shutdown(_shutdownOptions = {}) {
+    busyCount: () => (engine.busy() ? 1 : 0),
+    shutdown(shutdownOptions = {}) {
       shuttingDown ??= (async () => {
         unsubscribeSettings();
+        await withTimeout(engine.stop({ graceful: shutdownOptions.graceful ?? true }), shutdownOptions.timeoutMs ?? 30_000, () =>
+          logger.warn('engine did not stop in time'));
+        unsubscribeEngine();
+        journal.close();
         for (const c of [connection, ...retired]) await c.close().catch(() => undefined);
         bus.clear();
       })();
       return shuttingDown;
     },
   };
+}
+
+/** Waits for `work` at most `ms`; a shutdown must end even when a download hangs. */
+async function withTimeout(work: Promise<unknown>, ms: number, onTimeout: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      resolve();
+    }, ms);
+  });
+  await Promise.race([work.then(() => undefined, () => undefined), expired]);
+  clearTimeout(timer);
 }

@@ -92,7 +92,7 @@ const filmEffects: WorkflowDefinition = {
     let raster = await fitToOutput(image(input, 'photo'), input.output, 'crop');
     if (effects.has('highContrast')) raster = await highContrast(raster);
     if (effects.has('soften')) raster = await toRaster(pipeline(raster).blur(1.5));
-    if (effects.has('sharpen')) raster = await toRaster(pipeline(raster).sharpen({ sigma: 1.2 }));
+    if (effects.has('sharpen')) raster = await toRaster(pipeline(raster).sharpen());
     const layers = [];
     if (effects.has('grain')) layers.push({ input: await grainTile(contentSeed(raster)), tile: true, blend: 'overlay' as const });
     if (effects.has('vignette')) layers.push({ input: vignetteSvg(raster.width, raster.height) });
@@ -254,7 +254,7 @@ const autoEnhance: WorkflowDefinition = {
     let raster = await fitToOutput(image(input, 'photo'), input.output, 'crop');
     if (steps.has('normalize')) raster = await toRaster(pipeline(raster).normalise());
     if (steps.has('denoise')) raster = await toRaster(pipeline(raster).median(3));
-    if (steps.has('sharpen')) raster = await toRaster(pipeline(raster).sharpen({ sigma: 1 }));
+    if (steps.has('sharpen')) raster = await toRaster(pipeline(raster).sharpen());
     return [await encode(raster, 'jpeg')];
   },
 };

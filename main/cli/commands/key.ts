@@ -4,7 +4,6 @@ import { maskKey } from '../../../shared/redact';
 import type { Balance } from '../../../shared/service/model';
 import {
   API_KEY_ENV,
-  createFetchKeyValidator,
   createKeychainSecretStore,
   getKeyStatus,
   normalizeServiceUrl,
@@ -14,6 +13,8 @@ import {
   type KeyValidator,
   type SecretStore,
 } from '../../core/secrets';
+import { serviceKeyValidator } from '../../core/app/settings-handlers';
+import { createLogger } from '../../core/log';
 import { openSettingsStore, resolveStateDir, type SettingsStore } from '../../core/settings';
 import { EXIT } from '../exit-codes';
 
@@ -43,9 +44,9 @@ const EXIT_BY_REASON: Record<KeyRejectReason, number> = {
 function defaultDeps(): KeyCommandDeps {
   return {
     secretStore: () => createKeychainSecretStore(),
-    // TODO(integrator): switch to a validator over createServiceClient once main/core/service exports it, so the
-    // balance is read through the same normalization as everywhere else.
-    validator: () => createFetchKeyValidator(),
+    // The real service client (same wire normalization and error mapping as every other command); quiet, since the
+    // command reports the verdict itself.
+    validator: () => serviceKeyValidator(createLogger({ sink: () => undefined, minLevel: 'error' })),
     env: () => process.env,
     readKey: readKeyFromStdin,
   };

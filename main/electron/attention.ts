@@ -32,6 +32,8 @@ function plural(n: number, word: string): string {
 export function createAttention(options: AttentionOptions): Attention {
   const batches = new Map<string, BatchSummary>();
   const folders = new Map<string, HotFolderState>();
+  /** processed/failed counters when a folder's current run began (its queue went from empty to busy). */
+  const runStart = new Map<string, { processed: number; failed: number }>();
   let lastBalance: number | null = null;
 
   const updateProgress = () => {
@@ -73,11 +75,18 @@ export function createAttention(options: AttentionOptions): Attention {
     for (const next of states) {
       const previous = folders.get(next.config.id);
       folders.set(next.config.id, next);
+      const id = next.config.id;
+      if (next.status.queued > 0 && !runStart.has(id)) {
+        const base = previous?.status ?? next.status;
+        runStart.set(id, { processed: base.processed, failed: base.failed });
+      }
       if (!previous) continue;
       const name = next.config.path;
-      if (previous.status.queued > 0 && next.status.queued === 0) {
-        const processed = next.status.processed - previous.status.processed;
-        const failed = next.status.failed - previous.status.failed;
+      const start = runStart.get(id);
+      if (start && next.status.queued === 0) {
+        runStart.delete(id);
+        const processed = next.status.processed - start.processed;
+        const failed = next.status.failed - start.failed;
         if (processed > 0 || failed > 0) {
           const body = `${name}: ${plural(Math.max(0, processed), 'photo')} processed${failed > 0 ? `, ${failed} failed` : ''}.`;
           options.notify(failed > 0 ? 'Hot folder run needs attention' : 'Hot folder run finished', body);

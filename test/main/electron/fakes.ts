@@ -1,5 +1,6 @@
 // Small stand-ins for Electron's objects: just enough behaviour to drive the glue, and a record of what it did.
 import type { Core } from '../../../main/core/app/types';
+import { ITEM_STATES, type BatchSummary } from '../../../shared/engine/model';
 import type { EmitEvent, EventChannelName, EventPayload, Handlers } from '../../../shared/ipc/contract';
 import type { InvokeEventPort, PreventableEvent, Rectangle, TrayPort, WebContentsPort, WindowPort } from '../../../main/electron/ports';
 
@@ -128,3 +129,17 @@ export function fakeCore(handlers: Partial<Handlers> = {}): FakeCore {
   };
   return core;
 }
+
+type BatchOverrides = Omit<Partial<BatchSummary>, 'counts'> & { counts?: Partial<BatchSummary['counts']> };
+
+/** A batch summary with every count present (the schema's record is exhaustive). */
+export function batch(over: BatchOverrides): BatchSummary {
+  const counts = Object.fromEntries(ITEM_STATES.map((s) => [s, over.counts?.[s] ?? 0])) as BatchSummary['counts'];
+  return {
+    id: 'b1', workflowId: 'wf', workflowName: 'Relight', state: 'running', pausedReason: null, createdAt: '2026-01-01T00:00:00Z',
+    total: 10, progress: 0, etaMs: null, creditCost: 2, creditsSpent: 0, budget: null, outputFolder: '/out',
+    ...over,
+    counts,
+  } as BatchSummary;
+}
+

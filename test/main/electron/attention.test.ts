@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { HotFolderState } from '../../../shared/hotfolders/model';
+import { createAttention, type ProgressMode } from '../../../main/electron/attention';
+import { batch } from './fakes';
+
+function folder(status: Partial<HotFolderState['status']>): HotFolderState {
+  return {
+    config: { id: 'f1', path: '/in', recursive: false, workflowId: 'wf', parameters: {}, outputFolder: '/out', collisionPolicy: 'suffix', moveOriginals: false, budget: null, enabled: true, existingFiles: 'dry-run', polling: false },
+    status: { id: 'f1', state: 'armed', reason: null, processed: 0, queued: 0, failed: 0, lastActivityAt: null, ...status },
+  } as HotFolderState;
+}
+
+function setup(options: { focused?: boolean; threshold?: number } = {}) {
+  const progress: Array<[number, ProgressMode]> = [];
+  const notices: Array<{ title: string; body: string }> = [];
+  const attention = createAttention({
+    setProgress: (fraction, mode) => progress.push([fraction, mode]),
+    notify: (title, body) => notices.push({ title, body }),
+    lowBalanceThreshold: () => options.threshold ?? 50,
+    isWindowFocused: () => options.focused ?? false,
+  });
+  const progressEvent = (...batches: ReturnType<typeof batch>[]) => attention.handle('batches:progress', { batches, items: [] });
+  return { attention, progress, notices, progressEvent };
+}
+
+describe('dock / taskbar progress', () => {
+  it('shows the combined progress of running batches and clears it when they finish', () => {
+    const { progress, progressEvent } = setup();
+    progressEvent(batch({ id: 'a', total: 10, progress: 0.5 }), batch({ id: 'b', total: 30, progress: 0.1 }));
+    expect(progress.at(-1)![0]).toBeCloseTo((5 + 3) / 40);
+    expect(progress.at(-1)![1]).toBe('normal');
+    progressEvent(batch({ id: 'a', state: 'paused', pausedReason: 'Paused by you', progress: 0.5 }), batch({ id: 'b', state: 'completed', progress: 1 }));
+    expect(progress.at(-1)).toEqual([0.5, 'paused']);
+    progressEvent(batch({ id: 'a', state: 'cancelled' }));
+    expect(progress.at(-1)).toEqual([-1, 'none']);
+  });
+});
+
+describe('notifications', () => {
+  it('says when a batch finishes, unless the user is looking at the app', () => {
+    const away = setup({ focused: false });
+    away.progressEvent(batch({}));
+    away.progressEvent(batch({ state: 'completed', progress: 1, counts: { saved: 10 } }));
+    expect(away.notices).toEqual([{ title: 'Batch finished', body: 'Relight: 10 results saved.' }]);
+
+    const looking = setup({ focused: true });
+    looking.progressEvent(batch({}));
+    looking.progressEvent(batch({ state: 'completed', counts: { saved: 10 } }));
+    expect(looking.notices).toEqual([]);
+  });
+
+  it('asks for attention when results may have been charged without arriving', () => {
+    const { notices, progressEvent } = setup({ focused: true });
+    progressEvent(batch({}));
+    progressEvent(batch({ state: 'completed', counts: { saved: 7, failed: 1, unknown: 2 } }));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.title).toMatch(/needs your attention/);
+    expect(notices[0]!.body).toMatch(/2 items may have been charged/);
+  });
+
+  it('tells about a pause for credits but not a pause the user asked for', () => {
+    const { notices, progressEvent } = setup();
+    progressEvent(batch({ id: 'a' }), batch({ id: 'b' }));
+    progressEvent(batch({ id: 'a', state: 'paused', pausedReason: 'Paused by user' }), batch({ id: 'b', state: 'paused', pausedReason: 'Insufficient credits: 4 needed, 1 left' }));
+    expect(notices).toEqual([{ title: 'Batch paused', body: 'Relight: Insufficient credits: 4 needed, 1 left' }]);
+  });
+
+  it('warns once when the balance crosses below the threshold', () => {
+    const { attention, notices } = setup({ threshold: 50 });
+    const balance = (apiCredits: number) => attention.handle('balance:changed', { apiCredits, webCredits: { total: 0, breakdown: [] } });
+    balance(120);
+    balance(40);
+    balance(30);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.title).toBe('Low balance');
+    balance(200);
+    balance(10);
+    expect(notices).toHaveLength(2);
+  });
+
+  it('reports a hot-folder run when its queue drains, and a folder that became unavailable', () => {
+    const { attention, notices } = setup();
+    attention.handle('hotFolders:changed', [folder({ queued: 3, processed: 5 })]);
+    attention.handle('hotFolders:changed', [folder({ queued: 1, processed: 7 })]);
+    expect(notices).toEqual([]);
+    attention.handle('hotFolders:changed', [folder({ queued: 0, processed: 8, failed: 0 })]);
+    expect(notices).toEqual([{ title: 'Hot folder run finished', body: '/in: 3 photos processed.' }]);
+    attention.handle('hotFolders:changed', [folder({ state: 'unavailable', reason: 'the drive was disconnected' })]);
+    expect(notices.at(-1)).toEqual({ title: 'Hot folder unavailable', body: '/in: the drive was disconnected.' });
+  });
+});

@@ -1,0 +1,23 @@
+import { useId, useState } from 'react';
+import type { UiError } from '../lib/errors';
+
+/** An error in plain words, with the technical detail one click away. */
+export function ErrorMessage({ error, onRetry }: { error: UiError; onRetry?: () => void }) {
+  const [open, setOpen] = useState(false);
+  const detailId = useId();
+  return (
+    <div className="error-message" role="alert">
+      <span className="error-icon" aria-hidden="true">!</span>
+      <div className="error-body">
+        <p className="error-title">{error.title}</p>
+        {open && <pre id={detailId} className="error-detail">{error.detail}</pre>}
+      </div>
+      <div className="error-actions">
+        {onRetry && <button type="button" className="btn btn-small" onClick={onRetry}>Try again</button>}
+        <button type="button" className="btn btn-link" aria-expanded={open} aria-controls={detailId} onClick={() => setOpen(!open)}>
+          {open ? 'Hide details' : 'Details'}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { useId, useState } from 'react';
+import { formatCredits } from '../lib/format';
+import { useApp } from '../store/context';
+import { selectLowBalance } from '../store/service-slice';
+
+function ModeBadge() {
+  const status = useApp((s) => s.status);
+  if (!status) return <span className="mode-badge mode-unknown">Connecting…</span>;
+  const sandbox = status.mode === 'sandbox';
+  return (
+    <span
+      className={`mode-badge ${sandbox ? 'mode-sandbox' : 'mode-live'}`}
+      role="status"
+      aria-label={sandbox ? 'Sandbox mode: test service, no real credits are spent' : `Live service: real credits are spent`}
+      title={status.message}
+    >
+      <span className="mode-dot" aria-hidden="true" />
+      {sandbox ? 'Sandbox · test credits' : 'Live · real credits'}
+    </span>
+  );
+}
+
+function BalanceIndicator() {
+  const balance = useApp((s) => s.balance);
+  const balanceError = useApp((s) => s.balanceError);
+  const low = useApp(selectLowBalance);
+  const refresh = useApp((s) => s.refreshBalance);
+  const [open, setOpen] = useState(false);
+  const tipId = useId();
+
+  if (!balance) {
+    return (
+      <button type="button" className="balance balance-unknown" onClick={() => void refresh()} title={balanceError?.detail}>
+        {balanceError ? 'Balance unavailable · retry' : 'Balance…'}
+      </button>
+    );
+  }
+  return (
+    <div className="balance-wrap" onMouseEnter={() => setOpen(true)} onMouseLeave={() => setOpen(false)}>
+      <button
+        type="button"
+        className={`balance${low ? ' balance-low' : ''}`}
+        aria-describedby={tipId}
+        aria-label={`Balance: ${formatCredits(balance.apiCredits)}${low ? ', running low' : ''}`}
+        onFocus={() => setOpen(true)}
+        onBlur={() => setOpen(false)}
+        onClick={() => void refresh()}
+      >
+        {low && <span className="warn-icon" aria-hidden="true">⚠</span>}
+        <span className="balance-amount">{balance.apiCredits.toLocaleString('en-US')}</span>
+        <span className="balance-unit">credits</span>
+      </button>
+      <div id={tipId} role="tooltip" className={`tooltip balance-tooltip${open ? ' is-open' : ''}`}>
+        <p className="tooltip-title">API credits: {formatCredits(balance.apiCredits)}</p>
+        {low && <p className="tooltip-warn">Running low: batches stop when credits run out.</p>}
+        <p>Web credits: {formatCredits(balance.webCredits.total)}</p>
+        {balance.webCredits.breakdown.length > 0 && (
+          <ul className="tooltip-list">
+            {balance.webCredits.breakdown.map((entry) => (
+              <li key={entry.label}><span>{entry.label}</span><span>{entry.credits.toLocaleString('en-US')}</span></li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function Header() {
+  const setView = useApp((s) => s.setView);
+  const view = useApp((s) => s.view);
+  return (
+    <header className="app-header">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true" />
+        <span className="brand-name">Batchroom</span>
+      </div>
+      <ModeBadge />
+      <div className="header-spacer" />
+      <BalanceIndicator />
+      <button
+        type="button"
+        className={`btn btn-ghost${view === 'settings' ? ' is-active' : ''}`}
+        aria-label="Open settings"
+        onClick={() => setView('settings')}
+      >
+        <span aria-hidden="true">⚙</span> Settings
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,40 @@
+import { useEffect, useState } from 'react';
+import { useApp } from '../store/context';
+import type { Notice } from '../store/ui-slice';
+
+const AUTO_DISMISS_MS = 6_000;
+
+function NoticeItem({ notice, dismiss }: { notice: Notice; dismiss: (id: number) => void }) {
+  const [open, setOpen] = useState(false);
+  const onDismiss = () => dismiss(notice.id);
+  useEffect(() => {
+    // Errors stay until dismissed: a photographer may be away from the screen when a batch fails.
+    if (notice.level === 'error' || open) return;
+    const timer = setTimeout(() => dismiss(notice.id), AUTO_DISMISS_MS);
+    return () => clearTimeout(timer);
+  }, [notice.level, notice.id, open, dismiss]);
+  return (
+    <div className={`notice notice-${notice.level}`} role={notice.level === 'error' ? 'alert' : 'status'}>
+      <div className="notice-body">
+        <p>{notice.message}</p>
+        {open && notice.detail && <pre className="error-detail">{notice.detail}</pre>}
+      </div>
+      {notice.detail && (
+        <button type="button" className="btn btn-link" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? 'Hide details' : 'Details'}
+        </button>
+      )}
+      <button type="button" className="btn btn-icon" aria-label="Dismiss notification" onClick={onDismiss}>✕</button>
+    </div>
+  );
+}
+
+export function Notices() {
+  const notices = useApp((s) => s.notices);
+  const dismiss = useApp((s) => s.dismissNotice);
+  return (
+    <section className="notices" aria-label="Notifications" aria-live="polite">
+      {notices.map((n) => <NoticeItem key={n.id} notice={n} dismiss={dismiss} />)}
+    </section>
+  );
+}

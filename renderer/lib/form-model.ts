@@ -1,0 +1,105 @@
+import type {
+  AspectRatio, ImageSize, SwitchField, WorkflowDetail, WorkflowParameters,
+} from '../../shared/service/model';
+
+/** What the generated form holds for one workflow. Images: one field takes the batch, others a fixed file. */
+export interface FormState {
+  workflowId: string;
+  texts: Record<string, string>;
+  switches: Record<string, string[]>;
+  aspectRatio: AspectRatio | null;
+  imageSize: ImageSize | null;
+  /** The image field every dropped photo goes to. */
+  batchField: string | null;
+  /** Image fields filled with the same file for every item (e.g. a backdrop). */
+  fixedImages: Record<string, string>;
+  /** Errors are shown once the user tried to continue, not while they are still typing. */
+  showErrors: boolean;
+}
+
+export type FormErrors = Record<string, string>;
+
+/** The sandbox and some services also bound how many switches may be on; the model keeps them optional. */
+type SwitchBounds = SwitchField & { minSelections?: number; maxSelections?: number };
+
+export function initialForm(detail: WorkflowDetail): FormState {
+  const texts: Record<string, string> = {};
+  for (const field of detail.inputSchema.textFields) {
+    texts[field.id] = field.defaultValue ?? (field.presetOptions && field.required ? field.presetOptions[0]?.id ?? '' : '');
+  }
+  const switches: Record<string, string[]> = {};
+  for (const field of detail.inputSchema.switchFields) switches[field.id] = [...(field.defaultSelection ?? [])];
+  return {
+    workflowId: detail.id, texts, switches, aspectRatio: null, imageSize: null,
+    batchField: detail.inputSchema.imageFields[0]?.id ?? null, fixedImages: {}, showErrors: false,
+  };
+}
+
+export function toggleOption(field: SwitchField, current: readonly string[], optionId: string): string[] {
+  if (current.includes(optionId)) return current.filter((id) => id !== optionId);
+  if (!field.multiple) return [optionId];
+  // Keep the schema's option order so the request is stable whatever order the user clicked in.
+  const next = new Set([...current, optionId]);
+  return field.options.map((o) => o.id).filter((id) => next.has(id));
+}
+
+/** Inline validation before anything is spent: the same rules the service applies, in plain words. */
+export function validateForm(detail: WorkflowDetail, form: FormState): FormErrors {
+  const errors: FormErrors = {};
+  const { imageFields, textFields, switchFields } = detail.inputSchema;
+  for (const field of imageFields) {
+    if (field.id === form.batchField) continue;
+    if (field.required && !form.fixedImages[field.id]) errors[`image:${field.id}`] = `Add a photo for ${field.label}.`;
+  }
+  for (const field of textFields) {
+    const value = form.texts[field.id] ?? '';
+    if (field.required && value.trim() === '') errors[`text:${field.id}`] = `${field.label} is required.`;
+    else if (value && field.presetOptions && !field.presetOptions.some((o) => o.id === value)) {
+      errors[`text:${field.id}`] = `Choose one of the listed options for ${field.label}.`;
+    } else if (field.maxLength !== undefined && value.length > field.maxLength) {
+      errors[`text:${field.id}`] = `${field.label} is too long (${value.length} of ${field.maxLength} characters).`;
+    }
+  }
+  for (const raw of switchFields) {
+    const field = raw as SwitchBounds;
+    const chosen = form.switches[field.id] ?? [];
+    const min = field.minSelections ?? (field.required ? 1 : 0);
+    const max = field.maxSelections ?? (field.multiple ? field.options.length : 1);
+    if (chosen.length < min) errors[`switch:${field.id}`] = min === 1 ? `Choose at least one ${field.label.toLowerCase()} option.` : `Choose at least ${min} options for ${field.label}.`;
+    else if (chosen.length > max) errors[`switch:${field.id}`] = `Choose at most ${max} options for ${field.label}.`;
+  }
+  return errors;
+}
+
+/** The parameters every item of the batch is executed with (images are added per item by the engine). */
+export function toParameters(detail: WorkflowDetail, form: FormState): WorkflowParameters {
+  const texts: Record<string, string> = {};
+  for (const field of detail.inputSchema.textFields) {
+    const value = form.texts[field.id];
+    if (value !== undefined && value !== '') texts[field.id] = value;
+  }
+  const switchSelections: Record<string, string[]> = {};
+  for (const field of detail.inputSchema.switchFields) switchSelections[field.id] = form.switches[field.id] ?? [];
+  const params: WorkflowParameters = {};
+  if (Object.keys(texts).length > 0) params.texts = texts;
+  if (Object.keys(switchSelections).length > 0) params.switchSelections = switchSelections;
+  if (form.aspectRatio || form.imageSize) {
+    params.globalOverrides = {
+      ...(form.aspectRatio ? { aspectRatio: form.aspectRatio } : {}),
+      ...(form.imageSize ? { imageSize: form.imageSize } : {}),
+    };
+  }
+  return params;
+}
+
+/** Restores a form from parameters (re-running rejected items starts from what they were made with). */
+export function formFromParameters(detail: WorkflowDetail, params: WorkflowParameters): FormState {
+  const base = initialForm(detail);
+  return {
+    ...base,
+    texts: { ...base.texts, ...(params.texts ?? {}) },
+    switches: { ...base.switches, ...(params.switchSelections ?? {}) },
+    aspectRatio: params.globalOverrides?.aspectRatio ?? null,
+    imageSize: params.globalOverrides?.imageSize ?? null,
+  };
+}

@@ -1,0 +1,29 @@
+/** Small formatting helpers for credits, durations and paths. */
+
+export function formatCredits(n: number): string {
+  const rounded = Math.round(n * 100) / 100;
+  return `${rounded.toLocaleString('en-US')} ${Math.abs(rounded) === 1 ? 'credit' : 'credits'}`;
+}
+
+export function formatEta(ms: number | null): string {
+  if (ms === null) return '—';
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+}
+
+export function baseName(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return parts[parts.length - 1] || path;
+}
+
+export function dirName(path: string): string {
+  const at = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return at > 0 ? path.slice(0, at) : path;
+}
+
+export function percent(fraction: number): string {
+  return `${Math.round(Math.max(0, Math.min(1, fraction)) * 100)}%`;
+}

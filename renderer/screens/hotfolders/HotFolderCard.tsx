@@ -1,0 +1,77 @@
+import type { HotFolderState } from '../../../shared/hotfolders/model';
+import { baseName } from '../../lib/format';
+import { useActions, useApp } from '../../store/context';
+
+const STATE_LABELS = {
+  disarmed: 'Off',
+  scanning: 'Scanning…',
+  armed: 'Watching',
+  'awaiting-review': 'Waiting for you',
+  unavailable: 'Unavailable',
+} as const;
+const STATE_TONES = { disarmed: 'neutral', scanning: 'active', armed: 'ok', 'awaiting-review': 'warning', unavailable: 'danger' } as const;
+
+export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEdit: () => void }) {
+  const { config, status } = folder;
+  const workflowName = useApp((s) => s.workflows.find((w) => w.id === config.workflowId)?.name ?? config.workflowId);
+  const report = useApp((s) => s.dryRuns[config.id]);
+  const { setArmed, dryRun, reprocess, removeHotFolder } = useActions();
+  const name = baseName(config.path);
+
+  return (
+    <article className={`hot-card hot-${status.state}`} aria-label={`Hot folder ${name}`}>
+      <header className="hot-card-head">
+        <div>
+          <h3 className="mono" title={config.path}>{name}</h3>
+          <p className="muted mono hot-path">{config.path}</p>
+        </div>
+        <label className="switch">
+          <input
+            type="checkbox"
+            role="switch"
+            aria-label={`Watch ${name}`}
+            checked={config.enabled}
+            onChange={(e) => void setArmed(config.id, e.target.checked)}
+          />
+          <span className="switch-track" aria-hidden="true" />
+        </label>
+      </header>
+      <p>
+        <span className={`badge badge-${STATE_TONES[status.state]}`}>{STATE_LABELS[status.state]}</span>
+        <span className="muted"> {workflowName} → <span className="mono">{baseName(config.outputFolder)}</span></span>
+      </p>
+      {status.reason && <p className={status.state === 'unavailable' ? 'callout callout-danger' : 'callout callout-warning'} role="status">{status.reason}</p>}
+      <dl className="stat-row">
+        <div><dt>Processed</dt><dd>{status.processed}</dd></div>
+        <div><dt>Queued</dt><dd>{status.queued}</dd></div>
+        <div><dt>Failed</dt><dd className={status.failed > 0 ? 'text-danger' : ''}>{status.failed}</dd></div>
+        <div><dt>Last activity</dt><dd>{status.lastActivityAt ? new Date(status.lastActivityAt).toLocaleTimeString() : '—'}</dd></div>
+      </dl>
+      <div className="button-row">
+        <button type="button" className="btn btn-small" onClick={onEdit} aria-label={`Edit ${name}`}>Edit</button>
+        <button type="button" className="btn btn-small" onClick={() => void dryRun(config.id)} aria-label={`Dry run ${name}`}>Dry run</button>
+        <button type="button" className="btn btn-small" onClick={() => void reprocess(config.id)} aria-label={`Reprocess ${name}`}>Reprocess with new settings</button>
+        <button type="button" className="btn btn-small btn-danger-ghost" onClick={() => void removeHotFolder(config.id)} aria-label={`Remove ${name}`}>Remove</button>
+      </div>
+      {report && (
+        <section className="dry-run" aria-label={`Dry run of ${name}`}>
+          <p>
+            <strong>{report.toProcess.length}</strong> to process · {report.alreadyDone.length} already done · {report.colliding.length} would collide ·{' '}
+            {report.unsupported.length} unsupported · <strong>{report.totalCredits}</strong> credits
+          </p>
+          {report.toProcess.length > 0 && (
+            <ul className="dry-list">
+              {report.toProcess.slice(0, 8).map((f) => <li key={f.path} className="mono">{baseName(f.path)} → {baseName(f.output)}</li>)}
+              {report.toProcess.length > 8 && <li className="muted">…and {report.toProcess.length - 8} more</li>}
+            </ul>
+          )}
+          {report.unsupported.length > 0 && (
+            <ul className="dry-list">
+              {report.unsupported.slice(0, 5).map((f) => <li key={f.path}><span className="mono">{baseName(f.path)}</span> — {f.reason}</li>)}
+            </ul>
+          )}
+        </section>
+      )}
+    </article>
+  );
+}

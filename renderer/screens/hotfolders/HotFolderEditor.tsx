@@ -1,0 +1,143 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import { COLLISION_POLICIES, type CollisionPolicy } from '../../../shared/engine/model';
+import type { ExistingFilesPolicy, HotFolderConfig } from '../../../shared/hotfolders/model';
+import { Dialog } from '../../components/Dialog';
+import { formFromParameters, toParameters, validateForm } from '../../lib/form-model';
+import { selectCurrentDetail } from '../../store/catalog-slice';
+import { useActions, useApp } from '../../store/context';
+import { OutputOverrides, SwitchChips, TextFieldInput } from '../workflows/FormFields';
+import { COLLISION_LABELS } from '../workflows/PhotosPanel';
+
+const EXISTING_LABELS: Record<ExistingFilesPolicy, string> = {
+  'dry-run': 'Show me first (dry run), then I decide',
+  process: 'Process them too',
+  skip: 'Leave them; only new files',
+};
+
+const newId = () => (globalThis.crypto?.randomUUID?.() ?? `hf-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
+
+export interface EditorDraft {
+  id: string;
+  path: string;
+  recursive: boolean;
+  workflowId: string;
+  outputFolder: string;
+  namingTemplate: string;
+  collisionPolicy: CollisionPolicy;
+  moveOriginals: boolean;
+  existingFiles: ExistingFilesPolicy;
+  polling: boolean;
+  enabled: boolean;
+}
+
+export function draftFrom(config: HotFolderConfig | null, defaults: { path?: string; outputFolder?: string | null; namingTemplate?: string }): EditorDraft {
+  return config
+    ? { ...config, namingTemplate: config.namingTemplate ?? '' }
+    : {
+      id: newId(), path: defaults.path ?? '', recursive: false, workflowId: '', outputFolder: defaults.outputFolder ?? '',
+      namingTemplate: '', collisionPolicy: 'suffix', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false,
+    };
+}
+
+export function HotFolderEditor({ config, initialPath, onClose }: { config: HotFolderConfig | null; initialPath?: string; onClose: () => void }) {
+  const settings = useApp((s) => s.settings);
+  const workflows = useApp((s) => s.workflows);
+  const detail = useApp(selectCurrentDetail);
+  const form = useApp((s) => s.form);
+  const { saveHotFolder, selectWorkflow, replaceForm, revealFormErrors } = useActions();
+  const [draft, setDraft] = useState<EditorDraft>(() => draftFrom(config, { path: initialPath, outputFolder: settings?.outputFolder }));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), existing: useId() };
+  const set = (patch: Partial<EditorDraft>) => setDraft((d) => ({ ...d, ...patch }));
+
+  useEffect(() => {
+    if (draft.workflowId) void selectWorkflow(draft.workflowId);
+  }, [draft.workflowId, selectWorkflow]);
+  useEffect(() => {
+    // Editing: start the generated form from the folder's saved parameters, once its schema is here.
+    if (config && detail?.id === config.workflowId && form?.workflowId === config.workflowId) replaceForm(formFromParameters(detail, config.parameters));
+  }, [config, detail?.id]);
+
+  const ready = Boolean(draft.workflowId && detail?.id === draft.workflowId && form?.workflowId === draft.workflowId);
+  const formErrors = useMemo(() => (ready && detail && form ? validateForm(detail, form) : {}), [ready, detail, form]);
+  const shown = form?.showErrors ? formErrors : {};
+
+  const save = async () => {
+    const imageErrors = Object.keys(formErrors).filter((k) => !k.startsWith('image:'));
+    if (ready && imageErrors.length > 0) {
+      revealFormErrors();
+      return;
+    }
+    const { namingTemplate, ...rest } = draft;
+    const result = await saveHotFolder({
+      ...rest,
+      ...(namingTemplate.trim() ? { namingTemplate } : {}),
+      parameters: ready && detail && form ? toParameters(detail, form) : {},
+      imageField: form?.batchField ?? undefined,
+    });
+    if (result) setErrors(result);
+    else onClose();
+  };
+
+  return (
+    <Dialog
+      title={config ? 'Edit hot folder' : 'New hot folder'}
+      onClose={onClose}
+      wide
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn btn-primary" onClick={() => void save()}>Save hot folder</button>
+        </>
+      }
+    >
+      {errors.form && <p className="callout callout-danger" role="alert">{errors.form}</p>}
+      <div className="field">
+        <label htmlFor={ids.path} className="field-label">Folder to watch</label>
+        <input id={ids.path} className="input input-mono" value={draft.path} placeholder="/Users/me/Pictures/Incoming" onChange={(e) => set({ path: e.target.value })} aria-invalid={errors.path ? true : undefined} />
+        {errors.path && <p className="field-error" role="alert">{errors.path}</p>}
+        <label className="inline-check"><input type="checkbox" checked={draft.recursive} onChange={(e) => set({ recursive: e.target.checked })} /> Watch subfolders too</label>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.workflow} className="field-label">Workflow</label>
+        <select id={ids.workflow} className="input" value={draft.workflowId} onChange={(e) => set({ workflowId: e.target.value })} aria-invalid={errors.workflowId ? true : undefined}>
+          <option value="">Choose a workflow…</option>
+          {workflows.map((w) => <option key={w.id} value={w.id}>{w.name} ({w.creditCost} credits)</option>)}
+        </select>
+        {errors.workflowId && <p className="field-error" role="alert">{errors.workflowId}</p>}
+      </div>
+      {ready && detail && (
+        <div className="subpanel">
+          {detail.inputSchema.textFields.map((f) => <TextFieldInput key={f.id} field={f} error={shown[`text:${f.id}`]} />)}
+          {detail.inputSchema.switchFields.map((f) => <SwitchChips key={f.id} field={f} error={shown[`switch:${f.id}`]} />)}
+          <OutputOverrides />
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor={ids.out} className="field-label">Save results to</label>
+        <input id={ids.out} className="input input-mono" value={draft.outputFolder} onChange={(e) => set({ outputFolder: e.target.value })} aria-invalid={errors.outputFolder ? true : undefined} />
+        {errors.outputFolder && <p className="field-error" role="alert">{errors.outputFolder}</p>}
+      </div>
+      <div className="field-pair">
+        <div className="field">
+          <label htmlFor={ids.naming} className="field-label">File names</label>
+          <input id={ids.naming} className="input input-mono" value={draft.namingTemplate} placeholder={settings?.namingTemplate ?? '{name}_{workflow}{ext}'} onChange={(e) => set({ namingTemplate: e.target.value })} />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.collision} className="field-label">If a file exists</label>
+          <select id={ids.collision} className="input" value={draft.collisionPolicy} onChange={(e) => set({ collisionPolicy: e.target.value as CollisionPolicy })}>
+            {COLLISION_POLICIES.map((p) => <option key={p} value={p}>{COLLISION_LABELS[p]}</option>)}
+          </select>
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.existing} className="field-label">Photos already in the folder</label>
+        <select id={ids.existing} className="input" value={draft.existingFiles} onChange={(e) => set({ existingFiles: e.target.value as ExistingFilesPolicy })}>
+          {(Object.keys(EXISTING_LABELS) as ExistingFilesPolicy[]).map((p) => <option key={p} value={p}>{EXISTING_LABELS[p]}</option>)}
+        </select>
+      </div>
+      <label className="inline-check"><input type="checkbox" checked={draft.moveOriginals} onChange={(e) => set({ moveOriginals: e.target.checked })} /> Move originals into Done and Failed subfolders</label>
+      <label className="inline-check"><input type="checkbox" checked={draft.polling} onChange={(e) => set({ polling: e.target.checked })} /> Network drive (check by polling)</label>
+    </Dialog>
+  );
+}

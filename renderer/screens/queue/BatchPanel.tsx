@@ -1,0 +1,71 @@
+import type { BatchSummary } from '../../../shared/engine/model';
+import { formatCredits, formatEta, percent } from '../../lib/format';
+import { useActions, useApp } from '../../store/context';
+import { STATUS_FILTERS } from '../../store/queue-slice';
+import { BATCH_STATE_LABELS, FILTER_LABELS, stateTone } from './labels';
+import { ItemList } from './ItemList';
+
+function count(batch: BatchSummary, ...states: (keyof BatchSummary['counts'])[]): number {
+  return states.reduce((sum, s) => sum + (batch.counts[s] ?? 0), 0);
+}
+
+export function BatchPanel({ batch }: { batch: BatchSummary }) {
+  const filter = useApp((s) => s.statusFilter);
+  const { pauseBatch, resumeBatch, cancelBatch, retryFailed, setStatusFilter, openReview, openFolder } = useActions();
+  const open = batch.state === 'running' || batch.state === 'paused';
+  const failed = count(batch, 'failed');
+  const saved = count(batch, 'saved');
+  const unknown = count(batch, 'unknown');
+
+  return (
+    <section className="batch-panel" aria-label={`Batch ${batch.workflowName}`}>
+      <header className="batch-header">
+        <div>
+          <h2>{batch.workflowName}</h2>
+          <p className="muted">
+            <span className={`badge badge-${stateTone(batch.state)}`}>{BATCH_STATE_LABELS[batch.state]}</span>
+            {batch.pausedReason && <span className="paused-reason"> {batch.pausedReason}</span>}
+          </p>
+        </div>
+        <div className="button-row">
+          {batch.state === 'running' && <button type="button" className="btn" onClick={() => void pauseBatch(batch.id)}>Pause</button>}
+          {batch.state === 'paused' && <button type="button" className="btn btn-primary" onClick={() => void resumeBatch(batch.id)}>Resume</button>}
+          {open && <button type="button" className="btn" onClick={() => void cancelBatch(batch.id)}>Cancel batch</button>}
+          {failed > 0 && <button type="button" className="btn" onClick={() => void retryFailed(batch.id)}>Retry failed ({failed})</button>}
+          {saved > 0 && <button type="button" className="btn" onClick={() => openReview(batch.id)}>Review results</button>}
+          <button type="button" className="btn" onClick={() => void openFolder(batch.outputFolder)}>Open output folder</button>
+        </div>
+      </header>
+
+      <div className="batch-progress">
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label="Batch progress"
+          aria-valuenow={Math.round(batch.progress * 100)}
+          aria-valuemin={0}
+          aria-valuemax={100}
+        >
+          <span className="progress-fill" style={{ width: percent(batch.progress) }} />
+        </div>
+        <dl className="stat-row">
+          <div><dt>Done</dt><dd>{percent(batch.progress)}</dd></div>
+          <div><dt>Saved</dt><dd>{saved} / {batch.total}</dd></div>
+          <div><dt>Time left</dt><dd>{open ? formatEta(batch.etaMs) : '—'}</dd></div>
+          <div><dt>Credits</dt><dd>{formatCredits(batch.creditsSpent)} <span className="muted">of {batch.creditCost}</span></dd></div>
+          {failed > 0 && <div><dt>Failed</dt><dd className="text-danger">{failed}</dd></div>}
+          {unknown > 0 && <div><dt>Unknown</dt><dd className="text-warning">{unknown}</dd></div>}
+        </dl>
+      </div>
+
+      <div className="chip-row" role="group" aria-label="Filter by status">
+        {STATUS_FILTERS.map((f) => (
+          <button key={f} type="button" className="chip" aria-pressed={filter === f} onClick={() => setStatusFilter(f)}>
+            {FILTER_LABELS[f]}
+          </button>
+        ))}
+      </div>
+      <ItemList batchId={batch.id} />
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import { useRef } from 'react';
+import { useActions, useApp } from '../../store/context';
+
+function Img({ url, alt }: { url: string | null | undefined; alt: string }) {
+  if (url === undefined || url === null) return <div className="img-missing" role="img" aria-label={`${alt} (loading or unavailable)`}>{url === null ? 'Loading…' : 'No preview'}</div>;
+  return <img src={url} alt={alt} draggable={false} />;
+}
+
+/** Before/after, as a draggable (and keyboard) slider or side by side, at 1×, 2× or 4×. */
+export function Compare({ beforeUrl, afterUrl, name }: { beforeUrl: string | null | undefined; afterUrl: string | null | undefined; name: string }) {
+  const mode = useApp((s) => s.compareMode);
+  const zoom = useApp((s) => s.zoom);
+  const position = useApp((s) => s.sliderPosition);
+  const { setSliderPosition } = useActions();
+  const frame = useRef<HTMLDivElement>(null);
+  const dragging = useRef(false);
+
+  const moveTo = (clientX: number) => {
+    const rect = frame.current?.getBoundingClientRect();
+    if (!rect || rect.width === 0) return;
+    setSliderPosition(((clientX - rect.left) / rect.width) * 100);
+  };
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    const step = e.shiftKey ? 10 : 2;
+    const next = { ArrowLeft: position - step, ArrowRight: position + step, Home: 0, End: 100 }[e.key];
+    if (next === undefined) return;
+    e.preventDefault();
+    e.stopPropagation(); // the arrows move the divider here, not to the next photo
+    setSliderPosition(next);
+  };
+
+  if (mode === 'side') {
+    return (
+      <div className={`compare-side zoom-${zoom}`}>
+        <figure><div className="compare-scroll"><Img url={beforeUrl} alt={`Before: ${name}`} /></div><figcaption>Before</figcaption></figure>
+        <figure><div className="compare-scroll"><Img url={afterUrl} alt={`After: ${name}`} /></div><figcaption>After</figcaption></figure>
+      </div>
+    );
+  }
+  return (
+    <div className={`compare-scroll compare-slider-scroll zoom-${zoom}`}>
+      <div
+        ref={frame}
+        className="compare-slider"
+        onPointerDown={(e) => {
+          dragging.current = true;
+          e.currentTarget.setPointerCapture?.(e.pointerId);
+          moveTo(e.clientX);
+        }}
+        onPointerMove={(e) => dragging.current && moveTo(e.clientX)}
+        onPointerUp={() => (dragging.current = false)}
+        onPointerCancel={() => (dragging.current = false)}
+      >
+        <div className="compare-layer"><Img url={afterUrl} alt={`After: ${name}`} /></div>
+        <div className="compare-layer compare-before" style={{ clipPath: `inset(0 ${100 - position}% 0 0)` }}>
+          <Img url={beforeUrl} alt={`Before: ${name}`} />
+        </div>
+        <span className="compare-tag compare-tag-before" aria-hidden="true">Before</span>
+        <span className="compare-tag compare-tag-after" aria-hidden="true">After</span>
+        <div
+          className="compare-handle"
+          style={{ left: `${position}%` }}
+          role="slider"
+          tabIndex={0}
+          aria-label="Before and after divider"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={position}
+          aria-valuetext={`${position}% before`}
+          onKeyDown={onKeyDown}
+        >
+          <span className="compare-knob" aria-hidden="true">⟷</span>
+        </div>
+      </div>
+    </div>
+  );
+}

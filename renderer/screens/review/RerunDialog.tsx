@@ -1,0 +1,53 @@
+import { useEffect, useMemo } from 'react';
+import { Dialog } from '../../components/Dialog';
+import { toParameters, validateForm } from '../../lib/form-model';
+import { selectCurrentDetail } from '../../store/catalog-slice';
+import { useActions, useApp } from '../../store/context';
+import { OutputOverrides, SwitchChips, TextFieldInput } from '../workflows/FormFields';
+
+/** Re-run the rejected results of a batch with changed parameters (a new batch, same workflow). */
+export function RerunDialog({ batchId, workflowId, rejected, onClose }: { batchId: string; workflowId: string; rejected: number; onClose: () => void }) {
+  const detail = useApp(selectCurrentDetail);
+  const form = useApp((s) => s.form);
+  const { selectWorkflow, rerunRejected, revealFormErrors } = useActions();
+  useEffect(() => {
+    void selectWorkflow(workflowId);
+  }, [selectWorkflow, workflowId]);
+  const ready = detail?.id === workflowId && form?.workflowId === workflowId;
+  const errors = useMemo(() => (ready && detail && form ? validateForm(detail, form) : {}), [ready, detail, form]);
+  const shown = form?.showErrors ? errors : {};
+
+  const submit = async () => {
+    if (!detail || !form) return;
+    if (Object.keys(errors).length > 0) {
+      revealFormErrors();
+      return;
+    }
+    if (await rerunRejected(batchId, toParameters(detail, form))) onClose();
+  };
+
+  return (
+    <Dialog
+      title={`Re-run ${rejected} rejected ${rejected === 1 ? 'photo' : 'photos'}`}
+      onClose={onClose}
+      wide
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn btn-primary" disabled={!ready} onClick={() => void submit()}>Re-run with these settings</button>
+        </>
+      }
+    >
+      {!ready || !detail ? (
+        <p className="muted" role="status">Loading the workflow…</p>
+      ) : (
+        <>
+          <p className="muted">Change what did not work; the rejected photos run again as a new batch, at {detail.creditCost} credits each.</p>
+          {detail.inputSchema.textFields.map((f) => <TextFieldInput key={f.id} field={f} error={shown[`text:${f.id}`]} />)}
+          {detail.inputSchema.switchFields.map((f) => <SwitchChips key={f.id} field={f} error={shown[`switch:${f.id}`]} />)}
+          <OutputOverrides />
+        </>
+      )}
+    </Dialog>
+  );
+}

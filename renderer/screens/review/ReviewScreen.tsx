@@ -1,0 +1,109 @@
+import { useEffect, useMemo, useState } from 'react';
+import { EmptyState } from '../../components/EmptyState';
+import { useActions, useApp } from '../../store/context';
+import { isReviewable, ZOOM_LEVELS } from '../../store/review-slice';
+import { Compare } from './Compare';
+import { RerunDialog } from './RerunDialog';
+
+const EMPTY: never[] = [];
+
+export function ReviewScreen() {
+  const batchId = useApp((s) => s.selectedBatchId);
+  const batch = useApp((s) => (s.selectedBatchId ? s.batches[s.selectedBatchId] : undefined));
+  const order = useApp((s) => s.batchOrder);
+  const batches = useApp((s) => s.batches);
+  const list = useApp((s) => s.itemsByBatch[batchId ?? '']?.list ?? EMPTY);
+  const reviewItemId = useApp((s) => s.reviewItemId);
+  const mode = useApp((s) => s.compareMode);
+  const zoom = useApp((s) => s.zoom);
+  const previewUrls = useApp((s) => s.previewUrls);
+  const actions = useActions();
+  const [rerunOpen, setRerunOpen] = useState(false);
+
+  const items = useMemo(() => list.filter(isReviewable), [list]);
+  const index = Math.max(0, items.findIndex((i) => i.id === reviewItemId));
+  const item = items[index];
+  const before = item ? Object.values(item.sources)[0] : undefined;
+  const after = item?.outputs[0];
+  const rejected = list.filter((i) => i.verdict === 'rejected').length;
+
+  useEffect(() => {
+    if (before) void actions.loadPreview(before);
+    if (after) void actions.loadPreview(after);
+    // Warm the next photo so stepping through a batch feels instant.
+    const next = items[index + 1];
+    if (next?.outputs[0]) void actions.loadPreview(next.outputs[0]);
+  }, [before, after, items, index, actions]);
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (!item || (e.target as HTMLElement).closest('input, select, textarea, [role="dialog"]')) return;
+    if (e.key === 'ArrowRight' || e.key === 'j') actions.stepReview(1);
+    else if (e.key === 'ArrowLeft' || e.key === 'k') actions.stepReview(-1);
+    else if (e.key === 'a') void actions.setVerdict(item.id, item.verdict === 'approved' ? null : 'approved');
+    else if (e.key === 'r') void actions.setVerdict(item.id, item.verdict === 'rejected' ? null : 'rejected');
+    else return;
+    e.preventDefault();
+  };
+
+  const withResults = order.filter((id) => (batches[id]?.counts.saved ?? 0) > 0);
+  const picker = withResults.length > 0 && (
+    <label className="inline-field">
+      <span className="muted">Batch</span>
+      <select className="input" aria-label="Batch to review" value={batchId ?? ''} onChange={(e) => actions.openReview(e.target.value)}>
+        {!batchId && <option value="">Choose…</option>}
+        {withResults.map((id) => <option key={id} value={id}>{batches[id]!.workflowName} · {new Date(batches[id]!.createdAt).toLocaleString()}</option>)}
+      </select>
+    </label>
+  );
+
+  if (!batch || items.length === 0 || !item) {
+    return (
+      <section className="review" aria-label="Review">
+        {picker}
+        <EmptyState title="Nothing to review yet" icon="◐" action={<button type="button" className="btn btn-primary" onClick={() => actions.setView('queue')}>Go to the queue</button>}>
+          Finished photos appear here to compare with the originals, approve or reject.
+        </EmptyState>
+      </section>
+    );
+  }
+
+  return (
+    <section className="review" aria-label="Review" onKeyDown={onKeyDown} tabIndex={-1}>
+      <div className="review-toolbar">
+        {picker}
+        <div className="button-row">
+          <button type="button" className="btn" aria-label="Previous photo" disabled={index === 0} onClick={() => actions.stepReview(-1)}>←</button>
+          <span className="review-count" aria-live="polite">{index + 1} of {items.length}</span>
+          <button type="button" className="btn" aria-label="Next photo" disabled={index >= items.length - 1} onClick={() => actions.stepReview(1)}>→</button>
+        </div>
+        <div className="segmented" role="radiogroup" aria-label="Compare mode">
+          <button type="button" role="radio" aria-checked={mode === 'slider'} onClick={() => actions.setCompareMode('slider')}>Slider</button>
+          <button type="button" role="radio" aria-checked={mode === 'side'} onClick={() => actions.setCompareMode('side')}>Side by side</button>
+        </div>
+        <div className="segmented" role="radiogroup" aria-label="Zoom">
+          {ZOOM_LEVELS.map((z) => (
+            <button key={z} type="button" role="radio" aria-checked={zoom === z} onClick={() => actions.setZoom(z)}>{z}×</button>
+          ))}
+        </div>
+      </div>
+
+      <Compare beforeUrl={before ? previewUrls[before] : undefined} afterUrl={after ? previewUrls[after] : undefined} name={item.displayName} />
+
+      <div className="review-footer">
+        <div>
+          <p className="review-name mono">{item.displayName}</p>
+          {after && <p className="muted mono review-path" title={after}>{after}</p>}
+        </div>
+        <div className="button-row">
+          <button type="button" className={`btn verdict-approve${item.verdict === 'approved' ? ' is-on' : ''}`} aria-pressed={item.verdict === 'approved'} onClick={() => void actions.setVerdict(item.id, item.verdict === 'approved' ? null : 'approved')}>✓ Approve</button>
+          <button type="button" className={`btn verdict-reject${item.verdict === 'rejected' ? ' is-on' : ''}`} aria-pressed={item.verdict === 'rejected'} onClick={() => void actions.setVerdict(item.id, item.verdict === 'rejected' ? null : 'rejected')}>✕ Reject</button>
+          {after && <button type="button" className="btn" onClick={() => void actions.revealFile(after)}>Show in folder</button>}
+          <button type="button" className="btn" onClick={() => void actions.openFolder(batch.outputFolder)}>Open output folder</button>
+          <button type="button" className="btn" disabled={rejected === 0} onClick={() => setRerunOpen(true)}>Re-run rejected ({rejected})…</button>
+        </div>
+      </div>
+      <p className="muted key-hint">Keys: ← → next and previous · A approve · R reject · on the divider, ← → move it</p>
+      {rerunOpen && <RerunDialog batchId={batch.id} workflowId={batch.workflowId} rejected={rejected} onClose={() => setRerunOpen(false)} />}
+    </section>
+  );
+}

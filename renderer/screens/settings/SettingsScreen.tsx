@@ -1,0 +1,113 @@
+import { COLLISION_POLICIES, NAMING_TOKENS, type CollisionPolicy, type UploadSizePolicy } from '../../../shared/engine/model';
+import { MAX_CONCURRENCY, MIN_CONCURRENCY, SETTINGS_FIELDS, THEMES, type SandboxMode, type Theme } from '../../../shared/settings/schema';
+import { previewName, templateProblems } from '../../lib/naming';
+import { useActions, useApp } from '../../store/context';
+import { COLLISION_LABELS } from '../workflows/PhotosPanel';
+import { KeySection } from './KeySection';
+import { SettingText } from './SettingText';
+
+const SANDBOX_LABELS: Record<SandboxMode, string> = {
+  auto: 'Automatic: sandbox until a key is set',
+  always: 'Always use the sandbox (test credits)',
+  never: 'Never: live service only',
+};
+const THEME_LABELS: Record<Theme, string> = { system: 'System', light: 'Light', dark: 'Dark' };
+
+const firstIssue = (key: keyof typeof SETTINGS_FIELDS, value: unknown): string | null => {
+  const parsed = SETTINGS_FIELDS[key].safeParse(value);
+  return parsed.success ? null : parsed.error.issues[0]?.message ?? 'not valid';
+};
+
+function NamingPreview({ template }: { template: string }) {
+  const problems = templateProblems(template);
+  const sample = { name: 'IMG_2041', ext: '.jpg', workflow: 'color-grade', total: 240 };
+  return (
+    <div className="naming-live" aria-live="polite">
+      <p className="muted">Preview: <span className="mono" data-testid="naming-preview">{previewName(template, { ...sample, index: 1 })}</span>, <span className="mono">{previewName(template, { ...sample, name: 'IMG_2042', index: 2 })}</span></p>
+      {problems.map((p) => <p key={p} className="field-error">{p}</p>)}
+    </div>
+  );
+}
+
+export function SettingsScreen() {
+  const settings = useApp((s) => s.settings);
+  const warnings = useApp((s) => s.settingsWarnings);
+  const { updateSettings } = useActions();
+  if (!settings) return <p className="muted" role="status">Loading settings…</p>;
+  const save = (patch: Parameters<typeof updateSettings>[0]) => updateSettings(patch);
+
+  return (
+    <div className="settings">
+      <h2>Settings</h2>
+      {warnings.map((w) => <p key={w.message} className="callout callout-warning">{w.message}</p>)}
+      <KeySection />
+
+      <section className="panel" aria-label="Service">
+        <h3 className="panel-title">Service</h3>
+        <SettingText label="Service URL" mono type="url" value={settings.serviceUrl} validate={(v) => firstIssue('serviceUrl', v)} onSave={(v) => save({ serviceUrl: v })} />
+        <div className="field">
+          <label className="field-label" htmlFor="sandbox-mode">Sandbox</label>
+          <select id="sandbox-mode" className="input" value={settings.sandboxMode} onChange={(e) => void save({ sandboxMode: e.target.value as SandboxMode })}>
+            {(Object.keys(SANDBOX_LABELS) as SandboxMode[]).map((m) => <option key={m} value={m}>{SANDBOX_LABELS[m]}</option>)}
+          </select>
+        </div>
+        <SettingText
+          label="Photos in flight at once"
+          type="number"
+          value={String(settings.concurrency)}
+          validate={(v) => firstIssue('concurrency', Number(v)) && `Choose a whole number from ${MIN_CONCURRENCY} to ${MAX_CONCURRENCY}.`}
+          onSave={(v) => save({ concurrency: Number(v) })}
+        />
+        <SettingText
+          label="Warn when credits fall below"
+          type="number"
+          value={String(settings.lowBalanceWarning)}
+          validate={(v) => firstIssue('lowBalanceWarning', Number(v)) && 'Enter 0 (never warn) or a positive number.'}
+          onSave={(v) => save({ lowBalanceWarning: Number(v) })}
+        />
+      </section>
+
+      <section className="panel" aria-label="Output">
+        <h3 className="panel-title">Output</h3>
+        <SettingText label="Default output folder" mono value={settings.outputFolder ?? ''} onSave={(v) => save({ outputFolder: v.trim() === '' ? null : v })} hint="Used for new batches; each batch can choose another." />
+        <SettingText
+          label="Naming template"
+          mono
+          value={settings.namingTemplate}
+          validate={(v) => templateProblems(v).find((p) => !p.startsWith('Without')) ?? null}
+          onSave={(v) => save({ namingTemplate: v })}
+          preview={(v) => <NamingPreview template={v} />}
+          hint={<>Tokens: {NAMING_TOKENS.map((t) => <code key={t}>{t}</code>)}</>}
+        />
+        <div className="field">
+          <label className="field-label" htmlFor="collision-policy">When a file with that name exists</label>
+          <select id="collision-policy" className="input" value={settings.collisionPolicy} onChange={(e) => void save({ collisionPolicy: e.target.value as CollisionPolicy })}>
+            {COLLISION_POLICIES.map((p) => <option key={p} value={p}>{COLLISION_LABELS[p]}</option>)}
+          </select>
+        </div>
+        <label className="inline-check"><input type="checkbox" checked={settings.sidecars} onChange={(e) => void save({ sidecars: e.target.checked })} /> Write a .json sidecar next to each result</label>
+      </section>
+
+      <section className="panel" aria-label="Uploads">
+        <h3 className="panel-title">Uploads</h3>
+        <div className="field">
+          <label className="field-label" htmlFor="upload-size">Upload size</label>
+          <select id="upload-size" className="input" value={settings.uploadSizePolicy} onChange={(e) => void save({ uploadSizePolicy: e.target.value as UploadSizePolicy })}>
+            <option value="fit">Shrink to what the output needs (faster)</option>
+            <option value="original">Send originals as they are</option>
+          </select>
+        </div>
+        <label className="inline-check"><input type="checkbox" checked={settings.stripMetadata} onChange={(e) => void save({ stripMetadata: e.target.checked })} /> Remove location and camera data before uploading</label>
+      </section>
+
+      <section className="panel" aria-label="Appearance">
+        <h3 className="panel-title">Appearance</h3>
+        <div className="segmented" role="radiogroup" aria-label="Theme">
+          {THEMES.map((t) => (
+            <button key={t} type="button" role="radio" aria-checked={settings.theme === t} onClick={() => void save({ theme: t })}>{THEME_LABELS[t]}</button>
+          ))}
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { Dialog } from '../../components/Dialog';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { baseName, formatCredits } from '../../lib/format';
+import { useActions, useApp } from '../../store/context';
+
+/** The last look before spending: count, skipped files and why, cost against balance, where results go. */
+export function BatchSummaryDialog() {
+  const estimate = useApp((s) => s.estimate);
+  const starting = useApp((s) => s.starting);
+  const draftError = useApp((s) => s.draftError);
+  const outputFolder = useApp((s) => s.draft.outputFolder ?? s.settings?.outputFolder ?? '');
+  const { resetEstimate, startBatch } = useActions();
+  if (!estimate) return null;
+
+  const nothingToDo = estimate.itemCount === 0;
+  const blocked = nothingToDo || !estimate.fitsBalance || !estimate.fitsBudget;
+  const skippedCount = estimate.skipped.length + estimate.duplicates.length;
+
+  return (
+    <Dialog
+      title="Batch summary"
+      onClose={resetEstimate}
+      wide
+      footer={
+        <>
+          <button type="button" className="btn" onClick={resetEstimate}>Back</button>
+          <button type="button" className="btn btn-primary" data-autofocus disabled={blocked || starting} onClick={() => void startBatch()}>
+            {starting ? 'Starting…' : `Start ${estimate.itemCount} ${estimate.itemCount === 1 ? 'photo' : 'photos'}`}
+          </button>
+        </>
+      }
+    >
+      <dl className="summary-grid">
+        <div><dt>Photos</dt><dd>{estimate.itemCount}</dd></div>
+        <div><dt>Skipped</dt><dd>{skippedCount}</dd></div>
+        <div>
+          <dt>Cost</dt>
+          <dd>{formatCredits(estimate.totalCost)} <span className="muted">({formatCredits(estimate.costPerItem)} each)</span></dd>
+        </div>
+        <div>
+          <dt>Balance</dt>
+          <dd className={estimate.fitsBalance ? '' : 'text-danger'}>{estimate.balance === null ? 'unknown (offline)' : formatCredits(estimate.balance)}</dd>
+        </div>
+      </dl>
+      {nothingToDo && <p className="callout callout-warning" role="alert">No photos to process: every file was skipped. See the reasons below.</p>}
+      {!estimate.fitsBalance && (
+        <p className="callout callout-danger" role="alert">
+          Not enough credits: this batch needs {formatCredits(estimate.totalCost)} but the balance is {formatCredits(estimate.balance ?? 0)}.
+          Top up, or remove some photos.
+        </p>
+      )}
+      {!estimate.fitsBudget && <p className="callout callout-danger" role="alert">This batch costs more than the budget you set.</p>}
+      <p className="summary-line"><span className="muted">Saved to</span> <span className="mono">{outputFolder}</span></p>
+      {estimate.namingPreview.length > 0 && (
+        <table className="table naming-preview" aria-label="Output names">
+          <thead><tr><th>Photo</th><th>Saved as</th></tr></thead>
+          <tbody>
+            {estimate.namingPreview.map((n) => (
+              <tr key={n.source}><td className="mono">{baseName(n.source)}</td><td className="mono">{n.output}</td></tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {skippedCount > 0 && (
+        <details className="skipped">
+          <summary>{skippedCount} skipped {skippedCount === 1 ? 'file' : 'files'}</summary>
+          <ul aria-label="Skipped files">
+            {estimate.skipped.map((s) => <li key={s.path}><span className="mono">{baseName(s.path)}</span> — {s.reason}</li>)}
+            {estimate.duplicates.map((d) => <li key={d.path}><span className="mono">{baseName(d.path)}</span> — same photo as {baseName(d.duplicateOf)}</li>)}
+          </ul>
+        </details>
+      )}
+      {draftError && <ErrorMessage error={draftError} />}
+    </Dialog>
+  );
+}

@@ -1,0 +1,103 @@
+import { useId } from 'react';
+import { ASPECT_RATIOS, IMAGE_SIZES, type AspectRatio, type SwitchField, type TextField } from '../../../shared/service/model';
+import { useActions, useApp } from '../../store/context';
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? <p id={id} className="field-error" role="alert">{message}</p> : null;
+}
+
+export function TextFieldInput({ field, error }: { field: TextField; error?: string }) {
+  const value = useApp((s) => s.form?.texts[field.id] ?? '');
+  const { setText } = useActions();
+  const id = useId();
+  const errorId = `${id}-error`;
+  const common = {
+    id,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? errorId : undefined,
+    'aria-required': field.required || undefined,
+  } as const;
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field-label">
+        {field.label}{field.required && <span className="required" aria-hidden="true"> *</span>}
+      </label>
+      {field.description && <p className="field-hint">{field.description}</p>}
+      {field.presetOptions ? (
+        <select className="input" {...common} value={value} onChange={(e) => setText(field.id, e.target.value)}>
+          {!field.required && <option value="">Service default</option>}
+          {field.required && value === '' && <option value="">Choose…</option>}
+          {field.presetOptions.map((o) => <option key={o.id} value={o.id}>{o.label}</option>)}
+        </select>
+      ) : (
+        <input
+          className="input"
+          {...common}
+          value={value}
+          maxLength={field.maxLength ? field.maxLength + 50 : undefined}
+          onChange={(e) => setText(field.id, e.target.value)}
+        />
+      )}
+      {field.maxLength !== undefined && !field.presetOptions && (
+        <p className="field-hint field-count">{value.length} / {field.maxLength}</p>
+      )}
+      <FieldError id={errorId} message={error} />
+    </div>
+  );
+}
+
+export function SwitchChips({ field, error }: { field: SwitchField; error?: string }) {
+  const selected = useApp((s) => s.form?.switches[field.id]);
+  const { toggleSwitch } = useActions();
+  const id = useId();
+  return (
+    <div className="field">
+      <span id={`${id}-label`} className="field-label">{field.label}</span>
+      {field.description && <p className="field-hint">{field.description}</p>}
+      <div className="chip-row" role="group" aria-labelledby={`${id}-label`} aria-describedby={error ? `${id}-error` : undefined}>
+        {field.options.map((o) => (
+          <button key={o.id} type="button" className="chip chip-option" aria-pressed={selected?.includes(o.id) ?? false} onClick={() => toggleSwitch(field, o.id)}>
+            {o.label}
+          </button>
+        ))}
+      </div>
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}
+
+/** A small rectangle in the ratio's proportions, so the eight choices read at a glance. */
+function RatioShape({ ratio }: { ratio: AspectRatio }) {
+  const [w, h] = ratio.split(':').map(Number) as [number, number];
+  const scale = 26 / Math.max(w, h);
+  return <span className="ratio-shape" aria-hidden="true" style={{ width: `${w * scale}px`, height: `${h * scale}px` }} />;
+}
+
+export function OutputOverrides() {
+  const aspect = useApp((s) => s.form?.aspectRatio ?? null);
+  const size = useApp((s) => s.form?.imageSize ?? null);
+  const { setAspectRatio, setImageSize } = useActions();
+  return (
+    <fieldset className="field overrides">
+      <legend className="field-label">Output shape and size</legend>
+      <div className="ratio-grid" role="radiogroup" aria-label="Aspect ratio">
+        <button type="button" role="radio" aria-checked={aspect === null} className="ratio-option" onClick={() => setAspectRatio(null)}>
+          <span className="ratio-shape ratio-original" aria-hidden="true" />
+          <span>Original</span>
+        </button>
+        {ASPECT_RATIOS.map((r) => (
+          <button key={r} type="button" role="radio" aria-checked={aspect === r} aria-label={`Aspect ratio ${r}`} className="ratio-option" onClick={() => setAspectRatio(r)}>
+            <RatioShape ratio={r} />
+            <span>{r}</span>
+          </button>
+        ))}
+      </div>
+      <div className="segmented" role="radiogroup" aria-label="Image size">
+        <button type="button" role="radio" aria-checked={size === null} onClick={() => setImageSize(null)}>Default</button>
+        {IMAGE_SIZES.map((s) => (
+          <button key={s} type="button" role="radio" aria-checked={size === s} onClick={() => setImageSize(s)}>{s}</button>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

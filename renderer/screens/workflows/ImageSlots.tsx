@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { currentHost } from '../../bridge/host';
+import type { ImageField } from '../../../shared/service/model';
+import { filesFromDrop, pathsFromFiles } from '../../lib/drop';
+import { baseName } from '../../lib/format';
+import { useActions, useApp, useAppStore } from '../../store/context';
+import { PathInput } from './PathInput';
+
+/**
+ * One slot per image field. One field receives the batch (every dropped photo becomes an item); any other field
+ * takes one fixed file used for every item, such as a backdrop.
+ */
+function ImageSlot({ field, isBatch, error, multiField }: { field: ImageField; isBatch: boolean; error?: string; multiField: boolean }) {
+  const fixed = useApp((s) => s.form?.fixedImages[field.id] ?? null);
+  const count = useApp((s) => s.draft.paths.length);
+  const store = useAppStore();
+  const { setFixedImage, addPaths, setBatchField, notify } = useActions();
+  const [over, setOver] = useState(false);
+
+  const accept = (paths: string[]) => (isBatch ? addPaths(paths) : setFixedImage(field.id, paths[0] ?? null));
+
+  const onDrop = async (e: React.DragEvent) => {
+    e.preventDefault();
+    e.stopPropagation();
+    setOver(false);
+    const files = await filesFromDrop(e.dataTransfer, store.getState().draft.recursive, currentHost()?.readsFolders ?? false);
+    const result = await pathsFromFiles(isBatch ? files : files.slice(0, 1));
+    if ('error' in result) notify('warning', result.error);
+    else accept(result.paths);
+  };
+
+  return (
+    <div
+      className={`image-slot${over ? ' is-over' : ''}${error ? ' has-error' : ''}`}
+      role="group"
+      aria-label={`Image: ${field.label}`}
+      onDragOver={(e) => { e.preventDefault(); setOver(true); }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => void onDrop(e)}
+    >
+      <div className="image-slot-head">
+        <span className="field-label">{field.label}{field.required && <span className="required" aria-hidden="true"> *</span>}</span>
+        {multiField && (
+          <label className="inline-check">
+            <input type="radio" name="batch-field" checked={isBatch} onChange={() => setBatchField(field.id)} />
+            Batch photos go here
+          </label>
+        )}
+      </div>
+      {field.description && <p className="field-hint">{field.description}</p>}
+      {isBatch ? (
+        <p className="slot-body">{count === 0 ? 'Drop photos or folders here, or anywhere on the window.' : `${count} ${count === 1 ? 'item' : 'items'} added below — each becomes one result.`}</p>
+      ) : fixed ? (
+        <div className="slot-body slot-fixed">
+          <span className="mono" title={fixed}>{baseName(fixed)}</span>
+          <button type="button" className="btn btn-small" onClick={() => setFixedImage(field.id, null)} aria-label={`Remove ${field.label} image`}>Remove</button>
+        </div>
+      ) : (
+        <>
+          <p className="slot-body">Drop one photo here; it is used for every item.</p>
+          <PathInput label={`Path for ${field.label}`} multiple={false} onPaths={accept} />
+        </>
+      )}
+      {error && <p className="field-error" role="alert">{error}</p>}
+    </div>
+  );
+}
+
+export function ImageSlots({ fields, errors }: { fields: ImageField[]; errors: Record<string, string> }) {
+  const batchField = useApp((s) => s.form?.batchField ?? null);
+  return (
+    <div className="image-slots">
+      {fields.map((f) => (
+        <ImageSlot key={f.id} field={f} isBatch={f.id === batchField} error={errors[`image:${f.id}`]} multiField={fields.length > 1} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { useId } from 'react';
+import { COLLISION_POLICIES, type CollisionPolicy } from '../../../shared/engine/model';
+import { useActions, useApp } from '../../store/context';
+import { PathInput } from './PathInput';
+
+const SHOWN_PATHS = 50;
+
+export const COLLISION_LABELS: Record<CollisionPolicy, string> = {
+  suffix: 'Keep both (add a number)',
+  skip: 'Skip the photo',
+  overwrite: 'Replace the existing file',
+};
+
+export function PhotosPanel() {
+  const draft = useApp((s) => s.draft);
+  const settings = useApp((s) => s.settings);
+  const { addPaths, removePath, clearPaths, setDraft } = useActions();
+  const outId = useId();
+  const namingId = useId();
+  const collisionId = useId();
+  const shown = draft.paths.slice(0, SHOWN_PATHS);
+
+  return (
+    <section className="panel" aria-label="Photos and output">
+      <h3 className="panel-title">Photos</h3>
+      {draft.paths.length === 0 ? (
+        <p className="muted">Drop photos or whole folders anywhere on this window, choose them, or type a path.</p>
+      ) : (
+        <ul className="path-list" aria-label="Photos to process">
+          {shown.map((p) => (
+            <li key={p}>
+              <span className="mono path-text" title={p}>{p}</span>
+              <button type="button" className="btn btn-icon" aria-label={`Remove ${p}`} onClick={() => removePath(p)}>✕</button>
+            </li>
+          ))}
+          {draft.paths.length > SHOWN_PATHS && <li className="muted">…and {draft.paths.length - SHOWN_PATHS} more</li>}
+        </ul>
+      )}
+      <PathInput label="Add photos by path" onPaths={addPaths} />
+      <div className="row">
+        <label className="inline-check">
+          <input type="checkbox" checked={draft.recursive} onChange={(e) => setDraft({ recursive: e.target.checked })} />
+          Include photos in subfolders
+        </label>
+        {draft.paths.length > 0 && <button type="button" className="btn btn-link" onClick={clearPaths}>Clear all</button>}
+      </div>
+
+      <h3 className="panel-title">Output</h3>
+      <div className="field">
+        <label htmlFor={outId} className="field-label">Output folder</label>
+        <input
+          id={outId}
+          className="input input-mono"
+          placeholder={settings?.outputFolder ?? 'Choose where results are saved'}
+          value={draft.outputFolder ?? settings?.outputFolder ?? ''}
+          onChange={(e) => setDraft({ outputFolder: e.target.value || null })}
+        />
+      </div>
+      <div className="field-pair">
+        <div className="field">
+          <label htmlFor={namingId} className="field-label">File names</label>
+          <input
+            id={namingId}
+            className="input input-mono"
+            value={draft.namingTemplate ?? settings?.namingTemplate ?? ''}
+            onChange={(e) => setDraft({ namingTemplate: e.target.value || null })}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={collisionId} className="field-label">If a file exists</label>
+          <select
+            id={collisionId}
+            className="input"
+            value={draft.collisionPolicy ?? settings?.collisionPolicy ?? 'suffix'}
+            onChange={(e) => setDraft({ collisionPolicy: e.target.value as CollisionPolicy })}
+          >
+            {COLLISION_POLICIES.map((p) => <option key={p} value={p}>{COLLISION_LABELS[p]}</option>)}
+          </select>
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import { createStore } from 'zustand/vanilla';
+import type { Api } from '../../shared/ipc/contract';
+import { createBatchSlice } from './batch-slice';
+import { createCatalogSlice } from './catalog-slice';
+import { createHotFolderSlice } from './hotfolder-slice';
+import { createQueueSlice } from './queue-slice';
+import { createReviewSlice } from './review-slice';
+import { createServiceSlice } from './service-slice';
+import type { AppState, AppStore } from './types';
+import { createUiSlice } from './ui-slice';
+
+/** One store from slices; the bridge is a parameter so tests and benches inject their own. */
+export function createAppStore(bridge: Api): AppStore {
+  return createStore<AppState>()((set, get) => ({
+    ...createUiSlice(set, get, bridge),
+    ...createServiceSlice(set, get, bridge),
+    ...createCatalogSlice(set, get, bridge),
+    ...createBatchSlice(set, get, bridge),
+    ...createQueueSlice(set, get, bridge),
+    ...createReviewSlice(set, get, bridge),
+    ...createHotFolderSlice(set, get, bridge),
+  }));
+}
+
+/**
+ * Wires main's events into the store and loads the first screenful. Returns a function that unsubscribes
+ * everything (tests call it; the app lives as long as the window).
+ */
+export function connectStore(store: AppStore, bridge: Api): () => void {
+  const s = () => store.getState();
+  const unsubscribers = [
+    bridge.batches.onProgress((event) => s().applyProgress(event)),
+    bridge.balance.onChanged((balance) => s().applyBalance(balance)),
+    bridge.service.onChanged((status) => {
+      s().applyServiceStatus(status);
+      void s().loadWorkflows();
+      void s().refreshBalance();
+    }),
+    bridge.settings.onChanged((settings) => s().applySettings(settings)),
+    bridge.hotFolders.onChanged((list) => s().applyHotFolders(list)),
+    bridge.hotFolders.onActivity((entry) => s().applyActivity(entry)),
+    bridge.app.onNotice((notice) => s().notify(notice.level, notice.message)),
+    bridge.files.onOpened(({ paths }) => {
+      s().addPaths(paths);
+      s().setView('workflows');
+    }),
+  ];
+  void s().loadService();
+  void s().loadWorkflows();
+  void s().loadBatches();
+  void s().loadHotFolders();
+  return () => unsubscribers.forEach((off) => off());
+}

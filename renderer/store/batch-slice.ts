@@ -1,0 +1,134 @@
+import type { BatchEstimate, BatchSpecInput, CollisionPolicy } from '../../shared/engine/model';
+import { asUiError, toUiError, unwrap, type UiError } from '../lib/errors';
+import { toParameters, validateForm } from '../lib/form-model';
+import { selectCurrentDetail } from './catalog-slice';
+import type { SliceCreator } from './types';
+
+/** The batch being put together on the Workflows screen, before anything is spent. */
+export interface BatchDraft {
+  paths: string[];
+  recursive: boolean;
+  /** null: use the default output folder from Settings. */
+  outputFolder: string | null;
+  namingTemplate: string | null;
+  collisionPolicy: CollisionPolicy | null;
+  budget: number | null;
+}
+
+export interface BatchSlice {
+  draft: BatchDraft;
+  estimate: BatchEstimate | null;
+  estimating: boolean;
+  starting: boolean;
+  /** Why the estimate or the start failed (shown in the form or the summary, not as a passing notice). */
+  draftError: UiError | null;
+  addPaths(paths: string[]): void;
+  removePath(path: string): void;
+  clearPaths(): void;
+  setDraft(patch: Partial<BatchDraft>): void;
+  /** Validates the form, then asks main to scan and price the batch; opens the summary on success. */
+  requestEstimate(): Promise<void>;
+  resetEstimate(): void;
+  /** Creates the batch from the summary and switches to the queue. */
+  startBatch(): Promise<boolean>;
+}
+
+const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null, namingTemplate: null, collisionPolicy: null, budget: null };
+
+export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => {
+  /** The spec for the current form and draft, or an error in plain words saying what is missing. */
+  const buildSpec = (): { spec: BatchSpecInput } | { error: UiError } => {
+    const state = get();
+    const detail = selectCurrentDetail(state);
+    const form = state.form;
+    if (!detail || !form) return { error: toUiError('bad_request', 'Choose a workflow first.') };
+    const formErrors = validateForm(detail, form);
+    if (Object.keys(formErrors).length > 0) {
+      state.revealFormErrors();
+      return { error: { code: 'bad_request', title: 'Some fields need attention before you continue.', detail: Object.values(formErrors).join(' ') } };
+    }
+    const { draft, settings } = state;
+    if (draft.paths.length === 0) return { error: { code: 'bad_request', title: 'Add photos first: drop them anywhere on the window or type a path.', detail: 'no input paths' } };
+    const outputFolder = draft.outputFolder ?? settings?.outputFolder ?? null;
+    if (!outputFolder) return { error: { code: 'bad_request', title: 'Choose where the results should be saved.', detail: 'no output folder' } };
+    const fixed = Object.entries(form.fixedImages);
+    const batchField = form.batchField ?? undefined;
+    const inputs = fixed.length > 0 && batchField
+      ? { paths: [], recursive: draft.recursive, mappings: draft.paths.map((p) => ({ [batchField]: p, ...form.fixedImages })) }
+      : { paths: draft.paths, recursive: draft.recursive, imageField: batchField };
+    return {
+      spec: {
+        workflowId: detail.id,
+        parameters: toParameters(detail, form),
+        inputs,
+        output: {
+          outputFolder,
+          namingTemplate: draft.namingTemplate ?? settings?.namingTemplate,
+          collisionPolicy: draft.collisionPolicy ?? settings?.collisionPolicy,
+          sidecars: settings?.sidecars ?? false,
+        },
+        encode: { uploadSizePolicy: settings?.uploadSizePolicy ?? 'fit', stripMetadata: settings?.stripMetadata ?? true },
+        budget: draft.budget,
+        source: { kind: 'manual' },
+      },
+    };
+  };
+
+  return {
+    draft: EMPTY_DRAFT,
+    estimate: null,
+    estimating: false,
+    starting: false,
+    draftError: null,
+
+    addPaths: (paths) =>
+      set((s) => {
+        const seen = new Set(s.draft.paths);
+        const fresh = paths.filter((p) => p.trim() !== '' && !seen.has(p) && seen.add(p));
+        return { draft: { ...s.draft, paths: [...s.draft.paths, ...fresh] }, estimate: null, draftError: null };
+      }),
+    removePath: (path) => set((s) => ({ draft: { ...s.draft, paths: s.draft.paths.filter((p) => p !== path) }, estimate: null })),
+    clearPaths: () => set((s) => ({ draft: { ...s.draft, paths: [] }, estimate: null })),
+    setDraft: (patch) => set((s) => ({ draft: { ...s.draft, ...patch }, estimate: null })),
+
+    async requestEstimate() {
+      const built = buildSpec();
+      if ('error' in built) {
+        set({ draftError: built.error, estimate: null });
+        return;
+      }
+      set({ estimating: true, draftError: null });
+      try {
+        set({ estimate: await unwrap(bridge.batches.estimate(built.spec)) });
+      } catch (error) {
+        set({ draftError: asUiError(error) });
+      } finally {
+        set({ estimating: false });
+      }
+    },
+    resetEstimate: () => set({ estimate: null, draftError: null }),
+
+    async startBatch() {
+      const built = buildSpec();
+      if ('error' in built) {
+        set({ draftError: built.error });
+        return false;
+      }
+      set({ starting: true, draftError: null });
+      try {
+        const summary = await unwrap(bridge.batches.create(built.spec));
+        set((s) => ({ estimate: null, draft: { ...s.draft, paths: [] } }));
+        get().upsertBatches([summary]);
+        get().selectBatch(summary.id);
+        get().setView('queue');
+        get().notify('info', `Started “${summary.workflowName}” on ${summary.total} ${summary.total === 1 ? 'photo' : 'photos'}.`);
+        return true;
+      } catch (error) {
+        set({ draftError: asUiError(error) });
+        return false;
+      } finally {
+        set({ starting: false });
+      }
+    },
+  };
+};

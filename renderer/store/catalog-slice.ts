@@ -1,0 +1,110 @@
+import type { AspectRatio, ImageSize, SwitchField, WorkflowDetail, WorkflowSummary } from '../../shared/service/model';
+import { asUiError, unwrap, type UiError } from '../lib/errors';
+import { initialForm, toggleOption, type FormState } from '../lib/form-model';
+import type { AppState, SliceCreator } from './types';
+
+export interface CatalogSlice {
+  workflows: WorkflowSummary[];
+  workflowsLoaded: boolean;
+  workflowsError: UiError | null;
+  tagFilter: string | null;
+  search: string;
+  details: Record<string, WorkflowDetail>;
+  selectedWorkflowId: string | null;
+  detailError: UiError | null;
+  form: FormState | null;
+  loadWorkflows(): Promise<void>;
+  setTagFilter(tag: string | null): void;
+  setSearch(text: string): void;
+  /** Opens a workflow: fetches its input schema and starts a fresh form from its defaults. */
+  selectWorkflow(id: string | null): Promise<void>;
+  setText(fieldId: string, value: string): void;
+  toggleSwitch(field: SwitchField, optionId: string): void;
+  setAspectRatio(ratio: AspectRatio | null): void;
+  setImageSize(size: ImageSize | null): void;
+  setBatchField(fieldId: string): void;
+  setFixedImage(fieldId: string, path: string | null): void;
+  revealFormErrors(): void;
+  replaceForm(form: FormState): void;
+}
+
+export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get, bridge) => {
+  const patchForm = (fn: (form: FormState) => FormState) =>
+    set((s) => (s.form ? { form: fn(s.form) } : {}));
+
+  return {
+    workflows: [],
+    workflowsLoaded: false,
+    workflowsError: null,
+    tagFilter: null,
+    search: '',
+    details: {},
+    selectedWorkflowId: null,
+    detailError: null,
+    form: null,
+
+    async loadWorkflows() {
+      try {
+        set({ workflows: await unwrap(bridge.workflows.list({})), workflowsLoaded: true, workflowsError: null });
+      } catch (error) {
+        set({ workflowsLoaded: true, workflowsError: asUiError(error) });
+      }
+    },
+    setTagFilter: (tag) => set({ tagFilter: tag }),
+    setSearch: (search) => set({ search }),
+
+    async selectWorkflow(id) {
+      if (id === null) {
+        set({ selectedWorkflowId: null, form: null, detailError: null });
+        return;
+      }
+      set({ selectedWorkflowId: id, detailError: null });
+      try {
+        const detail = get().details[id] ?? (await unwrap(bridge.workflows.get({ id })));
+        if (get().selectedWorkflowId !== id) return; // the user moved on while it loaded
+        set((s) => ({ details: { ...s.details, [id]: detail }, form: s.form?.workflowId === id ? s.form : initialForm(detail) }));
+        get().resetEstimate();
+      } catch (error) {
+        set({ detailError: asUiError(error), form: null });
+      }
+    },
+
+    setText: (fieldId, value) => patchForm((f) => ({ ...f, texts: { ...f.texts, [fieldId]: value } })),
+    toggleSwitch: (field, optionId) =>
+      patchForm((f) => ({ ...f, switches: { ...f.switches, [field.id]: toggleOption(field, f.switches[field.id] ?? [], optionId) } })),
+    setAspectRatio: (aspectRatio) => patchForm((f) => ({ ...f, aspectRatio })),
+    setImageSize: (imageSize) => patchForm((f) => ({ ...f, imageSize })),
+    setBatchField: (fieldId) =>
+      patchForm((f) => {
+        const fixedImages = { ...f.fixedImages };
+        delete fixedImages[fieldId];
+        return { ...f, batchField: fieldId, fixedImages };
+      }),
+    setFixedImage: (fieldId, path) =>
+      patchForm((f) => {
+        const fixedImages = { ...f.fixedImages };
+        if (path) fixedImages[fieldId] = path;
+        else delete fixedImages[fieldId];
+        return { ...f, fixedImages };
+      }),
+    revealFormErrors: () => patchForm((f) => ({ ...f, showErrors: true })),
+    replaceForm: (form) => set({ form }),
+  };
+};
+
+export function selectAllTags(s: Pick<AppState, 'workflows'>): string[] {
+  return [...new Set(s.workflows.flatMap((w) => w.tags))].sort();
+}
+
+export function filterWorkflows(workflows: WorkflowSummary[], tag: string | null, search: string): WorkflowSummary[] {
+  const needle = search.trim().toLowerCase();
+  return workflows.filter(
+    (w) =>
+      (tag === null || w.tags.includes(tag)) &&
+      (needle === '' || `${w.name} ${w.description} ${w.tags.join(' ')}`.toLowerCase().includes(needle)),
+  );
+}
+
+export function selectCurrentDetail(s: Pick<AppState, 'details' | 'selectedWorkflowId'>): WorkflowDetail | null {
+  return s.selectedWorkflowId ? s.details[s.selectedWorkflowId] ?? null : null;
+}

@@ -1,0 +1,111 @@
+import {
+  HotFolderConfigSchema, type DryRunReport, type HotFolderActivity, type HotFolderConfigInput, type HotFolderState,
+} from '../../shared/hotfolders/model';
+import { asUiError, unwrap, type UiError } from '../lib/errors';
+import type { SliceCreator } from './types';
+
+const MAX_ACTIVITY = 200;
+
+export interface HotFolderSlice {
+  hotFolders: HotFolderState[];
+  hotFoldersLoaded: boolean;
+  activity: HotFolderActivity[];
+  dryRuns: Record<string, DryRunReport>;
+  /** A folder dropped on the Hot folders screen: the editor opens with it filled in. */
+  pendingFolderPath: string | null;
+  setPendingFolderPath(path: string | null): void;
+  loadHotFolders(): Promise<void>;
+  /** Validates and saves; answers field errors (path → message) or null when saved. */
+  saveHotFolder(config: HotFolderConfigInput): Promise<Record<string, string> | null>;
+  removeHotFolder(id: string): Promise<void>;
+  setArmed(id: string, armed: boolean): Promise<void>;
+  dryRun(id: string): Promise<void>;
+  reprocess(id: string): Promise<void>;
+  applyHotFolders(list: HotFolderState[]): void;
+  applyActivity(activity: HotFolderActivity): void;
+}
+
+export const createHotFolderSlice: SliceCreator<HotFolderSlice> = (set, get, bridge) => {
+  const replaceOne = (state: HotFolderState) =>
+    set((s) => {
+      const exists = s.hotFolders.some((h) => h.config.id === state.config.id);
+      return {
+        hotFolders: exists ? s.hotFolders.map((h) => (h.config.id === state.config.id ? state : h)) : [...s.hotFolders, state],
+      };
+    });
+  const report = (error: unknown): UiError => {
+    const ui = asUiError(error);
+    get().notifyError(ui);
+    return ui;
+  };
+
+  return {
+    hotFolders: [],
+    hotFoldersLoaded: false,
+    activity: [],
+    dryRuns: {},
+    pendingFolderPath: null,
+    setPendingFolderPath: (pendingFolderPath) => set({ pendingFolderPath }),
+
+    async loadHotFolders() {
+      try {
+        set({ hotFolders: await unwrap(bridge.hotFolders.list({})), hotFoldersLoaded: true });
+      } catch (error) {
+        set({ hotFoldersLoaded: true });
+        report(error);
+      }
+    },
+
+    async saveHotFolder(config) {
+      const parsed = HotFolderConfigSchema.safeParse(config);
+      if (!parsed.success) {
+        const errors: Record<string, string> = {};
+        for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? 'form')] ??= issue.message;
+        return errors;
+      }
+      try {
+        replaceOne(await unwrap(bridge.hotFolders.save(parsed.data)));
+        return null;
+      } catch (error) {
+        return { form: report(error).title };
+      }
+    },
+
+    async removeHotFolder(id) {
+      try {
+        await unwrap(bridge.hotFolders.remove({ id }));
+        set((s) => ({ hotFolders: s.hotFolders.filter((h) => h.config.id !== id) }));
+      } catch (error) {
+        report(error);
+      }
+    },
+
+    async setArmed(id, armed) {
+      try {
+        replaceOne(await unwrap(bridge.hotFolders.setArmed({ id, armed })));
+      } catch (error) {
+        report(error);
+      }
+    },
+
+    async dryRun(id) {
+      try {
+        const result = await unwrap(bridge.hotFolders.dryRun({ id }));
+        set((s) => ({ dryRuns: { ...s.dryRuns, [id]: result } }));
+      } catch (error) {
+        report(error);
+      }
+    },
+
+    async reprocess(id) {
+      try {
+        replaceOne(await unwrap(bridge.hotFolders.reprocess({ id })));
+      } catch (error) {
+        report(error);
+      }
+    },
+
+    applyHotFolders: (hotFolders) => set({ hotFolders, hotFoldersLoaded: true }),
+    applyActivity: (entry) => set((s) => ({ activity: [entry, ...s.activity].slice(0, MAX_ACTIVITY) })),
+  };
+};

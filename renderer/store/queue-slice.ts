@@ -1,0 +1,199 @@
+import type { BatchProgressEvent, BatchSummary, ItemState, ItemView } from '../../shared/engine/model';
+import { asUiError, unwrap } from '../lib/errors';
+import type { SliceCreator } from './types';
+
+export const STATUS_FILTERS = ['all', 'active', 'pending', 'saved', 'failed', 'unknown', 'cancelled', 'skipped'] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+
+const ACTIVE: ReadonlySet<ItemState> = new Set(['encoding', 'submitting', 'submitted', 'running', 'downloading']);
+
+export function matchesFilter(state: ItemState, filter: StatusFilter): boolean {
+  if (filter === 'all') return true;
+  if (filter === 'active') return ACTIVE.has(state);
+  return state === filter;
+}
+
+export interface BatchItems {
+  total: number;
+  /** Sorted by queue position. */
+  list: ItemView[];
+  loaded: boolean;
+}
+
+export interface QueueSlice {
+  batches: Record<string, BatchSummary>;
+  /** Newest first. */
+  batchOrder: string[];
+  selectedBatchId: string | null;
+  itemsByBatch: Record<string, BatchItems>;
+  statusFilter: StatusFilter;
+  progressEvents: number;
+  loadBatches(): Promise<void>;
+  loadItems(batchId: string): Promise<void>;
+  selectBatch(batchId: string | null): void;
+  setStatusFilter(filter: StatusFilter): void;
+  upsertBatches(batches: BatchSummary[]): void;
+  applyProgress(event: BatchProgressEvent): void;
+  pauseBatch(batchId: string): Promise<void>;
+  resumeBatch(batchId: string): Promise<void>;
+  cancelBatch(batchId: string): Promise<void>;
+  cancelAll(): Promise<void>;
+  retryFailed(batchId: string): Promise<void>;
+  cancelItem(itemId: string): Promise<void>;
+  /** Only after the user confirmed they understand it may be charged twice. */
+  resubmitItem(itemId: string, acknowledgeMayChargeTwice: true): Promise<void>;
+  moveToFront(batchId: string, itemIds: string[]): Promise<void>;
+}
+
+const PAGE = 5_000;
+
+/** Position lookups per batch, kept beside the store so a progress event patches in O(changed items). */
+const positions = new WeakMap<ItemView[], Map<string, number>>();
+function indexOf(list: ItemView[]): Map<string, number> {
+  let index = positions.get(list);
+  if (!index) {
+    index = new Map(list.map((item, i) => [item.id, i]));
+    positions.set(list, index);
+  }
+  return index;
+}
+
+function mergeItems(list: ItemView[], changed: ItemView[]): ItemView[] {
+  const index = indexOf(list);
+  const next = list.slice();
+  let appended = false;
+  for (const item of changed) {
+    const at = index.get(item.id);
+    if (at === undefined) {
+      next.push(item);
+      appended = true;
+    } else next[at] = item;
+  }
+  if (appended) next.sort((a, b) => a.position - b.position);
+  else positions.set(next, index); // same ids at the same places: the lookup stays valid
+  return next;
+}
+
+const orderOf = (batches: Record<string, BatchSummary>) =>
+  Object.values(batches).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((b) => b.id);
+
+export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => {
+  const control = async (run: () => Promise<BatchSummary>) => {
+    try {
+      get().upsertBatches([await run()]);
+    } catch (error) {
+      get().notifyError(asUiError(error));
+    }
+  };
+  const itemAction = async (run: () => Promise<ItemView>) => {
+    try {
+      const item = await run();
+      get().applyProgress({ batches: [], items: [item] });
+    } catch (error) {
+      get().notifyError(asUiError(error));
+    }
+  };
+
+  return {
+    batches: {},
+    batchOrder: [],
+    selectedBatchId: null,
+    itemsByBatch: {},
+    statusFilter: 'all',
+    progressEvents: 0,
+
+    async loadBatches() {
+      try {
+        const list = await unwrap(bridge.batches.list({}));
+        get().upsertBatches(list);
+        const { selectedBatchId, batchOrder } = get();
+        if (!selectedBatchId && batchOrder[0]) get().selectBatch(batchOrder[0]);
+      } catch (error) {
+        get().notifyError(asUiError(error));
+      }
+    },
+
+    async loadItems(batchId) {
+      try {
+        const list: ItemView[] = [];
+        let total = 0;
+        do {
+          const page = await unwrap(bridge.batches.items({ batchId, offset: list.length, limit: PAGE }));
+          total = page.total;
+          list.push(...page.items);
+          if (page.items.length === 0) break;
+        } while (list.length < total);
+        list.sort((a, b) => a.position - b.position);
+        // Events that arrived while pages loaded are newer than the pages: keep them.
+        const during = get().itemsByBatch[batchId]?.list ?? [];
+        const merged = mergeItems(list, during);
+        set((s) => ({ itemsByBatch: { ...s.itemsByBatch, [batchId]: { total, list: merged, loaded: true } } }));
+      } catch (error) {
+        get().notifyError(asUiError(error));
+      }
+    },
+
+    selectBatch(batchId) {
+      set({ selectedBatchId: batchId });
+      if (batchId && !get().itemsByBatch[batchId]?.loaded) void get().loadItems(batchId);
+    },
+    setStatusFilter: (statusFilter) => set({ statusFilter }),
+
+    upsertBatches(list) {
+      if (list.length === 0) return;
+      set((s) => {
+        const batches = { ...s.batches };
+        for (const b of list) batches[b.id] = b;
+        return { batches, batchOrder: orderOf(batches) };
+      });
+    },
+
+    applyProgress(event) {
+      get().upsertBatches(event.batches);
+      if (event.items.length === 0) {
+        set((s) => ({ progressEvents: s.progressEvents + 1 }));
+        return;
+      }
+      const byBatch = new Map<string, ItemView[]>();
+      for (const item of event.items) {
+        const group = byBatch.get(item.batchId) ?? [];
+        group.push(item);
+        byBatch.set(item.batchId, group);
+      }
+      set((s) => {
+        const itemsByBatch = { ...s.itemsByBatch };
+        for (const [batchId, changed] of byBatch) {
+          const current = itemsByBatch[batchId];
+          // Batches whose items were never opened are not kept item by item: their summary is enough.
+          if (!current) continue;
+          const list = mergeItems(current.list, changed);
+          itemsByBatch[batchId] = { ...current, list, total: Math.max(current.total, list.length) };
+        }
+        return { itemsByBatch, progressEvents: s.progressEvents + 1 };
+      });
+    },
+
+    pauseBatch: (batchId) => control(() => unwrap(bridge.batches.pause({ batchId }))),
+    resumeBatch: (batchId) => control(() => unwrap(bridge.batches.resume({ batchId }))),
+    cancelBatch: (batchId) => control(() => unwrap(bridge.batches.cancel({ batchId }))),
+    retryFailed: async (batchId) => {
+      await control(() => unwrap(bridge.batches.retryFailed({ batchId })));
+      await get().loadItems(batchId);
+    },
+    async cancelAll() {
+      const open = Object.values(get().batches).filter((b) => b.state === 'running' || b.state === 'paused');
+      await Promise.all(open.map((b) => get().cancelBatch(b.id)));
+    },
+    cancelItem: (itemId) => itemAction(() => unwrap(bridge.items.cancel({ itemId }))),
+    resubmitItem: (itemId, acknowledgeMayChargeTwice) =>
+      itemAction(() => unwrap(bridge.items.resubmit({ itemId, acknowledgeMayChargeTwice }))),
+    async moveToFront(batchId, itemIds) {
+      try {
+        await unwrap(bridge.items.reorder({ batchId, itemIds, beforeItemId: null }));
+        await get().loadItems(batchId);
+      } catch (error) {
+        get().notifyError(asUiError(error));
+      }
+    },
+  };
+};

@@ -1,0 +1,117 @@
+import type { ItemView, Verdict } from '../../shared/engine/model';
+import type { WorkflowParameters } from '../../shared/service/model';
+import { asUiError, unwrap } from '../lib/errors';
+import type { AppState, SliceCreator } from './types';
+
+export type CompareMode = 'slider' | 'side';
+export const ZOOM_LEVELS = [1, 2, 4] as const;
+export type Zoom = (typeof ZOOM_LEVELS)[number];
+
+export interface ReviewSlice {
+  reviewItemId: string | null;
+  compareMode: CompareMode;
+  zoom: Zoom;
+  /** Before/after divider, 0–100 (% from the left). */
+  sliderPosition: number;
+  /** Local path → loadable URL (or null while loading / when it failed). */
+  previewUrls: Record<string, string | null>;
+  openReview(batchId: string, itemId?: string): void;
+  stepReview(delta: number): void;
+  setCompareMode(mode: CompareMode): void;
+  setZoom(zoom: Zoom): void;
+  setSliderPosition(position: number): void;
+  loadPreview(path: string): Promise<void>;
+  setVerdict(itemId: string, verdict: Verdict): Promise<void>;
+  /** Re-runs the batch's rejected items with new parameters, as a new batch. */
+  rerunRejected(batchId: string, parameters: WorkflowParameters): Promise<boolean>;
+  revealFile(path: string): Promise<void>;
+  openFolder(path: string): Promise<void>;
+}
+
+/** Items that have something to look at: saved, with at least one output. */
+export const isReviewable = (item: ItemView): boolean => item.state === 'saved' && item.outputs.length > 0;
+
+export function reviewableItems(s: Pick<AppState, 'itemsByBatch'>, batchId: string | null): ItemView[] {
+  return batchId ? (s.itemsByBatch[batchId]?.list ?? []).filter(isReviewable) : [];
+}
+
+export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) => ({
+  reviewItemId: null,
+  compareMode: 'slider',
+  zoom: 1,
+  sliderPosition: 50,
+  previewUrls: {},
+
+  openReview(batchId, itemId) {
+    get().selectBatch(batchId);
+    const first = reviewableItems(get(), batchId)[0];
+    set({ reviewItemId: itemId ?? first?.id ?? null, view: 'review', zoom: 1 });
+  },
+
+  stepReview(delta) {
+    const s = get();
+    const list = reviewableItems(s, s.selectedBatchId);
+    if (list.length === 0) return;
+    const at = list.findIndex((i) => i.id === s.reviewItemId);
+    const next = at < 0 ? 0 : Math.max(0, Math.min(list.length - 1, at + delta));
+    set({ reviewItemId: list[next]!.id });
+  },
+
+  setCompareMode: (compareMode) => set({ compareMode }),
+  setZoom: (zoom) => set({ zoom }),
+  setSliderPosition: (position) => set({ sliderPosition: Math.max(0, Math.min(100, Math.round(position))) }),
+
+  async loadPreview(path) {
+    if (path in get().previewUrls) return;
+    set((s) => ({ previewUrls: { ...s.previewUrls, [path]: null } }));
+    try {
+      const { url } = await unwrap(bridge.files.previewUrl({ path }));
+      set((s) => ({ previewUrls: { ...s.previewUrls, [path]: url } }));
+    } catch {
+      // Left as null: the viewer says the preview is unavailable instead of showing a broken image.
+    }
+  },
+
+  async setVerdict(itemId, verdict) {
+    try {
+      const item = await unwrap(bridge.items.setVerdict({ itemId, verdict }));
+      get().applyProgress({ batches: [], items: [item] });
+    } catch (error) {
+      get().notifyError(asUiError(error));
+    }
+  },
+
+  async rerunRejected(batchId, parameters) {
+    const rejected = (get().itemsByBatch[batchId]?.list ?? []).filter((i) => i.verdict === 'rejected').map((i) => i.id);
+    if (rejected.length === 0) {
+      get().notify('info', 'Nothing to re-run: reject the results you want made again first.');
+      return false;
+    }
+    try {
+      const summary = await unwrap(bridge.items.rerun({ itemIds: rejected, parameters }));
+      get().upsertBatches([summary]);
+      get().selectBatch(summary.id);
+      get().setView('queue');
+      get().notify('info', `Re-running ${rejected.length} rejected ${rejected.length === 1 ? 'photo' : 'photos'} as a new batch.`);
+      return true;
+    } catch (error) {
+      get().notifyError(asUiError(error));
+      return false;
+    }
+  },
+
+  async revealFile(path) {
+    try {
+      await unwrap(bridge.files.reveal({ path }));
+    } catch (error) {
+      get().notifyError(asUiError(error));
+    }
+  },
+  async openFolder(path) {
+    try {
+      await unwrap(bridge.files.openFolder({ path }));
+    } catch (error) {
+      get().notifyError(asUiError(error));
+    }
+  },
+});

@@ -1,0 +1,108 @@
+import type { AppInfo } from '../../shared/ipc/channels/files';
+import type { ServiceStatus } from '../../shared/ipc/channels/service';
+import type { Balance } from '../../shared/service/model';
+import type { KeyStatus } from '../../shared/settings/key-status';
+import type { Settings, SettingsPatchInput, SettingsWarning } from '../../shared/settings/schema';
+import { asUiError, unwrap, type UiError } from '../lib/errors';
+import type { SliceCreator } from './types';
+
+export type KeyCheck = { state: 'idle' } | { state: 'checking' } | { state: 'ok'; message: string } | { state: 'failed'; error: UiError };
+
+export interface ServiceSlice {
+  appInfo: AppInfo | null;
+  status: ServiceStatus | null;
+  balance: Balance | null;
+  balanceError: UiError | null;
+  settings: Settings | null;
+  settingsWarnings: SettingsWarning[];
+  keyStatus: KeyStatus | null;
+  keyCheck: KeyCheck;
+  loadService(): Promise<void>;
+  refreshBalance(): Promise<void>;
+  /** Saves a partial settings change; false (and a notice) when main refused it. */
+  updateSettings(patch: SettingsPatchInput): Promise<boolean>;
+  /** Sends the key to main once; the renderer keeps nothing but the masked form main answers with. */
+  setKey(apiKey: string, serviceUrl?: string): Promise<boolean>;
+  deleteKey(): Promise<void>;
+  applyServiceStatus(status: ServiceStatus): void;
+  applyBalance(balance: Balance): void;
+  applySettings(settings: Settings): void;
+}
+
+export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge) => ({
+  appInfo: null,
+  status: null,
+  balance: null,
+  balanceError: null,
+  settings: null,
+  settingsWarnings: [],
+  keyStatus: null,
+  keyCheck: { state: 'idle' },
+
+  async loadService() {
+    const [info, status, settings, key] = await Promise.allSettled([
+      unwrap(bridge.app.info()),
+      unwrap(bridge.service.status()),
+      unwrap(bridge.settings.get()),
+      unwrap(bridge.key.status()),
+    ]);
+    if (info.status === 'fulfilled') set({ appInfo: info.value });
+    if (status.status === 'fulfilled') set({ status: status.value });
+    if (settings.status === 'fulfilled') set({ settings: settings.value.settings, settingsWarnings: settings.value.warnings });
+    else get().notifyError(asUiError(settings.reason));
+    if (key.status === 'fulfilled') set({ keyStatus: key.value });
+    await get().refreshBalance();
+  },
+
+  async refreshBalance() {
+    try {
+      set({ balance: await unwrap(bridge.balance.get()), balanceError: null });
+    } catch (error) {
+      set({ balanceError: asUiError(error) });
+    }
+  },
+
+  async updateSettings(patch) {
+    try {
+      const settings = await unwrap(bridge.settings.update({ patch }));
+      set({ settings });
+      return true;
+    } catch (error) {
+      get().notifyError(asUiError(error));
+      return false;
+    }
+  },
+
+  async setKey(apiKey, serviceUrl) {
+    set({ keyCheck: { state: 'checking' } });
+    try {
+      const keyStatus = await unwrap(bridge.key.set(serviceUrl ? { apiKey, serviceUrl } : { apiKey }));
+      set({ keyStatus, keyCheck: { state: 'ok', message: keyStatus.message } });
+      void get().loadService();
+      return true;
+    } catch (error) {
+      set({ keyCheck: { state: 'failed', error: asUiError(error) } });
+      return false;
+    }
+  },
+
+  async deleteKey() {
+    try {
+      const keyStatus = await unwrap(bridge.key.delete({}));
+      set({ keyStatus, keyCheck: { state: 'idle' } });
+      void get().loadService();
+    } catch (error) {
+      get().notifyError(asUiError(error));
+    }
+  },
+
+  applyServiceStatus: (status) => set({ status }),
+  applyBalance: (balance) => set({ balance, balanceError: null }),
+  applySettings: (settings) => set({ settings }),
+});
+
+/** True when the balance is known and below the user's warning threshold. */
+export function selectLowBalance(s: Pick<ServiceSlice, 'balance' | 'settings'>): boolean {
+  const threshold = s.settings?.lowBalanceWarning ?? 0;
+  return s.balance !== null && threshold > 0 && s.balance.apiCredits < threshold;
+}

@@ -6,6 +6,7 @@ import { registerResumeCommand } from './commands/resume';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
 import { registerUiCommand } from './commands/ui';
+import { registerWatchCommand } from './commands/watch';
 import { describeFailure, formatFailure } from './errors';
 import { EXIT } from './exit-codes';
 import { knownSecrets } from './session';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerResumeCommand(program);
   registerUiCommand(program);
+  registerWatchCommand(program);
   registerKeyCommand(program);
   registerSandboxCommand(program);
   // Subcommands inherit the global flags' parsing and the exit override (usage errors → exit 2, never process.exit).

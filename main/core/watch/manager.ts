@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import {
   HotFolderConfigSchema, type DryRunReport, type HotFolderActivity, type HotFolderConfig, type HotFolderConfigInput,
@@ -47,7 +48,11 @@ export interface HotFolderManager {
   start(): Promise<void>;
   list(): HotFolderState[];
   get(id: string): HotFolderState;
-  save(input: HotFolderConfigInput): Promise<HotFolderState>;
+  /**
+   * Create or update by id. `persist: false` keeps the folder out of the config store (`batchroom watch <dir>`:
+   * watched for this run only, never added to the app's settings).
+   */
+  save(input: HotFolderConfigInput, options?: { persist?: boolean }): Promise<HotFolderState>;
   remove(id: string): Promise<boolean>;
   arm(id: string): Promise<HotFolderState>;
   disarm(id: string): Promise<HotFolderState>;
@@ -67,6 +72,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
   const hashConcurrency = options.hashConcurrency ?? 4;
   const hashLimit = createLimiter(hashConcurrency);
   const runtimes = new Map<string, FolderRuntime>();
+  const ephemeral = new Set<string>();
   const emit = options.emit ?? (() => undefined);
   let changedTimer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -134,7 +140,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
   };
 
   const persist = async () => {
-    await options.configStore.save([...runtimes.values()].map((r) => r.config));
+    await options.configStore.save([...runtimes.values()].filter((r) => !ephemeral.has(r.config.id)).map((r) => r.config));
     scheduleChanged();
   };
 
@@ -175,10 +181,13 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
     },
     list,
     get: (id) => stateOf(must(id)),
-    async save(input) {
-      const parsed = HotFolderConfigSchema.parse(input);
+    async save(input, saveOptions = {}) {
+      const raw = HotFolderConfigSchema.parse(input);
+      // Absolute paths: the watcher reports paths under the root it was given, and the engine resolves its inputs.
+      const parsed = { ...raw, path: resolve(raw.path), outputFolder: resolve(raw.outputFolder) };
       validate(parsed);
       const runtime = runtimes.get(parsed.id);
+      if (saveOptions.persist === false) ephemeral.add(parsed.id);
       if (!runtime) {
         const fresh = new FolderRuntime({ ...parsed, previousSettings: [] }, runtimeDeps);
         runtimes.set(parsed.id, fresh);
@@ -210,6 +219,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
       if (!runtime) return false;
       await runtime.close();
       runtimes.delete(id);
+      ephemeral.delete(id);
       await baseline.clear(id);
       await persist();
       return true;

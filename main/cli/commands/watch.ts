@@ -1,0 +1,148 @@
+import type { Command } from 'commander';
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { ExistingFilesPolicySchema, type HotFolderActivity, type HotFolderConfigInput, type HotFolderState } from '../../../shared/hotfolders/model';
+import type { Core } from '../../core/app/types';
+import type { HotFolderManager } from '../../core/watch';
+import { interruptSignal } from '../batch-tracker';
+import { UsageError } from '../errors';
+import { EXIT } from '../exit-codes';
+import { buildRunSpec, collect, type RunFlags } from '../run-spec';
+import { withSession, type CliSession, type Output } from '../session';
+
+interface WatchFlags extends Omit<RunFlags, 'mapping' | 'workflow'> {
+  workflow?: string;
+  all?: boolean;
+  existing: string;
+  moveOriginals?: boolean;
+  polling?: boolean;
+}
+
+export function registerWatchCommand(program: Command): void {
+  program
+    .command('watch')
+    .description('watch a folder and send every new photo through a workflow, until Ctrl-C (or --all: the hot folders in settings)')
+    .argument('[dir]', 'the folder to watch')
+    .option('--all', 'run the hot folders configured in settings (the app\'s list) instead of one folder')
+    .option('--workflow <id>', 'workflow id (see `batchroom workflows`)')
+    .option('--out <dir>', 'output folder (default: the one in settings); may be inside the watched folder')
+    .option('--recursive', 'watch subfolders too (mirrored in the output)')
+    .option('--existing <policy>', 'photos already in the folder and not yet processed: process, skip or dry-run', 'process')
+    .option('--move-originals', 'move originals into Done/ and Failed/ subfolders once processed')
+    .option('--budget <credits>', 'stop submitting once this many credits are spent')
+    .option('--polling', 'poll instead of native file events (network shares)')
+    .option('--text <field=value>', 'a text field value (repeatable)', collect, [])
+    .option('--switch <field=a,b>', 'switch options to turn on (repeatable)', collect, [])
+    .option('--aspect <ratio>', 'output aspect ratio, e.g. 16:9')
+    .option('--size <size>', 'output size: 1K or 2K')
+    .option('--image-field <field>', 'the image field photos are sent as')
+    .option('--naming <template>', 'output names, e.g. "{name}_{workflow}{ext}"')
+    .option('--on-collision <policy>', 'when a result name exists: suffix, skip or overwrite')
+    .action(async (dir: string | undefined, flags: WatchFlags, command: Command) => {
+      if (flags.all && dir) throw new UsageError('Give either a folder or --all, not both.');
+      if (!flags.all && !dir) throw new UsageError('Name the folder to watch, or --all for the hot folders in settings.', 'For example: batchroom watch ~/Inbox --workflow <id> --out ~/Results');
+      if (!flags.all && !flags.workflow) throw new UsageError('--workflow is required when watching a folder.', '`batchroom workflows` lists them.');
+      const existing = ExistingFilesPolicySchema.safeParse(flags.existing);
+      if (!existing.success) throw new UsageError(`--existing must be process, skip or dry-run (got "${flags.existing}").`);
+      await withSession(command, (session) => runWatch(session, dir, flags, existing.data), { startHotFolders: flags.all === true });
+    });
+}
+
+function managerOf(core: Core): HotFolderManager {
+  const manager = (core as Core & { hotFolders?: HotFolderManager }).hotFolders;
+  if (!manager) throw new Error('hot folders are not available in this build (the core exposes no hot-folder manager)');
+  return manager;
+}
+
+async function runWatch(session: CliSession, dir: string | undefined, flags: WatchFlags, existing: HotFolderConfigInput['existingFiles']): Promise<number> {
+  const { out, core } = session;
+  const manager = managerOf(core);
+  const interrupt = interruptSignal();
+  const print = createPrinter(out);
+  const unsubscribe = core.onEvent((channel, payload) => {
+    if (channel === 'hotFolders:activity') print.activity(payload as HotFolderActivity);
+    else if (channel === 'hotFolders:changed') print.states(payload as HotFolderState[]);
+  });
+  try {
+    if (dir) {
+      const config = await folderConfigFromFlags(session, dir, flags, existing);
+      const state = await manager.save(config, { persist: false });
+      print.states([state]);
+      if (state.status.state === 'awaiting-review') print.dryRun(await manager.dryRun(config.id));
+    } else if (manager.list().length === 0) {
+      throw new UsageError('No hot folders are configured in settings.', 'Add one in the app, or watch one folder: batchroom watch <dir> --workflow <id> --out <dir>.');
+    }
+    const folders = manager.list();
+    if (out.json) out.record({ type: 'watching', folders });
+    else for (const f of folders) out.line(`Watching ${f.config.path} → ${f.config.outputFolder} (${f.config.workflowId}), ${f.status.state}. Ctrl-C stops.`);
+    await new Promise<void>((done) => interrupt.signal.addEventListener('abort', () => done(), { once: true }));
+    out.notice('batchroom: stopping (results already submitted are saved on the next run if not finished now)…');
+    const final = manager.list();
+    if (dir) await manager.remove(final[0]!.config.id);
+    const totals = final.reduce((t, f) => ({
+      processed: t.processed + f.status.processed, failed: t.failed + f.status.failed,
+      queued: t.queued + f.status.queued, creditsSpent: t.creditsSpent + f.status.creditsSpent,
+    }), { processed: 0, failed: 0, queued: 0, creditsSpent: 0 });
+    if (out.json) out.record({ type: 'summary', ...totals });
+    else out.result(`Processed ${totals.processed}, failed ${totals.failed}, still queued ${totals.queued}; ${totals.creditsSpent} credits spent.`);
+    return EXIT.ok;
+  } finally {
+    unsubscribe();
+    interrupt.dispose();
+  }
+}
+
+/** The one-folder config: parameters checked against the workflow exactly as `batchroom run` checks them. */
+async function folderConfigFromFlags(session: CliSession, dir: string, flags: WatchFlags, existing: HotFolderConfigInput['existingFiles']): Promise<HotFolderConfigInput> {
+  const workflow = await session.call('workflows:get', { id: flags.workflow! });
+  const { settings } = await session.call('settings:get', {});
+  const path = resolve(dir);
+  const spec = buildRunSpec({ ...flags, workflow: flags.workflow!, mapping: [] }, [path], workflow, settings);
+  const budget = flags.budget === undefined ? null : Number(flags.budget);
+  if (budget !== null && !(Number.isFinite(budget) && budget >= 0)) throw new UsageError(`--budget must be a number of credits (got "${flags.budget}").`);
+  // A stable id per folder + workflow: a later run finds the same baseline of skipped files.
+  const id = `cli-${createHash('sha256').update(`${path}\n${workflow.id}`).digest('hex').slice(0, 12)}`;
+  return {
+    id,
+    path,
+    recursive: flags.recursive === true,
+    workflowId: workflow.id,
+    parameters: spec.parameters ?? {},
+    ...(spec.inputs.imageField ? { imageField: spec.inputs.imageField } : {}),
+    outputFolder: spec.output.outputFolder,
+    ...(spec.output.namingTemplate ? { namingTemplate: spec.output.namingTemplate } : {}),
+    ...(spec.output.collisionPolicy ? { collisionPolicy: spec.output.collisionPolicy } : {}),
+    moveOriginals: flags.moveOriginals === true,
+    budget,
+    enabled: true,
+    existingFiles: existing,
+    polling: flags.polling === true,
+  };
+}
+
+function createPrinter(out: Output) {
+  const lastState = new Map<string, string>();
+  const time = (iso: string) => iso.slice(11, 19);
+  return {
+    activity(a: HotFolderActivity) {
+      if (out.json) out.record({ type: 'activity', ...a });
+      else out.line(`${time(a.at)}  ${a.kind.padEnd(11)} ${a.path}${a.message ? `  ${a.message}` : ''}`);
+    },
+    states(states: HotFolderState[]) {
+      for (const { config, status } of states) {
+        const key = `${status.state}|${status.reason ?? ''}`;
+        if (lastState.get(config.id) === key) continue;
+        lastState.set(config.id, key);
+        if (out.json) out.record({ type: 'folder', id: config.id, path: config.path, state: status.state, reason: status.reason });
+        else if (status.state !== 'scanning') out.line(`${config.path}: ${status.state}${status.reason ? ` — ${status.reason}` : ''}`);
+      }
+    },
+    dryRun(report: Awaited<ReturnType<HotFolderManager['dryRun']>>) {
+      if (out.json) return out.record({ type: 'dryRun', ...report });
+      out.line(`Already in the folder: ${report.toProcess.length} to process, ${report.colliding.length} colliding in the output, ` +
+        `${report.alreadyDone.length} already done, ${report.unsupported.length} unsupported — ${report.totalCredits} credits.`);
+      for (const f of report.toProcess.slice(0, 10)) out.line(`  ${f.path} → ${f.output}`);
+      out.line('They wait for review: run again with --existing process to include them. New photos are processed now.');
+    },
+  };
+}

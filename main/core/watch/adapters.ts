@@ -1,0 +1,201 @@
+import { join } from 'node:path';
+import { FINAL_ITEM_STATES, ITEM_STATES, type ItemState, type ItemView } from '../../../shared/engine/model';
+import type { Engine } from '../engine';
+import type { Journal } from '../journal/journal';
+import { ledgerKey, parametersHash } from '../journal/ledger-key';
+import type { ItemRecord } from '../journal/types';
+import type { Logger } from '../log';
+import type { ServiceClient } from '../service/types';
+import type { SettingsStore } from '../settings/store';
+import { createFileBaselineStore } from './baseline-store';
+import { createHotFolderHandlers } from './handlers';
+import { createHotFolderManager, type HotFolderEvents, type HotFolderManager, type HotFolderManagerOptions } from './manager';
+import type { HotFolderConfigStore, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
+
+// Maps the manager's ports onto the real engine, journal, service client and settings store.
+
+const NON_FINAL_STATES = ITEM_STATES.filter((s) => !FINAL_ITEM_STATES.has(s));
+
+interface BatchFacts {
+  hotFolderId: string | null;
+  workflowId: string;
+  parametersHash: string;
+}
+
+export function journalLedger(journal: Journal): HotFolderLedger {
+  return {
+    get: (key) => {
+      const entry = journal.ledgerGet(key);
+      return entry ? { outcome: entry.outcome as LedgerOutcome } : null;
+    },
+    record: (entry) => journal.ledgerRecord(entry),
+  };
+}
+
+export function settingsConfigStore(settings: Pick<SettingsStore, 'get' | 'update'>): HotFolderConfigStore {
+  return {
+    load: () => settings.get().hotFolders,
+    save: (configs) => void settings.update({ hotFolders: configs }),
+  };
+}
+
+/**
+ * The engine as the manager sees it. Outcomes come from the engine's coalesced progress events: each item is
+ * reported once per final state it reaches (a failed item retried and then saved is reported twice, correctly).
+ */
+export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pick<ServiceClient, 'getWorkflow'>): HotFolderEngine {
+  const batchFacts = new Map<string, BatchFacts>();
+  const reported = new Map<string, ItemState>();
+  const listeners = new Set<(outcome: HotFolderItemOutcome) => void>();
+  let resumed: Set<string> | null = null;
+  const costs = new Map<string, { cost: number; at: number }>();
+
+  const factsOf = (batchId: string): BatchFacts | null => {
+    const cached = batchFacts.get(batchId);
+    if (cached) return cached;
+    const batch = journal.getBatch(batchId);
+    if (!batch) return null;
+    const facts = {
+      hotFolderId: batch.spec.source.kind === 'hotFolder' ? batch.spec.source.hotFolderId ?? null : null,
+      workflowId: batch.spec.workflowId,
+      parametersHash: parametersHash(batch.spec.parameters),
+    };
+    batchFacts.set(batchId, facts);
+    return facts;
+  };
+
+  const report = (item: Pick<ItemView, 'id' | 'batchId' | 'state' | 'sources' | 'outputs' | 'reason' | 'executionId' | 'creditsCharged'>) => {
+    if (!FINAL_ITEM_STATES.has(item.state) || reported.get(item.id) === item.state) return;
+    reported.set(item.id, item.state);
+    const facts = factsOf(item.batchId);
+    if (!facts?.hotFolderId) return;
+    const contentHash = journal.getItem(item.id)?.contentHash ?? null;
+    if (contentHash) resumed?.delete(`${facts.hotFolderId}\n${contentHash}`);
+    const outcome: HotFolderItemOutcome = {
+      batchId: item.batchId,
+      sourcePath: Object.values(item.sources)[0] ?? '',
+      state: item.state as HotFolderItemOutcome['state'],
+      outputs: item.outputs,
+      reason: item.reason,
+      executionId: item.executionId,
+      itemId: item.id,
+      creditsCharged: item.creditsCharged,
+      hotFolderId: facts.hotFolderId,
+      contentHash,
+      workflowId: facts.workflowId,
+      parametersHash: facts.parametersHash,
+    };
+    for (const listener of listeners) listener(outcome);
+  };
+
+  engine.onProgress((event) => {
+    for (const item of event.items) report(item);
+  });
+
+  return {
+    async submit(spec) {
+      const summary = await engine.createBatch(spec);
+      // Items the engine settled at creation (duplicates, unreadable files) never show up in progress events.
+      const { items } = journal.listItems({ batchId: summary.id, limit: spec.inputs.paths.length + 10 });
+      const seen = new Set<string>();
+      for (const item of items) {
+        for (const source of Object.values(item.sources)) seen.add(source);
+        if (FINAL_ITEM_STATES.has(item.state)) report(viewOf(item));
+      }
+      for (const path of spec.inputs.paths.filter((p) => !seen.has(p))) {
+        for (const listener of listeners) {
+          listener({
+            batchId: summary.id, sourcePath: path, state: 'skipped', outputs: [], reason: 'not accepted by the engine',
+            executionId: null, itemId: null, creditsCharged: 0, hotFolderId: spec.source.hotFolderId ?? null, contentHash: null,
+          });
+        }
+      }
+      return { batchId: summary.id };
+    },
+    onItemFinal(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async creditCost(workflowId) {
+      const cached = costs.get(workflowId);
+      if (cached && Date.now() - cached.at < 60_000) return cached.cost;
+      const cost = (await client.getWorkflow(workflowId)).creditCost;
+      costs.set(workflowId, { cost, at: Date.now() });
+      return cost;
+    },
+    isInFlight(contentHash, hotFolderId) {
+      // Built once from the journal: items of hot-folder batches the engine resumed after a restart.
+      if (!resumed) {
+        resumed = new Set();
+        for (const item of journal.itemsInStates(null, NON_FINAL_STATES)) {
+          const facts = factsOf(item.batchId);
+          if (facts?.hotFolderId && item.contentHash) resumed.add(`${facts.hotFolderId}\n${item.contentHash}`);
+        }
+      }
+      return resumed.has(`${hotFolderId}\n${contentHash}`);
+    },
+  };
+}
+
+function viewOf(item: ItemRecord): Pick<ItemView, 'id' | 'batchId' | 'state' | 'sources' | 'outputs' | 'reason' | 'executionId' | 'creditsCharged'> {
+  return {
+    id: item.id, batchId: item.batchId, state: item.state, sources: item.sources, outputs: item.outputs, reason: item.reason,
+    executionId: item.executionId, creditsCharged: item.creditsCharged,
+  };
+}
+
+/**
+ * Closes the window between "the engine saved a hot-folder result" and "the ledger recorded it" (a crash right
+ * there): every final item of a hot-folder batch missing from the ledger is recorded before folders are scanned,
+ * so the restart scan cannot pay for it a second time.
+ */
+export function reconcileLedger(journal: Journal, logger?: Logger): number {
+  let recorded = 0;
+  for (const batch of journal.listBatches()) {
+    if (batch.spec.source.kind !== 'hotFolder') continue;
+    const ph = parametersHash(batch.spec.parameters);
+    for (const item of journal.itemsInStates(batch.id, ['saved', 'unknown', 'cancelled', 'failed'])) {
+      if (!item.contentHash) continue;
+      const key = ledgerKey(item.contentHash, batch.spec.workflowId, ph);
+      if (journal.ledgerHas(key)) continue;
+      journal.ledgerRecord({
+        key, contentHash: item.contentHash, workflowId: batch.spec.workflowId, parametersHash: ph,
+        sourcePath: Object.values(item.sources)[0] ?? '', outcome: item.state as LedgerOutcome, outputs: item.outputs,
+        executionId: item.executionId, itemId: item.id, hotFolderId: batch.spec.source.hotFolderId ?? null,
+      });
+      recorded++;
+    }
+  }
+  if (recorded > 0) logger?.info('ledger reconciled with the journal', { recorded });
+  return recorded;
+}
+
+export interface CoreHotFoldersDeps {
+  engine: Engine;
+  journal: Journal;
+  client: Pick<ServiceClient, 'getWorkflow'>;
+  stateDir: string;
+  /** The settings store in the app; a memory store for `batchroom watch <dir>`. */
+  configStore: HotFolderConfigStore;
+  logger?: Logger;
+  emit?: HotFolderEvents;
+  options?: Partial<HotFolderManagerOptions>;
+}
+
+/**
+ * Everything createCore needs: the manager (start it with `manager.start()` when the host runs hot folders) and
+ * the `hotFolders:*` handlers.
+ */
+export function createCoreHotFolders(deps: CoreHotFoldersDeps): { manager: HotFolderManager; handlers: ReturnType<typeof createHotFolderHandlers> } {
+  reconcileLedger(deps.journal, deps.logger);
+  const manager = createHotFolderManager({
+    ...deps.options,
+    engine: engineHotFolderPort(deps.engine, deps.journal, deps.client),
+    ledger: journalLedger(deps.journal),
+    configStore: deps.configStore,
+    baseline: createFileBaselineStore(join(deps.stateDir, 'hotfolders')),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+    ...(deps.emit ? { emit: deps.emit } : {}),
+  });
+  return { manager, handlers: createHotFolderHandlers(manager) };
+}

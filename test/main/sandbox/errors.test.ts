@@ -43,7 +43,7 @@ afterEach(async () => {
 
 const execute = (workflow: string, body: unknown) => api(`/workflows/${workflow}/execute`, { body });
 
-function expectError(response: { status: number; body: any }, status: number, code: string) {
+function expectError(response: { status: number; body: LooseJson }, status: number, code: string) {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
   expect(response.body.error.code).toBe(code);
   expect(response.body.error.message).toBeTypeOf('string');
@@ -84,7 +84,7 @@ describe('413', () => {
   });
 
   it('image_too_large for an image over the byte limit', async () => {
-    const big = await sharp({ create: { width: 200, height: 200, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
+    const big = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
     expect(big.length).toBeGreaterThan(100_000);
     expect(big.length).toBeLessThan(150_000);
     const response = await execute('color-grade', { images: { photo: dataUrl('image/png', big) }, texts: { look: 'warm' } });
@@ -121,7 +121,7 @@ describe('415', () => {
   });
 
   it('corrupt_image for a truncated JPEG and for garbage after a valid signature', async () => {
-    const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 50 } } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 50 } } }).jpeg().toBuffer();
     const truncated = jpeg.subarray(0, Math.floor(jpeg.length / 2));
     expectError(await execute('color-grade', { images: { photo: dataUrl('image/jpeg', truncated) }, texts: { look: 'warm' } }), 415, 'corrupt_image');
     const garbage = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), Buffer.alloc(100, 7)]);

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExecutionSchema } from '../../../shared/service/model';
 import type { RunningSandbox } from '../../../main/sandbox/index';
@@ -15,7 +15,7 @@ async function start(options: Parameters<typeof startTestSandbox>[0] = {}) {
   return { sandbox, api: sandboxApi(sandbox) };
 }
 
-async function download(url: string): Promise<{ status: number; type: string | null; meta?: sharp.Metadata; bytes: Buffer }> {
+async function download(url: string): Promise<{ status: number; type: string | null; meta?: Metadata; bytes: Buffer }> {
   const response = await fetch(url);
   const bytes = Buffer.from(await response.arrayBuffer());
   return { status: response.status, type: response.headers.get('content-type'), bytes, meta: response.ok ? await sharp(bytes).metadata() : undefined };
@@ -23,8 +23,8 @@ async function download(url: string): Promise<{ status: number; type: string | n
 
 describe('execution lifecycle', () => {
   it('goes queued → running (progress rising in steps) → completed with downloadable results, charging once', async () => {
-    // 1.2 s: the queued share (10%) is long enough for the first poll to see it even on a loaded machine.
-    const { sandbox, api } = await start({ executionDurationMs: 1200, credits: 10 });
+    // 2 s: the queued share (10%) is long enough for the first poll to see it even on a loaded machine.
+    const { sandbox, api } = await start({ executionDurationMs: 2000, credits: 10 });
     const photo = await tinyImageDataUrl({ width: 80, height: 60 });
     const accepted = await api('/workflows/color-grade/execute', { body: { images: { photo }, texts: { look: 'warm' } } });
     expect(accepted.status).toBe(202);

@@ -1,5 +1,6 @@
 import type { ExecuteRequest, WorkflowDetail } from '../../../shared/service/model';
 import { validateExecuteRequest } from '../../../shared/service/validate-request';
+import { redactSecrets } from '../../../shared/redact';
 import { silentLogger, type Logger } from '../log';
 import { resolveBaseUrl } from './base-url';
 import { withIdleTimeout } from './download';
@@ -37,7 +38,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const baseUrl = resolveBaseUrl(options.baseUrl, options.allowInsecureHttp === true);
   const origin = new URL(baseUrl).origin;
   const basePath = new URL(baseUrl).pathname;
-  const secrets = [options.apiKey];
+  // The bare body of the key (without its sk_live_ prefix) is a secret too: a service might echo just that part.
+  const keyBody = options.apiKey.replace(/^sk_(live|test)_/, '');
+  const secrets = keyBody.length >= 12 && keyBody !== options.apiKey ? [options.apiKey, keyBody] : [options.apiKey];
+  /** Labels name caller-provided ids; those go through redaction like everything else that reaches a message. */
+  const labelFor = (text: string) => redactSecrets(text, secrets);
   const log = redactingLogger(options.logger ?? silentLogger, secrets).child('service');
   const deps: HttpDeps = { fetch: options.fetch ?? fetch, apiKey: options.apiKey, log };
   const policy = retryPolicy(options.retry);
@@ -95,12 +100,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   }
 
   async function execute(workflow: WorkflowDetail, request: ExecuteRequest, opts: RequestOptions = {}): Promise<ExecuteOutcome> {
-    const label = `POST ${basePath}/workflows/${workflow.id}/execute`;
+    const label = labelFor(`POST ${basePath}/workflows/${workflow.id}/execute`);
     const verdict = validateExecuteRequest(workflow, request);
     if (!verdict.ok) {
-      const list = safeText(verdict.problems.map((p) => `${p.field} ${p.message}`).join('; '), secrets);
+      const problems = verdict.problems.map((p) => ({ field: safeText(p.field, secrets), message: safeText(p.message, secrets) }));
+      const list = safeText(problems.map((p) => `${p.field} ${p.message}`).join('; '), secrets);
       throw new ServiceError('validation', `Not sent: the request does not fit workflow "${workflow.name}": ${list}.`, {
-        field: verdict.problems[0]?.field, problems: verdict.problems, endpoint: label,
+        field: problems[0]?.field, problems, endpoint: label,
       });
     }
     const body = JSON.stringify({
@@ -147,7 +153,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       throw new ServiceError('validation', 'The result URL is not a URL.');
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ServiceError('validation', `Result URLs must be http(s), not ${url.protocol}`);
-    const label = `GET ${url.host}${pathLabel(url)}`;
+    const label = labelFor(`GET ${url.host}${pathLabel(url)}`);
     const idleMs = opts.timeoutMs ?? timeoutMs;
     return withRetries(policy, { signal: opts.signal, log, label }, async () => {
       let ex: Exchange;
@@ -173,13 +179,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       return normalizeWorkflowList(context(label), body);
     },
     async getWorkflow(id, opts) {
-      const label = `GET ${basePath}/workflows/${id}`;
+      const label = labelFor(`GET ${basePath}/workflows/${id}`);
       const { body } = await getJson(label, `/workflows/${encodeURIComponent(id)}`, opts);
       return normalizeWorkflowDetail(context(label), body);
     },
     execute,
     async getExecution(id, opts) {
-      const label = `GET ${basePath}/executions/${id}`;
+      const label = labelFor(`GET ${basePath}/executions/${id}`);
       const { body, headers } = await getJson(label, `/executions/${encodeURIComponent(id)}`, opts);
       const execution = normalizeExecution(context(label), body, id);
       const retryAfterMs = parseRetryAfter(headers.get('retry-after'));

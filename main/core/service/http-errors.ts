@@ -158,7 +158,7 @@ export function errorFromResponse(input: {
   }
   if (code === 'rate_limited' && retryAfterMs !== undefined) message += `; retry in ${Math.ceil(retryAfterMs / 1000)} s`;
   const field = facts.field ? safeText(facts.field, input.secrets) : undefined;
-  return new ServiceError(code, `${message}.`, {
+  return new ServiceError(code, redactSecrets(`${message}.`, input.secrets), {
     status: input.status,
     endpoint: input.endpoint,
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),

@@ -211,7 +211,7 @@ describe('downloadResult', () => {
   });
 
   it('retries 5xx, maps 404/410 to not_found and refuses non-http URLs', async () => {
-    stub.reply(status(503), (_r, res) => res.end('DATA'));
+    stub.reply(status(503), (_r, res) => void res.end('DATA'));
     expect(await (await client().downloadResult(`${stub.origin}/r.png`)).text()).toBe('DATA');
     stub.reply(status(410, { error: { code: 'result_expired', message: 'gone' } }));
     expect((await rejection(client().downloadResult(`${stub.origin}/r.png`))).code).toBe('not_found');

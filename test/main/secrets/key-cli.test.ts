@@ -92,5 +92,5 @@ describe.skipIf(skip)('batchroom key (real CLI, real keyring, sandbox service)',
       expect(text, file).not.toContain(KEY);
       expect(text, file).not.toContain(BAD);
     }
-  });
+  }, 150_000);
 });

@@ -85,7 +85,8 @@ export class Runner {
   private readonly saverDeps: SaverDeps;
 
   constructor(private readonly o: RunnerOptions) {
-    this.encodeConcurrency = o.encodeConcurrency ?? Math.max(1, Math.min(4, availableParallelism() - 1));
+    // At least two encodes overlap: each is a chain of small async steps, and one at a time cannot keep 8 slots fed.
+    this.encodeConcurrency = o.encodeConcurrency ?? Math.max(2, Math.min(4, availableParallelism()));
     this.downloadConcurrency = o.downloadConcurrency ?? Math.max(2, Math.min(8, Math.ceil(o.concurrency / 2)));
     this.gate = new RequestGate({
       requestsPerSecond: o.requestsPerSecond ?? 40,
@@ -300,8 +301,8 @@ export class Runner {
     void op.finally(() => this.ops.delete(op));
   }
 
-  private update(itemId: string, patch: Parameters<Journal['updateItem']>[1]): ItemRecord {
-    this.o.journal.updateItem(itemId, patch);
+  private update(itemId: string, patch: Parameters<Journal['updateItem']>[1], durable = false): ItemRecord {
+    this.o.journal.updateItem(itemId, patch, { durable });
     const item = this.o.journal.getItem(itemId)!;
     this.o.onItem(item);
     if (isFinalState(item.state)) this.checkBatchDone(item.batchId);
@@ -352,7 +353,7 @@ export class Runner {
     if (!item || item.state !== 'encoding') return;
     const cost = batch.creditCost;
     // Journalled (and fsynced) before the request leaves: a crash from here on makes the item `unknown`, never `pending`.
-    this.update(itemId, { state: 'submitting', attempts: item.attempts + 1, reason: null });
+    this.update(itemId, { state: 'submitting', attempts: item.attempts + 1, reason: null }, true);
     this.track({ ...item, state: 'submitting' }, batch, nowMs());
     this.submittingCost.set(batch.id, (this.submittingCost.get(batch.id) ?? 0) + cost);
     this.run(async () => {

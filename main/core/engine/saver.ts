@@ -97,7 +97,7 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
           deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });
           return { kind: 'skipped', reason: `not saved: ${join(folder, name)} already exists (collision policy "skip")` };
         }
-        deps.journal.updateItem(item.id, { pendingFinal: destination });
+        deps.journal.updateItem(item.id, { pendingFinal: destination }, { durable: true });
         try {
           if ((await placeFile(temp, destination, policy)) === 'placed') placed = destination;
         } catch (error) {

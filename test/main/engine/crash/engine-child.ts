@@ -1,0 +1,28 @@
+// A whole engine in its own process, for crash tests: the parent SIGKILLs it at random moments and starts it
+// again on the same state folder. Prints `started` once scheduling runs and `done <json>` when the batch is over.
+import { createEngine } from '../../../../main/core/engine';
+import { openJournal } from '../../../../main/core/journal';
+import { createServiceClient } from '../../../../main/core/service';
+
+const [stateDir, url, apiKey, specJson, concurrency = '8'] = process.argv.slice(2);
+if (!stateDir || !url || !apiKey || !specJson) throw new Error('usage: engine-child <stateDir> <url> <apiKey> <specJson> [concurrency]');
+
+const journal = openJournal(stateDir);
+const client = createServiceClient({ baseUrl: url, apiKey, timeoutMs: 10_000 });
+const engine = createEngine({ journal, client, concurrency: Number(concurrency) });
+await engine.start();
+const existing = journal.listBatches()[0];
+const batchId = existing ? existing.id : (await engine.createBatch(JSON.parse(specJson))).id;
+process.stdout.write('started\n');
+
+const timer = setInterval(() => {
+  const batch = engine.getBatch(batchId);
+  if ((batch.state === 'completed' || batch.state === 'cancelled') && !engine.busy()) {
+    clearInterval(timer);
+    void engine.stop({ graceful: true }).then(() => {
+      journal.close();
+      process.stdout.write(`done ${JSON.stringify(batch.counts)}\n`);
+      process.exit(0);
+    });
+  }
+}, 50);

@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSandbox, type SpawnedSandbox } from '../../helpers/sandbox';
+import { runCrashTrial } from './crash/harness';
+
+// kill -9 of the engine at random points, restart, repeat (the soak version with ≥ 20 trials of 200 images is
+// bench/engine-crash-soak.ts). The sandbox lives in its own process so its stats survive every engine death.
+
+describe('engine crash safety (kill -9 and restart)', () => {
+  let sandbox: SpawnedSandbox;
+
+  beforeAll(async () => {
+    sandbox = await spawnSandbox(['--duration-ms', '400', '--credits', '100000', '--seed', '7']);
+  });
+
+  afterAll(async () => {
+    await sandbox?.kill();
+  });
+
+  it('never submits twice, saves every result once, leaves no temp file', async () => {
+    let seed = 12345;
+    const random = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+    for (let trial = 0; trial < 2; trial++) {
+      const result = await runCrashTrial({ sandbox, images: 24, kills: 3, random, minKillMs: 100, maxKillMs: 1600 });
+      expect(result.problems).toEqual([]);
+      expect(result.kills).toBeGreaterThan(0);
+      expect(result.saved + result.failed + result.unknown).toBe(result.items);
+      expect(result.saved).toBeGreaterThan(0);
+    }
+  }, 170_000);
+});

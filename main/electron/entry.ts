@@ -5,12 +5,13 @@ import {
 } from 'electron';
 import { join } from 'node:path';
 import { APP_NAME } from '../../shared/app-info';
-import { createCore } from '../core/app';
+import { createCore } from '../core/app/create-core';
 import { createLogger } from '../core/log';
 import { resolveStateDir } from '../core/settings/state-dir';
 import { startElectronApp } from './app-main';
 import { PRIVILEGED_SCHEMES } from './constants';
 import { installIpc } from './ipc-main';
+import { createElectronStoreBackend } from './settings-backend';
 import { createFileLogSink } from './log-file';
 
 const APP_ID = 'app.batchroom.desktop';
@@ -89,7 +90,8 @@ startElectronApp({
   showErrorBox: (title, message) => dialog.showErrorBox(title, message),
   installIpc,
   createCore: async (options) => {
-    const core = await createCore(options);
+    // Settings through electron-store inside Electron (the same settings.json the CLI reads through conf).
+    const core = await createCore({ ...options, createSettingsBackend: createElectronStoreBackend });
     secrets = () => core.secrets();
     return core;
   },

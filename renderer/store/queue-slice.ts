@@ -94,6 +94,27 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
     }
   };
 
+  const inFlight = new Map<string, Promise<void>>();
+  const fetchAll = async (batchId: string) => {
+    try {
+      const list: ItemView[] = [];
+      let total = 0;
+      do {
+        const page = await unwrap(bridge.batches.items({ batchId, offset: list.length, limit: PAGE }));
+        total = page.total;
+        list.push(...page.items);
+        if (page.items.length === 0) break;
+      } while (list.length < total);
+      list.sort((a, b) => a.position - b.position);
+      // Events that arrived while pages loaded are newer than the pages: keep them.
+      const during = get().itemsByBatch[batchId]?.list ?? [];
+      const merged = mergeItems(list, during);
+      set((s) => ({ itemsByBatch: { ...s.itemsByBatch, [batchId]: { total, list: merged, loaded: true } } }));
+    } catch (error) {
+      get().notifyError(asUiError(error));
+    }
+  };
+
   return {
     batches: {},
     batchOrder: [],
@@ -113,24 +134,13 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
       }
     },
 
-    async loadItems(batchId) {
-      try {
-        const list: ItemView[] = [];
-        let total = 0;
-        do {
-          const page = await unwrap(bridge.batches.items({ batchId, offset: list.length, limit: PAGE }));
-          total = page.total;
-          list.push(...page.items);
-          if (page.items.length === 0) break;
-        } while (list.length < total);
-        list.sort((a, b) => a.position - b.position);
-        // Events that arrived while pages loaded are newer than the pages: keep them.
-        const during = get().itemsByBatch[batchId]?.list ?? [];
-        const merged = mergeItems(list, during);
-        set((s) => ({ itemsByBatch: { ...s.itemsByBatch, [batchId]: { total, list: merged, loaded: true } } }));
-      } catch (error) {
-        get().notifyError(asUiError(error));
-      }
+    loadItems(batchId) {
+      // One load per batch at a time: selecting a batch and an explicit refresh share the same request.
+      const running = inFlight.get(batchId);
+      if (running) return running;
+      const load = fetchAll(batchId).finally(() => inFlight.delete(batchId));
+      inFlight.set(batchId, load);
+      return load;
     },
 
     selectBatch(batchId) {

@@ -45,6 +45,8 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
         <div><dt>Processed</dt><dd>{status.processed}</dd></div>
         <div><dt>Queued</dt><dd>{status.queued}</dd></div>
         <div><dt>Failed</dt><dd className={status.failed > 0 ? 'text-danger' : ''}>{status.failed}</dd></div>
+        {status.awaitingReview > 0 && <div><dt>Waiting</dt><dd className="text-warning">{status.awaitingReview}</dd></div>}
+        <div><dt>Credits</dt><dd>{status.creditsSpent}</dd></div>
         <div><dt>Last activity</dt><dd>{status.lastActivityAt ? new Date(status.lastActivityAt).toLocaleTimeString() : '—'}</dd></div>
       </dl>
       <div className="button-row">

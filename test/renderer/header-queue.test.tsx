@@ -1,0 +1,124 @@
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FakeFailure } from './helpers/fake-bridge';
+import { balance, batch, counts, item, standardBridge } from './helpers/fixtures';
+import { renderApp } from './helpers/render-app';
+
+afterEach(cleanup);
+
+describe('header', () => {
+  it('makes sandbox mode unmistakable and breaks down web credits on hover', async () => {
+    const user = userEvent.setup({ delay: null });
+    renderApp(standardBridge());
+    expect(await screen.findByRole('status', { name: /Sandbox mode/ })).toHaveTextContent(/Sandbox/);
+    const button = await screen.findByRole('button', { name: 'Balance: 1,200 credits' });
+    await user.hover(button);
+    const tip = screen.getByRole('tooltip');
+    expect(tip).toHaveClass('is-open');
+    expect(tip).toHaveTextContent('Monthly plan');
+    expect(tip).toHaveTextContent('250');
+  });
+
+  it('shows live mode and warns when the balance runs low', async () => {
+    const fake = standardBridge({
+      'service:status': () => ({ mode: 'live', serviceUrl: 'https://api.example/api/v1', keyMasked: 'sk_live_…abcd', keySource: 'keychain', message: 'Live.' }),
+      'balance:get': () => ({ ...balance, apiCredits: 12 }),
+    });
+    renderApp(fake);
+    expect(await screen.findByRole('status', { name: /Live service/ })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Balance: 12 credits, running low' })).toBeInTheDocument();
+    act(() => fake.emit('balance:changed', { ...balance, apiCredits: 900 }));
+    expect(await screen.findByRole('button', { name: 'Balance: 900 credits' })).toBeInTheDocument();
+  });
+
+  it('says the balance is unavailable in plain words and retries on click', async () => {
+    const fake = standardBridge({ 'balance:get': () => { throw new FakeFailure('network', 'ECONNREFUSED'); } });
+    const user = userEvent.setup({ delay: null });
+    renderApp(fake);
+    const retry = await screen.findByRole('button', { name: /Balance unavailable/ });
+    fake.handle('balance:get', () => balance);
+    await user.click(retry);
+    expect(await screen.findByRole('button', { name: 'Balance: 1,200 credits' })).toBeInTheDocument();
+  });
+});
+
+function queueBridge(total: number, extra = {}) {
+  const items = Array.from({ length: total }, (_, n) => item(n, n % 10 === 0 ? 'failed' : n === 3 ? 'unknown' : 'pending', n % 10 === 0 ? { reason: 'The service refused it' } : {}));
+  return standardBridge({
+    'batches:list': () => [batch({ total, counts: counts({ pending: total - 2, failed: 1, unknown: 1 }), progress: 0.25, etaMs: 125_000, creditsSpent: 7 })],
+    'batches:items': ({ offset = 0, limit = 500 }) => ({ total, items: items.slice(offset, offset + limit) }),
+    ...extra,
+  });
+}
+
+describe('queue', () => {
+  it('virtualizes 10,000 items: only a screenful of rows exists in the DOM', async () => {
+    const user = userEvent.setup({ delay: null });
+    const { store } = renderApp(queueBridge(10_000));
+    act(() => store.getState().setView('queue'));
+    const table = await screen.findByRole('table', { name: 'Items' });
+    await waitFor(() => expect(within(table).getAllByRole('row').length).toBeGreaterThan(5));
+    expect(within(table).getAllByRole('row').length).toBeLessThan(60);
+    expect(table).toHaveAttribute('aria-rowcount', '10000');
+    expect(screen.getByRole('progressbar', { name: 'Batch progress' })).toHaveAttribute('aria-valuenow', '25');
+    expect(screen.getByText('2m 05s')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Failed' }));
+    expect(table).toHaveAttribute('aria-rowcount', '1000');
+    expect(within(table).getAllByRole('row')[0]).toHaveTextContent('The service refused it');
+  });
+
+  it('shows progress events as they arrive', async () => {
+    const fake = queueBridge(20);
+    const { store } = renderApp(fake);
+    act(() => store.getState().setView('queue'));
+    await screen.findByRole('row', { name: 'IMG_0001.jpg: Waiting' });
+    act(() => fake.emit('batches:progress', { batches: [batch({ total: 20, counts: counts({ running: 1 }), progress: 0.5 })], items: [item(1, 'running', { progress: 60 })] }));
+    expect(await screen.findByRole('progressbar', { name: 'IMG_0001.jpg progress' })).toHaveAttribute('aria-valuenow', '60');
+    expect(screen.getByRole('progressbar', { name: 'Batch progress' })).toHaveAttribute('aria-valuenow', '50');
+  });
+
+  it('offers pause, cancel, retry failed and move to front', async () => {
+    const fake = queueBridge(20, {
+      'batches:pause': () => batch({ state: 'paused', pausedReason: 'Paused by you.', total: 20, counts: counts({ pending: 19, failed: 1 }) }),
+      'batches:retryFailed': () => batch(),
+      'items:reorder': () => ({ moved: 1 }),
+    });
+    const user = userEvent.setup({ delay: null });
+    const { store } = renderApp(fake);
+    act(() => store.getState().setView('queue'));
+    await user.click(await screen.findByRole('button', { name: 'Pause' }));
+    expect(await screen.findByRole('button', { name: 'Resume' })).toBeInTheDocument();
+    expect(screen.getByText('Paused by you.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Move IMG_0005.jpg to the front' }));
+    expect(fake.callsTo('items:reorder')).toEqual([{ batchId: 'b1', itemIds: ['i5'], beforeItemId: null }]);
+    await user.click(screen.getByRole('button', { name: 'Retry failed (1)' }));
+    expect(fake.callsTo('batches:retryFailed')).toEqual([{ batchId: 'b1' }]);
+  });
+
+  it('resubmits an unknown item only after the may-be-charged-twice confirmation', async () => {
+    const fake = queueBridge(20, { 'items:resubmit': () => item(3, 'pending') });
+    const user = userEvent.setup({ delay: null });
+    const { store } = renderApp(fake);
+    act(() => store.getState().setView('queue'));
+    await user.click(await screen.findByRole('button', { name: 'Resubmit IMG_0003.jpg' }));
+    const dialog = screen.getByRole('dialog', { name: 'Resubmit this photo?' });
+    expect(dialog).toHaveTextContent(/may charge this photo twice/);
+    const confirm = within(dialog).getByRole('button', { name: 'Resubmit' });
+    expect(confirm).toBeDisabled();
+    fireEvent.click(confirm);
+    expect(fake.callsTo('items:resubmit')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('checkbox', { name: 'I understand this may be charged twice' }));
+    await user.click(confirm);
+    await waitFor(() => expect(fake.callsTo('items:resubmit')).toEqual([{ itemId: 'i3', acknowledgeMayChargeTwice: true }]));
+  });
+
+  it('teaches the next step when there is no batch', async () => {
+    const user = userEvent.setup({ delay: null });
+    const { store } = renderApp(standardBridge());
+    act(() => store.getState().setView('queue'));
+    await user.click(within(screen.getByRole('region', { name: 'The queue is empty' })).getByRole('button', { name: 'Choose a workflow' }));
+    expect(store.getState().view).toBe('workflows');
+  });
+});

@@ -1,0 +1,129 @@
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { batch, estimate, standardBridge } from './helpers/fixtures';
+import { renderApp } from './helpers/render-app';
+
+afterEach(cleanup);
+
+async function openCaption(fake = standardBridge()) {
+  const user = userEvent.setup();
+  const app = renderApp(fake);
+  await user.click(await screen.findByRole('button', { name: /Caption & Watermark/ }));
+  await screen.findByRole('form', { name: 'Caption & Watermark settings' });
+  return { user, fake, ...app };
+}
+
+describe('workflow catalog', () => {
+  it('lists workflows with their cost and filters by tag and search', async () => {
+    const user = userEvent.setup();
+    renderApp(standardBridge());
+    const list = await screen.findByRole('list', { name: 'Workflows' });
+    await waitFor(() => expect(within(list).getAllByRole('button')).toHaveLength(3));
+    expect(screen.getByRole('button', { name: 'Color Grade, 1 credit per photo' })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'text', pressed: false }));
+    expect(within(list).getAllByRole('button').map((b) => b.textContent)).toEqual([expect.stringContaining('Caption & Watermark')]);
+    await user.click(screen.getByRole('button', { name: 'All' }));
+    await user.type(screen.getByRole('searchbox', { name: 'Search workflows' }), 'backdrop');
+    expect(within(list).getAllByRole('button')).toHaveLength(1);
+    await user.type(screen.getByRole('searchbox', { name: 'Search workflows' }), 'zzz');
+    expect(screen.getByRole('region', { name: 'Nothing matches' })).toBeInTheDocument();
+  });
+
+  it('teaches the next step before a workflow is chosen', async () => {
+    renderApp(standardBridge());
+    expect(await screen.findByRole('region', { name: 'Pick a workflow to begin' })).toBeInTheDocument();
+  });
+});
+
+describe('generated form', () => {
+  it('renders selects for preset options, inputs for free text, chips for switches and the eight ratios', async () => {
+    const { user } = await openCaption();
+    expect(screen.getByRole('combobox', { name: 'Position' })).toHaveValue('bottom');
+    expect(screen.getByRole('textbox', { name: /Caption/ })).toHaveValue('');
+    const style = screen.getByRole('group', { name: 'Style' });
+    expect(within(style).getByRole('button', { name: 'Drop shadow' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(within(style).getByRole('button', { name: 'Uppercase' }));
+    expect(within(style).getByRole('button', { name: 'Uppercase' })).toHaveAttribute('aria-pressed', 'true');
+    const ratios = screen.getByRole('radiogroup', { name: 'Aspect ratio' });
+    expect(within(ratios).getAllByRole('radio')).toHaveLength(9);
+    await user.click(within(ratios).getByRole('radio', { name: 'Aspect ratio 21:9' }));
+    expect(within(ratios).getByRole('radio', { name: 'Aspect ratio 21:9' })).toHaveAttribute('aria-checked', 'true');
+    await user.click(within(screen.getByRole('radiogroup', { name: 'Image size' })).getByRole('radio', { name: '2K' }));
+    expect(screen.getByRole('radio', { name: '2K' })).toHaveAttribute('aria-checked', 'true');
+  });
+
+  it('shows inline errors instead of spending when required fields are empty or too long', async () => {
+    const { user, fake } = await openCaption();
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+    expect(await screen.findByText('Caption is required.')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Caption/ })).toHaveAttribute('aria-invalid', 'true');
+    await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'a caption far too long for twenty');
+    expect(screen.getByText(/Caption is too long/)).toBeInTheDocument();
+    expect(fake.callsTo('batches:estimate')).toHaveLength(0);
+  });
+
+  it('takes typed paths, shows the summary, and starts the batch', async () => {
+    const fake = standardBridge({
+      'batches:estimate': () => estimate({ workflowId: 'caption-watermark', costPerItem: 2, totalCost: 4 }),
+      'batches:create': () => batch({ workflowName: 'Caption & Watermark' }),
+      'batches:items': () => ({ total: 0, items: [] }),
+    });
+    const { user, store } = await openCaption(fake);
+    await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hello');
+    await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/photos/shoot{Enter}');
+    expect(within(screen.getByRole('list', { name: 'Photos to process' })).getByText('/photos/shoot')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Batch summary' });
+    expect(within(dialog).getByText('4 credits')).toBeInTheDocument();
+    expect(within(dialog).getByText('1 skipped file')).toBeInTheDocument();
+    expect(within(dialog).getByRole('table', { name: 'Output names' })).toHaveTextContent('a_color-grade.jpg');
+    expect(within(dialog).getByText('/out')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Start 2 photos' }));
+    await waitFor(() => expect(store.getState().view).toBe('queue'));
+    expect(fake.callsTo('batches:create')).toHaveLength(1);
+  });
+
+  it('blocks the start when the balance does not cover the batch, and says why', async () => {
+    const fake = standardBridge({ 'batches:estimate': () => estimate({ totalCost: 5000, fitsBalance: false }) });
+    const { user } = await openCaption(fake);
+    await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hi');
+    await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/p/a.jpg{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Batch summary' });
+    expect(within(dialog).getByText(/Not enough credits/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: /^Start/ })).toBeDisabled();
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('adds dropped files anywhere on the window through the host', async () => {
+    window.batchroomHost = { pathsForFiles: async (files) => files.map((f) => `/staged/${f.name}`) };
+    try {
+      const { store } = await openCaption();
+      const file = new File(['x'], 'IMG_1.jpg', { type: 'image/jpeg' });
+      const dataTransfer = { types: ['Files'], files: [file], items: [{ kind: 'file', webkitGetAsEntry: () => ({ isFile: true, isDirectory: false, name: 'IMG_1.jpg' }) }] };
+      await act(async () => {
+        const drop = new Event('drop', { bubbles: true, cancelable: true });
+        Object.assign(drop, { dataTransfer });
+        window.dispatchEvent(drop);
+      });
+      await waitFor(() => expect(store.getState().draft.paths).toEqual(['/staged/IMG_1.jpg']));
+    } finally {
+      delete window.batchroomHost;
+    }
+  });
+
+  it('explains that drops need a host when none is present', async () => {
+    const { store } = await openCaption();
+    await act(async () => {
+      const drop = new Event('drop', { bubbles: true, cancelable: true });
+      Object.assign(drop, { dataTransfer: { types: ['Files'], files: [new File(['x'], 'a.jpg')], items: [] } });
+      window.dispatchEvent(drop);
+    });
+    await waitFor(() => expect(store.getState().notices.at(-1)?.message).toMatch(/Type the path/));
+    expect(store.getState().draft.paths).toEqual([]);
+  });
+});

@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { link, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  finishPlacement, isTempName, placeFile, removeTempFiles, resolveDestination, tempPathFor, verifyImage, writeTemp,
+} from '../../../main/core/images/save';
+
+describe('safe saving and collisions', () => {
+  let dir: string;
+  let jpeg: Buffer;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'batchroom-save-'));
+    jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#abcdef' } }).jpeg().toBuffer();
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const temp = async (bytes: Buffer = jpeg) => {
+    const path = tempPathFor(dir, 'item');
+    await writeTemp(path, [bytes]);
+    return path;
+  };
+
+  it('suffix keeps both files; skip leaves the existing one; overwrite replaces', async () => {
+    const target = join(dir, 'out.jpg');
+    await writeFile(target, 'existing');
+    const suffixed = await resolveDestination(target, { policy: 'suffix', originals: new Set() });
+    expect(suffixed).toBe(join(dir, 'out (2).jpg'));
+    expect(await resolveDestination(target, { policy: 'skip', originals: new Set() })).toBeNull();
+    expect(await resolveDestination(target, { policy: 'overwrite', originals: new Set() })).toBe(target);
+    const t = await temp();
+    expect(await placeFile(t, target, 'overwrite')).toBe('placed');
+    expect((await readFile(target)).equals(jpeg)).toBe(true);
+    expect(existsSync(t)).toBe(false);
+  });
+
+  it('never resolves to an original, whatever the policy', async () => {
+    const original = join(dir, 'photo.jpg');
+    await writeFile(original, jpeg);
+    for (const policy of ['suffix', 'skip', 'overwrite'] as const) {
+      expect(await resolveDestination(original, { policy, originals: new Set([original]) })).toBe(join(dir, 'photo (2).jpg'));
+    }
+  });
+
+  it('claims a name atomically: a name taken meanwhile is reported, not overwritten', async () => {
+    const target = join(dir, 'race.jpg');
+    const t = await temp();
+    await writeFile(target, 'someone else');
+    expect(await placeFile(t, target, 'suffix')).toBe('taken');
+    expect(await readFile(target, 'utf8')).toBe('someone else');
+    expect(existsSync(t)).toBe(true);
+  });
+
+  it('verifies that a result decodes; a truncated one does not', async () => {
+    expect((await verifyImage(await temp())).format).toBe('jpeg');
+    const truncated = await temp(jpeg.subarray(0, Math.floor(jpeg.length / 2)));
+    await expect(verifyImage(truncated)).rejects.toThrow();
+  });
+
+  it('finishes a placement a crash interrupted, in either half', async () => {
+    // Crash after the hard link, before the temp was unlinked.
+    const t1 = await temp();
+    const final1 = join(dir, 'one.jpg');
+    await link(t1, final1);
+    expect(await finishPlacement(t1, final1)).toBe('placed');
+    expect(existsSync(t1)).toBe(false);
+    // Crash before the rename.
+    const t2 = await temp();
+    const final2 = join(dir, 'two.jpg');
+    expect(await finishPlacement(t2, final2)).toBe('placed');
+    expect(existsSync(final2)).toBe(true);
+    expect(await finishPlacement(join(dir, '.batchroom-gone.part'), join(dir, 'three.jpg'))).toBe('missing');
+  });
+
+  it('removes only its own temp files', async () => {
+    await temp();
+    await writeFile(join(dir, 'keep.part'), 'x');
+    await writeFile(join(dir, 'keep.jpg'), 'x');
+    expect(await removeTempFiles(dir)).toBe(1);
+    expect((await readdir(dir)).sort()).toEqual(['keep.jpg', 'keep.part']);
+    expect(isTempName('.batchroom-abc.part')).toBe(true);
+  });
+});

@@ -1,0 +1,118 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'libsql';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BatchSpecSchema } from '../../../shared/engine/model';
+import { ledgerKey, openJournal, parametersHash, type BatchRecord, type Journal, type NewItem } from '../../../main/core/journal';
+import { MIGRATIONS } from '../../../main/core/journal/migrations';
+
+const workflow = { id: 'color-grade', name: 'Color Grade', description: '', tags: [], creditCost: 2, inputSchema: { imageFields: [], textFields: [], switchFields: [] } };
+
+function batchRecord(id: string): BatchRecord {
+  const spec = BatchSpecSchema.parse({ workflowId: 'color-grade', inputs: { paths: ['/in'] }, output: { outputFolder: '/out' } });
+  return { id, spec, workflow, creditCost: 2, state: 'running', pausedReason: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), creditsSpent: 0, budget: null, outputFolder: '/out' };
+}
+
+function items(n: number): NewItem[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `item-${i}`, position: i, displayName: `p${i}.jpg`, sources: { photo: `/in/p${i}.jpg` }, relDir: '', contentHash: `h${i}`, state: 'pending', reason: null,
+  }));
+}
+
+describe('journal', () => {
+  let dir: string;
+  let journal: Journal;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'batchroom-journal-'));
+    journal = openJournal(dir);
+  });
+
+  afterEach(async () => {
+    journal.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('uses WAL and records the schema version', () => {
+    const db = new Database(join(dir, 'journal.db'));
+    expect((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');
+    expect((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(MIGRATIONS.length);
+    db.close();
+  });
+
+  it('refuses a journal written by a newer version', () => {
+    journal.close();
+    const db = new Database(join(dir, 'journal.db'));
+    db.exec(`PRAGMA user_version = ${MIGRATIONS.length + 1}`);
+    db.close();
+    expect(() => openJournal(dir)).toThrow(/newer Batchroom/);
+    journal = openJournal(join(dir, 'other'));
+  });
+
+  it('stores batches and items and survives reopening', () => {
+    journal.createBatch(batchRecord('b1'), items(3));
+    journal.close();
+    journal = openJournal(dir);
+    expect(journal.getBatch('b1')?.workflow.name).toBe('Color Grade');
+    const page = journal.listItems({ batchId: 'b1' });
+    expect(page.total).toBe(3);
+    expect(page.items.map((i) => i.id)).toEqual(['item-0', 'item-1', 'item-2']);
+    expect(page.items[0]).not.toHaveProperty('_metadata');
+  });
+
+  it('records acceptance and refunds atomically with the batch spend', () => {
+    journal.createBatch(batchRecord('b1'), items(2));
+    journal.recordAccepted('item-0', 'exe_1', 2, new Date().toISOString());
+    journal.recordAccepted('item-1', 'exe_2', 2, new Date().toISOString());
+    expect(journal.getBatch('b1')?.creditsSpent).toBe(4);
+    expect(journal.getItem('item-0')).toMatchObject({ state: 'submitted', executionId: 'exe_1', creditsCharged: 2 });
+    journal.recordRefund('item-1', 'failed on the service', new Date().toISOString());
+    expect(journal.getBatch('b1')?.creditsSpent).toBe(2);
+    expect(journal.getItem('item-1')).toMatchObject({ state: 'failed', creditsCharged: 0, reason: 'failed on the service' });
+    expect(journal.listExecutions('b1').map((e) => e.id)).toEqual(['exe_1', 'exe_2']);
+  });
+
+  it('never lets two items hold the same execution id', () => {
+    journal.createBatch(batchRecord('b1'), items(2));
+    journal.recordAccepted('item-0', 'exe_1', 2, new Date().toISOString());
+    expect(() => journal.recordAccepted('item-1', 'exe_1', 2, new Date().toISOString())).toThrow();
+    expect(journal.getItem('item-1')?.state).toBe('pending');
+    expect(journal.getBatch('b1')?.creditsSpent).toBe(2);
+  });
+
+  it('filters, counts, transitions in bulk and reorders', () => {
+    journal.createBatch(batchRecord('b1'), items(5));
+    journal.updateItem('item-0', { state: 'saved', outputs: ['/out/a.jpg'] });
+    journal.updateItem('item-1', { state: 'running', progress: 50 }, { durable: true });
+    expect(journal.countByState('b1')).toEqual({ saved: 1, running: 1, pending: 3 });
+    expect(journal.progressSum('b1', ['running'])).toBe(50);
+    expect(journal.listItems({ batchId: 'b1', states: ['pending'], limit: 2 }).items.map((i) => i.id)).toEqual(['item-2', 'item-3']);
+    journal.setPositions('b1', ['item-4', 'item-3', 'item-2', 'item-1', 'item-0']);
+    expect(journal.itemsInStates('b1', ['pending']).map((i) => i.id)).toEqual(['item-4', 'item-3', 'item-2']);
+    expect(journal.transitionAll('b1', ['pending'], { state: 'cancelled', reason: 'cancelled by you' }).sort()).toEqual(['item-2', 'item-3', 'item-4']);
+    expect(journal.countByState('b1').cancelled).toBe(3);
+    expect(journal.getItem('item-0')?.outputs).toEqual(['/out/a.jpg']);
+  });
+
+  it('keeps a hot-folder ledger keyed by content, workflow and parameters', () => {
+    const paramsA = parametersHash({ texts: { look: 'warm' }, globalOverrides: { imageSize: '2K' } });
+    const paramsB = parametersHash({ globalOverrides: { imageSize: '2K' }, texts: { look: 'warm' } });
+    expect(paramsA).toBe(paramsB);
+    expect(parametersHash({ texts: { look: 'cool' } })).not.toBe(paramsA);
+    const key = ledgerKey('sha-abc', 'color-grade', paramsA);
+    expect(journal.ledgerHas(key)).toBe(false);
+    journal.ledgerRecord({ key, contentHash: 'sha-abc', workflowId: 'color-grade', parametersHash: paramsA, sourcePath: '/in/a.jpg', outcome: 'saved', outputs: ['/out/a.jpg'], executionId: 'exe_1', itemId: null, hotFolderId: 'hf1' });
+    expect(journal.ledgerHas(key)).toBe(true);
+    expect(journal.ledgerGet(key)).toMatchObject({ outcome: 'saved', outputs: ['/out/a.jpg'], hotFolderId: 'hf1' });
+    journal.ledgerRecord({ key, contentHash: 'sha-abc', workflowId: 'color-grade', parametersHash: paramsA, sourcePath: '/in/renamed.jpg', outcome: 'saved', outputs: [], executionId: null, itemId: null, hotFolderId: 'hf1' });
+    expect(journal.ledgerGet(key)?.sourcePath).toBe('/in/renamed.jpg');
+  });
+
+  it('handles 10,000 items without a per-item transaction each', () => {
+    const start = journal.listBatches().length;
+    journal.createBatch(batchRecord('big'), items(10_000).map((i) => ({ ...i, id: `big-${i.id}` })));
+    expect(journal.listBatches().length).toBe(start + 1);
+    expect(journal.listItems({ batchId: 'big', offset: 9_990, limit: 50 }).items).toHaveLength(10);
+  });
+});

@@ -67,6 +67,17 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
     switchSelections[id] = chosen;
   }
 
+  // Required values are checked here so a forgotten flag is a usage error before anything is priced or sent.
+  const missingText = textFields.filter((f) => f.required && !texts[f.id]?.trim());
+  const missingSwitch = switchFields.filter((f) => f.required && !switchSelections[f.id]?.length && !f.defaultSelection?.length);
+  if (missingText.length || missingSwitch.length) {
+    const needed = [
+      ...missingText.map((f) => `--text ${f.id}=${f.presetOptions ? f.presetOptions.map((o) => o.id).join('|') : '…'}`),
+      ...missingSwitch.map((f) => `--switch ${f.id}=${f.options.map((o) => o.id).join(',')}`),
+    ];
+    throw new UsageError(`${workflow.id} needs ${needed.join(' and ')}.`, fieldHint);
+  }
+
   const imageIds = imageFields.map((f) => f.id);
   if (flags.imageField && !imageIds.includes(flags.imageField)) {
     throw new UsageError(`${workflow.id} has no image field "${flags.imageField}" (image fields: ${imageIds.join(', ')}).`, fieldHint);

@@ -80,7 +80,13 @@ export interface CliSession {
  * embedded sandbox when there is no key and no service URL (said on stderr, so a newcomer knows why results look
  * simulated). Debug logs go to stderr with --debug.
  */
-export async function openSession(command: Command, extra: { startHotFolders?: boolean } = {}): Promise<CliSession> {
+export interface SessionNeeds {
+  startHotFolders?: boolean;
+  /** false for commands that only read the catalog: no journal, no engine, no resumed batches. */
+  withEngine?: boolean;
+}
+
+export async function openSession(command: Command, extra: SessionNeeds = {}): Promise<CliSession> {
   const options = globalOptions(command);
   const out = createOutput(options);
   rememberSecret(options.apiKey);
@@ -102,6 +108,7 @@ export async function openSession(command: Command, extra: { startHotFolders?: b
     apiKey: options.apiKey,
     logger,
     startHotFolders: extra.startHotFolders ?? false,
+    withEngine: extra.withEngine ?? true,
   });
   for (const secret of core.secrets()) rememberSecret(secret);
   const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: () => [...knownSecrets(), ...core.secrets()] });
@@ -126,7 +133,7 @@ export async function openSession(command: Command, extra: { startHotFolders?: b
 export async function withSession(
   command: Command,
   body: (session: CliSession) => Promise<number | void>,
-  extra: { startHotFolders?: boolean } = {},
+  extra: SessionNeeds = {},
 ): Promise<void> {
   const session = await openSession(command, extra);
   try {

@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { credits, table } from '../format';
-import { withSession } from '../session';
+import { withSession, type SessionNeeds } from '../session';
+
+const CATALOG_ONLY: SessionNeeds = { withEngine: false };
 
 /** `workflows [--tag T]`: the catalog, as a table or one JSON array. */
 export function registerWorkflowsCommand(program: Command): void {
@@ -16,7 +18,7 @@ export function registerWorkflowsCommand(program: Command): void {
         if (workflows.length === 0) return out.result(flags.tag ? `No workflow is tagged "${flags.tag}".` : 'The service offers no workflows.');
         out.result(table(['ID', 'NAME', 'COST', 'TAGS'], workflows.map((w) => [w.id, w.name, credits(w.creditCost), w.tags.join(', ')])));
         out.line('\nDetails and fields: batchroom workflow <id>');
-      }),
+      }, CATALOG_ONLY),
     );
 }
 
@@ -31,7 +33,7 @@ export function registerWorkflowCommand(program: Command): void {
         const workflow = await call('workflows:get', { id });
         if (out.json) return out.record(workflow);
         out.result(describeWorkflow(workflow));
-      }),
+      }, CATALOG_ONLY),
     );
 }
 
@@ -79,6 +81,6 @@ export function registerBalanceCommand(program: Command): void {
         out.result(`API credits: ${balance.apiCredits}`);
         out.line(`Web credits: ${balance.webCredits.total}`);
         for (const part of balance.webCredits.breakdown) out.line(`  ${part.label}: ${part.credits}`);
-      }),
+      }, CATALOG_ONLY),
     );
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '../../core/log';
 import { resolveStateDir } from '../../core/settings';
@@ -31,8 +32,12 @@ export function registerUiCommand(program: Command): void {
         sink: (r) => process.stderr.write(`[${r.level}] ${r.scope}: ${r.message}${r.fields ? ` ${JSON.stringify(r.fields)}` : ''}\n`),
       });
       const stateDir = resolveStateDir({ stateDir: options.stateDir });
-      const rendererDir = defaultRendererDir();
-      if (!ensureRendererBuilt(rendererDir, (line) => process.stderr.write(`${line}\n`))) {
+      // BATCHROOM_RENDERER_DIR serves a renderer built elsewhere (tests, packaged builds) and never builds.
+      const rendererDir = process.env.BATCHROOM_RENDERER_DIR?.trim() || defaultRendererDir();
+      const built = process.env.BATCHROOM_RENDERER_DIR?.trim()
+        ? existsSync(join(rendererDir, 'index.html'))
+        : ensureRendererBuilt(rendererDir, (line) => process.stderr.write(`${line}\n`));
+      if (!built) {
         out.notice('batchroom: the interface is not built; the page will say how to build it (`npx vite build`).');
       }
       const media = createMediaRegistry();

@@ -1,13 +1,16 @@
 import { hotFolderChannels } from '../../../shared/ipc/channels/hotfolders';
 import type { ServiceStatus } from '../../../shared/ipc/channels/service';
 import type { Handlers } from '../../../shared/ipc/contract';
-import { createBatchHandlers, createEngine } from '../engine';
+import { batchChannels } from '../../../shared/ipc/channels/batches';
+import { createBatchHandlers, createEngine, type Engine } from '../engine';
 import { openJournal } from '../journal';
-import { silentLogger } from '../log';
+import { silentLogger, type Logger } from '../log';
+import type { ServiceClient } from '../service/types';
 import { createKeychainSecretStore, getKeyStatus, resolveCredentials } from '../secrets';
 import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings';
 import { failedConnection, forwardingClient, openConnection, type Connection } from './connection';
-import { createEventBus } from './event-bus';
+import { createEventBus, type EventBus } from './event-bus';
+import { acquireEngineLock } from './state-lock';
 import { createFileHandlers } from './file-handlers';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
@@ -52,11 +55,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus.emit('service:changed', next.status);
   };
 
-  const journal = openJournal(stateDir);
-  const engine = createEngine({ journal, client, logger, concurrency: settings.get().concurrency });
-  const unsubscribeEngine = engine.onProgress((event) => bus.emit('batches:progress', event));
-  // Recovery first: executions known to the journal are polled again and unsaved results fetched, never resubmitted.
-  await engine.start();
+  let engine: Awaited<ReturnType<typeof startEngine>> | null = null;
+  try {
+    if (options.withEngine !== false) engine = await startEngine(stateDir, client, settings.get().concurrency, bus, logger);
+  } catch (error) {
+    unsubscribeSettings();
+    await connection.close();
+    throw error;
+  }
 
   const handlers: Handlers = {
     ...createServiceHandlers({ client, status, emit: bus.emit }),
@@ -67,7 +73,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       keyStatus: () => getKeyStatus(credentialInputs()),
       reconnect,
     }),
-    ...createBatchHandlers(engine),
+    ...(engine ? createBatchHandlers(engine.engine) : unavailableHandlers(batchChannels, 'Batches are not available in this command.')),
     ...unavailableHandlers(hotFolderChannels, 'Hot folders are not available yet in this build.'),
     ...createFileHandlers(options.host),
   };
@@ -79,20 +85,43 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     emit: bus.emit,
     secrets: () => [connection, ...retired].map((c) => c.apiKey).filter((k): k is string => !!k),
     hasArmedHotFolders: () => false,
-    busyCount: () => (engine.busy() ? 1 : 0),
+    busyCount: () => (engine?.engine.busy() ? 1 : 0),
     shutdown(shutdownOptions = {}) {
       shuttingDown ??= (async () => {
         unsubscribeSettings();
-        await withTimeout(engine.stop({ graceful: shutdownOptions.graceful ?? true }), shutdownOptions.timeoutMs ?? 30_000, () =>
-          logger.warn('engine did not stop in time'));
-        unsubscribeEngine();
-        journal.close();
+        if (engine) await engine.stop(shutdownOptions.graceful ?? true, shutdownOptions.timeoutMs ?? 30_000);
         for (const c of [connection, ...retired]) await c.close().catch(() => undefined);
         bus.clear();
       })();
       return shuttingDown;
     },
   };
+}
+
+/**
+ * The journal and the engine, behind the state dir's engine lock. Recovery runs first: executions the journal knows
+ * are polled again and unsaved results fetched — never resubmitted.
+ */
+async function startEngine(stateDir: string, client: ServiceClient, concurrency: number, bus: EventBus, logger: Logger) {
+  const release = acquireEngineLock(stateDir);
+  try {
+    const journal = openJournal(stateDir);
+    const engine: Engine = createEngine({ journal, client, logger, concurrency });
+    const unsubscribe = engine.onProgress((event) => bus.emit('batches:progress', event));
+    await engine.start();
+    return {
+      engine,
+      async stop(graceful: boolean, timeoutMs: number) {
+        await withTimeout(engine.stop({ graceful }), timeoutMs, () => logger.warn('engine did not stop in time'));
+        unsubscribe();
+        journal.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
 }
 
 /** Waits for `work` at most `ms`; a shutdown must end even when a download hangs. */

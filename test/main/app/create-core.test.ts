@@ -1,0 +1,139 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore } from '../../../main/core/app/create-core';
+import type { Core, CoreOptions, HostCapabilities } from '../../../main/core/app/types';
+import { createInMemorySecretStore } from '../../../main/core/secrets';
+import type { RunningSandbox } from '../../../main/sandbox/index';
+import { contract, type EventChannelName } from '../../../shared/ipc/contract';
+import { createInvokeDispatcher } from '../../../shared/ipc/dispatch';
+import { startTestSandbox } from '../../helpers/sandbox';
+
+const host: HostCapabilities = { host: 'browser', platform: 'linux', previewUrlFor: (p) => `/media/x/${encodeURIComponent(p)}` };
+
+let dir: string;
+let sandbox: RunningSandbox;
+let counter = 0;
+
+function options(extra: Partial<CoreOptions> = {}): CoreOptions {
+  counter += 1;
+  return { host, stateDir: join(dir, `state-${counter}`), env: {}, secretStore: createInMemorySecretStore(), ...extra };
+}
+
+function recorder(core: Core) {
+  const seen: Array<{ channel: EventChannelName; payload: unknown }> = [];
+  core.onEvent((channel, payload) => seen.push({ channel, payload }));
+  return seen;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'batchroom-core-'));
+  sandbox = await startTestSandbox();
+});
+
+afterAll(async () => {
+  await sandbox.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('createCore', () => {
+  it('runs against the embedded sandbox without a key, says so, and stops it on shutdown', async () => {
+    const core = await createCore(options({ withEngine: false }));
+    const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: core.secrets });
+    const status = await dispatch('service:status', {});
+    expect(status).toMatchObject({ ok: true, data: { mode: 'sandbox', keySource: 'sandbox' } });
+    const url = (status as { data: { serviceUrl: string } }).data.serviceUrl;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    const list = await dispatch('workflows:list', {});
+    expect(list.ok && (list.data as unknown[]).length).toBeGreaterThan(5);
+    expect(core.secrets()[0]).toMatch(/^sk_test_/);
+    expect(JSON.stringify(status)).not.toContain(core.secrets()[0]);
+    expect(await dispatch('batches:list', {})).toMatchObject({ ok: false, code: 'unavailable' });
+    await core.shutdown();
+    await expect(fetch(`${url}/workflows`)).rejects.toThrow();
+  });
+
+  it('answers app and files channels from the host capabilities, previews only existing pictures', async () => {
+    const core = await createCore(options({ withEngine: false, apiKey: sandbox.apiKey, serviceUrl: sandbox.url }));
+    try {
+      const dispatch = createInvokeDispatcher(contract, core.handlers);
+      const photo = join(dir, 'a.jpg');
+      await writeFile(photo, 'x');
+      expect(await dispatch('app:info', {})).toMatchObject({ ok: true, data: { host: 'browser', platform: 'linux' } });
+      expect(await dispatch('files:pickFiles', {})).toMatchObject({ ok: false, code: 'unsupported' });
+      expect(await dispatch('files:previewUrl', { path: photo })).toEqual({ ok: true, data: { url: host.previewUrlFor(photo) } });
+      expect(await dispatch('files:previewUrl', { path: join(dir, 'missing.jpg') })).toMatchObject({ ok: false, code: 'not_found' });
+      expect(await dispatch('files:previewUrl', { path: '/etc/passwd' })).toMatchObject({ ok: false, code: 'unsupported_media' });
+    } finally {
+      await core.shutdown();
+    }
+  });
+
+  it('stores a validated key, switches to the live service, and falls back to the sandbox when it is deleted', async () => {
+    const core = await createCore(options({ withEngine: false }));
+    const seen = recorder(core);
+    try {
+      const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: core.secrets });
+      expect(await dispatch('settings:update', { patch: { serviceUrl: sandbox.url } })).toMatchObject({ ok: true });
+      expect(seen.some((e) => e.channel === 'settings:changed')).toBe(true);
+      const rejected = await dispatch('key:set', { apiKey: 'sk_live_notAcceptedHere1' });
+      expect(rejected).toMatchObject({ ok: false, code: 'unauthorized' });
+      expect(JSON.stringify(rejected)).not.toContain('notAcceptedHere1');
+
+      const stored = await dispatch('key:set', { apiKey: sandbox.apiKey });
+      expect(stored).toMatchObject({ ok: true, data: { mode: 'live', source: 'keychain' } });
+      expect(JSON.stringify(stored)).not.toContain(sandbox.apiKey);
+      expect(await dispatch('service:status', {})).toMatchObject({ ok: true, data: { mode: 'live', serviceUrl: sandbox.url, keySource: 'keychain' } });
+      expect(seen.filter((e) => e.channel === 'service:changed')).toHaveLength(2); // the URL change, then the key
+      expect(await dispatch('balance:get', {})).toMatchObject({ ok: true });
+      expect(seen.some((e) => e.channel === 'balance:changed')).toBe(true);
+
+      expect(await dispatch('key:delete', {})).toMatchObject({ ok: true, data: { mode: 'sandbox' } });
+      expect(await dispatch('service:status', {})).toMatchObject({ ok: true, data: { mode: 'sandbox' } });
+    } finally {
+      await core.shutdown();
+    }
+  });
+
+  it('explains a missing key when a service URL is given explicitly', async () => {
+    const core = await createCore(options({ withEngine: false, serviceUrl: sandbox.url }));
+    try {
+      const dispatch = createInvokeDispatcher(contract, core.handlers);
+      expect(await dispatch('service:status', {})).toMatchObject({ ok: true, data: { mode: 'live', keySource: 'none' } });
+      const list = await dispatch('workflows:list', {});
+      expect(list).toMatchObject({ ok: false, code: 'unauthorized' });
+    } finally {
+      await core.shutdown();
+    }
+  });
+
+  it('runs a batch through the engine with progress events, and holds the state dir for one engine only', async () => {
+    const stateDir = join(dir, 'state-engine');
+    const photos = join(dir, 'engine-photos');
+    await mkdir(photos, { recursive: true });
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).jpeg().toFile(join(photos, 'one.jpg'));
+    const core = await createCore(options({ stateDir, apiKey: sandbox.apiKey, serviceUrl: sandbox.url }));
+    const seen = recorder(core);
+    try {
+      await expect(createCore(options({ stateDir, apiKey: sandbox.apiKey, serviceUrl: sandbox.url }))).rejects.toMatchObject({ code: 'conflict' });
+      const dispatch = createInvokeDispatcher(contract, core.handlers);
+      const created = await dispatch('batches:create', {
+        workflowId: 'auto-enhance', inputs: { paths: [photos] }, output: { outputFolder: join(dir, 'engine-out') },
+      });
+      expect(created).toMatchObject({ ok: true, data: { total: 1 } });
+      const batchId = (created as { data: { id: string } }).data.id;
+      await expect.poll(async () => {
+        const list = await dispatch('batches:list', {});
+        return list.ok ? (list.data as Array<{ id: string; state: string }>).find((b) => b.id === batchId)?.state : null;
+      }, { timeout: 15_000, interval: 100 }).toBe('completed');
+      expect(seen.some((e) => e.channel === 'batches:progress')).toBe(true);
+    } finally {
+      await core.shutdown();
+    }
+    // Released on shutdown: the next core takes the state dir.
+    const next = await createCore(options({ stateDir, apiKey: sandbox.apiKey, serviceUrl: sandbox.url }));
+    await next.shutdown();
+  });
+});

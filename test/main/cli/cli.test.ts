@@ -1,0 +1,183 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../main/sandbox/index';
+import { startTestSandbox } from '../../helpers/sandbox';
+import { cliEnv, ndjson, runCli, startCli } from './run-cli';
+
+// The real `batchroom` command against a sandbox running in this (the test) process: a separate process from the
+// CLI, so Ctrl-C kills the CLI and not the service, as with a live service.
+
+let dir: string;
+let sandbox: RunningSandbox;
+let photos: string;
+
+async function makePhotos(folder: string, count: number): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  for (let i = 0; i < count; i++) {
+    await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 30 * i, g: 90, b: 160 } } }).jpeg().toFile(join(folder, `p${i}.jpg`));
+  }
+}
+
+/** Live mode against the test sandbox: the key through the environment, the URL through the flag. */
+function live(stateName: string, key = sandbox.apiKey): { env: Record<string, string>; flags: string[] } {
+  return { env: cliEnv(join(dir, stateName), { BATCHROOM_API_KEY: key }), flags: ['--service-url', sandbox.url] };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'batchroom-cli-'));
+  sandbox = await startTestSandbox({ executionDurationMs: 300 });
+  photos = join(dir, 'photos');
+  await makePhotos(photos, 3);
+  await writeFile(join(photos, 'notes.txt'), 'not a photo');
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('batchroom CLI', { timeout: 90_000 }, () => {
+  it('lists workflows, shows one, and reads the balance (live service, --json parsed)', async () => {
+    const { env, flags } = live('state-catalog');
+    const [list, one, balance] = await Promise.all([
+      runCli([...flags, 'workflows', '--json'], env),
+      runCli([...flags, 'workflow', 'color-grade'], env),
+      runCli([...flags, '--json', 'balance'], env),
+    ]);
+    expect(list.code, list.stderr).toBe(0);
+    const workflows = JSON.parse(list.stdout) as Array<{ id: string; creditCost: number }>;
+    expect(workflows.map((w) => w.id)).toContain('color-grade');
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toMatch(/Color Grade \(color-grade\)/);
+    expect(one.stdout).toMatch(/--text look=/);
+    expect(balance.code, balance.stderr).toBe(0);
+    expect(JSON.parse(balance.stdout)).toMatchObject({ apiCredits: expect.any(Number) });
+    // Live mode says nothing about the sandbox.
+    expect(list.stderr).not.toMatch(/sandbox/);
+  });
+
+  it('runs against the embedded sandbox when there is no key and no service URL, and says so', async () => {
+    const result = await runCli(['workflows', '--tag', 'color'], cliEnv(join(dir, 'state-embedded')));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/built-in sandbox/);
+    expect(result.stdout).toMatch(/color-grade/);
+    expect(result.stdout).not.toMatch(/product-backdrop/);
+  });
+
+  it('answers usage errors with exit 2 and one line plus a hint', async () => {
+    const { env, flags } = live('state-usage');
+    const [noWorkflow, badField, unknownCommand, badPort, badAspect, missingText] = await Promise.all([
+      runCli([...flags, 'run', '--out', dir, photos], env),
+      runCli([...flags, 'run', '--workflow', 'color-grade', '--text', 'nosuch=1', '--out', dir, photos], env),
+      runCli(['frobnicate'], env),
+      runCli(['ui', '--port', 'abc'], env),
+      runCli([...flags, 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--aspect', '5:4', '--yes', '--out', dir, photos], env),
+      runCli([...flags, 'run', '--workflow', 'color-grade', '--yes', '--out', dir, photos], env),
+    ]);
+    for (const r of [noWorkflow, badField, unknownCommand, badPort, badAspect, missingText]) expect(r.code, r.stderr).toBe(2);
+    expect(missingText.stderr).toMatch(/color-grade needs --text look=/);
+    expect(noWorkflow.stderr).toMatch(/--workflow/);
+    expect(badField.stderr).toMatch(/no text field "nosuch" \(text fields: look/);
+    expect(badField.stderr).toMatch(/hint: `batchroom workflow color-grade`/);
+    expect(badAspect.stderr).toMatch(/--aspect must be one of/);
+    for (const r of [badField, badPort, badAspect]) expect(r.stderr).not.toMatch(/\n\s+at /); // no stack without --debug
+  });
+
+  it('exits 3 on a rejected key without printing it, and 4 when the batch does not fit the budget', async () => {
+    const wrongKey = 'sk_live_thisKeyIsWrong9876';
+    const rejected = live('state-auth', wrongKey);
+    const budget = live('state-budget');
+    const [auth, overBudget] = await Promise.all([
+      runCli([...rejected.flags, 'balance'], rejected.env),
+      runCli([...budget.flags, 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--budget', '1', '--yes', '--out', join(dir, 'out-budget'), photos], budget.env),
+    ]);
+    expect(auth.code, auth.stderr).toBe(3);
+    expect(auth.stderr).toMatch(/hint:/);
+    expect(auth.stderr + auth.stdout).not.toContain(wrongKey);
+    expect(overBudget.code, overBudget.stderr).toBe(4);
+    expect(overBudget.stderr).toMatch(/budget/);
+    expect(existsSync(join(dir, 'out-budget'))).toBe(false);
+  });
+
+  it('runs a batch with --json: NDJSON events, the summary line last, results on disk (exit 0)', async () => {
+    const { env, flags } = live('state-run');
+    const out = join(dir, 'out-run');
+    const result = await runCli([...flags, '--json', 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--size', '1K', '--yes', '--out', out, photos], env);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = ndjson(result.stdout);
+    expect(lines[0]).toMatchObject({ type: 'estimate', itemCount: 3, totalCost: 3 });
+    expect(lines.some((l) => l.type === 'item' && l.state === 'saved')).toBe(true);
+    const last = lines[lines.length - 1]!;
+    expect(Object.keys(last)).toEqual(['type', 'saved', 'failed', 'skipped', 'unknown', 'creditsSpent', 'outputs']);
+    expect(last).toMatchObject({ type: 'summary', saved: 3, failed: 0, skipped: 1, unknown: 0, creditsSpent: 3 });
+    expect((await readdir(out)).sort()).toEqual(['p0_color-grade.jpg', 'p1_color-grade.jpg', 'p2_color-grade.jpg']);
+    expect((last.outputs as string[]).every((p) => p.startsWith(out))).toBe(true);
+  });
+
+  it('exits 1 when items fail, listing the reason', async () => {
+    const failing = await startTestSandbox({ executionDurationMs: 100, faults: { executionFailureRate: 1 } });
+    try {
+      const env = cliEnv(join(dir, 'state-fail'), { BATCHROOM_API_KEY: failing.apiKey });
+      const result = await runCli(['--service-url', failing.url, 'run', '--workflow', 'auto-enhance', '--yes', '--out', join(dir, 'out-fail'), join(photos, 'p0.jpg')], env);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stdout).toMatch(/Failed:\n\s+p0\.jpg: /);
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('Ctrl-C keeps the batch (exit 130); resume finishes it without resubmitting', async () => {
+    const slow = await startTestSandbox({ executionDurationMs: 4000 });
+    try {
+      const env = cliEnv(join(dir, 'state-interrupt'), { BATCHROOM_API_KEY: slow.apiKey });
+      const flags = ['--service-url', slow.url, '--json'];
+      const out = join(dir, 'out-interrupt');
+      const run = startCli([...flags, 'run', '--workflow', 'color-grade', '--text', 'look=cool', '--yes', '--out', out, photos], env);
+      const submitted = new Set<string>();
+      run.onLine((line) => {
+        const event = JSON.parse(line) as { type: string; id?: string; executionId?: string | null };
+        if (event.type === 'item' && event.executionId) submitted.add(event.id!);
+        if (submitted.size === 3 && run.child.exitCode === null) run.child.kill('SIGINT');
+      });
+      const interrupted = await run.done;
+      expect(interrupted.code, interrupted.stderr).toBe(130);
+      expect(interrupted.stderr).toMatch(/batchroom resume/);
+      expect(interrupted.stdout).not.toMatch(/"type":"summary"/);
+      expect(slow.stats().executionsCreated).toBe(3);
+
+      const resumed = await runCli([...flags, 'resume'], env);
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const summary = ndjson(resumed.stdout).pop();
+      expect(summary).toMatchObject({ type: 'summary', saved: 3, failed: 0, unknown: 0 });
+      expect(slow.stats().executionsCreated).toBe(3); // nothing was submitted twice
+      expect((await readdir(out)).length).toBe(3);
+
+      const again = await runCli([...flags, 'resume'], env);
+      expect(again.code).toBe(0);
+      expect(ndjson(again.stdout).pop()).toMatchObject({ type: 'summary', saved: 0 });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('ui --json prints the URL first and serves the page until Ctrl-C', async () => {
+    const rendererDir = join(dir, 'renderer');
+    await mkdir(rendererDir, { recursive: true });
+    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Batchroom test UI</title>');
+    const { env, flags } = live('state-ui');
+    const ui = startCli([...flags, '--json', 'ui'], { ...env, BATCHROOM_RENDERER_DIR: rendererDir });
+    const first = await new Promise<string>((resolve) => ui.onLine(resolve));
+    const { url } = JSON.parse(first) as { url: string };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Batchroom test UI');
+    expect((await fetch(url.replace(/\?token=.*/, ''))).status).toBe(401);
+    ui.child.kill('SIGINT');
+    expect((await ui.done).code).toBe(0);
+  });
+});

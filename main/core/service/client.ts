@@ -162,8 +162,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       } catch (error) {
         return transportTry(error);
       }
-      if (ex.status >= 200 && ex.status < 300) return { done: withIdleTimeout(ex.response, idleMs, label) };
+      if (ex.status >= 200 && ex.status < 300) return { done: withIdleTimeout(ex.response, idleMs, label, ex.release) };
       const text = await ex.response.text().catch(() => '');
+      ex.release?.();
       const parsed = parseBody(text);
       const error = responseError(label, ex, parsed.ok ? parsed.value : text);
       return RETRYABLE_STATUS(ex.status) ? { retry: error, retryAfterMs: error.retryAfterMs } : { fail: error };

@@ -4,9 +4,12 @@ import { ServiceError } from './errors';
  * Re-wraps a streaming body so that a stall longer than `idleMs` between chunks fails the read with a timeout, and a
  * connection that breaks mid-body fails it with a network error, instead of hanging or leaking undici's wording.
  */
-export function withIdleTimeout(response: Response, idleMs: number, label: string): Response {
+export function withIdleTimeout(response: Response, idleMs: number, label: string, onEnd: () => void = () => undefined): Response {
   const source = response.body;
-  if (!source) return response;
+  if (!source) {
+    onEnd();
+    return response;
+  }
   const reader = source.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let finished = false;
@@ -14,6 +17,7 @@ export function withIdleTimeout(response: Response, idleMs: number, label: strin
     async pull(controller) {
       timer = setTimeout(() => {
         finished = true;
+        onEnd();
         controller.error(new ServiceError('timeout', `The download stalled (${label}: no data for ${Math.round(idleMs / 1000)} s).`, { endpoint: label }));
         reader.cancel().catch(() => undefined);
       }, idleMs);
@@ -23,6 +27,7 @@ export function withIdleTimeout(response: Response, idleMs: number, label: strin
         if (finished) return;
         if (done) {
           finished = true;
+          onEnd();
           controller.close();
         } else {
           controller.enqueue(value);
@@ -31,6 +36,7 @@ export function withIdleTimeout(response: Response, idleMs: number, label: strin
         clearTimeout(timer);
         if (finished) return;
         finished = true;
+        onEnd();
         const cancelled = (error as { name?: string } | null)?.name === 'AbortError';
         controller.error(
           cancelled
@@ -42,6 +48,7 @@ export function withIdleTimeout(response: Response, idleMs: number, label: strin
     cancel(reason) {
       clearTimeout(timer);
       finished = true;
+      onEnd();
       return reader.cancel(reason);
     },
   });

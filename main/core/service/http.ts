@@ -30,6 +30,8 @@ export interface Exchange {
   response: Response;
   /** The body text (absent when the caller asked for the stream). */
   text?: string;
+  /** Stream mode only: unlinks the caller's AbortSignal once the body is finished with. */
+  release?: () => void;
 }
 
 export interface ExchangeRequest {
@@ -103,16 +105,25 @@ function classify(error: unknown, req: ExchangeRequest, timedOut: boolean, cance
  */
 export async function exchange(deps: HttpDeps, req: ExchangeRequest, isServiceOrigin: (url: string) => boolean): Promise<Exchange> {
   if (req.signal?.aborted) throw cancelledError();
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), req.timeoutMs);
-  const signal = req.signal ? AbortSignal.any([req.signal, timeout.signal]) : timeout.signal;
+  // One controller per exchange, linked to the caller's signal by a listener that is removed afterwards: a batch
+  // signal that lives for hours must not collect a listener per poll (AbortSignal.any keeps them alive).
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, req.timeoutMs);
+  const onCallerAbort = () => controller.abort();
+  req.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  let keepLinked = false;
+  const release = () => req.signal?.removeEventListener('abort', onCallerAbort);
   let url = req.url;
   try {
     for (let hop = 0; ; hop++) {
       const headers: Record<string, string> = { 'User-Agent': USER_AGENT, Accept: req.accept ?? 'application/json' };
       if (req.auth && isServiceOrigin(url)) headers.Authorization = `Bearer ${deps.apiKey}`;
       if (req.body !== undefined) headers['Content-Type'] = 'application/json';
-      const response = await deps.fetch(url, { method: req.method, headers, body: req.body, signal, redirect: 'manual' });
+      const response = await deps.fetch(url, { method: req.method, headers, body: req.body, signal: controller.signal, redirect: 'manual' });
       const location = response.headers.get('location');
       if (req.method === 'GET' && response.status >= 300 && response.status < 400 && location && hop < 5) {
         await response.body?.cancel().catch(() => undefined);
@@ -120,16 +131,18 @@ export async function exchange(deps: HttpDeps, req: ExchangeRequest, isServiceOr
         continue;
       }
       if (req.stream) {
-        clearTimeout(timer);
-        return { status: response.status, headers: response.headers, response };
+        // The caller's signal must keep governing the body; the caller releases the link when the body ends.
+        keepLinked = true;
+        return { status: response.status, headers: response.headers, response, release };
       }
       const text = await response.text();
       return { status: response.status, headers: response.headers, response, text };
     }
   } catch (error) {
     if (error instanceof ServiceError) throw error;
-    throw classify(error, req, timeout.signal.aborted, req.signal?.aborted === true);
+    throw classify(error, req, timedOut, req.signal?.aborted === true);
   } finally {
     clearTimeout(timer);
+    if (!keepLinked) release();
   }
 }

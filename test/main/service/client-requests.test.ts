@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceClient, type ServiceClientOptions } from '../../../main/core/service/client';
 import { ServiceError } from '../../../main/core/service/errors';
@@ -173,6 +174,16 @@ describe('GET retries', () => {
     setTimeout(() => backoff.abort(), 100);
     expect((await rejection(c.getBalance({ signal: backoff.signal }))).code).toBe('cancelled');
     expect(stub.requests).toHaveLength(2);
+  });
+
+  it('leaves no listener behind on a long-lived caller signal', async () => {
+    const batch = new AbortController();
+    stub.reply(status(500), ok({ apiCredits: 1 }));
+    const c = client();
+    for (let i = 0; i < 10; i++) await c.getBalance({ signal: batch.signal });
+    stub.reply((_r, res) => void res.end('DATA'));
+    for (let i = 0; i < 3; i++) await (await c.downloadResult('/r.png', { signal: batch.signal })).text();
+    expect(getEventListeners(batch.signal, 'abort')).toHaveLength(0);
   });
 
   it('raises a shape error naming the endpoint when the answer cannot be mapped', async () => {

@@ -1,0 +1,137 @@
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { HotFolderConfig } from '../../shared/hotfolders/model';
+import { FakeFailure } from './helpers/fake-bridge';
+import { hotFolder, settings, standardBridge } from './helpers/fixtures';
+import { renderApp } from './helpers/render-app';
+
+afterEach(cleanup);
+
+async function show(view: 'hotFolders' | 'settings', fake = standardBridge()) {
+  const user = userEvent.setup({ delay: null });
+  const app = renderApp(fake);
+  await waitFor(() => expect(app.store.getState().settings).not.toBeNull());
+  act(() => app.store.getState().setView(view));
+  return { user, fake, ...app };
+}
+
+describe('hot folders', () => {
+  it('adds a folder: validates, then saves with the generated form’s parameters', async () => {
+    const saved: HotFolderConfig[] = [];
+    const fake = standardBridge({ 'hotFolders:save': (config) => { saved.push(config as HotFolderConfig); return hotFolder({}, config as HotFolderConfig); } });
+    const { user } = await show('hotFolders', fake);
+    await user.click(within(await screen.findByRole('region', { name: 'No hot folders yet' })).getByRole('button', { name: 'Add hot folder' }));
+    const dialog = screen.getByRole('dialog', { name: 'New hot folder' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save hot folder' }));
+    expect(within(dialog).getByText('choose a folder to watch')).toBeInTheDocument();
+    expect(within(dialog).getByText('choose a workflow')).toBeInTheDocument();
+    expect(saved).toHaveLength(0);
+
+    await user.type(within(dialog).getByRole('textbox', { name: 'Folder to watch' }), '/watch/in');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Workflow' }), 'color-grade');
+    await user.selectOptions(await within(dialog).findByRole('combobox', { name: /Look/ }), 'cool');
+    await user.click(within(dialog).getByRole('button', { name: 'Save hot folder' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ path: '/watch/in', workflowId: 'color-grade', outputFolder: '/out', parameters: { texts: { look: 'cool' } }, existingFiles: 'dry-run', enabled: false });
+    expect(await screen.findByRole('article', { name: 'Hot folder in' })).toBeInTheDocument();
+  });
+
+  it('arms, dry-runs, shows the unavailable reason and live activity', async () => {
+    const fake = standardBridge({
+      'hotFolders:list': () => [hotFolder({ state: 'unavailable', reason: 'The folder is on a drive that is not connected.' })],
+      'hotFolders:setArmed': ({ armed }) => hotFolder({ state: armed ? 'armed' : 'disarmed' }, { enabled: armed }),
+      'hotFolders:dryRun': () => ({ path: '/watch/incoming', toProcess: [{ path: '/watch/incoming/a.jpg', output: '/out/hot/a_color-grade.jpg' }], alreadyDone: [], colliding: [], unsupported: [{ path: '/watch/incoming/x.psd', reason: 'unsupported format' }], totalCredits: 1 }),
+    });
+    const { user } = await show('hotFolders', fake);
+    const card = await screen.findByRole('article', { name: 'Hot folder incoming' });
+    expect(within(card).getByText('Unavailable')).toBeInTheDocument();
+    expect(within(card).getByText('The folder is on a drive that is not connected.')).toBeInTheDocument();
+
+    await user.click(within(card).getByRole('switch', { name: 'Watch incoming' }));
+    await waitFor(() => expect(within(card).getByText('Watching')).toBeInTheDocument());
+    expect(within(card).getByRole('switch', { name: 'Watch incoming' })).toBeChecked();
+
+    await user.click(within(card).getByRole('button', { name: 'Dry run incoming' }));
+    const report = await within(card).findByRole('region', { name: 'Dry run of incoming' });
+    expect(report).toHaveTextContent('a.jpg → a_color-grade.jpg');
+    expect(report).toHaveTextContent('x.psd — unsupported format');
+
+    act(() => fake.emit('hotFolders:activity', { folderId: 'h1', kind: 'saved', path: '/watch/incoming/a.jpg', message: 'Saved a_color-grade.jpg', at: '2026-11-22T10:05:00.000Z' }));
+    expect(within(screen.getByRole('region', { name: 'Activity' })).getByText('Saved a_color-grade.jpg')).toBeInTheDocument();
+  });
+
+  it('opens the editor with a folder dropped on the screen', async () => {
+    const { store } = await show('hotFolders');
+    act(() => store.getState().setPendingFolderPath('/dropped/folder'));
+    expect(within(screen.getByRole('dialog', { name: 'New hot folder' })).getByRole('textbox', { name: 'Folder to watch' })).toHaveValue('/dropped/folder');
+  });
+});
+
+describe('settings', () => {
+  it('sends the key once, clears the field, and shows it back only masked', async () => {
+    const stored = { mode: 'live', serviceUrl: 'https://api.example/api/v1', hasKey: true, keyMasked: 'sk_live_…9f2c', source: 'keychain', sandboxReason: null, keychainAvailable: true, message: 'Using the key from the keychain.' } as const;
+    const fake = standardBridge();
+    fake.handle('key:set', () => {
+      fake.handle('key:status', () => stored);
+      return stored;
+    });
+    const { user } = await show('settings', fake);
+    const field = await screen.findByLabelText('Enter your API key');
+    expect(field).toHaveAttribute('type', 'password');
+    await user.type(field, 'sk_live_abcdefgh12349f2c');
+    await user.click(screen.getByRole('button', { name: 'Save and check key' }));
+    expect(await screen.findByLabelText('Masked API key')).toHaveTextContent('sk_live_…9f2c');
+    expect(screen.getByText(/Key saved and accepted/)).toBeInTheDocument();
+    expect(fake.callsTo('key:set')).toEqual([{ apiKey: 'sk_live_abcdefgh12349f2c' }]);
+    expect(screen.getByLabelText('Replace the key')).toHaveValue('');
+    expect(document.body.innerHTML).not.toContain('abcdefgh1234');
+  });
+
+  it('explains a rejected key in plain words with the detail one click away', async () => {
+    const fake = standardBridge({ 'key:set': () => { throw new FakeFailure('unauthorized', 'HTTP 401 from /balance'); } });
+    const { user } = await show('settings', fake);
+    await user.type(await screen.findByLabelText('Enter your API key'), 'sk_live_wrongwrong');
+    await user.click(screen.getByRole('button', { name: 'Save and check key' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The service did not accept the API key');
+    expect(alert).not.toHaveTextContent('HTTP 401');
+    await user.click(within(alert).getByRole('button', { name: 'Details' }));
+    expect(alert).toHaveTextContent('unauthorized: HTTP 401 from /balance');
+  });
+
+  it('previews the naming template live and refuses unknown tokens before saving', async () => {
+    const { user, fake } = await show('settings');
+    const template = await screen.findByRole('textbox', { name: 'Naming template' });
+    await user.clear(template);
+    await user.type(template, '{{name}-edited{{ext}');
+    expect(screen.getByTestId('naming-preview')).toHaveTextContent('IMG_2041-edited.jpg');
+    await user.type(template, '{{bogus}');
+    await user.tab();
+    expect(screen.getByRole('alert')).toHaveTextContent('Unknown token: {bogus}');
+    expect(fake.callsTo('settings:update')).toHaveLength(0);
+  });
+
+  it('saves switches, selects and numbers, and checks numbers first', async () => {
+    const { user, fake } = await show('settings');
+    await user.click(await screen.findByRole('checkbox', { name: /sidecar/ }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Sandbox' }), 'always');
+    const concurrency = screen.getByRole('spinbutton', { name: 'Photos in flight at once' });
+    await user.clear(concurrency);
+    await user.type(concurrency, '99');
+    await user.tab();
+    expect(screen.getByRole('alert')).toHaveTextContent('from 1 to 32');
+    await user.clear(concurrency);
+    await user.type(concurrency, '6{Enter}');
+    await waitFor(() => expect(fake.callsTo('settings:update')).toEqual([{ patch: { sidecars: true } }, { patch: { sandboxMode: 'always' } }, { patch: { concurrency: 6 } }]));
+  });
+
+  it('applies the theme to the document', async () => {
+    const fake = standardBridge({ 'settings:update': ({ patch }) => ({ ...settings, ...patch } as typeof settings) });
+    const { user } = await show('settings', fake);
+    await user.click(await screen.findByRole('radio', { name: 'Dark' }));
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));
+    await user.click(screen.getByRole('radio', { name: 'Light' }));
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('light'));
+  });
+});

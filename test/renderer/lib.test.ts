@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { toUiError, unwrap, BridgeError } from '../../renderer/lib/errors';
+import { formFromParameters, initialForm, toggleOption, toParameters, validateForm } from '../../renderer/lib/form-model';
+import { formatCredits, formatEta } from '../../renderer/lib/format';
+import { previewName, templateProblems } from '../../renderer/lib/naming';
+import { backdrop, caption, colorGrade } from './helpers/fixtures';
+
+describe('form model', () => {
+  it('starts required preset fields on their first option and optional ones on their default', () => {
+    expect(initialForm(colorGrade).texts).toEqual({ look: 'warm' });
+    expect(initialForm(caption).texts).toEqual({ caption: '', position: 'bottom' });
+  });
+
+  it('toggles options in schema order, and single-choice fields keep one', () => {
+    const multi = caption.inputSchema.switchFields[0]!;
+    expect(toggleOption(multi, ['uppercase'], 'shadow')).toEqual(['shadow', 'uppercase']);
+    expect(toggleOption(multi, ['shadow', 'uppercase'], 'shadow')).toEqual(['uppercase']);
+    expect(toggleOption({ ...multi, multiple: false }, ['shadow'], 'banner')).toEqual(['banner']);
+  });
+
+  it('validates required images, texts, preset membership, length and selection bounds', () => {
+    const form = initialForm(backdrop);
+    expect(validateForm(backdrop, form)).toEqual({ 'image:backdrop': 'Add a photo for Backdrop.', 'switch:extras': 'Choose at least one extras option.' });
+    const bounded = { ...backdrop.inputSchema.switchFields[0]!, minSelections: 0, maxSelections: 1 };
+    const withBounds = { ...backdrop, inputSchema: { ...backdrop.inputSchema, switchFields: [bounded] } };
+    expect(validateForm(withBounds, { ...form, fixedImages: { backdrop: '/b.jpg' }, switches: { extras: ['shadow', 'reflection'] } })).toEqual({ 'switch:extras': 'Choose at most 1 options for Extras.' });
+    expect(validateForm(colorGrade, { ...initialForm(colorGrade), texts: { look: 'sepia' } })).toEqual({ 'text:look': 'Choose one of the listed options for Look.' });
+  });
+
+  it('builds parameters without empty values and round-trips them into a form', () => {
+    const form = { ...initialForm(caption), texts: { caption: 'Hi', position: '' }, aspectRatio: '4:3' as const };
+    const params = toParameters(caption, form);
+    expect(params).toEqual({ texts: { caption: 'Hi' }, switchSelections: { style: ['shadow'] }, globalOverrides: { aspectRatio: '4:3' } });
+    const back = formFromParameters(caption, params);
+    expect(back.texts.caption).toBe('Hi');
+    expect(back.aspectRatio).toBe('4:3');
+    expect(back.imageSize).toBeNull();
+  });
+});
+
+describe('naming preview', () => {
+  it('fills every token and pads the index to the batch size', () => {
+    const now = new Date(2026, 10, 22, 9, 5, 7);
+    expect(previewName('{name}_{workflow}_{index}_{n}_{date}_{time}{ext}', { name: 'IMG', ext: '.jpg', workflow: 'wf', index: 7, total: 12_000, now }))
+      .toBe('IMG_wf_00007_7_2026-11-22_090507.jpg');
+  });
+
+  it('names the problems of a template', () => {
+    expect(templateProblems('{name}{ext}')).toEqual([]);
+    expect(templateProblems('{nmae}/x')).toEqual(['Unknown token: {nmae}', 'Names cannot contain / or \\.', expect.stringMatching(/same name/)]);
+  });
+});
+
+describe('errors and formatting', () => {
+  it('keeps the technical detail beside the plain words', async () => {
+    expect(toUiError('rate_limited', '429 retry-after 3')).toEqual({ code: 'rate_limited', title: expect.stringMatching(/busy/), detail: 'rate_limited: 429 retry-after 3' });
+    expect(toUiError('weird_code', 'Something odd').title).toBe('Something odd');
+    await expect(unwrap(Promise.resolve({ ok: false as const, code: 'not_found', message: 'no batch b1' }))).rejects.toBeInstanceOf(BridgeError);
+    await expect(unwrap(Promise.reject(new Error('socket closed')))).rejects.toMatchObject({ ui: { code: 'disconnected' } });
+  });
+
+  it('formats credits and time left', () => {
+    expect(formatCredits(1)).toBe('1 credit');
+    expect(formatCredits(1500)).toBe('1,500 credits');
+    expect(formatEta(null)).toBe('—');
+    expect(formatEta(42_000)).toBe('42s');
+    expect(formatEta(3_725_000)).toBe('1h 02m');
+  });
+});

@@ -1,7 +1,8 @@
-import { copyFileSync, existsSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { AppError } from '../../../shared/errors';
+import { redactSecrets } from '../../../shared/redact';
 import {
   DEFAULT_SETTINGS,
   SETTINGS_VERSION,
@@ -42,30 +43,59 @@ function backupName(path: string, now: Date, tag: string): string {
   return `${path.replace(/\.json$/, '')}.${tag}-${stamp}.json`;
 }
 
-type Preflight = { existed: boolean; warnings: SettingsWarning[]; backupPath: string | null };
+type Preflight = { existed: boolean; text: string | null; warnings: SettingsWarning[]; readOnly: boolean };
+
+/**
+ * Copies the settings file aside before Batchroom changes what the user wrote. Anything shaped like an API key is
+ * masked in the copy: a key pasted into settings.json by mistake must not be multiplied into backups.
+ */
+function keepBackup(path: string, text: string, now: Date, tag: string): string | null {
+  const backupPath = backupName(path, now, tag);
+  try {
+    writeFileSync(backupPath, redactSecrets(text), { flag: 'wx' });
+    return backupPath;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * conf and electron-store throw from their constructors on malformed JSON, so the raw file is checked first: a
- * corrupt one is moved aside (kept as the backup) and the app starts from defaults.
+ * corrupt one is moved aside (kept as the backup) and the app starts from defaults. If it cannot be moved, the
+ * session runs on defaults in memory and leaves the file alone.
  */
 function preflight(path: string, now: Date): Preflight {
-  if (!existsSync(path)) return { existed: false, warnings: [], backupPath: null };
+  if (!existsSync(path)) return { existed: false, text: null, warnings: [], readOnly: false };
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    const message = `Settings: could not read ${path} (${(error as Error).message}); using defaults for this session.`;
-    return { existed: true, warnings: [{ kind: 'unreadable', key: null, message, backupPath: null }], backupPath: null };
+    const message = `Settings: could not read ${path} (${(error as Error).message}); using defaults for this session, changes are not saved.`;
+    return { existed: true, text: null, warnings: [{ kind: 'unreadable', key: null, message, backupPath: null }], readOnly: true };
   }
   try {
     deserializeSettingsObject(text);
-    return { existed: true, warnings: [], backupPath: null };
+    return { existed: true, text, warnings: [], readOnly: false };
   } catch (error) {
-    const backupPath = backupName(path, now, 'corrupt');
-    renameSync(path, backupPath);
-    const message = `Settings: ${path} was not valid JSON (${(error as Error).message}); started from defaults. The broken file is kept at ${backupPath}.`;
-    return { existed: false, warnings: [{ kind: 'corrupt-file', key: null, message, backupPath }], backupPath };
+    const reason = (error as Error).message;
+    const backupPath = keepBackup(path, text, now, 'corrupt');
+    if (!backupPath) {
+      const message = `Settings: ${path} is not valid JSON (${reason}) and could not be backed up; using defaults for this session, changes are not saved.`;
+      return { existed: true, text, warnings: [{ kind: 'corrupt-file', key: null, message, backupPath: null }], readOnly: true };
+    }
+    try {
+      unlinkSync(path);
+    } catch {
+      // Another Batchroom process starting at the same moment may have moved it already.
+    }
+    const message = `Settings: ${path} was not valid JSON (${reason}); started from defaults. The broken file is kept at ${backupPath}.`;
+    return { existed: false, text: null, warnings: [{ kind: 'corrupt-file', key: null, message, backupPath }], readOnly: false };
   }
+}
+
+/** Settings that live only for this session (the file could not be read or moved aside). */
+function memoryBackend(path: string): SettingsBackend {
+  return { path, read: () => ({}), write: () => undefined };
 }
 
 /**
@@ -78,10 +108,10 @@ export function openSettingsStore(options: OpenSettingsOptions): SettingsStore {
   const path = join(options.stateDir, `${SETTINGS_FILE_NAME}.json`);
   const checked = preflight(path, now());
   const warnings: SettingsWarning[] = [...checked.warnings];
-  const readOnly = checked.warnings.some((w) => w.kind === 'unreadable');
+  const readOnly = checked.readOnly;
 
-  const backend: SettingsBackend = (options.createBackend ?? createConfBackend)(options.stateDir);
-  const raw = readOnly ? {} : backend.read();
+  const backend: SettingsBackend = readOnly ? memoryBackend(path) : (options.createBackend ?? createConfBackend)(options.stateDir);
+  const raw = backend.read();
   const migrated = migrateSettings(raw);
   const repaired = repairSettings(migrated.data);
   let settings = repaired.settings;
@@ -102,16 +132,25 @@ export function openSettingsStore(options: OpenSettingsOptions): SettingsStore {
     });
   }
   // Anything that changes what the user wrote gets a backup of the file as it was, named in every warning.
-  if (lossy.length > 0 && checked.existed && !readOnly) {
-    const backupPath = backupName(path, now(), 'backup');
-    copyFileSync(path, backupPath);
-    for (const w of lossy) warnings.push({ ...w, backupPath, message: `${w.message} (Previous file kept at ${backupPath}.)` });
+  let canRewrite = !readOnly;
+  if (lossy.length > 0 && checked.text !== null && !readOnly) {
+    const backupPath = keepBackup(path, checked.text, now(), 'backup');
+    // Without a backup the repaired version is not written over the user's file (a later change will be).
+    canRewrite = backupPath !== null;
+    const note = backupPath ? ` (Previous file kept at ${backupPath}.)` : ' (The file could not be backed up, so it is left as it is for now.)';
+    for (const w of lossy) warnings.push({ ...w, backupPath, message: `${w.message}${note}` });
   } else {
     warnings.push(...lossy);
   }
 
   const toFile = (value: Settings) => ({ version: SETTINGS_VERSION, ...value });
-  if (!readOnly && !isDeepStrictEqual(raw, toFile(settings))) backend.write(toFile(settings));
+  if (canRewrite && !isDeepStrictEqual(raw, toFile(settings))) {
+    try {
+      backend.write(toFile(settings));
+    } catch (error) {
+      warnings.push({ kind: 'unreadable', key: null, message: `Settings: could not write ${path} (${(error as Error).message}).`, backupPath: null });
+    }
+  }
 
   const listeners = new Set<(settings: Settings) => void>();
   const commit = (next: Settings): Settings => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -132,6 +132,20 @@ describe('openSettingsStore', () => {
     expect(readFile(dir)).not.toHaveProperty('colour');
     expect(readFileSync(join(dir, 'settings.json'), 'utf8')).not.toContain('sk_live_');
     expect(backups(dir)).toHaveLength(1);
+    // The backup keeps the user's file, but a key pasted into it by mistake is masked, not copied.
+    const backup = readFileSync(store.warnings[0]!.backupPath!, 'utf8');
+    expect(backup).toContain('"colour"');
+    expect(backup).not.toContain('sk_live_shouldneverbehere1234');
+  });
+
+  it('runs on defaults in memory when the file cannot be read, leaving it untouched', () => {
+    const dir = stateDir();
+    mkdirSync(join(dir, 'settings.json')); // a directory where the file should be: EISDIR on read
+    const store = openSettingsStore({ stateDir: dir });
+    expect(store.get()).toEqual(DEFAULT_SETTINGS);
+    expect(store.warnings.map((w) => w.kind)).toEqual(['unreadable']);
+    expect(store.update({ theme: 'dark' }).theme).toBe('dark');
+    expect(statSync(join(dir, 'settings.json')).isDirectory()).toBe(true);
   });
 
   it('reads a file from a newer version without crashing, keeping a backup', () => {

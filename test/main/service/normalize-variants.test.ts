@@ -262,6 +262,7 @@ describe('executions', () => {
     ['urls', { urls: ['https://x.test/a.png'] }],
     ['a map of names to urls', { outputs: { main: 'https://x.test/a.png' } }],
     ['a nested result object', { result: { urls: ['https://x.test/a.png'] } }],
+    ['a nested data object beside the id', { data: { images: [{ url: 'https://x.test/a.png' }] } }],
   ])('reads result URLs as %s', (_name, part) => {
     expect(execution({ id: 'e1', status: 'completed', ...part }).resultUrls).toEqual(['https://x.test/a.png']);
   });

@@ -7,7 +7,7 @@ import { canonicalKey, isRecord, keysOf, pick, pickValue, toNumber, toText, unwr
 const EXECUTION_ID_KEYS = ['executionId', 'id', 'taskId', 'jobId', 'runId', 'predictionId'];
 const STATUS_KEYS = ['status', 'state', 'executionStatus', 'phase'];
 const PROGRESS_KEYS = ['progress', 'progressPercent', 'percent', 'percentage', 'progressPct', 'pct', 'percentComplete'];
-const RESULT_KEYS = ['resultUrls', 'results', 'outputs', 'output', 'images', 'urls', 'resultUrl', 'outputUrls', 'outputUrl', 'imageUrls', 'files', 'result'];
+const RESULT_KEYS = ['resultUrls', 'results', 'outputs', 'output', 'images', 'urls', 'resultUrl', 'outputUrls', 'outputUrl', 'imageUrls', 'files', 'result', 'data'];
 const URL_KEYS = ['url', 'uri', 'href', 'src', 'link', 'downloadUrl', 'signedUrl'];
 const ERROR_KEYS = ['error', 'errorMessage', 'failureReason', 'reason', 'message', 'detail'];
 

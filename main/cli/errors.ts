@@ -32,6 +32,7 @@ const HINT_BY_CODE: Partial<Record<ErrorCode, string>> = {
   rate_limited: 'The service is throttling requests; try again in a moment.',
   bad_request: 'See `batchroom <command> --help`.',
   validation: 'See `batchroom workflow <id>` for the fields this workflow takes.',
+  conflict: 'Wait for the other process to finish (or stop it), or use another --state-dir.',
   unavailable: 'This part of Batchroom could not start; run with --debug for details.',
 };
 

@@ -82,8 +82,8 @@ export interface CliSession {
  */
 export interface SessionNeeds {
   startHotFolders?: boolean;
-  /** false for commands that only read the catalog: no journal, no engine, no resumed batches. */
-  withEngine?: boolean;
+  /** false for commands that only read the catalog (no journal, no engine); 'lazy' for `run`. */
+  withEngine?: boolean | 'lazy';
 }
 
 export async function openSession(command: Command, extra: SessionNeeds = {}): Promise<CliSession> {

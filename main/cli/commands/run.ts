@@ -57,7 +57,7 @@ export function registerRunCommand(program: Command): void {
         if (out.json) out.record({ type: 'batch', ...batch });
         else out.line(`Batch ${batch.id} started: ${batch.total} item(s) → ${batch.outputFolder}`);
         return followBatches(session, [batch]);
-      }),
+      }, { withEngine: 'lazy' }),
     );
 }
 

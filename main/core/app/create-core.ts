@@ -1,16 +1,12 @@
 import { hotFolderChannels } from '../../../shared/ipc/channels/hotfolders';
 import type { ServiceStatus } from '../../../shared/ipc/channels/service';
 import type { Handlers } from '../../../shared/ipc/contract';
-import { batchChannels } from '../../../shared/ipc/channels/batches';
-import { createBatchHandlers, createEngine, type Engine } from '../engine';
-import { openJournal } from '../journal';
-import { silentLogger, type Logger } from '../log';
-import type { ServiceClient } from '../service/types';
+import { silentLogger } from '../log';
 import { createKeychainSecretStore, getKeyStatus, resolveCredentials } from '../secrets';
 import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings';
 import { failedConnection, forwardingClient, openConnection, type Connection } from './connection';
-import { createEventBus, type EventBus } from './event-bus';
-import { acquireEngineLock } from './state-lock';
+import { createEngineSlot, type EngineMode } from './engine-slot';
+import { createEventBus } from './event-bus';
 import { createFileHandlers } from './file-handlers';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
@@ -55,9 +51,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus.emit('service:changed', next.status);
   };
 
-  let engine: Awaited<ReturnType<typeof startEngine>> | null = null;
+  const engineMode: EngineMode = options.withEngine === false ? 'off' : options.withEngine === 'lazy' ? 'lazy' : 'eager';
+  const engine = createEngineSlot({ mode: engineMode, stateDir, client, concurrency: () => settings.get().concurrency, bus, logger });
   try {
-    if (options.withEngine !== false) engine = await startEngine(stateDir, client, settings.get().concurrency, bus, logger);
+    if (engineMode === 'eager') await engine.ensure();
   } catch (error) {
     unsubscribeSettings();
     await connection.close();
@@ -73,7 +70,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       keyStatus: () => getKeyStatus(credentialInputs()),
       reconnect,
     }),
-    ...(engine ? createBatchHandlers(engine.engine) : unavailableHandlers(batchChannels, 'Batches are not available in this command.')),
+    ...engine.handlers,
     ...unavailableHandlers(hotFolderChannels, 'Hot folders are not available yet in this build.'),
     ...createFileHandlers(options.host),
   };
@@ -85,54 +82,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     emit: bus.emit,
     secrets: () => [connection, ...retired].map((c) => c.apiKey).filter((k): k is string => !!k),
     hasArmedHotFolders: () => false,
-    busyCount: () => (engine?.engine.busy() ? 1 : 0),
+    busyCount: () => (engine.current()?.busy() ? 1 : 0),
     shutdown(shutdownOptions = {}) {
       shuttingDown ??= (async () => {
         unsubscribeSettings();
-        if (engine) await engine.stop(shutdownOptions.graceful ?? true, shutdownOptions.timeoutMs ?? 30_000);
+        await engine.stop(shutdownOptions.graceful ?? true, shutdownOptions.timeoutMs ?? 30_000);
         for (const c of [connection, ...retired]) await c.close().catch(() => undefined);
         bus.clear();
       })();
       return shuttingDown;
     },
   };
-}
-
-/**
- * The journal and the engine, behind the state dir's engine lock. Recovery runs first: executions the journal knows
- * are polled again and unsaved results fetched — never resubmitted.
- */
-async function startEngine(stateDir: string, client: ServiceClient, concurrency: number, bus: EventBus, logger: Logger) {
-  const release = acquireEngineLock(stateDir);
-  try {
-    const journal = openJournal(stateDir);
-    const engine: Engine = createEngine({ journal, client, logger, concurrency });
-    const unsubscribe = engine.onProgress((event) => bus.emit('batches:progress', event));
-    await engine.start();
-    return {
-      engine,
-      async stop(graceful: boolean, timeoutMs: number) {
-        await withTimeout(engine.stop({ graceful }), timeoutMs, () => logger.warn('engine did not stop in time'));
-        unsubscribe();
-        journal.close();
-        release();
-      },
-    };
-  } catch (error) {
-    release();
-    throw error;
-  }
-}
-
-/** Waits for `work` at most `ms`; a shutdown must end even when a download hangs. */
-async function withTimeout(work: Promise<unknown>, ms: number, onTimeout: () => void): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
-      onTimeout();
-      resolve();
-    }, ms);
-  });
-  await Promise.race([work.then(() => undefined, () => undefined), expired]);
-  clearTimeout(timer);
 }

@@ -31,10 +31,11 @@ export interface CoreOptions {
   /** Start armed hot folders (the app and `watch --all`); the CLI's one-shot commands pass false. */
   startHotFolders?: boolean;
   /**
-   * Open the journal and start the engine (default true). Commands that only read the catalog pass false: they must
-   * neither resume someone's batches as a side effect nor contend for the state dir's engine lock.
+   * true (default): open the journal and start the engine (recovering unfinished batches) with the core. 'lazy': on
+   * the first batches/items call (`run`, so usage errors never wait for the engine). false: never — commands that
+   * only read the catalog must not resume batches as a side effect nor contend for the state dir's engine lock.
    */
-  withEngine?: boolean;
+  withEngine?: boolean | 'lazy';
   /** Electron passes its electron-store backend; plain Node uses conf. */
   createSettingsBackend?: SettingsBackendFactory;
   /** Tests pass an in-memory store; hosts use the OS keychain. */

@@ -1,0 +1,102 @@
+import { batchChannels } from '../../../shared/ipc/channels/batches';
+import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
+import { createBatchHandlers, createEngine, type Engine } from '../engine';
+import { openJournal, type Journal } from '../journal';
+import type { Logger } from '../log';
+import type { ServiceClient } from '../service/types';
+import type { EventBus } from './event-bus';
+import { acquireEngineLock } from './state-lock';
+import { unavailableHandlers } from './unavailable';
+
+/** eager: start with the core (the app, `resume`); lazy: on the first batch call (`run`); off: never (catalog). */
+export type EngineMode = 'eager' | 'lazy' | 'off';
+
+type BatchHandlers = DomainHandlers<typeof batchChannels>;
+
+export interface EngineSlot {
+  readonly handlers: BatchHandlers;
+  /** The running engine (and journal), starting them if needed; rejects when the mode is `off` or the lock is held. */
+  ensure(): Promise<{ engine: Engine; journal: Journal }>;
+  current(): Engine | null;
+  stop(graceful: boolean, timeoutMs: number): Promise<void>;
+}
+
+export interface EngineSlotDeps {
+  mode: EngineMode;
+  stateDir: string;
+  client: ServiceClient;
+  concurrency: () => number;
+  bus: EventBus;
+  logger: Logger;
+}
+
+/**
+ * Owns the journal and the engine behind the state dir's engine lock. Recovery runs at start: executions the
+ * journal knows are polled again and unsaved results fetched — never resubmitted.
+ */
+export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
+  let starting: Promise<{ engine: Engine; journal: Journal; handlers: BatchHandlers; unsubscribe: () => void; release: () => void }> | undefined;
+  let running: Awaited<NonNullable<typeof starting>> | undefined;
+
+  const start = async () => {
+    const release = acquireEngineLock(deps.stateDir);
+    try {
+      const journal = openJournal(deps.stateDir);
+      const engine = createEngine({ journal, client: deps.client, logger: deps.logger, concurrency: deps.concurrency() });
+      const unsubscribe = engine.onProgress((event) => deps.bus.emit('batches:progress', event));
+      await engine.start();
+      running = { engine, journal, handlers: createBatchHandlers(engine), unsubscribe, release };
+      return running;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
+  const ensure = () => {
+    if (deps.mode === 'off') return Promise.reject(new Error('the engine is off in this core'));
+    starting ??= start();
+    starting.catch(() => {
+      starting = undefined; // a held lock may be released later: let the next call try again
+    });
+    return starting;
+  };
+
+  const handlers = (deps.mode === 'off'
+    ? unavailableHandlers(batchChannels, 'Batches are not available in this command.')
+    : Object.fromEntries(
+        Object.keys(batchChannels)
+          .filter((name) => batchChannels[name as keyof typeof batchChannels].kind === 'invoke')
+          .map((name) => [name, async (args: unknown) => {
+            const { handlers: real } = await ensure();
+            return (real as Record<string, (a: unknown) => unknown>)[name]!(args);
+          }]),
+      )) as BatchHandlers;
+
+  return {
+    handlers,
+    ensure,
+    current: () => running?.engine ?? null,
+    async stop(graceful, timeoutMs) {
+      if (!starting) return;
+      const started = await starting.catch(() => null);
+      if (!started) return;
+      await withTimeout(started.engine.stop({ graceful }), timeoutMs, () => deps.logger.warn('engine did not stop in time'));
+      started.unsubscribe();
+      started.journal.close();
+      started.release();
+    },
+  };
+}
+
+/** Waits for `work` at most `ms`: a shutdown must end even when a download hangs. */
+async function withTimeout(work: Promise<unknown>, ms: number, onTimeout: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      resolve();
+    }, ms);
+  });
+  await Promise.race([work.then(() => undefined, () => undefined), expired]);
+  clearTimeout(timer);
+}

@@ -18,10 +18,12 @@ const ELECTRON_NODE_TARGET = 'node22';
 const ELECTRON_CHROME_TARGET = 'chrome130';
 
 /**
- * Runtime dependencies stay external (electron-builder packs node_modules): native modules (sharp, libsql,
- * keytar) must load from disk, ESM-only packages (chokidar, conf, electron-store) keep their own import.meta.
+ * ESM-only packages are bundled: a CommonJS main can `require()` them only on Node ≥ 20.19/22.12, and even then
+ * their default export arrives as a namespace object (`ElectronStore is not a constructor`). Everything else stays
+ * external (electron-builder packs node_modules): native modules (sharp, libsql, keytar) must load from disk.
  */
-export const MAIN_EXTERNALS = ['electron', ...Object.keys(pkg.dependencies ?? {})];
+export const BUNDLED_ESM_ONLY = ['chokidar', 'conf', 'electron-store'];
+export const MAIN_EXTERNALS = ['electron', ...Object.keys(pkg.dependencies ?? {}).filter((name) => !BUNDLED_ESM_ONLY.includes(name))];
 
 export async function buildElectron({ outDir = join(root, 'dist', 'electron'), minify = false } = {}) {
   const common = { bundle: true, sourcemap: true, minify, logLevel: 'warning', absWorkingDir: root, legalComments: 'none' };

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVOKE_CHANNELS } from '../../../shared/ipc/contract';
+// @ts-expect-error plain .mjs build script without type declarations
+import { buildElectron } from '../../../scripts/build-electron.mjs';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+let dir: string;
+
+interface Report {
+  privileged: string[];
+  protocols: string[];
+  windows: Array<{ webPreferences: Record<string, unknown> }>;
+  ipcChannels: number;
+  loaded: string;
+  calls: Record<string, { ok: boolean; code?: string; data?: Record<string, unknown> }>;
+  index: { status: number; csp: string };
+  errors: string[];
+}
+
+beforeAll(async () => {
+  // The app's layout in miniature: dist/electron (bundles), dist/renderer, node_modules beside them.
+  dir = mkdtempSync(join(tmpdir(), 'batchroom-bundle-'));
+  await buildElectron({ outDir: join(dir, 'dist', 'electron') });
+  mkdirSync(join(dir, 'dist', 'renderer'), { recursive: true });
+  writeFileSync(join(dir, 'dist', 'renderer', 'index.html'), '<!doctype html><title>Batchroom</title>');
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  mkdirSync(join(dir, 'home'));
+  writeFileSync(join(dir, 'home', 'photo.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the bundled main process against a fake Electron', () => {
+  it('starts the real core, serves the renderer, answers IPC and quits gracefully', () => {
+    const home = join(dir, 'home');
+    const result = spawnSync(process.execPath, ['--import', join(import.meta.dirname, 'fixtures', 'fake-electron.mjs'), join(dir, 'dist', 'electron', 'main.cjs')], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+      // No D-Bus session: the keychain is unavailable and the core falls back to its built-in sandbox.
+      env: { PATH: process.env.PATH, HOME: home, FAKE_ELECTRON_HOME: home, BATCHROOM_STATE_DIR: join(home, 'state') },
+    });
+    const line = result.stdout.trim().split('\n').at(-1) ?? '';
+    expect(result.status, `${result.stderr}\n${result.stdout}`).toBe(0);
+    const report = JSON.parse(line) as Report;
+    expect(report.errors).toEqual([]);
+    expect(report.privileged).toEqual(['batchroom', 'batchroom-media']);
+    expect(report.protocols.sort()).toEqual(['batchroom', 'batchroom-media']);
+    expect(report.windows).toHaveLength(1);
+    expect(report.windows[0]!.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false });
+    expect(report.windows[0]!.webPreferences.preload).toBe(join(dir, 'dist', 'electron', 'preload.cjs'));
+    expect(report.loaded).toBe('batchroom://app/index.html');
+    expect(report.ipcChannels).toBe(INVOKE_CHANNELS.length);
+    expect(report.calls.info).toMatchObject({ ok: true, data: { host: 'electron' } });
+    expect(report.calls.status).toMatchObject({ ok: true });
+    expect(report.calls.preview).toMatchObject({ ok: true, data: { url: expect.stringMatching(/^batchroom-media:\/\/file\//) } });
+    expect(report.calls.foreign).toMatchObject({ ok: false, code: 'untrusted_sender' });
+    expect(report.calls.malformed).toMatchObject({ ok: false, code: 'bad_request' });
+    expect(report.index.status).toBe(200);
+    expect(report.index.csp).toContain("script-src 'self'");
+    // Logs go to the OS log folder, as JSON lines; the refused message is on record.
+    const log = readFileSync(join(home, 'logs', 'main.log'), 'utf8');
+    expect(log).toContain('refused IPC message');
+    expect(existsSync(join(home, 'state', 'settings.json'))).toBe(true);
+  });
+});

@@ -225,3 +225,49 @@ describe('against the sandbox with faults', () => {
     }
   });
 });
+
+describe('against the sandbox: answered rejections and timeouts', () => {
+  it('maps the service-side validation, 413, 415 and token-bucket 429 answers', async () => {
+    const tight = await startSandbox({ seed: 3, useEnv: false, limits: { maxBodyBytes: 4_000 } });
+    try {
+      const c = createServiceClient({ baseUrl: tight.url, apiKey: tight.apiKey, retry: { attempts: 1 } });
+      // Passes the local check (the model has no minimum selection count) but the service wants at least two looks.
+      const variations = await c.getWorkflow('look-variations');
+      const first = variations.inputSchema.switchFields[0]!;
+      const few = await rejection(c.execute(variations, { images: { photo }, switchSelections: { [first.id]: [first.options[0]!.id] } }));
+      expect([few.code, few.status, few.field]).toEqual(['validation', 422, `switchSelections.${first.id}`]);
+
+      const grade = await c.getWorkflow('color-grade');
+      const big = await rejection(c.execute(grade, { ...gradeRequest(grade), images: { photo: `data:image/png;base64,${'A'.repeat(8_000)}` } }));
+      expect(big.code).toBe('payload_too_large');
+      const notImage = await rejection(c.execute(grade, { ...gradeRequest(grade), images: { photo: `data:image/png;base64,${Buffer.from('hello, not an image').toString('base64')}` } }));
+      expect(notImage.code).toBe('unsupported_media');
+      expect(notImage.field).toBe('images.photo');
+      expect(tight.stats().executionsCreated).toBe(0);
+    } finally {
+      await tight.close();
+    }
+    const slow = await startSandbox({ seed: 4, useEnv: false, limits: { requestsPerSecond: 0.5, burst: 1 } });
+    try {
+      const c = createServiceClient({ baseUrl: slow.url, apiKey: slow.apiKey, retry: { attempts: 2, totalMs: 500 } });
+      await c.getBalance();
+      const limited = await rejection(c.getBalance());
+      expect(limited.code).toBe('rate_limited');
+      expect(limited.retryAfterMs).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('a slow service: reads time out as "timeout", an execute that times out is "unknown" and is sent once', async () => {
+    const c = client({ timeoutMs: 100, executeTimeoutMs: 100, retry: { attempts: 2, baseDelayMs: 1, sleep: fakeSleep().sleep } });
+    const wf = await client().getWorkflow('color-grade');
+    sandbox.setFaults({ latencyMs: 400 });
+    const readsBefore = stats().requestsByRoute['GET /api/v1/balance'] ?? 0;
+    expect((await rejection(c.getBalance())).code).toBe('timeout');
+    expect(stats().requestsByRoute['GET /api/v1/balance']! - readsBefore).toBe(2);
+    const before = stats().requestsByRoute[executeRoute] ?? 0;
+    expect((await c.execute(wf, gradeRequest(wf))).kind).toBe('unknown');
+    expect(stats().requestsByRoute[executeRoute]! - before).toBe(1);
+  });
+});

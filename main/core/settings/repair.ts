@@ -74,7 +74,12 @@ export function repairSettings(data: Record<string, unknown>): RepairOutcome {
   }
   for (const key of Object.keys(data)) {
     if (key in SETTINGS_FIELDS) continue;
-    warnings.push({ kind: 'unknown-key', key, message: `Settings: ignored unknown key "${key}".`, backupPath: null });
+    const value = data[key];
+    const looksSecret = /api.?key|token|secret|password/i.test(key) || (typeof value === 'string' && /\bsk_(live|test)_/.test(value));
+    const message = looksSecret
+      ? `Settings: ignored "${key}": Batchroom never reads API keys from this file; store the key with \`batchroom key set\` or in Settings (it goes to the OS keychain).`
+      : `Settings: ignored unknown key "${key}".`;
+    warnings.push({ kind: 'unknown-key', key, message, backupPath: null });
   }
   return { settings: settings as Settings, warnings };
 }

@@ -129,6 +129,7 @@ describe('openSettingsStore', () => {
       ['unknown-key', 'colour'],
       ['unknown-key', 'apiKey'],
     ]);
+    expect(store.warnings[1]!.message).toMatch(/never reads API keys from this file.*batchroom key set/);
     expect(readFile(dir)).not.toHaveProperty('colour');
     expect(readFileSync(join(dir, 'settings.json'), 'utf8')).not.toContain('sk_live_');
     expect(backups(dir)).toHaveLength(1);

@@ -28,8 +28,11 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
-/** Registered with `protocol.registerSchemesAsPrivileged` before the app is ready. */
+/**
+ * Registered with `protocol.registerSchemesAsPrivileged` before the app is ready. The app scheme is standard and
+ * secure so it has a real origin ('self' in the CSP, ES modules, storage); codeCache lets V8 cache its scripts.
+ */
 export const PRIVILEGED_SCHEMES = [
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, codeCache: true } },
   { scheme: MEDIA_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true } },
 ];

@@ -6,7 +6,8 @@ import { resolveBaseUrl } from './base-url';
 import { withIdleTimeout } from './download';
 import { ServiceError } from './errors';
 import { exchange, TransportFailure, type Exchange, type ExchangeRequest, type HttpDeps } from './http';
-import { errorFromResponse, parseRetryAfter, safeText } from './http-errors';
+import { errorFromResponse, failureInSuccessBody, parseRetryAfter, safeText } from './http-errors';
+import { nextPageUrl } from './normalize/pagination';
 import { executionIdOf, normalizeBalance, normalizeExecution, normalizeWorkflowDetail, normalizeWorkflowList, type NormalizeContext } from './normalize';
 import { redactingLogger } from './redacting-logger';
 import { retryPolicy, withRetries, type RetryOptions, type TryResult } from './retry';
@@ -80,13 +81,17 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     return withRetries(policy, { signal: opts.signal, log, label }, async () => {
       let ex: Exchange;
       try {
-        ex = await send({ method: 'GET', url: `${baseUrl}${path}`, auth: true, signal: opts.signal, timeoutMs: opts.timeoutMs ?? timeoutMs, label });
+        const url = /^https?:\/\//i.test(path) ? path : `${baseUrl}${path}`;
+        ex = await send({ method: 'GET', url, auth: true, signal: opts.signal, timeoutMs: opts.timeoutMs ?? timeoutMs, label });
       } catch (error) {
         return transportTry(error);
       }
       const parsed = parseBody(ex.text);
       if (ex.status >= 200 && ex.status < 300) {
-        if (parsed.ok) return { done: { body: parsed.value, headers: ex.headers } };
+        if (parsed.ok) {
+          const failure = failureInSuccessBody({ status: ex.status, body: parsed.value, endpoint: label, secrets });
+          return failure ? { fail: failure } : { done: { body: parsed.value, headers: ex.headers } };
+        }
         return { retry: new ServiceError('shape', `The service's answer to ${label} is not valid JSON (it may have been cut off).`, { endpoint: label, status: ex.status }) };
       }
       const error = responseError(label, ex, parsed.ok ? parsed.value : ex.text);
@@ -130,6 +135,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       }
       const parsed = parseBody(ex.text);
       if (ex.status >= 200 && ex.status < 300) {
+        // An explicit `success: false` is an answered rejection, not a lost answer.
+        const failure = parsed.ok ? failureInSuccessBody({ status: ex.status, body: parsed.value, endpoint: label, secrets }) : undefined;
+        if (failure) return { fail: failure };
         const executionId = parsed.ok ? executionIdOf(parsed.value) : undefined;
         if (executionId) return { done: { kind: 'accepted', executionId } };
         const why = parsed.ok ? 'its answer carried no execution id' : 'its answer was not valid JSON';
@@ -177,7 +185,18 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       const label = `GET ${basePath}/workflows`;
       const search = query.tag ? `?tag=${encodeURIComponent(query.tag)}` : '';
       const { body } = await getJson(label, `/workflows${search}`, opts);
-      return normalizeWorkflowList(context(label), body);
+      const workflows = normalizeWorkflowList(context(label), body);
+      // The spec shows no pagination; a service that links a next page (`next`, `links.next`) gets it followed,
+      // on its own origin only and for a bounded number of pages, so a long catalog is not silently cut short.
+      const seen = new Set<string>();
+      for (let next = nextPageUrl(body, baseUrl, origin); next && !seen.has(next) && seen.size < 50; ) {
+        seen.add(next);
+        const page = await getJson(label, next, opts);
+        workflows.push(...normalizeWorkflowList(context(label), page.body));
+        next = nextPageUrl(page.body, baseUrl, origin);
+      }
+      const byId = new Map(workflows.map((w) => [w.id, w]));
+      return [...byId.values()];
     },
     async getWorkflow(id, opts) {
       const label = labelFor(`GET ${basePath}/workflows/${id}`);

@@ -168,3 +168,25 @@ export function errorFromResponse(input: {
 }
 
 export { HEADLINES };
+
+/**
+ * `{success: false, error: …}` / `{ok: false, …}` inside a 2xx: some services report failures this way. Returns the
+ * error the body describes, or undefined for an ordinary success body.
+ */
+export function failureInSuccessBody(input: { status: number; body: unknown; endpoint: string; secrets: readonly string[] }): ServiceError | undefined {
+  const body = input.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const flag = pickValue(body as Record<string, unknown>, ['success', 'ok']);
+  if (flag !== false && flag !== 'false') return undefined;
+  const facts = readErrorBody(body);
+  const byCode = facts.code ? CODE_PATTERNS.find(([pattern]) => pattern.test(facts.code!))?.[1] : undefined;
+  const code = byCode ?? 'server';
+  const quoted = facts.message ? `: ${safeText(facts.message, input.secrets).replace(/\.$/, '')}` : '';
+  return new ServiceError(code, redactSecrets(`${HEADLINES[code]} (${input.endpoint} answered "success: false")${quoted}.`, input.secrets), {
+    status: input.status,
+    endpoint: input.endpoint,
+    ...(facts.field ? { field: safeText(facts.field, input.secrets) } : {}),
+    ...(facts.retryAfterMs !== undefined ? { retryAfterMs: facts.retryAfterMs } : {}),
+    ...(code === 'insufficient_credits' ? { required: facts.required, available: facts.available } : {}),
+  });
+}

@@ -110,6 +110,16 @@ describe('execute', () => {
     }
   });
 
+  it('treats a 200 with success: false as an answered rejection, for execute and for reads', async () => {
+    stub.reply(ok({ success: false, error: { code: 'insufficient_credits', message: 'Top up first', required: 2, available: 0 } }));
+    const credits = await rejection(client().execute(WORKFLOW, REQUEST));
+    expect([credits.code, credits.required, credits.available]).toEqual(['insufficient_credits', 2, 0]);
+    expect(credits.message).toContain('Top up first');
+    stub.reply(ok({ ok: false, message: 'maintenance' }));
+    expect((await rejection(client().getBalance())).code).toBe('server');
+    expect(stub.requests).toHaveLength(2);
+  });
+
   it('retries a connection that was refused or a host that did not resolve (provably never sent)', async () => {
     const attempts: string[] = [];
     const flaky: typeof fetch = async (input, init) => {

@@ -84,6 +84,17 @@ describe('requests', () => {
     expect(() => createServiceClient({ baseUrl: 'ftp://x', apiKey: TEST_KEY })).toThrow();
   });
 
+  it('follows next-page links on the service origin only', async () => {
+    const wf = (id: string) => ({ id, name: id, cost: 1 });
+    stub.reply(
+      ok({ items: [wf('a')], next: '/api/v1/workflows?page=2' }),
+      ok({ data: { items: [wf('b')], links: { next: { href: `${stub.origin}/api/v1/workflows?page=3` } } } }),
+      ok({ items: [wf('c'), wf('a')], next: 'http://elsewhere.example.com/api/v1/workflows?page=4', nextCursor: 'abc' }),
+    );
+    expect((await client().listWorkflows()).map((w) => w.id)).toEqual(['a', 'b', 'c']);
+    expect(stub.requests.map((r) => r.url)).toEqual(['/api/v1/workflows', '/api/v1/workflows?page=2', '/api/v1/workflows?page=3']);
+  });
+
   it('passes the Retry-After of a status answer on to the poller', async () => {
     stub.reply(ok({ id: 'e', status: 'queued' }, { 'Retry-After': '3' }));
     expect((await client().getExecution('e')).retryAfterMs).toBe(3000);

@@ -36,6 +36,9 @@ export type ParsedArgsOf<C extends ChannelMap, K extends InvokeNames<C>> = C[K] 
 export type ResultOf<C extends ChannelMap, K extends InvokeNames<C>> = C[K] extends InvokeChannel<z.ZodType, infer R> ? z.output<R> : never;
 export type PayloadOf<C extends ChannelMap, K extends EventNames<C>> = C[K] extends EventChannel<infer P> ? z.output<P> : never;
 
+/** Channels whose every argument is optional may be called with no argument at all. */
+type AllOptional<T> = Partial<Record<string, never>> extends T ? true : Record<never, never> extends T ? true : false;
+
 type DomainOf<K> = K extends `${infer D}:${string}` ? D : never;
 type ActionOf<K> = K extends `${string}:${infer A}` ? A : never;
 
@@ -51,7 +54,7 @@ export type DomainHandlers<C extends ChannelMap> = {
 export type BridgeApi<C extends ChannelMap> = {
   [D in DomainOf<keyof C>]: {
     [K in keyof C & `${D}:${string}` as C[K] extends InvokeChannel ? ActionOf<K> : never]: K extends InvokeNames<C>
-      ? (...args: {} extends ArgsOf<C, K> ? [args?: ArgsOf<C, K>] : [args: ArgsOf<C, K>]) => Promise<IpcResult<ResultOf<C, K>>>
+      ? (...args: AllOptional<ArgsOf<C, K>> extends true ? [args?: ArgsOf<C, K>] : [args: ArgsOf<C, K>]) => Promise<IpcResult<ResultOf<C, K>>>
       : never;
   } & {
     [K in keyof C & `${D}:${string}` as C[K] extends EventChannel ? `on${Capitalize<ActionOf<K>>}` : never]: K extends EventNames<C>

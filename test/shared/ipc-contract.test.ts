@@ -20,6 +20,8 @@ describe('the IPC contract', () => {
   it('derives the renderer API shape from the contract', () => {
     expectTypeOf<Api['workflows']['list']>().returns.toEqualTypeOf<Promise<IpcResult<WorkflowSummary[]>>>();
     expectTypeOf<Api['batches']['onProgress']>().returns.toEqualTypeOf<() => void>();
+    expectTypeOf<Parameters<Api['balance']['get']>>().toEqualTypeOf<[args?: Record<string, never>]>();
+    expectTypeOf<Parameters<Api['workflows']['get']>>().toEqualTypeOf<[args: { id: string }]>();
     expect(splitChannel('hotFolders:setArmed')).toEqual({ domain: 'hotFolders', action: 'setArmed' });
     expect(eventMethodName('progress')).toBe('onProgress');
   });

@@ -2,6 +2,8 @@ import { hotFolderChannels } from '../../../shared/ipc/channels/hotfolders';
 import type { ServiceStatus } from '../../../shared/ipc/channels/service';
 import type { Handlers } from '../../../shared/ipc/contract';
 import { silentLogger } from '../log';
+import { createCoreHotFolders, settingsConfigStore } from '../watch/adapters';
+import type { HotFolderEvents, HotFolderManager } from '../watch';
 import { createKeychainSecretStore, getKeyStatus, resolveCredentials } from '../secrets';
 import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings';
 import { failedConnection, forwardingClient, openConnection, type Connection } from './connection';
@@ -53,9 +55,23 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const engineMode: EngineMode = options.withEngine === false ? 'off' : options.withEngine === 'lazy' ? 'lazy' : 'eager';
   const engine = createEngineSlot({ mode: engineMode, stateDir, client, concurrency: () => settings.get().concurrency, bus, logger });
+  let hotFolders: HotFolderManager | undefined;
+  let hotFolderHandlers = unavailableHandlers(hotFolderChannels, 'Hot folders run in the app, `batchroom ui` and `batchroom watch`.');
   try {
-    if (engineMode === 'eager') await engine.ensure();
+    if (engineMode === 'eager') {
+      const started = await engine.ensure();
+      // Hot folders feed the engine, so they exist wherever the engine runs from the start.
+      const wired = createCoreHotFolders({
+        engine: started.engine, journal: started.journal, client, stateDir, configStore: settingsConfigStore(settings), logger,
+        emit: bus.emit as HotFolderEvents,
+      });
+      hotFolders = wired.manager;
+      hotFolderHandlers = wired.handlers;
+      if (options.startHotFolders) await hotFolders.start();
+    }
   } catch (error) {
+    await hotFolders?.close().catch(() => undefined);
+    await engine.stop(false, 5000);
     unsubscribeSettings();
     await connection.close();
     throw error;
@@ -71,7 +87,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       reconnect,
     }),
     ...engine.handlers,
-    ...unavailableHandlers(hotFolderChannels, 'Hot folders are not available yet in this build.'),
+    ...hotFolderHandlers,
     ...createFileHandlers(options.host),
   };
 
@@ -81,11 +97,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     onEvent: bus.onEvent,
     emit: bus.emit,
     secrets: () => [connection, ...retired].map((c) => c.apiKey).filter((k): k is string => !!k),
-    hasArmedHotFolders: () => false,
+    hotFolders,
+    hasArmedHotFolders: () => hotFolders?.hasArmed() ?? false,
     busyCount: () => (engine.current()?.busy() ? 1 : 0),
     shutdown(shutdownOptions = {}) {
       shuttingDown ??= (async () => {
         unsubscribeSettings();
+        await hotFolders?.close().catch((error: unknown) => logger.warn('hot folders did not close cleanly', { error: String(error) }));
         await engine.stop(shutdownOptions.graceful ?? true, shutdownOptions.timeoutMs ?? 30_000);
         for (const c of [connection, ...retired]) await c.close().catch(() => undefined);
         bus.clear();

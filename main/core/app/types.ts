@@ -2,6 +2,7 @@ import type { EmitEvent, EventChannelName, EventPayload, Handlers } from '../../
 import type { Logger } from '../log';
 import type { SecretStore } from '../secrets';
 import type { SettingsBackendFactory } from '../settings';
+import type { HotFolderManager } from '../watch';
 
 /**
  * What a host (Electron, the browser host, the CLI) lends the core: native abilities that differ per host. A
@@ -48,6 +49,8 @@ export interface Core {
   /** Subscribe to every contract event (hosts forward them to renderers). */
   onEvent(listener: <K extends EventChannelName>(channel: K, payload: EventPayload<K>) => void): () => void;
   readonly emit: EmitEvent;
+  /** The hot-folder manager where the engine runs from the start (the app, `ui`, `watch`, `resume`); else undefined. */
+  readonly hotFolders?: HotFolderManager;
   /** Secrets to scrub from anything leaving the process (the API key in use). */
   secrets(): readonly string[];
   hasArmedHotFolders(): boolean;

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, readdir, stat } from 'node:fs/promises';
+import { access, opendir, stat } from 'node:fs/promises';
 
 /**
  * Null when the folder can be watched, else a sentence saying why not. A stalled network mount can make stat()
@@ -23,8 +23,14 @@ async function probe(path: string): Promise<string | null> {
     const info = await stat(path);
     if (!info.isDirectory()) return 'the path is not a folder';
     await access(path, constants.R_OK | constants.X_OK);
-    // A just-unmounted share can still stat; listing is the real test of "readable".
-    await readdir(path);
+    // A just-unmounted share can still stat; reading an entry is the real test of "readable". One entry, not the
+    // whole listing: this runs every few seconds on folders of thousands of files.
+    const dir = await opendir(path, { bufferSize: 1 });
+    try {
+      await dir.read();
+    } finally {
+      await dir.close().catch(() => undefined);
+    }
     return null;
   } catch (error) {
     return describeFsError(error);

@@ -69,6 +69,7 @@ export class FolderRuntime {
 
   /** Starts (or restarts) watching. Never throws: a folder that cannot be watched becomes 'unavailable'. */
   async arm(mode: ArmMode): Promise<void> {
+    if (this.closed) return;
     const generation = ++this.generation;
     await this.stopWatching();
     this.ignored = ignoreRulesFor(this.config.path, this.config.outputFolder);
@@ -179,6 +180,11 @@ export class FolderRuntime {
     });
     this.watcher = watcher;
     await watcher.ready;
+    // Disarmed or closed while chokidar was walking the folder: this watcher must not outlive that.
+    if (generation !== this.generation) {
+      if (this.watcher === watcher) this.watcher = null;
+      await watcher.close().catch(() => undefined);
+    }
   }
 
   private async stopWatching(): Promise<void> {
@@ -208,7 +214,7 @@ export class FolderRuntime {
   private checking = false;
 
   async checkAvailability(): Promise<void> {
-    if (this.checking || !this.armed || this.status.state === 'scanning') return;
+    if (this.closed || this.checking || !this.armed || this.status.state === 'scanning') return;
     this.checking = true;
     try {
       const generation = this.generation;
@@ -225,7 +231,10 @@ export class FolderRuntime {
     }
   }
 
+  private closed = false;
+
   async close(): Promise<void> {
+    this.closed = true;
     this.generation++;
     this.stopRecheck();
     await this.stopWatching();

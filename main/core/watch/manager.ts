@@ -41,6 +41,11 @@ export interface HotFolderManagerOptions {
   deferCheckMs?: number;
   maxDeferMs?: number;
   changedThrottleMs?: number;
+  /**
+   * Arming scans the folder (and hashes what it has not seen): calls wait at most this long for that, then answer
+   * with the folder still 'scanning' and let `hotFolders:changed` report the rest. Default 1,000 ms.
+   */
+  respondWithinMs?: number;
 }
 
 export interface HotFolderManager {
@@ -60,6 +65,8 @@ export interface HotFolderManager {
   dryRun(id: string): Promise<DryRunReport>;
   reprocess(id: string): Promise<HotFolderState>;
   hasArmed(): boolean;
+  /** Resolves when every arm / scan / review decision started so far has finished (tests, the CLI). */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -133,6 +140,20 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
     });
   }
 
+  const work = new Set<Promise<void>>();
+  /** Runs a folder operation in the background, waiting for it at most respondWithinMs. */
+  const background = async (operation: Promise<void>): Promise<void> => {
+    const tracked = operation.catch((error) => logger.error('hot-folder operation failed', { error: (error as Error).message }));
+    work.add(tracked);
+    void tracked.finally(() => work.delete(tracked));
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<void>((done) => {
+      timer = setTimeout(done, options.respondWithinMs ?? 1_000);
+    });
+    await Promise.race([tracked, limit]);
+    clearTimeout(timer);
+  };
+
   const must = (id: string): FolderRuntime => {
     const runtime = runtimes.get(id);
     if (!runtime) throw new AppError('not_found', `no hot folder with id ${id}`);
@@ -153,11 +174,11 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
   async function arm(id: string): Promise<HotFolderState> {
     const runtime = must(id);
     if (runtime.status.state === 'awaiting-review') {
-      await runtime.approveHeld();
+      await background(runtime.approveHeld());
     } else if (!runtime.armed) {
       runtime.config = { ...runtime.config, enabled: true };
       await persist();
-      await runtime.arm('fresh');
+      await background(runtime.arm('fresh'));
     }
     return stateOf(runtime);
   }
@@ -176,7 +197,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
         if (!runtimes.has(config.id)) runtimes.set(config.id, new FolderRuntime(config, runtimeDeps));
       }
       // Every folder resumes on its own: one unreachable share never delays or stops the others.
-      await Promise.all([...runtimes.values()].filter((r) => r.config.enabled).map((r) => r.arm('resume')));
+      await background(Promise.all([...runtimes.values()].filter((r) => r.config.enabled).map((r) => r.arm('resume'))).then(() => undefined));
       scheduleChanged();
     },
     list,
@@ -192,7 +213,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
         const fresh = new FolderRuntime({ ...parsed, previousSettings: [] }, runtimeDeps);
         runtimes.set(parsed.id, fresh);
         await persist();
-        if (parsed.enabled) await fresh.arm('fresh');
+        if (parsed.enabled) await background(fresh.arm('fresh'));
         return stateOf(fresh);
       }
       const before = runtime.config;
@@ -208,10 +229,10 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
       const watchChanged = before.path !== parsed.path || before.recursive !== parsed.recursive
         || before.outputFolder !== parsed.outputFolder || before.polling !== parsed.polling;
       if (!parsed.enabled && runtime.armed) await runtime.disarm();
-      else if (parsed.enabled && !runtime.armed) await runtime.arm('fresh');
-      else if (runtime.status.state === 'awaiting-review' && parsed.existingFiles === 'skip') await runtime.skipHeld();
-      else if (runtime.status.state === 'awaiting-review' && parsed.existingFiles === 'process') await runtime.approveHeld();
-      else if (runtime.armed && watchChanged) await runtime.arm(before.path === parsed.path ? 'resume' : 'fresh');
+      else if (parsed.enabled && !runtime.armed) await background(runtime.arm('fresh'));
+      else if (runtime.status.state === 'awaiting-review' && parsed.existingFiles === 'skip') await background(runtime.skipHeld());
+      else if (runtime.status.state === 'awaiting-review' && parsed.existingFiles === 'process') await background(runtime.approveHeld());
+      else if (runtime.armed && watchChanged) await background(runtime.arm(before.path === parsed.path ? 'resume' : 'fresh'));
       return stateOf(runtime);
     },
     async remove(id) {
@@ -234,17 +255,24 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
       runtime.pipeline.clearSessionFailures();
       await persist();
       if (runtime.status.state === 'armed') {
-        const files = await scanFolder(runtime.config.path, runtime.config.recursive, (p) => runtime.isIgnored(p)).catch(() => []);
-        await runLimited(files, hashConcurrency, (path) => runtime.pipeline.consider(path, 'reprocess'));
+        await background((async () => {
+          const files = await scanFolder(runtime.config.path, runtime.config.recursive, (p) => runtime.isIgnored(p)).catch(() => []);
+          await runLimited(files, hashConcurrency, (path) => runtime.pipeline.consider(path, 'reprocess'));
+        })());
       }
       return stateOf(runtime);
     },
     hasArmed: () => [...runtimes.values()].some((r) => r.armed),
+    async settled() {
+      while (work.size > 0) await Promise.all([...work]);
+    },
     async close() {
       closed = true;
       unsubscribe();
       if (changedTimer) clearTimeout(changedTimer);
+      // Closing first makes running scans stop at their next file; then nothing is left touching the folders.
       await Promise.all([...runtimes.values()].map((r) => r.close()));
+      await Promise.all([...work]);
     },
   };
 }

@@ -117,6 +117,8 @@ export class Runner {
   }
 
   setBatchState(id: string, state: BatchRecord['state'], pausedReason: string | null): void {
+    // Resuming (typically after a top-up) must not trust the balance that caused the pause.
+    if (state === 'running') this.balanceAt = 0;
     this.o.journal.updateBatch(id, { state, pausedReason });
     this.refreshBatch(id);
     this.o.onBatch(id);

@@ -1,0 +1,197 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BatchProgressEvent } from '../../../shared/engine/model';
+import { AppError } from '../../../shared/errors';
+import { createBatchHandlers, createEngine, type Engine } from '../../../main/core/engine';
+import { tempPathFor } from '../../../main/core/images/save';
+import { openJournal, type Journal } from '../../../main/core/journal';
+import { createFakeClient } from './fake-client';
+import { makeTempDir, waitForBatch, writePhotos } from './helpers';
+
+describe('engine controls', () => {
+  let dir: { path: string; cleanup: () => Promise<void> };
+  let journal: Journal;
+  let engine: Engine | undefined;
+  let input: string;
+
+  beforeEach(async () => {
+    dir = await makeTempDir();
+    journal = openJournal(join(dir.path, 'state'));
+    input = join(dir.path, 'in');
+    await mkdir(input);
+  });
+
+  afterEach(async () => {
+    await engine?.stop({ graceful: false });
+    engine = undefined;
+    journal.close();
+    await dir.cleanup();
+  });
+
+  const spec = (extra: Record<string, unknown> = {}) => ({ workflowId: 'fake-edit', inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') }, ...extra });
+
+  it('marks a lost submission unknown, never resubmits it by itself, and resubmits on request', async () => {
+    await writePhotos(input, 3);
+    const client = createFakeClient({ onExecute: (n) => (n === 1 ? { kind: 'unknown', reason: 'connection reset after sending' } : null) });
+    engine = createEngine({ journal, client, concurrency: 1 });
+    await engine.start();
+    const batch = await engine.createBatch(spec());
+    const done = await waitForBatch(engine, batch.id);
+    expect(done.counts).toMatchObject({ saved: 2, unknown: 1 });
+    expect(client.executeCalls()).toBe(3);
+    const unknown = engine.listItems({ batchId: batch.id, states: ['unknown'] }).items[0]!;
+    expect(unknown.reason).toMatch(/may have been charged/);
+    const resubmitted = engine.resubmitItem(unknown.id);
+    expect(resubmitted.state).toBe('pending');
+    const again = await waitForBatch(engine, batch.id);
+    expect(again.counts).toMatchObject({ saved: 3, unknown: 0 });
+    expect(client.executeCalls()).toBe(4);
+  });
+
+  it('pauses the batch with a reason when the service says credits ran out, and resumes after a top-up', async () => {
+    await writePhotos(input, 4);
+    const client = createFakeClient({ balance: 4 });
+    engine = createEngine({ journal, client, concurrency: 1 });
+    await engine.start();
+    const batch = await engine.createBatch(spec());
+    client.setBalance(2); // someone else spent credits meanwhile
+    const paused = await waitForBatch(engine, batch.id, { states: ['paused'], timeoutMs: 5000 });
+    expect(paused.pausedReason).toMatch(/insufficient credits/);
+    expect(paused.counts.saved).toBe(2);
+    expect(paused.counts.failed).toBe(0);
+    client.setBalance(10);
+    engine.resume(batch.id);
+    expect((await waitForBatch(engine, batch.id)).counts.saved).toBe(4);
+  });
+
+  it('stops at the budget instead of spending past it', async () => {
+    await writePhotos(input, 3);
+    const client = createFakeClient();
+    engine = createEngine({ journal, client, concurrency: 1 });
+    const batch = await engine.createBatch(spec({ budget: 3 }));
+    // Something already spent 2 of the 3 credits (e.g. an earlier retry): one more item fits, the last does not.
+    const first = engine.listItems({ batchId: batch.id }).items[0]!;
+    journal.recordAccepted(first.id, 'exe_earlier', 2, new Date().toISOString());
+    journal.updateItem(first.id, { state: 'saved' });
+    await engine.start();
+    const paused = await waitForBatch(engine, batch.id, { states: ['paused'], timeoutMs: 10_000 });
+    expect(paused.pausedReason).toMatch(/budget reached: 3 of 3 credits spent/);
+    expect(paused.creditsSpent).toBe(3);
+    expect(paused.counts.saved).toBe(2);
+    expect(client.executeCalls()).toBe(1);
+  });
+
+  it('pause finishes what is in flight and starts nothing new; cancel stops pending items', async () => {
+    await writePhotos(input, 6);
+    const client = createFakeClient({ durationMs: 150 });
+    engine = createEngine({ journal, client, concurrency: 1 });
+    await engine.start();
+    const batch = await engine.createBatch(spec());
+    await new Promise((r) => setTimeout(r, 60));
+    engine.pause(batch.id);
+    const paused = await waitForBatch(engine, batch.id, { states: ['paused'] });
+    const callsAtPause = client.executeCalls();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(client.executeCalls()).toBe(callsAtPause);
+    expect(paused.pausedReason).toMatch(/paused by you/);
+    const cancelled = engine.cancel(batch.id);
+    expect(cancelled.state).toBe('cancelled');
+    expect(cancelled.counts.pending + cancelled.counts.encoding).toBe(0);
+    expect(cancelled.counts.cancelled).toBeGreaterThan(0);
+  });
+
+  it('cancels single pending items, refuses to cancel paid ones, reorders and records verdicts', async () => {
+    await writePhotos(input, 4);
+    const client = createFakeClient();
+    engine = createEngine({ journal, client, concurrency: 1 });
+    // Not started: everything stays pending, so the queue can be edited deterministically.
+    const batch = await engine.createBatch(spec());
+    const ids = engine.listItems({ batchId: batch.id }).items.map((i) => i.id);
+    expect(engine.reorder(batch.id, [ids[3]!, ids[2]!])).toEqual({ moved: 2 });
+    expect(engine.listItems({ batchId: batch.id }).items.map((i) => i.id)).toEqual([ids[3], ids[2], ids[0], ids[1]]);
+    engine.reorder(batch.id, [ids[3]!], ids[1]!);
+    expect(engine.listItems({ batchId: batch.id }).items.map((i) => i.id)).toEqual([ids[2], ids[0], ids[3], ids[1]]);
+    expect(engine.cancelItem(ids[0]!).state).toBe('cancelled');
+    await engine.start();
+    const done = await waitForBatch(engine, batch.id);
+    expect(done.counts).toMatchObject({ saved: 3, cancelled: 1 });
+    const saved = engine.listItems({ batchId: batch.id, states: ['saved'] }).items[0]!;
+    expect(() => engine!.cancelItem(saved.id)).not.toThrow();
+    expect(engine.setVerdict(saved.id, 'rejected').verdict).toBe('rejected');
+    const rerun = await engine.rerun([saved.id], { texts: {} });
+    expect(rerun.total).toBe(1);
+    expect((await waitForBatch(engine, rerun.id)).counts.saved).toBe(1);
+  });
+
+  it('retries failed items: a result that was paid for is downloaded again, not re-executed', async () => {
+    await writePhotos(input, 2);
+    const client = createFakeClient({ onExecute: (n) => (n === 0 ? new AppError('validation', 'the service rejected the image') : null) });
+    engine = createEngine({ journal, client, concurrency: 1 });
+    await engine.start();
+    const batch = await engine.createBatch(spec());
+    const first = await waitForBatch(engine, batch.id);
+    expect(first.counts).toMatchObject({ saved: 1, failed: 1 });
+    expect(engine.listItems({ batchId: batch.id, states: ['failed'] }).items[0]!.reason).toBe('the service rejected the image');
+    // Simulate a saved-result loss: mark the saved item failed as if its save had failed.
+    const saved = engine.listItems({ batchId: batch.id, states: ['saved'] }).items[0]!;
+    journal.updateItem(saved.id, { state: 'failed', outputs: [], reason: 'cannot write' });
+    engine.retryFailed(batch.id);
+    const second = await waitForBatch(engine, batch.id);
+    expect(second.counts.saved).toBe(2);
+    expect(client.executeCalls()).toBe(3); // 2 first time + 1 re-execution of the rejected item, none for the paid one
+  });
+
+  it('recovers after a crash: submitting → unknown, half-placed results finished, temp files removed', async () => {
+    await writePhotos(input, 3);
+    const client = createFakeClient();
+    const first = createEngine({ journal, client, concurrency: 1 });
+    const batch = await first.createBatch(spec());
+    const out = join(dir.path, 'out');
+    await mkdir(out, { recursive: true });
+    const items = first.listItems({ batchId: batch.id }).items;
+    // Item 0 was being POSTed when the process died.
+    journal.updateItem(items[0]!.id, { state: 'submitting' });
+    // Item 1's result was verified and its final name chosen; the rename never happened.
+    const temp = tempPathFor(out, items[1]!.id);
+    await writeFile(temp, Buffer.from(await (await client.downloadResult('x')).arrayBuffer()));
+    journal.recordAccepted(items[1]!.id, 'exe_recovered', 1, new Date().toISOString());
+    journal.updateItem(items[1]!.id, { state: 'downloading', resultUrls: ['http://fake.test/r.jpg'], pendingTemp: temp, pendingFinal: join(out, 'final.jpg') });
+    // A stray temp from a download that never finished.
+    const stray = tempPathFor(out, items[2]!.id);
+    await writeFile(stray, 'partial');
+    engine = createEngine({ journal, client, concurrency: 1 });
+    const events: BatchProgressEvent[] = [];
+    engine.onProgress((e) => events.push(e));
+    await engine.start();
+    const done = await waitForBatch(engine, batch.id);
+    expect(done.counts).toMatchObject({ unknown: 1, saved: 2 });
+    expect(engine.getItem(items[0]!.id).reason).toMatch(/may have .*charged/);
+    expect(engine.getItem(items[1]!.id).outputs).toEqual([join(out, 'final.jpg')]);
+    expect(existsSync(temp)).toBe(false);
+    expect(existsSync(stray)).toBe(false);
+    expect(client.executeCalls()).toBe(1); // only item 2 was submitted
+  });
+
+  it('coalesces events to at most ~10 a second and serves the IPC handlers', async () => {
+    await writePhotos(input, 12);
+    const client = createFakeClient({ durationMs: 5 });
+    engine = createEngine({ journal, client, concurrency: 4 });
+    const events: { at: number; e: BatchProgressEvent }[] = [];
+    engine.onProgress((e) => events.push({ at: Date.now(), e }));
+    await engine.start();
+    const handlers = createBatchHandlers(engine);
+    const summary = await handlers['batches:create'](
+      { ...spec(), parameters: {}, encode: { uploadSizePolicy: 'fit', stripMetadata: true }, budget: null, source: { kind: 'manual' }, inputs: { paths: [input], recursive: false, mappings: [] }, output: { outputFolder: join(dir.path, 'out'), namingTemplate: '{name}{ext}', collisionPolicy: 'suffix', sidecars: false } },
+    );
+    await waitForBatch(engine, summary.id);
+    await new Promise((r) => setTimeout(r, 250));
+    for (let i = 1; i < events.length; i++) expect(events[i]!.at - events[i - 1]!.at).toBeGreaterThanOrEqual(80);
+    const lastBatch = events.flatMap((x) => x.e.batches).at(-1)!;
+    expect(lastBatch.counts.saved).toBe(12);
+    expect(lastBatch.etaMs).toBe(0);
+    expect((await handlers['batches:list']({})).map((b) => b.id)).toContain(summary.id);
+    expect((await handlers['batches:items']({ batchId: summary.id, offset: 0, limit: 5 })).items).toHaveLength(5);
+  });
+});

@@ -30,8 +30,12 @@ const PLAIN_WORDS: Record<string, string> = {
   disconnected: 'Lost the connection to Batchroom. Reload the page.',
 };
 
+/** Codes whose message main writes for people already (which field, which feature): shown as it is. */
+const MESSAGE_IS_PLAIN = new Set(['unavailable', 'unsupported', 'validation', 'bad_request', 'keychain_unavailable']);
+
 export function toUiError(code: string, message: string): UiError {
-  return { code, title: PLAIN_WORDS[code] ?? message ?? 'Something went wrong.', detail: `${code}: ${message}` };
+  const title = (MESSAGE_IS_PLAIN.has(code) && message ? message : PLAIN_WORDS[code]) ?? (message || 'Something went wrong.');
+  return { code, title, detail: `${code}: ${message}` };
 }
 
 export class BridgeError extends Error {

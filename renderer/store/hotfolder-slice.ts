@@ -9,6 +9,8 @@ const MAX_ACTIVITY = 200;
 export interface HotFolderSlice {
   hotFolders: HotFolderState[];
   hotFoldersLoaded: boolean;
+  /** Why the list could not be read (e.g. hot folders are not available in this host). */
+  hotFoldersError: UiError | null;
   activity: HotFolderActivity[];
   dryRuns: Record<string, DryRunReport>;
   /** A folder dropped on the Hot folders screen: the editor opens with it filled in. */
@@ -42,6 +44,7 @@ export const createHotFolderSlice: SliceCreator<HotFolderSlice> = (set, get, bri
   return {
     hotFolders: [],
     hotFoldersLoaded: false,
+    hotFoldersError: null,
     activity: [],
     dryRuns: {},
     pendingFolderPath: null,
@@ -49,10 +52,10 @@ export const createHotFolderSlice: SliceCreator<HotFolderSlice> = (set, get, bri
 
     async loadHotFolders() {
       try {
-        set({ hotFolders: await unwrap(bridge.hotFolders.list({})), hotFoldersLoaded: true });
+        set({ hotFolders: await unwrap(bridge.hotFolders.list({})), hotFoldersLoaded: true, hotFoldersError: null });
       } catch (error) {
-        set({ hotFoldersLoaded: true });
-        report(error);
+        // Shown on the Hot folders screen, not as a notice: most people never open it.
+        set({ hotFoldersLoaded: true, hotFoldersError: asUiError(error) });
       }
     },
 
@@ -105,7 +108,7 @@ export const createHotFolderSlice: SliceCreator<HotFolderSlice> = (set, get, bri
       }
     },
 
-    applyHotFolders: (hotFolders) => set({ hotFolders, hotFoldersLoaded: true }),
+    applyHotFolders: (hotFolders) => set({ hotFolders, hotFoldersLoaded: true, hotFoldersError: null }),
     applyActivity: (entry) => set((s) => ({ activity: [entry, ...s.activity].slice(0, MAX_ACTIVITY) })),
   };
 };

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { HotFolderConfig } from '../../../shared/hotfolders/model';
 import { EmptyState } from '../../components/EmptyState';
+import { ErrorMessage } from '../../components/ErrorMessage';
 import { baseName } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 import { HotFolderCard } from './HotFolderCard';
@@ -13,7 +14,8 @@ export function HotFoldersScreen() {
   const loaded = useApp((s) => s.hotFoldersLoaded);
   const activity = useApp((s) => s.activity);
   const pendingPath = useApp((s) => s.pendingFolderPath);
-  const { setPendingFolderPath } = useActions();
+  const loadError = useApp((s) => s.hotFoldersError);
+  const { setPendingFolderPath, loadHotFolders } = useActions();
   const [editing, setEditing] = useState<Editing>(null);
   const shown: Editing = editing ?? (pendingPath ? { config: null, initialPath: pendingPath } : null);
   const close = () => {
@@ -30,7 +32,8 @@ export function HotFoldersScreen() {
         </div>
         <button type="button" className="btn btn-primary" onClick={() => setEditing({ config: null })}>Add hot folder</button>
       </div>
-      {loaded && folders.length === 0 && (
+      {loadError && <ErrorMessage error={loadError} onRetry={() => void loadHotFolders()} />}
+      {loaded && !loadError && folders.length === 0 && (
         <EmptyState title="No hot folders yet" icon="⌂" action={<button type="button" className="btn btn-primary" onClick={() => setEditing({ config: null })}>Add hot folder</button>}>
           Add a folder (or drop one on this window), choose a workflow, and every new photo saved into it is edited
           and saved to your output folder.

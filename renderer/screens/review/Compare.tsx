@@ -32,17 +32,19 @@ export function Compare({ beforeUrl, afterUrl, name }: { beforeUrl: string | nul
 
   if (mode === 'side') {
     return (
-      <div className={`compare-side zoom-${zoom}`}>
-        <figure><div className="compare-scroll"><Img url={beforeUrl} alt={`Before: ${name}`} /></div><figcaption>Before</figcaption></figure>
-        <figure><div className="compare-scroll"><Img url={afterUrl} alt={`After: ${name}`} /></div><figcaption>After</figcaption></figure>
+      <div className="compare-side">
+        <figure><div className="compare-scroll"><div style={{ zoom }}><Img url={beforeUrl} alt={`Before: ${name}`} /></div></div><figcaption>Before</figcaption></figure>
+        <figure><div className="compare-scroll"><div style={{ zoom }}><Img url={afterUrl} alt={`After: ${name}`} /></div></div><figcaption>After</figcaption></figure>
       </div>
     );
   }
   return (
-    <div className={`compare-scroll compare-slider-scroll zoom-${zoom}`}>
+    <div className="compare-scroll">
       <div
         ref={frame}
         className="compare-slider"
+        // CSS zoom scales the frame and its limits together, so 2× and 4× simply scroll inside the viewer.
+        style={{ zoom }}
         onPointerDown={(e) => {
           dragging.current = true;
           e.currentTarget.setPointerCapture?.(e.pointerId);

@@ -35,7 +35,7 @@ export function BatchSummaryDialog() {
         <div><dt>Skipped</dt><dd>{skippedCount}</dd></div>
         <div>
           <dt>Cost</dt>
-          <dd>{formatCredits(estimate.totalCost)} <span className="muted">({formatCredits(estimate.costPerItem)} each)</span></dd>
+          <dd>{formatCredits(estimate.totalCost)}<span className="dd-note">{formatCredits(estimate.costPerItem)} each</span></dd>
         </div>
         <div>
           <dt>Balance</dt>
@@ -56,7 +56,7 @@ export function BatchSummaryDialog() {
           <thead><tr><th>Photo</th><th>Saved as</th></tr></thead>
           <tbody>
             {estimate.namingPreview.map((n) => (
-              <tr key={n.source}><td className="mono">{baseName(n.source)}</td><td className="mono">{n.output}</td></tr>
+              <tr key={n.source}><td className="mono">{baseName(n.source)}</td><td className="mono" title={n.output}>{baseName(n.output)}</td></tr>
             ))}
           </tbody>
         </table>

@@ -1,0 +1,118 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import sharp from 'sharp';
+
+// Support for the UI end-to-end tests and the UI bench: a fresh renderer build, `batchroom ui` as a real process
+// (optionally inside a private D-Bus session with gnome-keyring), Debian's Chromium, real photos and screenshots.
+
+export const ROOT = resolve(__dirname, '../..');
+export const SCREENSHOT_DIR = join(ROOT, 'test-artifacts', 'screenshots');
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** Builds the renderer from the current sources into `outDir` (the tests never depend on a stale dist/). */
+export function buildRenderer(outDir: string): void {
+  const result = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: ROOT, encoding: 'utf8', timeout: 120_000,
+  });
+  if (result.status !== 0) throw new Error(`vite build failed: ${result.stderr || result.stdout}`);
+}
+
+export interface RunningUi {
+  url: string;
+  child: ChildProcess;
+  stderr: () => string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `batchroom [globalArgs] ui --json` and resolves with the URL from its first stdout line. With `keyring`
+ * the command runs in its own D-Bus session with an unlocked gnome-keyring, as a desktop user would have.
+ */
+export function startUi(options: { rendererDir: string; stateDir: string; home: string; globalArgs?: string[]; env?: Record<string, string>; keyring?: boolean }): Promise<RunningUi> {
+  const cli = ['bin/batchroom.mjs', '--state-dir', options.stateDir, ...(options.globalArgs ?? []), 'ui', '--json'];
+  const env: Record<string, string | undefined> = { ...process.env, HOME: options.home, XDG_RUNTIME_DIR: options.home, BATCHROOM_RENDERER_DIR: options.rendererDir, ...options.env };
+  delete env.BATCHROOM_API_KEY;
+  delete env.DISPLAY;
+  if (options.env?.BATCHROOM_API_KEY) env.BATCHROOM_API_KEY = options.env.BATCHROOM_API_KEY;
+  const quoted = cli.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = options.keyring
+    ? spawn('dbus-run-session', ['--', 'sh', '-c', `echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec node ${quoted}`], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    : spawn(process.execPath, cli, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // Our own child's process group (dbus-run-session, its daemons and node): SIGINT first, as Ctrl-C would.
+    try { process.kill(-child.pid!, 'SIGINT'); } catch { /* already gone */ }
+    const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 8_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  return new Promise((ready, fail) => {
+    const lines = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => { void stop(); fail(new Error(`batchroom ui did not start: ${stderr}`)); }, 90_000);
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      try {
+        ready({ url: (JSON.parse(line) as { url: string }).url, child, stderr: () => stderr, stop });
+      } catch {
+        void stop();
+        fail(new Error(`unexpected first line from batchroom ui: ${line}\n${stderr}`));
+      }
+    });
+    child.once('exit', (code) => { clearTimeout(timer); fail(new Error(`batchroom ui exited (${code}): ${stderr}`)); });
+  });
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** Real JPEGs with distinct colours and a gradient, so before/after differ visibly. */
+export async function makePhotos(dir: string, count: number, prefix = 'IMG_'): Promise<string[]> {
+  mkdirSync(dir, { recursive: true });
+  const paths: string[] = [];
+  for (let n = 0; n < count; n++) {
+    const hue = (n * 67) % 360;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="320">
+      <defs><linearGradient id="g" x1="0" x2="1" y1="0" y2="1"><stop offset="0" stop-color="hsl(${hue},70%,60%)"/><stop offset="1" stop-color="hsl(${(hue + 120) % 360},60%,35%)"/></linearGradient></defs>
+      <rect width="480" height="320" fill="url(#g)"/><circle cx="${160 + n * 40}" cy="160" r="80" fill="rgba(255,255,255,0.55)"/>
+      <rect x="300" y="60" width="120" height="200" rx="16" fill="rgba(0,0,0,0.25)"/></svg>`;
+    const path = join(dir, `${prefix}${String(n + 1).padStart(4, '0')}.jpg`);
+    await sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toFile(path);
+    paths.push(path);
+  }
+  return paths;
+}
+
+/** Saves `<name>-<theme>.png` under test-artifacts/screenshots/. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const theme = await page.evaluate<string>(`document.documentElement.dataset.theme ?? 'light'`);
+  const path = join(SCREENSHOT_DIR, `${name}-${theme}.png`);
+  await page.waitForTimeout(150); // let transitions settle
+  await page.screenshot({ path });
+  return path;
+}
+
+/** Drops real files on the window the way a desktop drag does: a DataTransfer carrying File objects. */
+export async function dropFiles(page: Page, files: { name: string; base64: string }[]): Promise<void> {
+  // A string, not a function: this file type-checks against Node's lib, the page runs it against the DOM.
+  await page.evaluate(`(() => {
+    const list = ${JSON.stringify(files)};
+    const dataTransfer = new DataTransfer();
+    for (const f of list) {
+      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
+      dataTransfer.items.add(new File([bytes], f.name, { type: 'image/jpeg' }));
+    }
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      window.dispatchEvent(new DragEvent(type, { dataTransfer, bubbles: true, cancelable: true }));
+    }
+  })()`);
+}

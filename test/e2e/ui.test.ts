@@ -1,0 +1,123 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRenderer, dropFiles, launchChromium, makePhotos, screenshot, startUi, type RunningUi } from './ui-support';
+
+// The app as people use it: the real `batchroom ui` (browser host + core + engine + embedded sandbox) driven in
+// Debian's Chromium. Photos are real JPEGs, results land on disk, every screen is photographed in both themes.
+
+let work: string;
+let rendererDir: string;
+let ui: RunningUi;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let photos: string[];
+let outDir: string;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'batchroom-ui-e2e-'));
+  rendererDir = join(work, 'renderer');
+  buildRenderer(rendererDir);
+  photos = await makePhotos(join(work, 'shoot'), 3);
+  outDir = join(work, 'out');
+  ui = await startUi({ rendererDir, stateDir: join(work, 'state'), home: work });
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light' });
+  page = await context.newPage();
+  await page.goto(ui.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await ui?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const nav = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name });
+
+describe('batchroom ui in Chromium (embedded sandbox)', () => {
+  it('shows the catalog in unmistakable sandbox mode', async () => {
+    await expect.poll(() => page.getByRole('status', { name: /Sandbox mode/ }).count()).toBe(1);
+    await page.getByRole('button', { name: /^Balance: / }).waitFor();
+    expect(await page.getByRole('list', { name: 'Workflows' }).getByRole('button').count()).toBeGreaterThan(3);
+    // The token left the address bar once the page had it.
+    expect(page.url()).not.toContain('token=');
+    await screenshot(page, '01-workflows');
+  });
+
+  it('runs a batch end to end: form, picked and dropped photos, summary, progress, review, files on disk', async () => {
+    await page.getByRole('button', { name: /^Color Grade,/ }).click();
+    const form = page.getByRole('form', { name: 'Color Grade settings' });
+    await form.waitFor();
+    await form.getByRole('combobox', { name: /Look/ }).selectOption('mono');
+    await form.getByRole('radio', { name: 'Aspect ratio 3:2' }).click();
+
+    // Two through the browser's file chooser, one dropped on the window: both are uploaded to the host.
+    await page.getByLabel('Add photos by path: choose files').setInputFiles(photos.slice(0, 2));
+    await dropFiles(page, [{ name: 'IMG_0003.jpg', base64: readFileSync(photos[2]!).toString('base64') }]);
+    await expect.poll(() => page.getByRole('list', { name: 'Photos to process' }).getByRole('listitem').count()).toBe(3);
+    await page.getByRole('textbox', { name: 'Output folder' }).fill(outDir);
+    await screenshot(page, '02-form');
+
+    await page.getByRole('button', { name: 'Review batch…' }).click();
+    const summary = page.getByRole('dialog', { name: 'Batch summary' });
+    await summary.waitFor();
+    expect(await summary.getByRole('table', { name: 'Output names' }).getByRole('row').count()).toBe(4);
+    await screenshot(page, '03-summary');
+    await summary.getByRole('button', { name: 'Start 3 photos' }).click();
+
+    const panel = page.getByRole('region', { name: 'Batch Color Grade' });
+    await panel.waitFor();
+    await screenshot(page, '04-queue-running');
+    await panel.getByText('Finished').waitFor({ timeout: 60_000 });
+    expect(await panel.getByRole('progressbar', { name: 'Batch progress' }).getAttribute('aria-valuenow')).toBe('100');
+    await screenshot(page, '05-queue-done');
+
+    const saved = readdirSync(outDir).filter((f) => f.endsWith('.jpg')).sort();
+    expect(saved).toHaveLength(3);
+    const meta = await sharp(join(outDir, saved[0]!)).metadata();
+    expect((meta.width ?? 0) / (meta.height ?? 1)).toBeCloseTo(1.5, 1);
+
+    await panel.getByRole('button', { name: 'Review results' }).click();
+    const after = page.getByRole('img', { name: /^After: / });
+    await after.waitFor();
+    await expect.poll(() => after.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    await expect.poll(() => page.getByRole('img', { name: /^Before: / }).evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    const divider = page.getByRole('slider', { name: 'Before and after divider' });
+    await divider.focus();
+    await page.keyboard.press('Shift+ArrowLeft');
+    expect(await divider.getAttribute('aria-valuenow')).toBe('40');
+    await page.getByRole('button', { name: '✓ Approve' }).click();
+    await expect.poll(() => page.getByRole('button', { name: '✓ Approve' }).getAttribute('aria-pressed')).toBe('true');
+    await screenshot(page, '06-review');
+    await page.getByRole('radio', { name: 'Side by side' }).click();
+    await screenshot(page, '07-review-side');
+    await page.getByRole('radio', { name: 'Slider' }).click();
+  });
+
+  it('shows hot folders and settings', async () => {
+    await nav('Hot folders').click();
+    await page.getByRole('heading', { name: 'Hot folders', exact: true }).waitFor();
+    await screenshot(page, '08-hot-folders');
+    await nav('Settings').click();
+    await page.getByRole('region', { name: 'API key' }).waitFor();
+    await screenshot(page, '09-settings');
+  });
+
+  it('photographs every screen in the dark theme', async () => {
+    await page.getByRole('radio', { name: 'Dark' }).click();
+    await expect.poll(() => page.evaluate<string | undefined>(`document.documentElement.dataset.theme`)).toBe('dark');
+    await screenshot(page, '09-settings');
+    for (const [view, name] of [['Workflows', '02-form'], ['Queue', '05-queue-done'], ['Review', '06-review'], ['Hot folders', '08-hot-folders']] as const) {
+      await nav(view).click();
+      await page.waitForTimeout(300);
+      await screenshot(page, name);
+    }
+    await nav('Settings').click();
+    await page.getByRole('radio', { name: 'System' }).click();
+  });
+});

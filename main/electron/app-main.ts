@@ -82,7 +82,10 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
   const trusted = new Set<number>();
   const relay = createOpenedPathsRelay((paths) => core?.emit('files:opened', { paths }));
 
+  let ready = false;
   const showWindow = () => {
+    // open-file can arrive before the app is ready; the first window opens after `whenReady` anyway.
+    if (!ready) return;
     if (!win || win.isDestroyed()) return void openWindow();
     if (win.isMinimized()) win.restore();
     win.show();
@@ -240,13 +243,17 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
     created.on('close', (event) => residency.onWindowClose(event));
     created.on('closed', () => {
       trusted.delete(contentsId);
-      if (win === created) win = null;
+      if (win === created) {
+        win = null;
+        relay.setReady(false);
+      }
     });
     created.webContents.on('did-finish-load', () => relay.setReady(true));
     created.loadURL(APP_ENTRY_URL).catch((error: unknown) => log.error('renderer failed to load', { message: String(error) }));
     return created;
   }
 
+  ready = true;
   openWindow();
   if (started.hasArmedHotFolders()) residency.refresh();
   return { core: started, host, window: () => win, quit };

@@ -100,6 +100,8 @@ export function claimSingleInstance(app: SingleInstanceApp, options: SingleInsta
   app.on('open-file', (event, path) => {
     event.preventDefault();
     options.relay.push([path]);
+    // A Dock drop on a running app whose window was closed (macOS) brings the window back to receive it.
+    options.focus();
   });
   return true;
 }

@@ -170,3 +170,24 @@ describe('startElectronApp', () => {
     expect(h.windows[0]!.progress.at(-1)).toEqual({ value: 0.25, mode: 'normal' });
   });
 });
+
+describe('files opened while no window is open (macOS)', () => {
+  it('reopens the window and delivers the paths once it has loaded', async () => {
+    vi.useFakeTimers();
+    try {
+      const h = harness('darwin');
+      await startElectronApp(h.deps);
+      h.windows[0]!.webContents.emit('did-finish-load');
+      h.windows[0]!.userClose();
+      h.app.emit('open-file', preventable(), '/Users/me/dropped.jpg');
+      expect(h.windows).toHaveLength(2);
+      const reopened = h.windows[1]!;
+      vi.runAllTimers();
+      expect(reopened.webContents.sent).toEqual([]);
+      reopened.webContents.emit('did-finish-load');
+      expect(reopened.webContents.sent).toEqual([{ channel: 'files:opened', args: [{ paths: ['/Users/me/dropped.jpg'] }] }]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

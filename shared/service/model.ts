@@ -51,6 +51,9 @@ export const SwitchFieldSchema = z.object({
   options: z.array(FieldOptionSchema).min(1, 'must list at least one option'),
   /** false: pick at most one option (a selection); true: any subset (switches). */
   multiple: z.boolean().default(true),
+  /** Bounds on how many options may be chosen, when the service states them. */
+  minSelections: z.number().int().nonnegative().optional(),
+  maxSelections: z.number().int().positive().optional(),
   defaultSelection: z.array(z.string()).optional(),
 });
 

@@ -115,6 +115,13 @@ function checkSwitches(workflow: WorkflowDetail, selections: unknown, problems: 
       problems.push({ field: path, message: `${unknown.map(quote).join(', ')} ${unknown.length === 1 ? 'is not an option' : 'are not options'} of "${field.label}" (${listIds([...allowed])})` });
     } else if (!field.multiple && new Set(value).size > 1) {
       problems.push({ field: path, message: `"${field.label}" allows only one choice` });
+    } else {
+      const count = new Set(value).size;
+      const { minSelections: min, maxSelections: max } = field;
+      // An empty list is judged by the required check below; any other count must respect the stated bounds.
+      if ((min !== undefined && count > 0 && count < min) || (max !== undefined && count > max)) {
+        problems.push({ field: path, message: `"${field.label}" takes ${describeBounds(min, max)} (got ${count})` });
+      }
     }
   }
   for (const field of fields) {
@@ -163,4 +170,10 @@ export function validateExecuteRequest(workflow: WorkflowDetail, request: Execut
   const rest = validateWorkflowParameters(workflow, request);
   if (!rest.ok) problems.push(...rest.problems);
   return problems.length === 0 ? { ok: true } : { ok: false, problems };
+}
+
+function describeBounds(min: number | undefined, max: number | undefined): string {
+  if (min !== undefined && max !== undefined) return min === max ? `exactly ${min} options` : `between ${min} and ${max} options`;
+  if (min !== undefined) return `at least ${min} options`;
+  return `at most ${max ?? 0} options`;
 }

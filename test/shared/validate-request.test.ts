@@ -93,6 +93,33 @@ describe('validateExecuteRequest', () => {
   });
 });
 
+describe('selection bounds', () => {
+  const bounded: WorkflowDetail = {
+    ...workflow,
+    inputSchema: {
+      ...workflow.inputSchema,
+      switchFields: [{
+        id: 'looks', label: 'Looks', required: true, multiple: true, minSelections: 2, maxSelections: 3,
+        options: ['a', 'b', 'c', 'd'].map((id) => ({ id, label: id.toUpperCase() })),
+      }],
+    },
+  };
+  const check = (looks: string[]) => {
+    const result = validateExecuteRequest(bounded, { ...good, switchSelections: { looks } });
+    return result.ok ? [] : result.problems.map((p) => `${p.field}: ${p.message}`);
+  };
+
+  it('accepts a count within the stated bounds', () => {
+    expect(check(['a', 'b'])).toEqual([]);
+    expect(check(['a', 'b', 'c'])).toEqual([]);
+  });
+
+  it('rejects too few or too many choices before anything is sent', () => {
+    expect(check(['a'])).toEqual(['switchSelections.looks: "Looks" takes between 2 and 3 options (got 1)']);
+    expect(check(['a', 'b', 'c', 'd'])).toEqual(['switchSelections.looks: "Looks" takes between 2 and 3 options (got 4)']);
+  });
+});
+
 describe('validateWorkflowParameters', () => {
   it('checks everything but the images (for the batch settings form)', () => {
     expect(validateWorkflowParameters(workflow, { texts: { look: 'cool' }, switchSelections: { frame: ['thick'] } })).toEqual({ ok: true });

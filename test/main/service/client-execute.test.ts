@@ -68,7 +68,8 @@ describe('execute', () => {
     for (const handler of [hang, status(504), ok({ ok: true }), (_r: unknown, res: Parameters<typeof json>[0]) => json(res, 202, '{"executionId": "ex')]) {
       stub.requests.length = 0;
       stub.reply(handler as Parameters<Stub['reply']>[0], accepted);
-      const outcome = await client({ executeTimeoutMs: 150 }).execute(WORKFLOW, REQUEST);
+      // Only the hanging service needs a short timeout; the others answer, and a loaded CI machine may be slow.
+      const outcome = await client({ executeTimeoutMs: handler === hang ? 300 : 10_000 }).execute(WORKFLOW, REQUEST);
       expect(outcome.kind).toBe('unknown');
       expect(stub.requests).toHaveLength(1);
     }

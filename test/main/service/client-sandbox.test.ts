@@ -231,10 +231,15 @@ describe('against the sandbox: answered rejections and timeouts', () => {
     const tight = await startSandbox({ seed: 3, useEnv: false, limits: { maxBodyBytes: 4_000 } });
     try {
       const c = createServiceClient({ baseUrl: tight.url, apiKey: tight.apiKey, retry: { attempts: 1 } });
-      // Passes the local check (the model has no minimum selection count) but the service wants at least two looks.
+      // The sandbox states its selection bounds, so the local check refuses too few looks before sending.
       const variations = await c.getWorkflow('look-variations');
       const first = variations.inputSchema.switchFields[0]!;
-      const few = await rejection(c.execute(variations, { images: { photo }, switchSelections: { [first.id]: [first.options[0]!.id] } }));
+      const oneLook = { images: { photo }, switchSelections: { [first.id]: [first.options[0]!.id] } };
+      const local = await rejection(c.execute(variations, oneLook));
+      expect([local.code, local.status, local.field]).toEqual(['validation', undefined, `switchSelections.${first.id}`]);
+      // A service that does not state its bounds answers 422 itself, naming the field.
+      const unstated = { ...variations, inputSchema: { ...variations.inputSchema, switchFields: [{ ...first, minSelections: undefined }] } };
+      const few = await rejection(c.execute(unstated, oneLook));
       expect([few.code, few.status, few.field]).toEqual(['validation', 422, `switchSelections.${first.id}`]);
 
       const grade = await c.getWorkflow('color-grade');

@@ -161,6 +161,8 @@ describe('workflow details and input schemas', () => {
     expect(fx({ multiple: false })).toBe(false);
     expect(fx({ max_selections: 1 })).toBe(false);
     expect(fx({ maxSelections: 3 })).toBe(true);
+    const bounded = detail({ ...summary, inputSchema: { switchFields: [{ id: 's', options: ['x', 'y', 'z'], min_selections: 2, maxSelections: '3' }] } });
+    expect(bounded.inputSchema.switchFields[0]).toMatchObject({ multiple: true, minSelections: 2, maxSelections: 3 });
     expect(fx({ selectionType: 'single' })).toBe(false);
     expect(fx({ allow_multiple: 'true' })).toBe(true);
     const radio = detail({ ...summary, inputSchema: [{ id: 's', type: 'radio', options: ['x', 'y'] }] });

@@ -104,6 +104,11 @@ function switchField(ctx: NormalizeContext, raw: WireRecord, type?: string): Swi
   const defaults = Array.isArray(rawDefault) ? rawDefault.map(toText) : [toText(rawDefault)];
   const defaultSelection = defaults.filter((d): d is string => d !== undefined);
   if (defaultSelection.length > 0) field.defaultSelection = defaultSelection;
+  const min = toNumber(pickValue(raw, ['minSelections', 'minSelected', 'minItems', 'minChoices']));
+  const max = toNumber(pickValue(raw, ['maxSelections', 'maxSelected', 'maxItems', 'maxChoices']));
+  if (min !== undefined && Number.isInteger(min) && min >= 0) field.minSelections = min;
+  // A single-choice field already says "at most one"; keep the bound only where it adds something.
+  if (max !== undefined && Number.isInteger(max) && max > 0 && (field.multiple || max !== 1)) field.maxSelections = max;
   return field;
 }
 

@@ -4,7 +4,6 @@ import { resolve } from 'node:path';
 import { ExistingFilesPolicySchema, type HotFolderActivity, type HotFolderConfigInput, type HotFolderState } from '../../../shared/hotfolders/model';
 import type { Core } from '../../core/app/types';
 import type { HotFolderManager } from '../../core/watch';
-import { interruptSignal } from '../batch-tracker';
 import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
 import { buildRunSpec, collect, type RunFlags } from '../run-spec';
@@ -48,6 +47,33 @@ export function registerWatchCommand(program: Command): void {
     });
 }
 
+/**
+ * Ctrl-C / SIGTERM stop the watch gracefully; a second one a moment later leaves at once. Signals arriving within
+ * 1 s of the first are ignored: the settings store's exit hook (when-exit, via conf) re-raises the signal it
+ * intercepted, which would otherwise count as the impatient second Ctrl-C.
+ */
+function stopSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  let firstAt = 0;
+  const onSignal = () => {
+    if (!controller.signal.aborted) {
+      firstAt = Date.now();
+      controller.abort();
+    } else if (Date.now() - firstAt > 1_000) {
+      process.exit(EXIT.interrupted);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
 function managerOf(core: Core): HotFolderManager {
   const manager = (core as Core & { hotFolders?: HotFolderManager }).hotFolders;
   if (!manager) throw new Error('hot folders are not available in this build (the core exposes no hot-folder manager)');
@@ -57,7 +83,7 @@ function managerOf(core: Core): HotFolderManager {
 async function runWatch(session: CliSession, dir: string | undefined, flags: WatchFlags, existing: HotFolderConfigInput['existingFiles']): Promise<number> {
   const { out, core } = session;
   const manager = managerOf(core);
-  const interrupt = interruptSignal();
+  const interrupt = stopSignal();
   const print = createPrinter(out);
   const unsubscribe = core.onEvent((channel, payload) => {
     if (channel === 'hotFolders:activity') print.activity(payload as HotFolderActivity);

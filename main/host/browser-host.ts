@@ -108,6 +108,11 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     }
 
     const file = rendererFileFor(rendererDir, url.pathname);
+    if (url.pathname === '/favicon.ico' && (!file || !existsSync(file))) {
+      response.writeHead(204, SECURITY_HEADERS);
+      response.end();
+      return;
+    }
     if (!file) return sendText(response, 404, 'Not found.\n', cookie);
     const pageHeaders = { ...SECURITY_HEADERS, ...cookie, 'Content-Security-Policy': PAGE_CSP };
     if (await sendFile(response, file, pageHeaders, method)) return;

@@ -27,6 +27,7 @@ export class SandboxCore {
 
   constructor(readonly settings: CoreSettings) {
     this.currentLimits = settings.limits;
+    this.stats.startMonitoring();
     this.faults = new FaultInjector(settings.seed, settings.faults);
     this.accounts = new Accounts(settings.credits, () => this.currentLimits);
     this.results = new ResultStore(settings.origin);
@@ -54,6 +55,7 @@ export class SandboxCore {
   }
 
   close(): void {
+    this.stats.stopMonitoring();
     this.executions.close();
     this.results.close();
   }

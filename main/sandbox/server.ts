@@ -26,6 +26,7 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/api\/v1\/balance$/, name: 'GET /api/v1/balance', kind: 'api', api: getBalance },
   { method: 'GET', pattern: /^\/results\/([0-9a-f]+)\/([^/]+)$/, name: 'GET /results/:token/:file', kind: 'result' },
   { method: 'GET', pattern: /^\/sandbox\/stats$/, name: 'GET /sandbox/stats', kind: 'admin' },
+  { method: 'POST', pattern: /^\/sandbox\/stats\/reset-event-loop$/, name: 'POST /sandbox/stats/reset-event-loop', kind: 'admin' },
   { method: 'GET', pattern: /^\/sandbox\/faults$/, name: 'GET /sandbox/faults', kind: 'admin' },
   { method: 'POST', pattern: /^\/sandbox\/faults$/, name: 'POST /sandbox/faults', kind: 'admin' },
   { method: 'POST', pattern: /^\/sandbox\/credits$/, name: 'POST /sandbox/credits', kind: 'admin' },
@@ -137,6 +138,9 @@ async function admin(core: SandboxCore, name: string, req: IncomingMessage): Pro
   switch (name) {
     case 'GET /sandbox/stats':
       return { status: 200, body: core.stats.snapshot() };
+    case 'POST /sandbox/stats/reset-event-loop':
+      core.stats.resetEventLoop();
+      return { status: 200, body: { ok: true } };
     case 'GET /sandbox/faults':
       return { status: 200, body: { seed: core.settings.seed, faults: core.faults.current } };
     case 'POST /sandbox/faults': {

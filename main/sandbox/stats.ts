@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { maskKey } from '../../shared/redact';
 
 // Counters for tests and benchmarks (GET /sandbox/stats). Keys appear only masked (`sk_test_…abcd`), so the stats
@@ -18,10 +19,13 @@ export interface SandboxStats {
   /** Fault kind → times injected. */
   faultsInjected: Record<string, number>;
   resultDownloads: number;
+  /** Event-loop delay since start or the last POST /sandbox/stats/reset-event-loop: proof that edits never block. */
+  eventLoopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
 }
 
 export class StatsRecorder {
-  private readonly data: SandboxStats = {
+  private readonly loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
+  private readonly data: Omit<SandboxStats, 'eventLoopDelay'> = {
     startedAt: new Date().toISOString(),
     executionsCreated: 0,
     executionsByKey: {},
@@ -67,7 +71,24 @@ export class StatsRecorder {
   }
 
   snapshot(): SandboxStats {
-    return structuredClone(this.data);
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const delay = this.loopDelay;
+    return {
+      ...structuredClone(this.data),
+      eventLoopDelay: { p50Ms: ms(delay.percentile(50)), p99Ms: ms(delay.percentile(99)), maxMs: ms(delay.max) },
+    };
+  }
+
+  startMonitoring(): void {
+    this.loopDelay.enable();
+  }
+
+  resetEventLoop(): void {
+    this.loopDelay.reset();
+  }
+
+  stopMonitoring(): void {
+    this.loopDelay.disable();
   }
 }
 

@@ -167,5 +167,8 @@ describe('GET /sandbox/stats', () => {
     expect(JSON.stringify(stats)).not.toContain(sandbox.apiKey);
     expect(JSON.stringify(stats)).not.toContain('sk_test_secondkey42');
     expect(sandbox.stats().executionsCreated).toBe(3);
+    expect(stats.eventLoopDelay.p99Ms).toBeGreaterThan(0);
+    const reset = await fetch(admin(sandbox, '/sandbox/stats/reset-event-loop'), { method: 'POST' });
+    expect(await reset.json()).toEqual({ ok: true });
   });
 });

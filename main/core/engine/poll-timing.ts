@@ -1,48 +1,67 @@
 // When to look at an execution next. Polling is timed from what is known about how long executions take, so that
 // a 10 s execution costs a handful of status requests yet its completion is seen within a fraction of a second:
 // - expected duration known (earlier executions of the batch): sleep until just after it;
-// - else progress known: extrapolate the end from the progress rate;
+// - else progress known: extrapolate the end from the progress rate between two samples (or, with one sample,
+//   sleep part of the way and take a second one);
 // - overdue: short, growing steps.
+
+export interface ProgressSample {
+  /** ms since the execution was accepted. */
+  atMs: number;
+  /** 0–100 as reported. */
+  progress: number;
+}
 
 export interface PollState {
   /** ms since the execution was accepted. */
   elapsedMs: number;
-  /** 0–100 as last reported. */
-  progress: number;
-  /** Typical accept→complete time for this batch, when measured. */
+  /** First sample with progress > 0, and the latest one. */
+  first: ProgressSample | null;
+  last: ProgressSample | null;
+  /** Typical accept → complete time for this batch, when measured. */
   expectedMs: number | null;
   /** Consecutive polls that found it not done after the predicted end. */
   overdue: number;
-  queued: boolean;
+  /** Polls so far that saw no progress at all. */
+  idlePolls: number;
 }
 
 export const POLL_MARGIN_MS = 25;
 const MIN_STEP_MS = 60;
 const MAX_SLEEP_MS = 15_000;
+/** Services report progress in coarse steps (the sandbox: 5 points); a sample is taken to sit mid-step. */
+const HALF_STEP = 2.5;
 
-export function predictRemainingMs(state: PollState): number | null {
-  const fromProgress = state.progress > 0 && !state.queued
-    // The sandbox (and most services) report progress in coarse steps: assume we are mid-step.
-    ? (state.elapsedMs * (100 - Math.min(99, state.progress + 2.5))) / Math.min(99, state.progress + 2.5)
-    : null;
-  const fromHistory = state.expectedMs !== null ? state.expectedMs - state.elapsedMs : null;
-  if (fromHistory !== null && (fromProgress === null || fromHistory > 0)) return fromHistory;
-  return fromProgress;
+/** ms from now until the predicted completion, or null when nothing is known yet. */
+export function predictRemainingMs(state: PollState): { remainingMs: number; confident: boolean } | null {
+  const { first, last, elapsedMs } = state;
+  if (first && last && last.progress > first.progress && last.atMs > first.atMs) {
+    const rate = (last.progress - first.progress) / (last.atMs - first.atMs);
+    const remaining = (100 - Math.min(99, last.progress + HALF_STEP)) / rate - (elapsedMs - last.atMs);
+    return { remainingMs: remaining, confident: true };
+  }
+  if (state.expectedMs !== null) return { remainingMs: state.expectedMs - elapsedMs, confident: true };
+  if (last && last.progress > 0) {
+    const p = Math.min(99, last.progress + HALF_STEP);
+    return { remainingMs: (last.atMs * (100 - p)) / p - (elapsedMs - last.atMs), confident: false };
+  }
+  return null;
 }
 
 export function nextPollDelayMs(state: PollState): number {
-  const remaining = predictRemainingMs(state);
-  if (remaining === null) {
-    // Nothing known yet: a first look soon, then back off while it sits queued.
-    return Math.min(MAX_SLEEP_MS, 500 * 2 ** Math.min(state.overdue, 5));
+  const prediction = predictRemainingMs(state);
+  if (prediction === null) {
+    // Nothing known yet (queued, no history): look soon, then less and less often.
+    return Math.min(5_000, 500 * 2 ** Math.min(state.idlePolls, 4));
   }
-  if (remaining <= MIN_STEP_MS / 2) {
+  const { remainingMs, confident } = prediction;
+  if (remainingMs <= MIN_STEP_MS / 2) {
     const base = state.expectedMs ? Math.max(MIN_STEP_MS, state.expectedMs * 0.02) : MIN_STEP_MS;
     return Math.min(2_000, Math.max(MIN_STEP_MS, base * 2 ** Math.min(state.overdue, 5)));
   }
-  // Far from the end, re-check once near it (the estimate improves); close to it, aim just past it.
-  if (remaining > 3_000 && state.expectedMs === null) return Math.min(MAX_SLEEP_MS, remaining * 0.85);
-  return Math.min(MAX_SLEEP_MS, remaining + POLL_MARGIN_MS);
+  // One progress sample only: go part of the way and measure the rate.
+  if (!confident) return Math.min(MAX_SLEEP_MS, Math.max(MIN_STEP_MS, remainingMs * 0.4));
+  return Math.min(MAX_SLEEP_MS, remainingMs + POLL_MARGIN_MS);
 }
 
 /** Updates a batch's expected duration after a completion was seen. */

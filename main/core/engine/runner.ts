@@ -8,7 +8,7 @@ import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { Logger } from '../log';
 import type { ServiceClient } from '../service/types';
 import { RequestGate, sleep } from './limiter';
-import { learnDuration, nextPollDelayMs, POLL_MARGIN_MS } from './poll-timing';
+import { learnDuration, nextPollDelayMs, POLL_MARGIN_MS, predictRemainingMs, type ProgressSample } from './poll-timing';
 import { isFinalState } from './projection';
 import { removeTempFiles } from '../images/save';
 import { destinationFolder, DownloadRetry, recoverPlacement, SaveFailure, saveResults, type SaverDeps } from './saver';
@@ -41,7 +41,9 @@ interface Flight {
   acceptedAt: number;
   progress: number;
   overdue: number;
-  queued: boolean;
+  idlePolls: number;
+  first: ProgressSample | null;
+  last: ProgressSample | null;
   lastPendingPollAt: number | null;
   timer: NodeJS.Timeout | null;
   cost: number;
@@ -291,7 +293,7 @@ export class Runner {
   private track(item: ItemRecord, batch: BatchRecord, acceptedAt: number): void {
     this.flights.set(item.id, {
       itemId: item.id, batchId: batch.id, executionId: item.executionId, acceptedAt, progress: item.progress, overdue: 0,
-      queued: item.state === 'submitted', lastPendingPollAt: null, timer: null, cost: batch.creditCost,
+      idlePolls: 0, first: null, last: null, lastPendingPollAt: null, timer: null, cost: batch.creditCost,
     });
   }
 
@@ -373,7 +375,6 @@ export class Runner {
           const flight = this.flights.get(itemId)!;
           flight.executionId = outcome.executionId;
           flight.acceptedAt = nowMs();
-          flight.queued = true;
           if (!this.stopping) this.schedulePoll(flight);
         } else {
           this.flights.delete(itemId);
@@ -425,11 +426,15 @@ export class Runner {
   // ---- poll --------------------------------------------------------------------------------------------------
   private schedulePoll(flight: Flight, delayMs?: number): void {
     if (this.stopping) return;
-    const delay = delayMs ?? nextPollDelayMs({
-      elapsedMs: nowMs() - flight.acceptedAt, progress: flight.progress, expectedMs: this.expectedMs.get(flight.batchId) ?? null,
-      overdue: flight.overdue, queued: flight.queued,
-    });
+    const delay = delayMs ?? this.pollDelay(flight);
     flight.timer = setTimeout(() => { flight.timer = null; this.run(() => this.poll(flight)); }, Math.max(0, delay));
+  }
+
+  private pollDelay(flight: Flight): number {
+    return nextPollDelayMs({
+      elapsedMs: nowMs() - flight.acceptedAt, first: flight.first, last: flight.last,
+      expectedMs: this.expectedMs.get(flight.batchId) ?? null, overdue: flight.overdue, idlePolls: flight.idlePolls,
+    });
   }
 
   private async poll(flight: Flight): Promise<void> {
@@ -488,17 +493,25 @@ export class Runner {
       this.kick();
       return;
     }
-    flight.queued = execution.status === 'queued';
-    if (expected !== null && now - flight.acceptedAt > expected) flight.overdue += 1;
     flight.lastPendingPollAt = now;
+    if (execution.progress > 0) {
+      const sample = { atMs: now - flight.acceptedAt, progress: execution.progress };
+      flight.first ??= sample;
+      flight.last = sample;
+    } else {
+      flight.idlePolls += 1;
+    }
+    const prediction = predictRemainingMs({
+      elapsedMs: now - flight.acceptedAt, first: flight.first, last: flight.last, expectedMs: expected, overdue: flight.overdue, idlePolls: flight.idlePolls,
+    });
+    if (prediction && prediction.remainingMs <= 0) flight.overdue += 1;
     const state = execution.status === 'running' ? 'running' : 'submitted';
     if (execution.progress !== flight.progress || state === 'running') {
       flight.progress = execution.progress;
       const current = this.o.journal.getItem(flight.itemId);
       if (current && (current.progress !== execution.progress || current.state !== state)) this.update(flight.itemId, { state, progress: execution.progress });
     }
-    const delay = nextPollDelayMs({ elapsedMs: now - flight.acceptedAt, progress: flight.progress, expectedMs: expected, overdue: flight.overdue, queued: flight.queued });
-    this.schedulePoll(flight, Math.max(delay, execution.retryAfterMs ?? 0));
+    this.schedulePoll(flight, Math.max(this.pollDelay(flight), execution.retryAfterMs ?? 0));
   }
 
   // ---- download ----------------------------------------------------------------------------------------------

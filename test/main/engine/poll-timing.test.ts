@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { nextPollDelayMs, type PollState, type ProgressSample } from '../../../main/core/engine/poll-timing';
+
+// Simulates the sandbox's progress curve (queued for 10% of L, then 5-point steps, completed at L) against the
+// poll timing, counting status requests and how late completion is seen.
+function simulate(durationMs: number, expectedMs: number | null, rttMs = 5): { polls: number; lateMs: number } {
+  const progressAt = (t: number) => {
+    const queued = durationMs * 0.1;
+    if (t >= durationMs) return 100;
+    if (t < queued) return 0;
+    return Math.min(95, Math.floor(((t - queued) / (durationMs - queued)) * 20) * 5);
+  };
+  let t = 0;
+  let first: ProgressSample | null = null;
+  let last: ProgressSample | null = null;
+  let overdue = 0;
+  let idlePolls = 0;
+  for (let polls = 1; polls < 100; polls++) {
+    const state: PollState = { elapsedMs: t, first, last, expectedMs, overdue, idlePolls };
+    t += nextPollDelayMs(state) + rttMs;
+    const p = progressAt(t);
+    if (p === 100) return { polls, lateMs: t - durationMs };
+    if (p > 0) { first ??= { atMs: t, progress: p }; last = { atMs: t, progress: p }; } else idlePolls++;
+    if (expectedMs !== null && t > expectedMs) overdue++;
+  }
+  throw new Error('never completed');
+}
+
+describe('adaptive poll timing', () => {
+  it.each([10_000, 2_000, 30_000, 500])('L=%i ms, duration unknown: ≤ 6 polls, completion seen within max(1 s, a tenth of L)', (L) => {
+    const { polls, lateMs } = simulate(L, null);
+    expect(polls).toBeLessThanOrEqual(6);
+    expect(lateMs).toBeLessThanOrEqual(Math.max(1000, L * 0.1));
+  });
+
+  it('with the duration learned from earlier executions, one or two polls suffice', () => {
+    expect(simulate(10_000, 9_990).polls).toBeLessThanOrEqual(2);
+    expect(simulate(2_000, 2_000).lateMs).toBeLessThan(150);
+  });
+
+  it('backs off while an execution is overdue', () => {
+    const late = simulate(10_000, 5_000);
+    expect(late.polls).toBeLessThanOrEqual(8);
+    expect(late.lateMs).toBeLessThanOrEqual(1000);
+  });
+});

@@ -8,6 +8,7 @@ import type { Logger } from '../log';
 import type { ServiceClient } from '../service/types';
 import type { SettingsStore } from '../settings/store';
 import { createFileBaselineStore } from './baseline-store';
+import { createFileHashCache } from './hash-cache';
 import { createHotFolderHandlers } from './handlers';
 import { createHotFolderManager, type HotFolderEvents, type HotFolderManager, type HotFolderManagerOptions } from './manager';
 import type { HotFolderConfigStore, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
@@ -194,6 +195,7 @@ export function createCoreHotFolders(deps: CoreHotFoldersDeps): { manager: HotFo
     ledger: journalLedger(deps.journal),
     configStore: deps.configStore,
     baseline: createFileBaselineStore(join(deps.stateDir, 'hotfolders')),
+    hashCache: createFileHashCache(join(deps.stateDir, 'hotfolders')),
     ...(deps.logger ? { logger: deps.logger } : {}),
     ...(deps.emit ? { emit: deps.emit } : {}),
   });

@@ -3,6 +3,7 @@ import type { DryRunReport } from '../../../shared/hotfolders/model';
 import { AppError } from '../../../shared/errors';
 import { folderUnavailableReason } from './availability';
 import { fingerprintOf } from './baseline-store';
+import { hashCacheKey } from './hash-cache';
 import type { FolderRuntime } from './folder-runtime';
 import { ignoreRulesFor } from './ignore';
 import { runLimited } from './limit';
@@ -29,7 +30,7 @@ export async function dryRunFolder(
     const classification = await deps.inspector.classify(path);
     if (!classification.supported) return void verdicts.set(path, { kind: 'unsupported', reason: classification.reason });
     if (runtime.pipeline.baseline.has(fingerprintOf(info))) return void verdicts.set(path, { kind: 'done' });
-    const contentHash = await deps.hashLimit(() => deps.inspector.contentHash(path));
+    const contentHash = runtime.pipeline.hashes.get(hashCacheKey(info)) ?? await deps.hashLimit(() => deps.inspector.contentHash(path));
     const done = (await runtime.pipeline.doneOutcome(contentHash)) !== null
       || (await deps.engine.isInFlight?.(contentHash, config.id)) === true;
     verdicts.set(path, { kind: done ? 'done' : 'process' });

@@ -5,6 +5,7 @@ import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import { fingerprintOf } from './baseline-store';
 import { looksComplete } from './complete-file';
+import { hashCacheKey, type HashCacheStore } from './hash-cache';
 import { DONE_DIR, FAILED_DIR } from './ignore';
 import { moveOriginal } from './originals';
 import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
@@ -22,6 +23,7 @@ export interface PipelineShared {
   engine: HotFolderEngine;
   ledger: HotFolderLedger;
   inspector: FileInspector;
+  hashCache: HashCacheStore;
   /** Keys submitted and not yet final, across every folder: the in-memory half of "exactly once". */
   inFlightKeys: Map<string, string>;
   hashLimit: <R>(fn: () => Promise<R>) => Promise<R>;
@@ -59,6 +61,8 @@ export class FilePipeline {
   readonly held = new Set<string>();
   /** Fingerprints of files skipped when the folder was armed ('skip' policy). */
   baseline = new Set<string>();
+  /** Content hashes by (inode, size, mtime), loaded when the folder is armed. */
+  hashes = new Map<string, string>();
   private readonly inFlight = new Map<string, Candidate>();
   private queue: Candidate[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
@@ -116,10 +120,18 @@ export class FilePipeline {
       return;
     }
     if (!(await this.writeLooksFinished(path, origin))) return;
-    const contentHash = await this.shared.hashLimit(() => this.shared.inspector.contentHash(path));
-    const after = await stat(path).catch(() => null);
-    // Rewritten while we hashed: the watcher reports the change again once the write settles.
-    if (!after || fingerprintOf(after) !== fingerprint) return;
+    const cacheKey = hashCacheKey(info);
+    let contentHash = origin === 'event' ? undefined : this.hashes.get(cacheKey);
+    if (!contentHash) {
+      contentHash = await this.shared.hashLimit(() => this.shared.inspector.contentHash(path));
+      const after = await stat(path).catch(() => null);
+      // Rewritten while we hashed: the watcher reports the change again once the write settles.
+      if (!after || fingerprintOf(after) !== fingerprint) return;
+      if (this.hashes.get(cacheKey) !== contentHash) {
+        this.hashes.set(cacheKey, contentHash);
+        await this.shared.hashCache.add(this.folder.config.id, cacheKey, contentHash).catch(() => undefined);
+      }
+    }
     const key = this.keyFor(contentHash);
     if (this.shared.inFlightKeys.has(key)) return;
     this.shared.inFlightKeys.set(key, path);

@@ -92,6 +92,7 @@ export class FolderRuntime {
     if (mode === 'fresh') await baseline.clear(this.config.id);
     const known = await baseline.load(this.config.id);
     this.pipeline.baseline = known;
+    this.pipeline.hashes = await this.deps.hashCache.load(this.config.id);
     const reviewPending = known.has(REVIEW_MARKER);
     const files = await scanFolder(this.config.path, this.config.recursive, this.ignored);
     if (generation !== this.generation) return;

@@ -7,6 +7,7 @@ import {
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import { silentLogger, type Logger } from '../log';
 import { createMemoryBaselineStore } from './baseline-store';
+import { createMemoryHashCache, type HashCacheStore } from './hash-cache';
 import { dryRunFolder } from './dry-run';
 import { FolderRuntime } from './folder-runtime';
 import { DEFAULT_WATCH_TIMINGS, type WatchTimings } from './folder-watcher';
@@ -27,6 +28,7 @@ export interface HotFolderManagerOptions {
   configStore: HotFolderConfigStore;
   inspector?: FileInspector;
   baseline?: BaselineStore;
+  hashCache?: HashCacheStore;
   logger?: Logger;
   /** Receives `hotFolders:activity` and (throttled) `hotFolders:changed`; the core's event bus in the app. */
   emit?: HotFolderEvents;
@@ -101,6 +103,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
     ledger: options.ledger,
     inspector,
     baseline,
+    hashCache: options.hashCache ?? createMemoryHashCache(),
     logger,
     inFlightKeys: new Map<string, string>(),
     hashLimit,
@@ -242,6 +245,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
       runtimes.delete(id);
       ephemeral.delete(id);
       await baseline.clear(id);
+      await runtimeDeps.hashCache.clear(id);
       await persist();
       return true;
     },

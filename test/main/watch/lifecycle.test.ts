@@ -1,7 +1,7 @@
 import { access, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFileBaselineStore, createHotFolderHandlers } from '../../../main/core/watch';
+import { createFileBaselineStore, createFileHashCache, createHotFolderHandlers, defaultInspector, type FileInspector } from '../../../main/core/watch';
 import { createFakeEngine, createFakeLedger, FAST, folderConfig, harness, jpegBytes, removeDir, sleep, tempDir, waitFor } from './fakes';
 
 let root: string;
@@ -54,6 +54,24 @@ describe('restart', () => {
     expect(engine.submittedPaths().sort()).toEqual(added.sort());
     expect(engine.submittedPaths()).not.toContain(before[0]);
     expect(second.manager.get('f1').status.state).toBe('armed');
+  });
+
+  it('does not re-read files it already hashed when it scans again after a restart', async () => {
+    const ledger = createFakeLedger();
+    const hashCache = createFileHashCache(join(root, 'state'));
+    const hashed: string[] = [];
+    const inspector: FileInspector = { ...defaultInspector, contentHash: (p) => (hashed.push(p), defaultInspector.contentHash(p)) };
+    const first = track(harness({ ledger, hashCache, inspector }));
+    await first.manager.save(folderConfig({ path: inbox, outputFolder: out }));
+    await drop(['a.jpg', 'b.jpg']);
+    await waitFor(() => ledger.entries.size === 2, 5_000, 'results');
+    await first.manager.close();
+    hashed.length = 0;
+    const [added] = await drop(['c.jpg']);
+    const second = track(harness({ ledger, hashCache, inspector, configs: first.configStore.current }));
+    await second.manager.start();
+    await waitFor(() => second.engine.submittedPaths().length === 1, 5_000, 'new file');
+    expect(hashed).toEqual([added]);
   });
 
   it("keeps files skipped under the 'skip' policy skipped across restarts", async () => {

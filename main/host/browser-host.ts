@@ -9,7 +9,7 @@ import { silentLogger, type Logger } from '../core/log';
 import { MEDIA_PREFIX, type MediaRegistry } from './media-registry';
 import { checkRequest, createToken, sessionCookie } from './request-guard';
 import { notBuiltPage, rendererFileFor, sendFile } from './static-files';
-import { stageUpload, UploadError } from './uploads';
+import { stageUpload, sweepUploads, UploadError } from './uploads';
 import { createWsChannel } from './ws-channel';
 
 export const WS_PATH = '/ws';
@@ -76,6 +76,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const channel = createWsChannel(dispatch, logger);
   const unsubscribe = core.onEvent((event, payload) => channel.broadcast(event, payload));
   let port = 0;
+  void sweepUploads(uploadDir).then((n) => n > 0 && logger.info('old staged uploads removed', { folders: n }));
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const verdict = checkRequest(request, port, token);

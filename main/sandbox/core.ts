@@ -30,7 +30,7 @@ export class SandboxCore {
     this.stats.startMonitoring();
     this.faults = new FaultInjector(settings.seed, settings.faults);
     this.accounts = new Accounts(settings.credits, () => this.currentLimits);
-    this.results = new ResultStore(settings.origin);
+    this.results = new ResultStore(settings.origin, () => this.currentLimits.maxStoredResultBytes);
     this.executions = new Executions({
       accounts: this.accounts,
       results: this.results,

@@ -40,6 +40,8 @@ export interface SandboxLimits {
   burst: number;
   /** Executions per key that may be queued or running at once (429 `concurrency_limit`). */
   maxConcurrentExecutions: number;
+  /** Result bytes kept in memory; beyond it the oldest results expire early (410). */
+  maxStoredResultBytes: number;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = {
@@ -64,6 +66,7 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   requestsPerSecond: 200,
   burst: 400,
   maxConcurrentExecutions: 16,
+  maxStoredResultBytes: 512 * 1024 * 1024,
 };
 
 export const DEFAULT_CREDITS = 1000;

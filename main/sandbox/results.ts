@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mimeOf, type EncodedResult } from './imaging/raster';
 
 // Result files behind unguessable, expiring URLs, like the signed URLs of a real storage bucket. After expiry the
-// bytes are freed and the token is remembered so the URL answers 410 Gone (unknown tokens answer 404).
+// bytes are freed and the token is remembered so the URL answers 410 Gone (unknown tokens answer 404). Results live
+// in memory; a byte cap expires the oldest early so a long-running sandbox cannot grow without bound.
 
 export interface StoredResult {
   data: Buffer;
@@ -15,13 +16,23 @@ export class ResultStore {
   private readonly live = new Map<string, StoredResult[]>();
   private readonly expired = new Set<string>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  private storedBytes = 0;
 
-  constructor(private readonly origin: string) {}
+  constructor(
+    private readonly origin: string,
+    private readonly maxStoredBytes: () => number = () => Number.POSITIVE_INFINITY,
+  ) {}
 
   /** Stores the files and returns their URLs; they expire after `ttlMs`. */
   add(results: EncodedResult[], ttlMs: number): string[] {
     const token = randomBytes(16).toString('hex');
     this.live.set(token, results.map((result) => ({ data: result.data, mime: mimeOf(result.format) })));
+    this.storedBytes += results.reduce((sum, result) => sum + result.data.length, 0);
+    // Map iteration is insertion order: the first entries are the oldest results.
+    for (const oldest of this.live.keys()) {
+      if (this.storedBytes <= this.maxStoredBytes() || oldest === token) break;
+      this.expire(oldest);
+    }
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.expire(token);
@@ -32,7 +43,15 @@ export class ResultStore {
   }
 
   expire(token: string): void {
-    if (this.live.delete(token)) this.expired.add(token);
+    const files = this.live.get(token);
+    if (!files) return;
+    this.live.delete(token);
+    this.storedBytes -= files.reduce((sum, file) => sum + file.data.length, 0);
+    this.expired.add(token);
+  }
+
+  get bytesStored(): number {
+    return this.storedBytes;
   }
 
   lookup(token: string, fileName: string): ResultLookup {
@@ -47,5 +66,6 @@ export class ResultStore {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.live.clear();
+    this.storedBytes = 0;
   }
 }

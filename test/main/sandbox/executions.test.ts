@@ -155,6 +155,18 @@ describe('execution lifecycle', () => {
     expect((await api(`/executions/${body.executionId}`)).body.status).toBe('completed');
   });
 
+  it('expires the oldest results early when the stored bytes exceed the cap', async () => {
+    const { api } = await start({ executionDurationMs: 10, limits: { maxStoredResultBytes: 1 } });
+    const photo = await tinyImageDataUrl();
+    const urls: string[] = [];
+    for (const look of ['warm', 'cool']) {
+      const { body } = await api('/workflows/color-grade/execute', { body: { images: { photo }, texts: { look } } });
+      urls.push((await waitForExecution(sandbox!, body.executionId)).resultUrls[0]);
+    }
+    expect((await fetch(urls[0]!)).status).toBe(410);
+    expect((await fetch(urls[1]!)).status).toBe(200);
+  });
+
   it('serves result URLs without authentication, like signed URLs', async () => {
     const { api } = await start({ executionDurationMs: 10 });
     const photo = await tinyImageDataUrl();

@@ -66,6 +66,8 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge)
     try {
       const settings = await unwrap(bridge.settings.update({ patch }));
       set({ settings });
+      // A new service or sandbox choice changes which key applies, the mode and the balance.
+      if ('serviceUrl' in patch || 'sandboxMode' in patch) void get().loadService();
       return true;
     } catch (error) {
       get().notifyError(asUiError(error));

@@ -27,6 +27,7 @@ export function KeySection() {
             <span className={`badge badge-${keyStatus.mode === 'live' ? 'ok' : 'warning'}`}>{keyStatus.mode === 'live' ? 'Live' : 'Sandbox'}</span>{' '}
             {keyStatus.keyMasked ? <>Key in use: <span className="mono" aria-label="Masked API key">{keyStatus.keyMasked}</span>{keyStatus.source !== 'none' && <span className="muted"> (from {keyStatus.source})</span>}</> : <span className="muted">No key stored.</span>}
           </p>
+          <p className="muted">For <span className="mono">{keyStatus.serviceUrl}</span></p>
           <p className="muted">{keyStatus.message}</p>
           {!keyStatus.keychainAvailable && <p className="callout callout-warning">The system keychain is not available, so a key cannot be stored here.</p>}
         </div>

@@ -1,0 +1,167 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../main/sandbox/index';
+import { buildRenderer, launchChromium, makePhotos, screenshot, startUi, type RunningUi } from './ui-support';
+
+// The other journeys through the real app: a hot folder from creation to a saved result, the insufficient-credits
+// error before anything is spent, and the API key entered in Settings (real gnome-keyring in a private D-Bus).
+
+const KEY = 'sk_test_uiflows_abcdefgh12345678';
+const hasKeyring = spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon']).status === 0;
+
+let work: string;
+let rendererDir: string;
+let sandbox: RunningSandbox;
+let browser: Browser;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'batchroom-ui-flows-'));
+  rendererDir = join(work, 'renderer');
+  buildRenderer(rendererDir);
+  sandbox = await startSandbox({ useEnv: false, executionDurationMs: 200, apiKey: KEY, seed: 1 });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await sandbox?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+async function openPage(ui: RunningUi, ready: (page: Page) => Promise<void> = (p) => p.getByRole('button', { name: /^Balance: / }).waitFor()): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light' });
+  const page = await context.newPage();
+  await page.goto(ui.url);
+  try {
+    await ready(page);
+  } catch (error) {
+    await page.screenshot({ path: join(work, 'open-failed.png') });
+    throw new Error(`${String(error)}\n${ui.stderr()}\n${await page.locator('body').innerText()}`);
+  }
+  return page;
+}
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name });
+
+describe('live service (the sandbox as a separate service, key from the environment)', () => {
+  let ui: RunningUi;
+  let page: Page;
+  beforeAll(async () => {
+    ui = await startUi({ rendererDir, stateDir: join(work, 'live-state'), home: join(work, 'live-home'), globalArgs: ['--service-url', sandbox.url], env: { BATCHROOM_API_KEY: KEY } });
+    page = await openPage(ui);
+  });
+  afterAll(async () => {
+    await page?.context().close();
+    await ui?.stop();
+  });
+
+  it('watches a hot folder: dry run first, then each new photo is processed once', async () => {
+    const watch = join(work, 'watch');
+    const hotOut = join(work, 'hot-out');
+    const [existing] = await makePhotos(watch, 1, 'OLD_');
+    const [incoming] = await makePhotos(join(work, 'incoming'), 1, 'NEW_');
+    expect(await page.getByRole('status', { name: /Live service/ }).count()).toBe(1);
+
+    await nav(page, 'Hot folders').click();
+    await page.getByRole('button', { name: 'Add hot folder' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'New hot folder' });
+    await dialog.getByRole('textbox', { name: 'Folder to watch' }).fill(watch);
+    await dialog.getByRole('combobox', { name: 'Workflow' }).selectOption('color-grade');
+    await dialog.getByRole('combobox', { name: /Look/ }).selectOption('warm');
+    await dialog.getByRole('textbox', { name: 'Save results to' }).fill(hotOut);
+    await screenshot(page, '10-hot-folder-editor');
+    await dialog.getByRole('button', { name: 'Save hot folder' }).click();
+
+    const card = page.getByRole('article', { name: 'Hot folder watch' });
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Dry run watch' }).click();
+    const report = card.getByRole('region', { name: 'Dry run of watch' });
+    await report.waitFor();
+    expect(await report.innerText()).toContain('OLD_0001.jpg');
+
+    // A controlled switch: it turns on when main answers, so click and wait for the state rather than check().
+    await card.getByRole('switch', { name: 'Watch watch' }).click();
+    await expect.poll(() => card.getByRole('switch', { name: 'Watch watch' }).isChecked(), { timeout: 30_000 }).toBe(true);
+    copyFileSync(incoming!, join(watch, 'NEW_0001.jpg'));
+    const activity = page.getByRole('region', { name: 'Activity' });
+    await activity.getByText(/NEW_0001/).first().waitFor({ timeout: 60_000 });
+    await expect.poll(() => (existsSync(hotOut) ? readdirSync(hotOut).filter((f) => f.startsWith('NEW_0001')) : []), { timeout: 60_000 }).toHaveLength(1);
+    // The existing photo waited for review (dry-run policy): nothing was spent on it.
+    expect(readdirSync(hotOut).some((f) => f.startsWith('OLD_'))).toBe(false);
+    expect(existing).toBeDefined();
+    await screenshot(page, '11-hot-folder-active');
+    await card.getByRole('switch', { name: 'Watch watch' }).click();
+    await expect.poll(() => card.getByRole('switch', { name: 'Watch watch' }).isChecked()).toBe(false);
+  });
+
+  it('stops an unaffordable batch at the summary, in plain words, before anything is spent', async () => {
+    const response = await fetch(new URL('/sandbox/credits', sandbox.url), {
+      method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ credits: 2 }),
+    });
+    expect(response.status).toBe(200);
+    const photos = await makePhotos(join(work, 'pricey'), 3);
+    await page.reload();
+    await page.getByRole('button', { name: 'Balance: 2 credits, running low' }).waitFor();
+
+    await page.getByRole('button', { name: /^Color Grade,/ }).click();
+    const form = page.getByRole('form', { name: 'Color Grade settings' });
+    await form.waitFor();
+    await page.getByRole('textbox', { name: 'Add photos by path' }).fill(join(work, 'pricey'));
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('textbox', { name: 'Output folder' }).fill(join(work, 'pricey-out'));
+    await page.getByRole('button', { name: 'Review batch…' }).click();
+    const summary = page.getByRole('dialog', { name: 'Batch summary' });
+    await summary.getByText(/Not enough credits/).waitFor();
+    expect(await summary.getByRole('button', { name: 'Start 3 photos' }).isDisabled()).toBe(true);
+    await screenshot(page, '12-insufficient-credits');
+    expect(photos).toHaveLength(3);
+    expect(existsSync(join(work, 'pricey-out')) ? readdirSync(join(work, 'pricey-out')) : []).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasKeyring && !process.env.CI)('API key entry (real gnome-keyring)', () => {
+  let ui: RunningUi;
+  let page: Page;
+  beforeAll(async () => {
+    const home = join(work, 'key-home');
+    mkdirSync(home, { recursive: true });
+    ui = await startUi({ rendererDir, stateDir: join(work, 'key-state'), home, keyring: true });
+    page = await openPage(ui);
+  });
+  afterAll(async () => {
+    await page?.context().close();
+    await ui?.stop();
+  });
+
+  it('refuses a wrong key in plain words, accepts the right one, and shows it back only masked', async () => {
+    expect(await page.getByRole('status', { name: /Sandbox mode/ }).count()).toBe(1);
+    await nav(page, 'Settings').click();
+    // The user's service: its URL first (saved on Enter), then its key.
+    const url = page.getByRole('textbox', { name: 'Service URL' });
+    await url.fill(sandbox.url);
+    await url.press('Enter');
+    await expect.poll(() => page.getByRole('region', { name: 'API key' }).innerText()).toContain(sandbox.url);
+    await screenshot(page, '13-no-key');
+    const keyField = page.getByLabel('Enter your API key');
+    await keyField.fill('sk_live_notasandboxkey_00009999');
+    await page.getByRole('button', { name: 'Save and check key' }).click();
+    const keyPanel = page.getByRole('region', { name: 'API key' });
+    await keyPanel.getByRole('alert').waitFor();
+    expect(await keyPanel.getByRole('alert').innerText()).toMatch(/did not accept the API key/);
+    await screenshot(page, '14-key-rejected');
+
+    await page.getByLabel('Enter your API key').fill(KEY);
+    await page.getByRole('button', { name: 'Save and check key' }).click();
+    await keyPanel.getByText(/Key saved and accepted/).waitFor({ timeout: 30_000 });
+    const masked = await keyPanel.getByLabel('Masked API key').innerText();
+    expect(masked).toMatch(/^sk_test_…/);
+    expect(await page.content()).not.toContain(KEY);
+    await page.getByRole('status', { name: /Live service/ }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: /^Balance: / }).waitFor({ timeout: 30_000 });
+    await screenshot(page, '15-key-accepted');
+  });
+});

@@ -10,6 +10,8 @@ import { DONE_DIR, FAILED_DIR } from './ignore';
 import { moveOriginal } from './originals';
 import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
 
+const WAITING = 'could not submit; retrying in';
+
 /** Ledger outcomes that make a file "done": never submitted again unless the user asks (reprocess). */
 const DONE_OUTCOMES: ReadonlySet<LedgerOutcome> = new Set(['saved', 'unknown', 'cancelled', 'skipped']);
 
@@ -33,6 +35,8 @@ export interface PipelineShared {
   /** A JPEG/PNG without its end marker is re-checked after this long, and submitted anyway after maxDeferMs. */
   deferCheckMs: number;
   maxDeferMs: number;
+  /** First retry delay after the engine refused a batch (doubles up to 10 minutes). */
+  retryMs: number;
   onActivity(activity: HotFolderActivity): void;
   onStatusChange(): void;
 }
@@ -214,6 +218,8 @@ export class FilePipeline {
       });
       try {
         const { batchId } = await this.shared.engine.submit(spec);
+        this.submitFailures = 0;
+        if (this.folder.status.reason?.startsWith(WAITING)) this.folder.status.reason = null;
         for (const c of items) {
           c.batchId = batchId;
           this.folder.activity('queued', c.path, `submitted in batch ${batchId}`);
@@ -222,8 +228,26 @@ export class FilePipeline {
         const message = error instanceof Error ? error.message : String(error);
         for (const c of items) this.release(c);
         this.folder.activity('failed', items[0]!.path, `could not start a batch of ${items.length}: ${message}`);
+        // A refusal about the request itself (nothing usable in it) will not change by waiting.
+        const code = (error as { code?: unknown }).code;
+        if (code !== 'validation' && code !== 'bad_request') this.retryLater(items.map((c) => c.path), message);
       }
     }
+  }
+
+  private submitFailures = 0;
+
+  /**
+   * The engine refused the batch (offline, out of credits, output folder not writable): the files stay where they
+   * are and are looked at again later, backing off from the retry interval up to 10 minutes.
+   */
+  private retryLater(paths: string[], message: string): void {
+    this.submitFailures++;
+    const delay = Math.min(this.shared.retryMs * 2 ** (this.submitFailures - 1), 600_000);
+    this.folder.status.reason = `${WAITING} ${Math.round(delay / 1000)} s: ${message}`;
+    setTimeout(() => {
+      for (const path of paths) void this.consider(path, 'scan');
+    }, delay).unref();
   }
 
   private creditCostCache: { workflowId: string; cost: number } | null = null;

@@ -42,6 +42,7 @@ export interface HotFolderManagerOptions {
   hashConcurrency?: number;
   deferCheckMs?: number;
   maxDeferMs?: number;
+  retryMs?: number;
   changedThrottleMs?: number;
   /**
    * Arming scans the folder (and hashes what it has not seen): calls wait at most this long for that, then answer
@@ -112,6 +113,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
     maxBatchSize: options.maxBatchSize ?? 500,
     deferCheckMs: options.deferCheckMs ?? 2_000,
     maxDeferMs: options.maxDeferMs ?? 60_000,
+    retryMs: options.retryMs ?? 30_000,
     timings: { ...DEFAULT_WATCH_TIMINGS, ...options.timings },
     availabilityIntervalMs: options.availabilityIntervalMs ?? 5_000,
     availabilityTimeoutMs: options.availabilityTimeoutMs ?? 5_000,

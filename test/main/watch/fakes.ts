@@ -25,7 +25,7 @@ export interface Submission {
  * Stands in for the engine: records every submitted batch, and (when `autoComplete`) "saves" each item by writing a
  * result file into the batch's output folder, then reports the outcome — like the real engine, asynchronously.
  */
-export function createFakeEngine(options: { autoComplete?: boolean; delayMs?: number; fail?: (path: string) => boolean } = {}) {
+export function createFakeEngine(options: { autoComplete?: boolean; delayMs?: number; fail?: (path: string) => boolean; refuse?: () => string | null } = {}) {
   const submissions: Submission[] = [];
   const listeners = new Set<(o: HotFolderItemOutcome) => void>();
   let nextBatch = 1;
@@ -33,6 +33,8 @@ export function createFakeEngine(options: { autoComplete?: boolean; delayMs?: nu
     submissions,
     submittedPaths: () => submissions.flatMap((s) => s.paths),
     async submit(spec) {
+      const refusal = options.refuse?.();
+      if (refusal) throw new Error(refusal);
       const batchId = `b${nextBatch++}`;
       const paths = [...spec.inputs.paths];
       const hashes = await Promise.all(paths.map((p) => hashFile(p)));
@@ -98,6 +100,7 @@ export const FAST = {
   changedThrottleMs: 10,
   deferCheckMs: 100,
   maxDeferMs: 2_000,
+  retryMs: 200,
   // Tests assert the state right after save(): let arming finish however slow the CI machine is.
   respondWithinMs: 20_000,
 } satisfies Partial<HotFolderManagerOptions>;

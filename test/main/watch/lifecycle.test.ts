@@ -146,6 +146,42 @@ describe('unavailable folders', () => {
   });
 });
 
+describe('engine refusals, budget and polling', () => {
+  it('retries files whose batch the engine refused, once it accepts again', async () => {
+    let refuse: string | null = 'insufficient credits';
+    const engine = createFakeEngine({ refuse: () => refuse });
+    const h = track(harness({ engine }));
+    await h.manager.save(folderConfig({ path: inbox, outputFolder: out }));
+    const [photo] = await drop(['waiting.jpg']);
+    await waitFor(() => (h.manager.get('f1').status.reason ?? '').includes('insufficient credits'), 5_000, 'reason shown');
+    expect(h.engine.submissions).toHaveLength(0);
+    refuse = null;
+    await waitFor(() => h.engine.submittedPaths().length === 1, 5_000, 'retried');
+    expect(h.engine.submittedPaths()).toEqual([photo]);
+    await waitFor(() => h.manager.get('f1').status.reason === null, 5_000, 'reason cleared');
+  });
+
+  it('stops submitting at the folder budget and says so', async () => {
+    const h = track(harness());
+    await h.manager.save(folderConfig({ path: inbox, outputFolder: out, budget: 5 }));
+    await drop(['1.jpg', '2.jpg', '3.jpg']);
+    await waitFor(() => h.activity.some((a) => a.message.includes('budget')), 5_000, 'budget reached');
+    await sleep(SETTLE_MS);
+    // The fake workflow costs 2 credits: two fit in 5.
+    expect(h.engine.submittedPaths()).toHaveLength(2);
+    expect(h.manager.get('f1').status.reason).toMatch(/budget of 5 credits/);
+  });
+
+  it('picks up files in polling mode (network shares)', async () => {
+    const h = track(harness());
+    await h.manager.save(folderConfig({ path: inbox, outputFolder: out, polling: true }));
+    const [photo] = await drop(['polled.jpg']);
+    await waitFor(() => h.engine.submittedPaths().length === 1, 10_000, 'polled pick-up');
+    await sleep(SETTLE_MS);
+    expect(h.engine.submittedPaths()).toEqual([photo]);
+  });
+});
+
 describe('move originals', () => {
   it('moves originals to Done/ and Failed/, suffixing names already taken in Done/', async () => {
     const engine = createFakeEngine({ fail: (p) => p.endsWith('bad.jpg') });

@@ -31,7 +31,8 @@ describe('execution lifecycle', () => {
     expect(accepted.body).toMatchObject({ workflowId: 'color-grade', status: 'queued', creditsCharged: 1 });
     expect(accepted.body.executionId).toMatch(/^exe_[0-9a-f]{20}$/);
 
-    const seen: { status: string; progress: number }[] = [];
+    // The 202 is the first observation (queued); polls then see it queued or already running, then completed.
+    const seen: { status: string; progress: number }[] = [{ status: accepted.body.status, progress: 0 }];
     let last: LooseJson;
     for (;;) {
       last = (await api(`/executions/${accepted.body.executionId}`)).body;
@@ -60,6 +61,16 @@ describe('execution lifecycle', () => {
     expect(result.meta).toMatchObject({ format: 'jpeg', width: 1024, height: 768 });
     expect((await api('/balance')).body.apiCredits).toBe(9);
     expect(sandbox.stats()).toMatchObject({ executionsCreated: 1, creditsCharged: 1, creditsRefunded: 0, resultDownloads: 1 });
+  });
+
+  it('stays queued with progress 0 and no start time for the first tenth of the duration', async () => {
+    const { api } = await start({ executionDurationMs: 60_000 });
+    const photo = await tinyImageDataUrl();
+    const { body } = await api('/workflows/color-grade/execute', { body: { images: { photo }, texts: { look: 'warm' } } });
+    const { body: execution } = await api(`/executions/${body.executionId}`);
+    expect(execution).toMatchObject({ status: 'queued', progress: 0, resultUrls: [] });
+    expect(execution.startedAt).toBeUndefined();
+    expect(execution.error).toBeUndefined();
   });
 
   it('produces the same bytes for the same input (deterministic edits)', async () => {

@@ -59,6 +59,38 @@ describe('batchroom watch', () => {
     expect(sandbox.stats().executionsCreated).toBe(2);
   });
 
+  it('--all runs the hot folders configured in settings', { timeout: 120_000 }, async () => {
+    const inbox = join(dir, 'configured');
+    await mkdir(inbox);
+    const { createCore } = await import('../../../main/core/app/create-core');
+    const core = await createCore({
+      host: { host: 'cli', platform: process.platform, previewUrlFor: (p) => p },
+      stateDir: join(dir, 'state'), env: { BATCHROOM_API_KEY: sandbox.apiKey }, serviceUrl: sandbox.url,
+    });
+    await core.handlers['hotFolders:save']({
+      id: 'configured', path: inbox, outputFolder: join(dir, 'configured-out'), workflowId: 'color-grade',
+      parameters: { texts: { look: 'cool' } }, enabled: true, existingFiles: 'process',
+    } as Parameters<typeof core.handlers['hotFolders:save']>[0]);
+    await core.shutdown({ graceful: true });
+    const before = sandbox.stats().executionsCreated;
+    const cli = startCli(['--service-url', sandbox.url, '--json', 'watch', '--all'], env());
+    const saved = new Promise<void>((resolve) => cli.onLine((line) => {
+      if ((JSON.parse(line) as { kind?: string }).kind === 'saved') resolve();
+    }));
+    const started = new Promise<void>((resolve) => cli.onLine((line) => {
+      if ((JSON.parse(line) as { type?: string }).type === 'watching') resolve();
+    }));
+    await started;
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#118833' } }).jpeg().toFile(join(inbox, 'new.jpg'));
+    await saved;
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+    expect(result.code).toBe(0);
+    expect(ndjson(result.stdout).at(-1)).toMatchObject({ type: 'summary', processed: 1 });
+    expect(await readdir(join(dir, 'configured-out'))).toEqual(['new_color-grade.jpg']);
+    expect(sandbox.stats().executionsCreated).toBe(before + 1);
+  });
+
   it('answers usage errors with exit code 2', async () => {
     const noWorkflow = await runCli(['watch', dir], env());
     expect(noWorkflow.code).toBe(2);

@@ -9,8 +9,12 @@ import type { Core } from '../../../main/core/app/types';
 import { browserHostCapabilities, startBrowserHost, type BrowserHost } from '../../../main/host/browser-host';
 import { createMediaRegistry } from '../../../main/host/media-registry';
 import { sweepUploads, UPLOAD_RETENTION_MS } from '../../../main/host/uploads';
-import type { Handlers } from '../../../shared/ipc/contract';
-import { createWsBridge } from '../../../renderer/bridge/ws-bridge';
+import type { Api, Handlers } from '../../../shared/ipc/contract';
+
+// The renderer's bridge is browser code (DOM types): loaded by path at run time so the Node type-check of this test
+// does not pull renderer/ into a project without DOM types. `WebSocket` is provided below by the `ws` package.
+const WS_BRIDGE_MODULE = '../../../renderer/bridge/ws-bridge';
+type CreateWsBridge = (url: string, token?: string | null) => Api;
 
 interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
 
@@ -195,6 +199,7 @@ describe('browser host', () => {
       }
     };
     try {
+      const { createWsBridge } = (await import(/* @vite-ignore */ WS_BRIDGE_MODULE)) as { createWsBridge: CreateWsBridge };
       const api = createWsBridge(`ws://127.0.0.1:${host.port}/ws`, host.token);
       expect(await api.app.info()).toMatchObject({ ok: true, data: { host: 'browser' } });
       const preview = await api.files.previewUrl({ path: join(dir, 'photo.jpg') });

@@ -2,6 +2,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HotFolderConfigSchema } from '../../../shared/hotfolders/model';
 import type { RunningSandbox } from '../../../main/sandbox/index';
 import { startTestSandbox } from '../../helpers/sandbox';
 import { cliEnv, ndjson, runCli, startCli } from '../cli/run-cli';
@@ -67,10 +68,10 @@ describe('batchroom watch', () => {
       host: { host: 'cli', platform: process.platform, previewUrlFor: (p) => p },
       stateDir: join(dir, 'state'), env: { BATCHROOM_API_KEY: sandbox.apiKey }, serviceUrl: sandbox.url,
     });
-    await core.handlers['hotFolders:save']({
+    await core.handlers['hotFolders:save'](HotFolderConfigSchema.parse({
       id: 'configured', path: inbox, outputFolder: join(dir, 'configured-out'), workflowId: 'color-grade',
       parameters: { texts: { look: 'cool' } }, enabled: true, existingFiles: 'process',
-    } as Parameters<typeof core.handlers['hotFolders:save']>[0]);
+    }));
     await core.shutdown({ graceful: true });
     const before = sandbox.stats().executionsCreated;
     const cli = startCli(['--service-url', sandbox.url, '--json', 'watch', '--all'], env());

@@ -23,7 +23,10 @@ export async function followBatches(session: CliSession, batches: BatchSummary[]
     interrupt.dispose();
   }
   if (outcome.kind === 'interrupted') {
-    process.stderr.write('batchroom: interrupted. The batch is kept in the journal; `batchroom resume` finishes it without resubmitting anything already sent.\n');
+    process.stderr.write(session.status.mode === 'sandbox'
+      // The embedded sandbox lives in this process: what it was running ends with it (no real credits involved).
+      ? 'batchroom: interrupted. The built-in sandbox stops with this command, so executions it was running are lost (nothing real was spent); `batchroom resume` sends the items not yet sent.\n'
+      : 'batchroom: interrupted. The batch is kept in the journal; `batchroom resume` finishes it without resubmitting anything already sent.\n');
     return EXIT.interrupted;
   }
   const items = [...extraSkipped];

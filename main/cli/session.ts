@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { pathToFileURL } from 'node:url';
 import { contract, type Contract, type InvokeChannelName } from '../../shared/ipc/contract';
 import type { ArgsOf, ResultOf } from '../../shared/ipc/contract-kit';
+import type { ServiceStatus } from '../../shared/ipc/channels/service';
 import { createInvokeDispatcher, unwrap } from '../../shared/ipc/dispatch';
 import type { Core, HostCapabilities } from '../core/app/types';
 import { createLogger, type LogRecord } from '../core/log';
@@ -72,6 +73,8 @@ export interface CliSession {
   readonly options: GlobalOptions;
   /** Calls a contract channel through the same dispatcher as the other hosts (zod-checked, redacted), unwrapped. */
   readonly call: CallChannel;
+  /** The service this session talks to (live, or the embedded sandbox), as of its start. */
+  readonly status: ServiceStatus;
   close(options?: { graceful?: boolean }): Promise<void>;
 }
 
@@ -121,6 +124,7 @@ export async function openSession(command: Command, extra: SessionNeeds = {}): P
     out,
     options,
     call,
+    status,
     async close(closeOptions = {}) {
       if (closed) return;
       closed = true;

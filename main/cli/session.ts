@@ -21,6 +21,9 @@ export function globalOptions(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
+export const API_KEY_FLAG_WARNING =
+  'batchroom: warning: --api-key is visible to other users in the process list; prefer `batchroom key set` or BATCHROOM_API_KEY.';
+
 /** Secrets in use by the current command, so the top-level error printer can scrub them too. */
 const activeSecrets = new Set<string>();
 export function knownSecrets(): string[] {
@@ -94,6 +97,7 @@ export async function openSession(command: Command, extra: SessionNeeds = {}): P
   const out = createOutput(options);
   rememberSecret(options.apiKey);
   rememberSecret(process.env.BATCHROOM_API_KEY);
+  if (options.apiKey) out.notice(API_KEY_FLAG_WARNING);
   const logger = createLogger({
     minLevel: options.debug ? 'debug' : 'error',
     secrets: knownSecrets,

@@ -9,7 +9,7 @@ import { defaultRendererDir, ensureRendererBuilt } from '../../host/renderer-bui
 import { interruptSignal } from '../batch-tracker';
 import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
-import { createOutput, globalOptions, knownSecrets, rememberSecret } from '../session';
+import { API_KEY_FLAG_WARNING, createOutput, globalOptions, knownSecrets, rememberSecret } from '../session';
 
 /**
  * `ui`: the renderer in any browser, served on 127.0.0.1 with a one-time token. Runs until Ctrl-C. With --json the
@@ -26,6 +26,7 @@ export function registerUiCommand(program: Command): void {
       const port = flags.port === undefined ? 0 : Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got "${flags.port}").`);
       rememberSecret(options.apiKey);
+      if (options.apiKey) out.notice(API_KEY_FLAG_WARNING);
       const logger = createLogger({
         minLevel: options.debug ? 'debug' : 'warn',
         secrets: knownSecrets,

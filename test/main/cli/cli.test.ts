@@ -89,14 +89,16 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
 
   it('exits 3 on a rejected key without printing it, and 4 when the batch does not fit the budget', async () => {
     const wrongKey = 'sk_live_thisKeyIsWrong9876';
-    const rejected = live('state-auth', wrongKey);
+    const rejected = live('state-auth');
     const budget = live('state-budget');
     const [auth, overBudget] = await Promise.all([
-      runCli([...rejected.flags, 'balance'], rejected.env),
+      // The flag wins over BATCHROOM_API_KEY, and is warned about (process lists show it).
+      runCli([...rejected.flags, '--api-key', wrongKey, 'balance'], rejected.env),
       runCli([...budget.flags, 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--budget', '1', '--yes', '--out', join(dir, 'out-budget'), photos], budget.env),
     ]);
     expect(auth.code, auth.stderr).toBe(3);
     expect(auth.stderr).toMatch(/hint:/);
+    expect(auth.stderr).toMatch(/--api-key is visible to other users/);
     expect(auth.stderr + auth.stdout).not.toContain(wrongKey);
     expect(overBudget.code, overBudget.stderr).toBe(4);
     expect(overBudget.stderr).toMatch(/budget/);

@@ -1,0 +1,192 @@
+// Engine benchmark, against the sandbox in its own process (as in real use). Four figures from the issue:
+//   1. wall time / ideal (N·L/C) for N=500 items, C=8 in flight, L=2 s per execution   — goal ≤ 1.05
+//   2. upload bytes / original bytes for 24 MP JPEGs sent for a 2K result               — goal ≤ 0.15
+//   3. peak RSS of the engine process over 1,000 × 12 MP inputs                         — goal ≤ 250 MB
+//   4. status requests per execution at L=10 s, and how late completion is seen         — goal ≤ 6, ≤ max(1 s, L/10)
+// Sizes can be shrunk for a quick look: BENCH_ENGINE_SCALE=0.1; one part only: BENCH_ENGINE_ONLY=memory (poll, upload,
+// throughput, memory). Last line: one JSON object of metrics.
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import type { BatchSpecInput } from '../shared/engine/model';
+import { createEngine, type Engine } from '../main/core/engine';
+import { openJournal, type Journal } from '../main/core/journal';
+import { createServiceClient } from '../main/core/service';
+import { spawnSandbox, type SpawnedSandbox } from '../test/helpers/sandbox';
+
+const SCALE = Number(process.env.BENCH_ENGINE_SCALE ?? '1');
+const scaled = (n: number) => Math.max(8, Math.round(n * SCALE));
+const round = (value: number, digits = 3) => Number(value.toFixed(digits));
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+interface Rig { sandbox: SpawnedSandbox; journal: Journal; engine: Engine; root: string; close: () => Promise<void> }
+
+async function rig(durationMs: number, concurrency: number): Promise<Rig> {
+  const sandbox = await spawnSandbox(['--duration-ms', String(durationMs), '--credits', '10000000', '--rate-limit', '100000', '--max-concurrent', '64']);
+  const root = await mkdtemp(join(tmpdir(), 'batchroom-bench-engine-'));
+  const journal = openJournal(join(root, 'state'));
+  const client = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+  const engine = createEngine({ journal, client, concurrency, requestsPerSecond: 200 });
+  await engine.start();
+  return {
+    sandbox, journal, engine, root,
+    close: async () => {
+      await engine.stop({ graceful: false });
+      journal.close();
+      await sandbox.kill();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+async function runToEnd(engine: Engine, spec: BatchSpecInput, onTick?: () => void): Promise<{ batchId: string; wallMs: number }> {
+  const started = performance.now();
+  const { id } = await engine.createBatch(spec);
+  for (;;) {
+    onTick?.();
+    const batch = engine.getBatch(id);
+    if (batch.state === 'completed' && !engine.busy()) break;
+    if (batch.state === 'paused') throw new Error(`batch paused: ${batch.pausedReason}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const batch = engine.getBatch(id);
+  if (batch.counts.saved !== batch.total - batch.counts.skipped) throw new Error(`not every item saved: ${JSON.stringify(batch.counts)}`);
+  return { batchId: id, wallMs: performance.now() - started };
+}
+
+const spec = (input: string, output: string, extra: Partial<BatchSpecInput> = {}): BatchSpecInput => ({
+  workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: output }, ...extra,
+});
+
+async function smallPhotos(folder: string, count: number): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  for (let i = 0; i < count; i++) {
+    const colour = { r: i % 256, g: Math.floor(i / 256) % 256, b: (i * 7) % 256 };
+    await writeFile(join(folder, `p${i}.jpg`), await sharp({ create: { width: 64, height: 48, channels: 3, background: colour } }).jpeg().toBuffer());
+  }
+}
+
+/** Photo-like content (smooth noise), so JPEG sizes resemble a camera's rather than a flat colour's or pure noise's. */
+async function photoLike(width: number, height: number, quality: number): Promise<Buffer> {
+  const small = await sharp({ create: { width: Math.ceil(width / 8), height: Math.ceil(height / 8), channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    .png().toBuffer();
+  const grain = await sharp({ create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 12 } } }).raw().toBuffer();
+  const base = await sharp(small).resize(width, height, { kernel: 'cubic' }).raw().toBuffer();
+  for (let i = 0; i < base.length; i++) base[i] = Math.max(0, Math.min(255, base[i]! + grain[i]! - 128));
+  return sharp(base, { raw: { width, height, channels: 3 } }).jpeg({ quality }).toBuffer();
+}
+
+/** Same pixels, different bytes: a COM segment right after SOI makes each copy's content hash unique. */
+function uniqueCopy(jpeg: Buffer, n: number): Buffer {
+  const text = Buffer.from(`batchroom bench copy ${n}`);
+  const header = Buffer.from([0xff, 0xfe, 0, 0]);
+  header.writeUInt16BE(text.length + 2, 2);
+  return Buffer.concat([jpeg.subarray(0, 2), header, text, jpeg.subarray(2)]);
+}
+
+async function throughput(): Promise<Record<string, number>> {
+  const N = scaled(500), C = 8, L = 2000;
+  const r = await rig(L, C);
+  try {
+    await smallPhotos(join(r.root, 'in'), N);
+    const { wallMs } = await runToEnd(r.engine, spec(join(r.root, 'in'), join(r.root, 'out')));
+    const ideal = (N * L) / C;
+    log(`throughput: ${N} items, C=${C}, L=${L} ms: ${round(wallMs / 1000, 1)} s wall vs ${round(ideal / 1000, 1)} s ideal → ratio ${round(wallMs / ideal)}`);
+    return { throughputItems: N, throughputWallS: round(wallMs / 1000, 1), throughputIdealS: round(ideal / 1000, 1), wallOverIdeal: round(wallMs / ideal) };
+  } finally {
+    await r.close();
+  }
+}
+
+async function uploadRatio(): Promise<Record<string, number>> {
+  const r = await rig(200, 4);
+  try {
+    const input = join(r.root, 'in');
+    await mkdir(input);
+    const count = Math.max(2, Math.round(3 * Math.min(1, SCALE * 3)));
+    for (let i = 0; i < count; i++) await writeFile(join(input, `cam${i}.jpg`), uniqueCopy(await photoLike(6000, 4000, 92), i));
+    const before = r.engine.stats();
+    await runToEnd(r.engine, spec(input, join(r.root, 'out'), { parameters: { texts: { look: 'warm' }, globalOverrides: { imageSize: '2K' } } }));
+    const after = r.engine.stats();
+    const ratio = (after.uploadBytes - before.uploadBytes) / (after.originalBytes - before.originalBytes);
+    log(`upload: ${count} × 24 MP JPEG (${round((after.originalBytes - before.originalBytes) / count / 1e6, 1)} MB each) at 2K → upload/original ${round(ratio)}`);
+    return { uploadOverOriginal: round(ratio) };
+  } finally {
+    await r.close();
+  }
+}
+
+/**
+ * Peak RSS is measured in a fresh child process that only runs the engine (inputs are made here first): this
+ * process has already held 24 MP images and would report its own history.
+ */
+async function peakRss(): Promise<Record<string, number>> {
+  const N = scaled(1000);
+  const root = await mkdtemp(join(tmpdir(), 'batchroom-bench-rss-'));
+  try {
+    const input = join(root, 'in');
+    await mkdir(input);
+    const base = await photoLike(4000, 3000, 80);
+    for (let i = 0; i < N; i++) await writeFile(join(input, `p${i}.jpg`), uniqueCopy(base, i));
+    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', input], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const result = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { peak: number; baseline: number; wallMs: number };
+    log(`memory: ${N} × 12 MP inputs (${round(base.length / 1e6, 1)} MB each) in ${round(result.wallMs / 1000, 1)} s: peak RSS ${round(result.peak / 2 ** 20, 0)} MB (baseline ${round(result.baseline / 2 ** 20, 0)} MB)`);
+    return { rssItems: N, peakRssMB: round(result.peak / 2 ** 20, 0), baselineRssMB: round(result.baseline / 2 ** 20, 0) };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+async function memoryChild(input: string): Promise<void> {
+  const r = await rig(100, 8);
+  try {
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    let atPeak = process.memoryUsage();
+    const sample = () => { const m = process.memoryUsage(); if (m.rss > peak) { peak = m.rss; atPeak = m; } };
+    const timer = setInterval(sample, 10);
+    const { wallMs } = await runToEnd(r.engine, spec(input, join(r.root, 'out')), sample);
+    clearInterval(timer);
+    process.stderr.write(`memory at peak: ${JSON.stringify(Object.fromEntries(Object.entries(atPeak).map(([k, v]) => [k, Math.round(v / 2 ** 20)])))} MB, sharp ${JSON.stringify((await import('sharp')).default.counters())}\n`);
+    log(JSON.stringify({ peak, baseline, wallMs }));
+  } finally {
+    await r.close();
+  }
+}
+
+async function pollCost(): Promise<Record<string, number>> {
+  const L = 10_000, C = 8, N = 16;
+  const r = await rig(L, C);
+  try {
+    await smallPhotos(join(r.root, 'in'), N);
+    const { batchId } = await runToEnd(r.engine, spec(join(r.root, 'in'), join(r.root, 'out')));
+    const items = r.journal.listExecutions(batchId);
+    // createdAt is when the accept arrived (the sandbox's clock started slightly earlier), completedAt when the
+    // engine saw `completed`: their difference minus L is how late completion was seen.
+    const late = items.map((e) => Date.parse(e.completedAt!) - Date.parse(e.createdAt) - L).sort((a, b) => a - b);
+    const statusRequests = r.engine.stats().statusRequests;
+    const perExecution = statusRequests / items.length;
+    const maxLate = Math.max(0, late.at(-1)!);
+    log(`polling: ${N} executions of L=${L} ms: ${round(perExecution, 2)} status requests each; completion seen ≤ ${maxLate} ms late (median ${late[Math.floor(late.length / 2)]} ms)`);
+    return { statusRequestsPerExecution: round(perExecution, 2), completionSeenLateMaxMs: maxLate };
+  } finally {
+    await r.close();
+  }
+}
+
+if (process.argv[2] === '--memory-child') {
+  await memoryChild(process.argv[3]!);
+  process.exit(0);
+}
+
+const only = process.env.BENCH_ENGINE_ONLY;
+const metrics = {
+  ...(!only || only.includes('poll') ? await pollCost() : {}),
+  ...(!only || only.includes('upload') ? await uploadRatio() : {}),
+  ...(!only || only.includes('throughput') ? await throughput() : {}),
+  ...(!only || only.includes('memory') ? await peakRss() : {}),
+};
+log(JSON.stringify(metrics));

@@ -1,6 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { join, relative, dirname } from 'node:path';
-import { BatchSpecSchema } from '../../../shared/engine/model';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import { fingerprintOf } from './baseline-store';
@@ -8,9 +6,8 @@ import { looksComplete } from './complete-file';
 import { hashCacheKey, type HashCacheStore } from './hash-cache';
 import { DONE_DIR, FAILED_DIR } from './ignore';
 import { moveOriginal } from './originals';
+import { BatchSubmitter, type Candidate } from './submitter';
 import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
-
-const WAITING = 'could not submit; retrying in';
 
 /** Ledger outcomes that make a file "done": never submitted again unless the user asks (reprocess). */
 const DONE_OUTCOMES: ReadonlySet<LedgerOutcome> = new Set(['saved', 'unknown', 'cancelled', 'skipped']);
@@ -49,16 +46,6 @@ interface FolderView {
   activity(kind: HotFolderActivity['kind'], path: string, message: string): void;
 }
 
-interface Candidate {
-  path: string;
-  key: string;
-  contentHash: string;
-  fingerprint: string;
-  batchId: string | null;
-  workflowId: string;
-  parametersHash: string;
-}
-
 /** A folder's way from "a file is there" to "submitted exactly once", and from an item outcome to ledger + Done/. */
 export class FilePipeline {
   /** Existing files waiting for the user's review (dry-run policy). */
@@ -68,14 +55,14 @@ export class FilePipeline {
   /** Content hashes by (inode, size, mtime), loaded when the folder is armed. */
   hashes = new Map<string, string>();
   private readonly inFlight = new Map<string, Candidate>();
-  private queue: Candidate[] = [];
-  private flushTimer: NodeJS.Timeout | null = null;
   private readonly chains = new Map<string, Promise<void>>();
   private readonly sessionFailed = new Set<string>();
   private readonly deferredSince = new Map<string, number>();
-  private committedCredits = 0;
+  private readonly submitter: BatchSubmitter;
 
-  constructor(private readonly folder: FolderView, private readonly shared: PipelineShared) {}
+  constructor(private readonly folder: FolderView, private readonly shared: PipelineShared) {
+    this.submitter = new BatchSubmitter(folder, shared, (c) => this.release(c), (path) => void this.consider(path, 'scan'));
+  }
 
   get parametersHash(): string {
     return parametersHash(this.folder.config.parameters);
@@ -154,10 +141,12 @@ export class FilePipeline {
         return;
       }
       folder.activity('detected', path, 'new photo');
-      this.enqueue({
+      const candidate: Candidate = {
         path, key, contentHash, fingerprint, batchId: null,
         workflowId: folder.config.workflowId, parametersHash: this.parametersHash,
-      });
+      };
+      this.inFlight.set(path, candidate);
+      this.submitter.enqueue(candidate);
       queued = true;
     } finally {
       if (!queued) this.shared.inFlightKeys.delete(key);
@@ -180,110 +169,18 @@ export class FilePipeline {
     return false;
   }
 
-  private enqueue(candidate: Candidate): void {
-    this.inFlight.set(candidate.path, candidate);
-    this.queue.push(candidate);
-    this.folder.status.queued++;
-    if (this.queue.length >= this.shared.maxBatchSize) void this.flush();
-    else if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.shared.coalesceMs);
-  }
-
-  /** Submits what accumulated: one batch per sub-folder, so results mirror the folder's layout in the output. */
-  async flush(): Promise<void> {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    let batch = this.queue.splice(0);
-    if (batch.length === 0) return;
-    const config = this.folder.config;
-    batch = await this.applyBudget(batch);
-    const groups = new Map<string, Candidate[]>();
-    for (const c of batch) {
-      const rel = relative(config.path, dirname(c.path));
-      const list = groups.get(rel) ?? [];
-      list.push(c);
-      groups.set(rel, list);
-    }
-    for (const [rel, items] of groups) {
-      const spec = BatchSpecSchema.parse({
-        workflowId: config.workflowId,
-        parameters: config.parameters,
-        inputs: { paths: items.map((c) => c.path), recursive: false, imageField: config.imageField },
-        output: {
-          outputFolder: rel && !rel.startsWith('..') ? join(config.outputFolder, rel) : config.outputFolder,
-          ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
-          collisionPolicy: config.collisionPolicy,
-        },
-        budget: null,
-        source: { kind: 'hotFolder', hotFolderId: config.id },
-      });
-      try {
-        const { batchId } = await this.shared.engine.submit(spec);
-        this.submitFailures = 0;
-        if (this.folder.status.reason?.startsWith(WAITING)) this.folder.status.reason = null;
-        for (const c of items) {
-          c.batchId = batchId;
-          this.folder.activity('queued', c.path, `submitted in batch ${batchId}`);
-        }
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        for (const c of items) this.release(c);
-        this.folder.activity('failed', items[0]!.path, `could not start a batch of ${items.length}: ${message}`);
-        // A refusal about the request itself (nothing usable in it) will not change by waiting.
-        const code = (error as { code?: unknown }).code;
-        if (code !== 'validation' && code !== 'bad_request') this.retryLater(items.map((c) => c.path), message);
-      }
-    }
-  }
-
-  private submitFailures = 0;
-
-  /**
-   * The engine refused the batch (offline, out of credits, output folder not writable): the files stay where they
-   * are and are looked at again later, backing off from the retry interval up to 10 minutes.
-   */
-  private retryLater(paths: string[], message: string): void {
-    this.submitFailures++;
-    const delay = Math.min(this.shared.retryMs * 2 ** (this.submitFailures - 1), 600_000);
-    this.folder.status.reason = `${WAITING} ${Math.round(delay / 1000)} s: ${message}`;
-    setTimeout(() => {
-      for (const path of paths) void this.consider(path, 'scan');
-    }, delay).unref();
-  }
-
-  private creditCostCache: { workflowId: string; cost: number } | null = null;
-
-  /** Keeps the folder's budget cap: files beyond it stay in the folder, reported, not submitted. */
-  private async applyBudget(batch: Candidate[]): Promise<Candidate[]> {
-    const { budget, workflowId } = this.folder.config;
-    if (budget === null) return batch;
-    if (this.creditCostCache?.workflowId !== workflowId) {
-      this.creditCostCache = { workflowId, cost: await this.shared.engine.creditCost(workflowId).catch(() => 0) };
-    }
-    const cost = this.creditCostCache.cost;
-    if (cost <= 0) return batch;
-    const left = budget - this.folder.status.creditsSpent - this.committedCredits;
-    const allowed = Math.max(0, Math.floor(left / cost + 1e-9));
-    for (const c of batch.slice(allowed)) {
-      this.release(c);
-      this.folder.activity('skipped', c.path, `budget of ${budget} credits reached`);
-    }
-    if (batch.length > allowed) this.folder.status.reason = `budget of ${budget} credits reached`;
-    const kept = batch.slice(0, allowed);
-    this.committedCredits += kept.length * cost;
-    return kept;
-  }
-
   private release(c: Candidate): void {
     if (this.inFlight.get(c.path) === c) this.inFlight.delete(c.path);
     if (this.shared.inFlightKeys.get(c.key) === c.path) this.shared.inFlightKeys.delete(c.key);
     this.folder.status.queued = Math.max(0, this.folder.status.queued - 1);
   }
 
-  /** Files detected but not yet submitted are dropped (disarm); submitted ones finish in the engine. */
   dropQueued(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    for (const c of this.queue.splice(0)) this.release(c);
+    this.submitter.dropQueued();
+  }
+
+  flush(): Promise<void> {
+    return this.submitter.flush();
   }
 
   clearSessionFailures(): void {
@@ -293,16 +190,23 @@ export class FilePipeline {
   /** Ledger first (the result is saved), then Done/Failed: a crash in between leaves a done file that the next scan moves. */
   async handleOutcome(outcome: HotFolderItemOutcome): Promise<void> {
     const config = this.folder.config;
-    const candidate = this.inFlight.get(outcome.sourcePath);
+    const current = this.inFlight.get(outcome.sourcePath);
+    // The same path may already hold newer content in flight (rewritten while its first version ran): an outcome
+    // belongs to the candidate only if the content (or, lacking a hash, the batch) matches.
+    const matches = current && (outcome.contentHash ? current.contentHash === outcome.contentHash : current.batchId === outcome.batchId);
+    const candidate = matches ? current : undefined;
     const contentHash = outcome.contentHash ?? candidate?.contentHash ?? null;
     const workflowId = candidate?.workflowId ?? outcome.workflowId ?? config.workflowId;
     const paramsHash = candidate?.parametersHash ?? outcome.parametersHash ?? this.parametersHash;
     const key = candidate?.key ?? (contentHash ? ledgerKey(contentHash, workflowId, paramsHash) : null);
     if (candidate) this.release(candidate);
-    if (this.creditCostCache && config.budget !== null) {
-      this.committedCredits = Math.max(0, this.committedCredits - this.creditCostCache.cost);
+    else if (key && this.shared.inFlightKeys.get(key) === outcome.sourcePath) {
+      this.shared.inFlightKeys.delete(key);
+      this.folder.status.queued = Math.max(0, this.folder.status.queued - 1);
     }
-    this.folder.status.creditsSpent += outcome.creditsCharged;
+    this.submitter.settled(outcome.creditsCharged);
+    // Moving the original away while a newer version of it is still queued would pull the file from under it.
+    const mayMove = config.moveOriginals && !this.inFlight.has(outcome.sourcePath);
     if (key && contentHash && outcome.state !== 'skipped') {
       await this.shared.ledger.record({
         key, contentHash, workflowId, parametersHash: paramsHash,
@@ -315,13 +219,13 @@ export class FilePipeline {
       case 'saved':
         this.folder.status.processed++;
         this.folder.activity('saved', path, outcome.outputs[0] ?? 'saved');
-        if (config.moveOriginals) await this.moveTo(path, DONE_DIR);
+        if (mayMove) await this.moveTo(path, DONE_DIR);
         return;
       case 'failed':
         this.folder.status.failed++;
         if (key) this.sessionFailed.add(key);
         this.folder.activity('failed', path, outcome.reason ?? 'failed');
-        if (config.moveOriginals) await this.moveTo(path, FAILED_DIR);
+        if (mayMove) await this.moveTo(path, FAILED_DIR);
         return;
       case 'unknown':
         this.folder.status.failed++;

@@ -29,8 +29,12 @@ export function createFakeEngine(options: { autoComplete?: boolean; delayMs?: nu
   const submissions: Submission[] = [];
   const listeners = new Set<(o: HotFolderItemOutcome) => void>();
   let nextBatch = 1;
-  const engine: HotFolderEngine & { submissions: Submission[]; submittedPaths(): string[] } = {
+  const engine: HotFolderEngine & { submissions: Submission[]; submittedPaths(): string[]; completeSubmission(index: number): Promise<void> } = {
     submissions,
+    completeSubmission: async (index) => {
+      const s = submissions[index]!;
+      await complete(s.spec, s.batchId, s.paths, s.hashes);
+    },
     submittedPaths: () => submissions.flatMap((s) => s.paths),
     async submit(spec) {
       const refusal = options.refuse?.();

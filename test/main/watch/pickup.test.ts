@@ -1,7 +1,7 @@
 import { appendFile, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FAST, folderConfig, harness, jpegBytes, removeDir, sleep, tempDir, waitFor } from './fakes';
+import { createFakeEngine, FAST, folderConfig, harness, jpegBytes, removeDir, sleep, tempDir, waitFor } from './fakes';
 
 let root: string;
 let cleanups: Array<() => Promise<void>> = [];
@@ -111,6 +111,24 @@ describe('hot folder pick-up', () => {
     await sleep(SETTLE_MS);
     expect(h.engine.submittedPaths()).toEqual([path, path]);
     expect(h.engine.submissions[0]!.hashes[0]).not.toBe(h.engine.submissions[1]!.hashes[0]);
+  });
+
+  it('keeps a rewritten file in place until its newest version is done, recording each version once', async () => {
+    const engine = createFakeEngine({ autoComplete: false });
+    const h = await armed({ engine }, { moveOriginals: true });
+    const path = join(h.inbox, 'edited.jpg');
+    await writeFile(path, jpegBytes('first version'));
+    await waitFor(() => engine.submissions.length === 1, 5_000, 'first submission');
+    await writeFile(path, jpegBytes('second version, longer'));
+    await waitFor(() => engine.submissions.length === 2, 5_000, 'second submission');
+    await engine.completeSubmission(0);
+    await waitFor(() => h.ledger.entries.size === 1, 5_000, 'first recorded');
+    await sleep(100);
+    expect(await readdir(h.inbox)).toContain('edited.jpg');
+    await engine.completeSubmission(1);
+    await waitFor(async () => (await readdir(join(h.inbox, 'Done')).catch(() => [])).length === 1, 5_000, 'moved');
+    expect(h.ledger.entries.size).toBe(2);
+    expect(h.manager.get('f1').status).toMatchObject({ processed: 2, queued: 0 });
   });
 
   it('ignores junk, hidden, partial and temporary files, and reports unsupported ones', async () => {

@@ -1,0 +1,154 @@
+import { dirname, join, relative } from 'node:path';
+import { BatchSpecSchema } from '../../../shared/engine/model';
+import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
+import type { HotFolderEngine } from './ports';
+
+const WAITING = 'could not submit; retrying in';
+
+/** A file on its way to the engine: reserved under its ledger key until its item ends. */
+export interface Candidate {
+  path: string;
+  key: string;
+  contentHash: string;
+  fingerprint: string;
+  batchId: string | null;
+  workflowId: string;
+  parametersHash: string;
+}
+
+export interface SubmitterDeps {
+  engine: HotFolderEngine;
+  coalesceMs: number;
+  maxBatchSize: number;
+  retryMs: number;
+}
+
+export interface SubmitterFolder {
+  config: HotFolderConfig;
+  status: HotFolderStatus;
+  activity(kind: HotFolderActivity['kind'], path: string, message: string): void;
+}
+
+/**
+ * Gathers a folder's detected files into batches (a short window, one batch per sub-folder so the engine mirrors
+ * the layout), keeps the folder's budget, and retries with backoff when the engine refuses a batch.
+ */
+export class BatchSubmitter {
+  private queue: Candidate[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private submitFailures = 0;
+  private creditCostCache: { workflowId: string; cost: number } | null = null;
+  private committedCredits = 0;
+
+  constructor(
+    private readonly folder: SubmitterFolder,
+    private readonly deps: SubmitterDeps,
+    /** Gives a candidate's reservation back (not submitted after all). */
+    private readonly release: (c: Candidate) => void,
+    /** Looks at a path again (after a refused batch). */
+    private readonly reconsider: (path: string) => void,
+  ) {}
+
+  enqueue(candidate: Candidate): void {
+    this.queue.push(candidate);
+    this.folder.status.queued++;
+    if (this.queue.length >= this.deps.maxBatchSize) void this.flush();
+    else if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.deps.coalesceMs);
+  }
+
+  /** Submits what accumulated: one batch per sub-folder, so results mirror the folder's layout in the output. */
+  async flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    let batch = this.queue.splice(0);
+    if (batch.length === 0) return;
+    const config = this.folder.config;
+    batch = await this.applyBudget(batch);
+    const groups = new Map<string, Candidate[]>();
+    for (const c of batch) {
+      const rel = relative(config.path, dirname(c.path));
+      const list = groups.get(rel) ?? [];
+      list.push(c);
+      groups.set(rel, list);
+    }
+    for (const [rel, items] of groups) {
+      const spec = BatchSpecSchema.parse({
+        workflowId: config.workflowId,
+        parameters: config.parameters,
+        inputs: { paths: items.map((c) => c.path), recursive: false, imageField: config.imageField },
+        output: {
+          outputFolder: rel && !rel.startsWith('..') ? join(config.outputFolder, rel) : config.outputFolder,
+          ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
+          collisionPolicy: config.collisionPolicy,
+        },
+        budget: null,
+        source: { kind: 'hotFolder', hotFolderId: config.id },
+      });
+      try {
+        const { batchId } = await this.deps.engine.submit(spec);
+        this.submitFailures = 0;
+        if (this.folder.status.reason?.startsWith(WAITING)) this.folder.status.reason = null;
+        for (const c of items) {
+          c.batchId = batchId;
+          this.folder.activity('queued', c.path, `submitted in batch ${batchId}`);
+        }
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        for (const c of items) this.release(c);
+        this.folder.activity('failed', items[0]!.path, `could not start a batch of ${items.length}: ${message}`);
+        // A refusal about the request itself (nothing usable in it) will not change by waiting.
+        const code = (error as { code?: unknown }).code;
+        if (code !== 'validation' && code !== 'bad_request') this.retryLater(items.map((c) => c.path), message);
+      }
+    }
+  }
+
+  /**
+   * The engine refused the batch (offline, out of credits, output folder not writable): the files stay where they
+   * are and are looked at again later, backing off from the retry interval up to 10 minutes.
+   */
+  private retryLater(paths: string[], message: string): void {
+    this.submitFailures++;
+    const delay = Math.min(this.deps.retryMs * 2 ** (this.submitFailures - 1), 600_000);
+    this.folder.status.reason = `${WAITING} ${Math.round(delay / 1000)} s: ${message}`;
+    setTimeout(() => {
+      for (const path of paths) this.reconsider(path);
+    }, delay).unref();
+  }
+
+  /** Keeps the folder's budget cap: files beyond it stay in the folder, reported, not submitted. */
+  private async applyBudget(batch: Candidate[]): Promise<Candidate[]> {
+    const { budget, workflowId } = this.folder.config;
+    if (budget === null) return batch;
+    if (this.creditCostCache?.workflowId !== workflowId) {
+      this.creditCostCache = { workflowId, cost: await this.deps.engine.creditCost(workflowId).catch(() => 0) };
+    }
+    const cost = this.creditCostCache.cost;
+    if (cost <= 0) return batch;
+    const left = budget - this.folder.status.creditsSpent - this.committedCredits;
+    const allowed = Math.max(0, Math.floor(left / cost + 1e-9));
+    for (const c of batch.slice(allowed)) {
+      this.release(c);
+      this.folder.activity('skipped', c.path, `budget of ${budget} credits reached`);
+    }
+    if (batch.length > allowed) this.folder.status.reason = `budget of ${budget} credits reached`;
+    const kept = batch.slice(0, allowed);
+    this.committedCredits += kept.length * cost;
+    return kept;
+  }
+
+  /** Files detected but not yet submitted are dropped (disarm); submitted ones finish in the engine. */
+  dropQueued(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    for (const c of this.queue.splice(0)) this.release(c);
+  }
+
+  /** An item of this folder ended: its credits are spent (outcome) rather than committed. */
+  settled(creditsCharged: number): void {
+    if (this.creditCostCache && this.folder.config.budget !== null) {
+      this.committedCredits = Math.max(0, this.committedCredits - this.creditCostCache.cost);
+    }
+    this.folder.status.creditsSpent += creditsCharged;
+  }
+}

@@ -44,6 +44,8 @@ export async function buildElectron({ outDir = join(root, 'dist', 'electron'), m
       ...common,
       entryPoints: [join(root, 'preload/index.ts')],
       outfile: join(outDir, 'preload.cjs'),
+      // Parsed on every window load; zod makes up most of it.
+      minify: true,
       platform: 'browser',
       format: 'cjs',
       target: ELECTRON_CHROME_TARGET,

@@ -99,6 +99,8 @@ describe('startElectronApp', () => {
     expect(h.ipc().isOurWebContents(win.webContents.id + 1000)).toBe(false);
     expect(h.coreOptions()).toMatchObject({ stateDir: dir, startHotFolders: true, host: { host: 'electron' } });
     expect(h.themes).toEqual(['dark']);
+    h.core.fire('settings:changed', { theme: 'light', lowBalanceWarning: 10 } as never);
+    expect(h.themes).toEqual(['dark', 'light']);
     win.emit('ready-to-show');
     expect(win.visible).toBe(true);
   });

@@ -29,7 +29,12 @@ export function createAppStore(bridge: Api): AppStore {
 export function connectStore(store: AppStore, bridge: Api): () => void {
   const s = () => store.getState();
   const unsubscribers = [
-    bridge.batches.onProgress((event) => s().applyProgress(event)),
+    bridge.batches.onProgress((event) => {
+      // A batch that just finished has spent credits: read the balance again rather than wait for main to say so.
+      const finished = event.batches.some((b) => b.state !== 'running' && b.state !== 'paused' && s().batches[b.id]?.state === 'running');
+      s().applyProgress(event);
+      if (finished) void s().refreshBalance();
+    }),
     bridge.balance.onChanged((balance) => s().applyBalance(balance)),
     bridge.service.onChanged((status) => {
       s().applyServiceStatus(status);

@@ -159,27 +159,30 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
     },
 
     applyProgress(event) {
-      get().upsertBatches(event.batches);
-      if (event.items.length === 0) {
-        set((s) => ({ progressEvents: s.progressEvents + 1 }));
-        return;
-      }
       const byBatch = new Map<string, ItemView[]>();
       for (const item of event.items) {
         const group = byBatch.get(item.batchId) ?? [];
         group.push(item);
         byBatch.set(item.batchId, group);
       }
+      // One state change per event, so subscribers render once per message.
       set((s) => {
-        const itemsByBatch = { ...s.itemsByBatch };
+        let { batches, batchOrder } = s;
+        if (event.batches.length > 0) {
+          batches = { ...batches };
+          for (const b of event.batches) batches[b.id] = b;
+          batchOrder = orderOf(batches);
+        }
+        let itemsByBatch = s.itemsByBatch;
         for (const [batchId, changed] of byBatch) {
           const current = itemsByBatch[batchId];
           // Batches whose items were never opened are not kept item by item: their summary is enough.
           if (!current) continue;
+          if (itemsByBatch === s.itemsByBatch) itemsByBatch = { ...itemsByBatch };
           const list = mergeItems(current.list, changed);
           itemsByBatch[batchId] = { ...current, list, total: Math.max(current.total, list.length) };
         }
-        return { itemsByBatch, progressEvents: s.progressEvents + 1 };
+        return { batches, batchOrder, itemsByBatch, progressEvents: s.progressEvents + 1 };
       });
     },
 

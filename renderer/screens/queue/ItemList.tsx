@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import type { ItemView } from '../../../shared/engine/model';
 import { useActions, useApp } from '../../store/context';
 import { matchesFilter } from '../../store/queue-slice';
@@ -9,6 +9,7 @@ import { ResubmitDialog } from './ResubmitDialog';
 const ROW_HEIGHT = 48;
 const ACTIVE = new Set(['encoding', 'submitting', 'submitted', 'running', 'downloading']);
 const EMPTY: ItemView[] = [];
+const estimateSize = () => ROW_HEIGHT;
 
 const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; onResubmit: (item: ItemView) => void }) {
   const { cancelItem, moveToFront, openReview } = useActions();
@@ -56,12 +57,16 @@ export function ItemList({ batchId }: { batchId: string }) {
   const [confirming, setConfirming] = useState<ItemView | null>(null);
   const visible = useMemo(() => (filter === 'all' ? items : items.filter((i) => matchesFilter(i.state, filter))), [items, filter]);
   const scroller = useRef<HTMLDivElement>(null);
+  // Stable option functions: the virtualizer rebuilds its 10,000 measurements whenever one changes, which must
+  // happen when the list changes (≤ 10 times a second), never on every scrolled frame.
+  const getItemKey = useCallback((index: number) => visible[index]?.id ?? index, [visible]);
+  const getScrollElement = useCallback(() => scroller.current, []);
   const virtualizer = useVirtualizer({
     count: visible.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    getScrollElement,
+    estimateSize,
     overscan: 8,
-    getItemKey: (index) => visible[index]?.id ?? index,
+    getItemKey,
     // jsdom (tests) has no layout: start from a plausible viewport so rows render there too.
     initialRect: { width: 900, height: 600 },
   });

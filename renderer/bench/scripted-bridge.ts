@@ -1,0 +1,87 @@
+import { ITEM_STATES, type BatchSummary, type ItemView } from '../../shared/engine/model';
+import type { IpcResult } from '../../shared/ipc/contract-kit';
+import { DEFAULT_SETTINGS } from '../../shared/settings/schema';
+import { makeBridge } from '../bridge/make-bridge';
+
+// The bench's stand-in for main: one batch of N items, and a progress source that behaves like the engine's
+// coalescer (at most `rate` messages per second, each carrying the items that changed since the last one).
+
+const ACTIVE = ['encoding', 'submitting', 'running', 'downloading'] as const;
+
+export function createScriptedBridge(total: number) {
+  const items: ItemView[] = Array.from({ length: total }, (_, n) => ({
+    id: `i${n}`, batchId: 'bench', position: n, displayName: `IMG_${String(n).padStart(5, '0')}.jpg`, sources: { photo: `/in/IMG_${n}.jpg` },
+    state: 'pending', progress: 0, reason: null, executionId: null, outputs: [], creditsCharged: 0, verdict: null, updatedAt: new Date(0).toISOString(),
+  }));
+  const counts = () => {
+    const c = Object.fromEntries(ITEM_STATES.map((s) => [s, 0])) as BatchSummary['counts'];
+    for (const i of items) c[i.state] += 1;
+    return c;
+  };
+  const summary = (): BatchSummary => {
+    const c = counts();
+    const progress = items.reduce((sum, i) => sum + (i.state === 'saved' ? 100 : i.progress), 0) / (total * 100);
+    return {
+      id: 'bench', workflowId: 'color-grade', workflowName: 'Color Grade', state: 'running', pausedReason: null, createdAt: new Date(0).toISOString(),
+      total, counts: c, progress, etaMs: 60_000, creditCost: total, creditsSpent: c.saved, budget: null, outputFolder: '/out',
+    };
+  };
+  const listeners = new Set<(payload: unknown) => void>();
+  const delivered: number[] = [];
+  let itemUpdates = 0;
+
+  const invoke = async (channel: string, args: unknown): Promise<IpcResult<unknown>> => {
+    const ok = (data: unknown): IpcResult<unknown> => ({ ok: true, data });
+    switch (channel) {
+      case 'app:info': return ok({ version: 'bench', host: 'browser', platform: 'bench' });
+      case 'service:status': return ok({ mode: 'sandbox', serviceUrl: 'http://bench', keyMasked: null, keySource: 'sandbox', message: 'bench' });
+      case 'settings:get': return ok({ settings: { ...DEFAULT_SETTINGS, theme: 'light' }, warnings: [] });
+      case 'key:status': return ok({ mode: 'sandbox', serviceUrl: 'http://bench', hasKey: false, keyMasked: null, source: 'none', sandboxReason: 'no-key', keychainAvailable: true, message: '' });
+      case 'balance:get': return ok({ apiCredits: 100_000, webCredits: { total: 0, breakdown: [] } });
+      case 'workflows:list': case 'hotFolders:list': return ok([]);
+      case 'batches:list': return ok([summary()]);
+      case 'batches:items': {
+        const { offset = 0, limit = 500 } = args as { offset?: number; limit?: number };
+        return ok({ total, items: items.slice(offset, offset + limit) });
+      }
+      default: return { ok: false, code: 'unsupported', message: `${channel} is not scripted` };
+    }
+  };
+  const subscribe = (channel: string, listener: (payload: unknown) => void) => {
+    if (channel !== 'batches:progress') return () => {};
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
+
+  let cursor = 0;
+  /** One coalesced message: the next `perMessage` items advance one step (pending → active → … → saved). */
+  const tick = (perMessage: number) => {
+    const changed: ItemView[] = [];
+    for (let k = 0; k < perMessage; k++) {
+      const at = cursor++ % total;
+      const item = items[at]!;
+      const next: ItemView = item.state === 'saved'
+        ? { ...item, state: 'running', progress: 5 }
+        : item.progress >= 90 ? { ...item, state: 'saved', progress: 100, outputs: [`/out/${item.displayName}`] }
+          : { ...item, state: ACTIVE[(item.progress / 30) | 0] ?? 'running', progress: item.progress + 30 };
+      items[at] = next;
+      changed.push(next);
+    }
+    itemUpdates += changed.length;
+    delivered.push(performance.now());
+    const event = { batches: [summary()], items: changed };
+    for (const l of listeners) l(event);
+  };
+
+  let timer: ReturnType<typeof setInterval> | null = null;
+  return {
+    api: makeBridge(invoke, subscribe),
+    startProgress(ratePerSecond: number, perMessage: number) {
+      timer = setInterval(() => tick(perMessage), 1000 / ratePerSecond);
+    },
+    stopProgress() {
+      if (timer) clearInterval(timer);
+    },
+    stats: () => ({ delivered: [...delivered], itemUpdates }),
+  };
+}

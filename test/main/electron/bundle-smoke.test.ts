@@ -27,7 +27,7 @@ beforeAll(async () => {
   await buildElectron({ outDir: join(dir, 'dist', 'electron') });
   mkdirSync(join(dir, 'dist', 'renderer'), { recursive: true });
   writeFileSync(join(dir, 'dist', 'renderer', 'index.html'), '<!doctype html><title>Batchroom</title>');
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), process.platform === 'win32' ? 'junction' : 'dir');
   mkdirSync(join(dir, 'home'));
   writeFileSync(join(dir, 'home', 'photo.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
 }, 60_000);

@@ -43,11 +43,16 @@ afterAll(async () => {
 describe('batchroom CLI', { timeout: 90_000 }, () => {
   it('lists workflows, shows one, and reads the balance (live service, --json parsed)', async () => {
     const { env, flags } = live('state-catalog');
-    const [list, one, balance] = await Promise.all([
+    const [list, one, balance, unknown] = await Promise.all([
       runCli([...flags, 'workflows', '--json'], env),
       runCli([...flags, 'workflow', 'color-grade'], env),
       runCli([...flags, '--json', 'balance'], env),
+      runCli([...flags, '--debug', 'workflow', 'no-such-workflow'], env),
     ]);
+    // A service error is exit 1 with one line and a hint; --debug adds the stack.
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/batchroom: .*no-such-workflow.*\n {2}hint: `batchroom workflows`/);
+    expect(unknown.stderr).toMatch(/\n\s+at /);
     expect(list.code, list.stderr).toBe(0);
     const workflows = JSON.parse(list.stdout) as Array<{ id: string; creditCost: number }>;
     expect(workflows.map((w) => w.id)).toContain('color-grade');

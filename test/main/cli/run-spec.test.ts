@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError, describeFailure } from '../../../main/cli/errors';
+import { buildRunSpec, type RunFlags } from '../../../main/cli/run-spec';
+import { exitCodeFor, summarize } from '../../../main/cli/summary';
+import type { BatchSummary, ItemView } from '../../../shared/engine/model';
+import { AppError } from '../../../shared/errors';
+import { WorkflowDetailSchema, type WorkflowDetail } from '../../../shared/service/model';
+import { DEFAULT_SETTINGS } from '../../../shared/settings/schema';
+
+const workflow: WorkflowDetail = WorkflowDetailSchema.parse({
+  id: 'grade', name: 'Grade', creditCost: 2,
+  inputSchema: {
+    imageFields: [{ id: 'photo', label: 'Photo' }, { id: 'backdrop', label: 'Backdrop', required: false }],
+    textFields: [
+      { id: 'look', label: 'Look', required: true, presetOptions: [{ id: 'warm', label: 'Warm' }, { id: 'cool', label: 'Cool' }] },
+      { id: 'caption', label: 'Caption' },
+    ],
+    switchFields: [
+      { id: 'effects', label: 'Effects', options: [{ id: 'grain', label: 'Grain' }, { id: 'vignette', label: 'Vignette' }] },
+      { id: 'mode', label: 'Mode', multiple: false, options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] },
+    ],
+  },
+});
+
+const flags = (extra: Partial<RunFlags> = {}): RunFlags => ({ workflow: 'grade', text: ['look=warm'], switch: [], mapping: [], out: 'out', ...extra });
+const build = (extra: Partial<RunFlags> = {}, paths = ['photos']) => buildRunSpec(flags(extra), paths, workflow, DEFAULT_SETTINGS, '/work');
+
+describe('buildRunSpec', () => {
+  it('turns flags into a batch spec with absolute paths and the settings as defaults', () => {
+    const spec = build({ text: ['look=cool', 'caption=a=b'], switch: ['effects=grain,vignette', 'mode='], aspect: '16:9', size: '2k', budget: '10', recursive: true });
+    expect(spec).toMatchObject({
+      workflowId: 'grade',
+      parameters: {
+        texts: { look: 'cool', caption: 'a=b' },
+        switchSelections: { effects: ['grain', 'vignette'], mode: [] },
+        globalOverrides: { aspectRatio: '16:9', imageSize: '2K' },
+      },
+      inputs: { paths: ['/work/photos'], recursive: true, mappings: [] },
+      output: { outputFolder: '/work/out', namingTemplate: DEFAULT_SETTINGS.namingTemplate, collisionPolicy: 'suffix' },
+      budget: 10,
+      source: { kind: 'cli' },
+    });
+  });
+
+  it('accepts explicit mappings for multi-image items', () => {
+    const spec = build({ mapping: ['photo=a.jpg,backdrop=/abs/b.jpg'] }, []);
+    expect(spec.inputs?.mappings).toEqual([{ photo: '/work/a.jpg', backdrop: '/abs/b.jpg' }]);
+  });
+
+  it.each([
+    [{ text: ['look=warm', 'nosuch=1'] }, /no text field "nosuch" \(text fields: look, caption\)/],
+    [{ text: ['look=hot'] }, /--text look must be one of warm, cool/],
+    [{ text: ['look'] }, /--text expects field=value/],
+    [{ text: [] }, /grade needs --text look=warm\|cool/],
+    [{ switch: ['effects=grain,sparkle'] }, /unknown option sparkle/],
+    [{ switch: ['mode=a,b'] }, /takes at most one option/],
+    [{ switch: ['nosuch=a'] }, /no switch field "nosuch"/],
+    [{ imageField: 'nosuch' }, /no image field "nosuch"/],
+    [{ aspect: '5:4' }, /--aspect must be one of/],
+    [{ size: '4K' }, /--size must be one of 1K, 2K/],
+    [{ onCollision: 'replace' }, /--on-collision must be one of suffix, skip, overwrite/],
+    [{ budget: '-1' }, /--budget must be a number/],
+    [{ out: undefined }, /No output folder/],
+  ])('refuses %j as a usage error', (extra, message) => {
+    expect(() => build(extra as Partial<RunFlags>)).toThrow(message);
+    expect(() => build(extra as Partial<RunFlags>)).toThrow(UsageError);
+  });
+
+  it('refuses a run without inputs', () => {
+    expect(() => build({}, [])).toThrow(/No input photos/);
+  });
+});
+
+describe('exit codes and the summary line', () => {
+  const batch = (extra: Partial<BatchSummary> = {}): BatchSummary => ({
+    id: 'b', workflowId: 'grade', workflowName: 'Grade', state: 'completed', pausedReason: null, createdAt: '', total: 3, counts: {},
+    progress: 1, etaMs: 0, creditCost: 2, creditsSpent: 4, budget: null, outputFolder: '/out', ...extra,
+  });
+  const item = (state: ItemView['state'], outputs: string[] = []): ItemView => ({
+    id: state, batchId: 'b', position: 0, displayName: `${state}.jpg`, sources: {}, state, progress: 0, reason: null, executionId: null,
+    outputs, creditsCharged: 0, verdict: null, updatedAt: '',
+  });
+
+  it('counts cancelled as failed and lists saved outputs', () => {
+    const summary = summarize({ batches: [batch()], items: [item('saved', ['/out/a.jpg']), item('cancelled'), item('skipped')] });
+    expect(summary).toEqual({ type: 'summary', saved: 1, failed: 1, skipped: 1, unknown: 0, creditsSpent: 4, outputs: ['/out/a.jpg'] });
+    expect(exitCodeFor(summary, [batch()])).toBe(1);
+  });
+
+  it('is 0 for saved and skipped only, 1 with unknown items, 4 for a batch paused for credits', () => {
+    const ok = summarize({ batches: [batch()], items: [item('saved'), item('skipped')] });
+    expect(exitCodeFor(ok, [batch()])).toBe(0);
+    expect(exitCodeFor(summarize({ batches: [batch()], items: [item('unknown')] }), [batch()])).toBe(1);
+    const paused = batch({ state: 'paused', pausedReason: 'insufficient credits: 1 left, next item costs 2' });
+    expect(exitCodeFor(ok, [paused])).toBe(4);
+  });
+
+  it('maps error codes to exit codes with a hint, and scrubs secrets', () => {
+    expect(describeFailure(new AppError('unauthorized', 'rejected sk_live_abcdefgh12345678'))).toMatchObject({ exitCode: 3, hint: expect.stringMatching(/key/) });
+    expect(describeFailure(new AppError('unauthorized', 'rejected sk_live_abcdefgh12345678')).message).not.toContain('abcdefgh12345678');
+    expect(describeFailure(new AppError('insufficient_credits', 'x')).exitCode).toBe(4);
+    expect(describeFailure(new AppError('budget_exceeded', 'x')).exitCode).toBe(4);
+    expect(describeFailure(new AppError('server', 'x')).exitCode).toBe(1);
+    expect(describeFailure(new UsageError('bad', 'do this')).exitCode).toBe(2);
+    const missing = Object.assign(new Error('No API key for https://x/api/v1.'), { name: 'MissingApiKeyError', hint: 'Store one.' });
+    expect(describeFailure(missing)).toEqual({ exitCode: 3, message: 'No API key for https://x/api/v1.', hint: 'Store one.' });
+  });
+});

@@ -1,6 +1,7 @@
 import type {
   AspectRatio, ImageSize, SwitchField, WorkflowDetail, WorkflowParameters,
 } from '../../shared/service/model';
+import { validateWorkflowParameters } from '../../shared/service/validate-request';
 
 /** What the generated form holds for one workflow. Images: one field takes the batch, others a fixed file. */
 export interface FormState {
@@ -19,8 +20,6 @@ export interface FormState {
 
 export type FormErrors = Record<string, string>;
 
-/** The sandbox and some services also bound how many switches may be on; the model keeps them optional. */
-type SwitchBounds = SwitchField & { minSelections?: number; maxSelections?: number };
 
 export function initialForm(detail: WorkflowDetail): FormState {
   const texts: Record<string, string> = {};
@@ -60,13 +59,22 @@ export function validateForm(detail: WorkflowDetail, form: FormState): FormError
       errors[`text:${field.id}`] = `${field.label} is too long (${value.length} of ${field.maxLength} characters).`;
     }
   }
-  for (const raw of switchFields) {
-    const field = raw as SwitchBounds;
+  for (const field of switchFields) {
     const chosen = form.switches[field.id] ?? [];
     const min = field.minSelections ?? (field.required ? 1 : 0);
     const max = field.maxSelections ?? (field.multiple ? field.options.length : 1);
     if (chosen.length < min) errors[`switch:${field.id}`] = min === 1 ? `Choose at least one ${field.label.toLowerCase()} option.` : `Choose at least ${min} options for ${field.label}.`;
     else if (chosen.length > max) errors[`switch:${field.id}`] = `Choose at most ${max} options for ${field.label}.`;
+  }
+  // The service client's own check is the authority: anything it would refuse is flagged here too, so a batch
+  // never starts with parameters that every item would fail on.
+  const shared = validateWorkflowParameters(detail, toParameters(detail, form));
+  if (!shared.ok) {
+    for (const problem of shared.problems) {
+      const [group, id] = problem.field.split('.');
+      const key = group === 'texts' ? `text:${id}` : group === 'switchSelections' ? `switch:${id}` : `form:${problem.field}`;
+      errors[key] ??= `${id ?? problem.field}: ${problem.message}`;
+    }
   }
   return errors;
 }

@@ -7,6 +7,7 @@ import type { HotFolderEvents, HotFolderManager } from '../watch';
 import { createKeychainSecretStore, getKeyStatus, resolveCredentials } from '../secrets';
 import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings';
 import { failedConnection, forwardingClient, openConnection, type Connection } from './connection';
+import { startBalanceRefresh } from './balance-refresh';
 import { createEngineSlot, type EngineMode } from './engine-slot';
 import { createEventBus } from './event-bus';
 import { createFileHandlers } from './file-handlers';
@@ -77,6 +78,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     throw error;
   }
 
+  const stopBalanceRefresh = startBalanceRefresh(bus, client, logger);
+
   const handlers: Handlers = {
     ...createServiceHandlers({ client, status, emit: bus.emit }),
     ...createSettingsHandlers({
@@ -103,6 +106,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     shutdown(shutdownOptions = {}) {
       shuttingDown ??= (async () => {
         unsubscribeSettings();
+        stopBalanceRefresh();
         await hotFolders?.close().catch((error: unknown) => logger.warn('hot folders did not close cleanly', { error: String(error) }));
         await engine.stop(shutdownOptions.graceful ?? true, shutdownOptions.timeoutMs ?? 30_000);
         for (const c of [connection, ...retired]) await c.close().catch(() => undefined);

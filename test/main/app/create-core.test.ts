@@ -129,6 +129,8 @@ describe('createCore', () => {
         return list.ok ? (list.data as Array<{ id: string; state: string }>).find((b) => b.id === batchId)?.state : null;
       }, { timeout: 15_000, interval: 100 }).toBe('completed');
       expect(seen.some((e) => e.channel === 'batches:progress')).toBe(true);
+      // Credits were spent: every window learns the new balance without asking.
+      await expect.poll(() => seen.some((e) => e.channel === 'balance:changed'), { timeout: 10_000, interval: 100 }).toBe(true);
       expect(await dispatch('hotFolders:list', {})).toEqual({ ok: true, data: [] });
       expect(core.hotFolders).toBeDefined();
     } finally {

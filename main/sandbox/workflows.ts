@@ -1,7 +1,8 @@
-import { fitToOutput, outputDimensions } from './imaging/output-size';
-import { applyLook, highContrast, LOOK_LABELS, LOOKS, type Look } from './imaging/looks';
-import { captionSvg, composite, contentSeed, grainTile, labelSvg, vignetteSvg, type TextPosition } from './imaging/overlays';
-import { encode, pipeline, solidRaster, toRaster, type Raster } from './imaging/raster';
+import type { OverlayOptions } from 'sharp';
+import { fitPipeline, fitToOutput, outputDimensions } from './imaging/output-size';
+import { LOOK_LABELS, LOOKS, withHighContrast, withLook, type Look } from './imaging/looks';
+import { captionSvg, composite, contentSeed, grainTile, labelSvg, vignetteLayer, type TextPosition } from './imaging/overlays';
+import { encode, encodePipeline, pipeline, solidRaster, toRaster, type Raster } from './imaging/raster';
 import type { FieldOption, WorkflowDefinition, WorkflowRunInput } from './workflow-types';
 
 // The catalog: real, deterministic (non-AI) edits that together exercise every field kind, several tags, different
@@ -32,8 +33,8 @@ const colorGrade: WorkflowDefinition = {
     switchFields: [],
   },
   async run(input) {
-    const fitted = await fitToOutput(image(input, 'photo'), input.output, 'crop');
-    return [await encode(await applyLook(fitted, text(input, 'look') as Look), 'jpeg')];
+    const { image: fitted, width, height } = fitPipeline(image(input, 'photo'), input.output, 'crop');
+    return [await encodePipeline(withLook(fitted, text(input, 'look') as Look), 'jpeg', width, height)];
   },
 };
 
@@ -60,13 +61,13 @@ const captionWatermark: WorkflowDefinition = {
     }],
   },
   async run(input) {
-    const fitted = await fitToOutput(image(input, 'photo'), input.output, 'pad');
+    const { image: fitted, width, height } = fitPipeline(image(input, 'photo'), input.output, 'pad');
     const style = switches(input, 'style');
-    const svg = captionSvg(text(input, 'caption'), fitted.width, fitted.height, {
+    const svg = captionSvg(text(input, 'caption'), width, height, {
       position: text(input, 'position') as TextPosition,
       shadow: style.has('shadow'), banner: style.has('banner'), uppercase: style.has('uppercase'),
     });
-    return [await encode(await composite(fitted, [{ input: svg }]), 'jpeg')];
+    return [await encodePipeline(fitted.composite([{ input: svg }]), 'jpeg', width, height)];
   },
 };
 
@@ -89,14 +90,18 @@ const filmEffects: WorkflowDefinition = {
   },
   async run(input) {
     const effects = switches(input, 'effects');
-    let raster = await fitToOutput(image(input, 'photo'), input.output, 'crop');
-    if (effects.has('highContrast')) raster = await highContrast(raster);
-    if (effects.has('soften')) raster = await toRaster(pipeline(raster).blur(1.5));
-    if (effects.has('sharpen')) raster = await toRaster(pipeline(raster).sharpen());
-    const layers = [];
-    if (effects.has('grain')) layers.push({ input: await grainTile(contentSeed(raster)), tile: true, blend: 'overlay' as const });
-    if (effects.has('vignette')) layers.push({ input: vignetteSvg(raster.width, raster.height) });
-    return [await encode(await composite(raster, layers), 'jpeg')];
+    const photo = image(input, 'photo');
+    // One pipeline: resize → soften/sharpen → contrast → grain and vignette overlays (sharp's own order).
+    let { image: fitted } = fitPipeline(photo, input.output, 'crop');
+    const { width, height } = outputDimensions(input.output, photo.width, photo.height);
+    if (effects.has('soften')) fitted = fitted.blur(1.5);
+    if (effects.has('sharpen')) fitted = fitted.sharpen();
+    if (effects.has('highContrast')) fitted = withHighContrast(fitted);
+    const layers: OverlayOptions[] = [];
+    if (effects.has('grain')) layers.push({ input: await grainTile(contentSeed(photo)), tile: true, blend: 'overlay' as const });
+    if (effects.has('vignette')) layers.push(await vignetteLayer(width, height));
+    if (layers.length > 0) fitted = fitted.composite(layers);
+    return [await encodePipeline(fitted, 'jpeg', width, height)];
   },
 };
 
@@ -145,7 +150,8 @@ const beforeAfter: WorkflowDefinition = {
       layers.push({ input: Buffer.from(line) });
     }
     const canvas = await toRaster(pipelineBlank(width, height).composite(layers));
-    return [await encode(await fitToOutput(canvas, input.output, 'pad'), 'jpeg')];
+    const fitted = fitPipeline(canvas, input.output, 'pad');
+    return [await encodePipeline(fitted.image, 'jpeg', fitted.width, fitted.height)];
   },
 };
 
@@ -170,9 +176,10 @@ const lookVariations: WorkflowDefinition = {
     }],
   },
   async run(input) {
+    // Resize once, then one colour pipeline per look over the shared fitted raster.
     const fitted = await fitToOutput(image(input, 'photo'), input.output, 'crop');
     const chosen = LOOKS.filter((look) => switches(input, 'looks').has(look));
-    return Promise.all(chosen.map(async (look) => encode(await applyLook(fitted, look), 'jpeg')));
+    return Promise.all(chosen.map((look) => encodePipeline(withLook(pipeline(fitted), look), 'jpeg', fitted.width, fitted.height)));
   },
 };
 
@@ -251,11 +258,12 @@ const autoEnhance: WorkflowDefinition = {
   },
   async run(input) {
     const steps = switches(input, 'steps');
-    let raster = await fitToOutput(image(input, 'photo'), input.output, 'crop');
-    if (steps.has('normalize')) raster = await toRaster(pipeline(raster).normalise());
-    if (steps.has('denoise')) raster = await toRaster(pipeline(raster).median(3));
-    if (steps.has('sharpen')) raster = await toRaster(pipeline(raster).sharpen());
-    return [await encode(raster, 'jpeg')];
+    const fit = fitPipeline(image(input, 'photo'), input.output, 'crop');
+    let fitted = fit.image;
+    if (steps.has('denoise')) fitted = fitted.median(3);
+    if (steps.has('sharpen')) fitted = fitted.sharpen();
+    if (steps.has('normalize')) fitted = fitted.normalise();
+    return [await encodePipeline(fitted, 'jpeg', fit.width, fit.height)];
   },
 };
 

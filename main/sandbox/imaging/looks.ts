@@ -1,4 +1,4 @@
-import { pipeline, toRaster, type Raster } from './raster';
+import type { Sharp } from 'sharp';
 
 // Colour looks as plain matrix / linear operations: deterministic, cheap, and visibly different from each other so
 // a person trying the sandbox sees that something happened.
@@ -28,26 +28,29 @@ const SEPIA: Matrix3 = [
   [0.272, 0.534, 0.131],
 ];
 
-export async function applyLook(raster: Raster, look: Look): Promise<Raster> {
-  const image = pipeline(raster);
+/**
+ * Adds the look's colour operations to a pipeline. For pipelines that end in JPEG: sharp flattens alpha before its
+ * colour operations, so the per-channel `linear` vectors have three entries (RGB).
+ */
+export function withLook(image: Sharp, look: Look): Sharp {
   switch (look) {
     case 'warm':
-      return toRaster(image.recomb([[1.12, 0.04, 0], [0, 1.02, 0], [0, 0, 0.84]]));
+      return image.recomb([[1.12, 0.04, 0], [0, 1.02, 0], [0, 0, 0.84]]);
     case 'cool':
-      return toRaster(image.recomb([[0.88, 0, 0], [0, 1.0, 0.03], [0, 0.04, 1.14]]));
+      return image.recomb([[0.88, 0, 0], [0, 1.0, 0.03], [0, 0.04, 1.14]]);
     case 'faded':
       // lifted blacks, softer whites, less saturation: the usual "film" look
-      return toRaster(image.linear([0.78, 0.78, 0.8, 1], [34, 32, 38, 0]).modulate({ saturation: 0.72 }));
+      return image.linear([0.78, 0.78, 0.8], [34, 32, 38]).modulate({ saturation: 0.72 });
     case 'mono':
-      return toRaster(image.recomb(MONO));
+      return image.recomb(MONO);
     case 'vivid':
-      return toRaster(image.modulate({ saturation: 1.45 }).linear([1.08, 1.08, 1.08, 1], [-8, -8, -8, 0]));
+      return image.modulate({ saturation: 1.45 }).linear(1.08, -8);
     case 'sepia':
-      return toRaster(image.recomb(SEPIA));
+      return image.recomb(SEPIA);
   }
 }
 
-/** Steeper tone curve around the midpoint. */
-export async function highContrast(raster: Raster): Promise<Raster> {
-  return toRaster(pipeline(raster).linear([1.35, 1.35, 1.35, 1], [-45, -45, -45, 0]));
+/** Steeper tone curve around the midpoint (JPEG pipelines: alpha is already flattened). */
+export function withHighContrast(image: Sharp): Sharp {
+  return image.linear(1.35, -45);
 }

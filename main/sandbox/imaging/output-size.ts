@@ -1,4 +1,5 @@
 import type { AspectRatio, ImageSize } from '../../../shared/service/model';
+import type { Sharp } from 'sharp';
 import { pipeline, toRaster, type Raster } from './raster';
 
 // globalOverrides applied to every result: imageSize fixes the long edge, aspectRatio fixes the shape. A workflow
@@ -28,17 +29,26 @@ export function outputDimensions(spec: OutputSpec, sourceWidth: number, sourceHe
   return { width: Math.max(1, Math.round(longEdge * ratio)), height: longEdge };
 }
 
-/** Resizes (up or down) to the output dimensions, cropping centred or padding with `padColour`. */
-export async function fitToOutput(raster: Raster, spec: OutputSpec, mode: AspectMode, padColour = '#000000'): Promise<Raster> {
+export interface FittedPipeline {
+  image: Sharp;
+  width: number;
+  height: number;
+}
+
+/** A pipeline resizing (up or down) to the output dimensions, cropping centred or padding with `padColour`. */
+export function fitPipeline(raster: Raster, spec: OutputSpec, mode: AspectMode, padColour = '#000000'): FittedPipeline {
   const { width, height } = outputDimensions(spec, raster.width, raster.height);
-  return toRaster(
-    pipeline(raster).resize({
-      width,
-      height,
-      fit: mode === 'crop' ? 'cover' : 'contain',
-      position: 'centre',
-      background: padColour,
-      kernel: 'lanczos3',
-    }),
-  );
+  const image = pipeline(raster).resize({
+    width,
+    height,
+    fit: mode === 'crop' ? 'cover' : 'contain',
+    position: 'centre',
+    background: padColour,
+    kernel: 'lanczos3',
+  });
+  return { image, width, height };
+}
+
+export function fitToOutput(raster: Raster, spec: OutputSpec, mode: AspectMode, padColour = '#000000'): Promise<Raster> {
+  return toRaster(fitPipeline(raster, spec, mode, padColour).image);
 }

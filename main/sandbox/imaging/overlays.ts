@@ -48,6 +48,17 @@ export function labelSvg(text: string, width: number, height: number): Buffer {
   );
 }
 
+/**
+ * Vignette layer: the gradient is rendered small by librsvg (slow at 2K) and scaled up by libvips — a smooth gradient
+ * loses nothing — then handed to composite as raw RGBA.
+ */
+export async function vignetteLayer(width: number, height: number): Promise<OverlayOptions> {
+  const scale = Math.min(1, 256 / Math.max(width, height));
+  const small = vignetteSvg(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)));
+  const data = await sharp(small).resize({ width, height, fit: 'fill' }).ensureAlpha().raw().toBuffer();
+  return { input: data, raw: { width, height, channels: 4 } };
+}
+
 export function vignetteSvg(width: number, height: number): Buffer {
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs>` +

@@ -1,8 +1,9 @@
 import sharp, { type Sharp } from 'sharp';
 
-// Workflows pass decoded RGBA rasters between steps. sharp applies the operations of ONE pipeline in its own fixed
-// order (resize before composite, etc.), so each step that must happen after another is its own pipeline; every step
-// runs on libuv's thread pool and the event loop only awaits.
+// Workflows work on decoded RGBA rasters. sharp applies the operations of ONE pipeline in its own fixed order
+// (resize, then blur/sharpen, then colour operations, then composite), so a workflow whose steps fit that order runs
+// as a single pipeline (one pass, no intermediate buffers); a step that must come out of order gets its own pipeline.
+// Every pipeline runs on libuv's thread pool; the event loop only awaits.
 
 export interface Raster {
   data: Buffer;
@@ -44,14 +45,17 @@ export interface EncodedResult {
   height: number;
 }
 
-/** Encodes the final raster; JPEG flattens alpha onto `background` because JPEG has no transparency. */
-export async function encode(raster: Raster, format: OutputFormat, background = '#ffffff'): Promise<EncodedResult> {
-  const image = pipeline(raster);
+/** Runs a pipeline whose output is width × height to the result file; JPEG flattens alpha onto `background`. */
+export async function encodePipeline(image: Sharp, format: OutputFormat, width: number, height: number, background = '#ffffff'): Promise<EncodedResult> {
   const data =
     format === 'png'
       ? await image.png({ compressionLevel: 6 }).toBuffer()
       : await image.flatten({ background }).jpeg({ quality: 88, mozjpeg: false }).toBuffer();
-  return { data, format, width: raster.width, height: raster.height };
+  return { data, format, width, height };
+}
+
+export function encode(raster: Raster, format: OutputFormat, background = '#ffffff'): Promise<EncodedResult> {
+  return encodePipeline(pipeline(raster), format, raster.width, raster.height, background);
 }
 
 export function mimeOf(format: OutputFormat): string {

@@ -52,7 +52,7 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
       <div className="button-row">
         <button type="button" className="btn btn-small" onClick={onEdit} aria-label={`Edit ${name}`}>Edit</button>
         <button type="button" className="btn btn-small" onClick={() => void dryRun(config.id)} aria-label={`Dry run ${name}`}>Dry run</button>
-        <button type="button" className="btn btn-small" onClick={() => void reprocess(config.id)} aria-label={`Reprocess ${name}`}>Reprocess with new settings</button>
+        <button type="button" className="btn btn-small" onClick={() => void reprocess(config.id)} aria-label={`Reprocess ${name}`} title="Make files already processed with earlier settings eligible again">Reprocess</button>
         <button type="button" className="btn btn-small btn-danger-ghost" onClick={() => void removeHotFolder(config.id)} aria-label={`Remove ${name}`}>Remove</button>
       </div>
       {report && (

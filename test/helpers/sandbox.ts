@@ -90,7 +90,15 @@ export function spawnSandbox(args: string[] = [], { env = {}, timeoutMs = 20_000
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // If the test process dies first, the sandbox must not outlive it.
+  const reap = () => child.kill('SIGKILL');
+  process.once('exit', reap);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.off('exit', reap);
+      resolve();
+    }),
+  );
   const kill = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;

@@ -4,7 +4,7 @@ import type { Handlers } from '../../../shared/ipc/contract';
 import { silentLogger } from '../log';
 import { createCoreHotFolders, settingsConfigStore } from '../watch/adapters';
 import type { HotFolderEvents, HotFolderManager } from '../watch';
-import { createKeychainSecretStore, getKeyStatus, resolveCredentials } from '../secrets';
+import { createKeychainSecretStore, getKeyStatus, resolveCredentials, type Credentials } from '../secrets';
 import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings';
 import { failedConnection, forwardingClient, openConnection, type Connection } from './connection';
 import { startBalanceRefresh } from './balance-refresh';
@@ -33,25 +33,36 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const flags = { serviceUrl: options.serviceUrl, apiKey: options.apiKey };
   const credentialInputs = () => ({ settings: settings.get(), env, secretStore, flags });
 
-  const connect = async (): Promise<Connection> => {
+  /** The credentials' verdict, or the reason there is no usable service (then every service call says why). */
+  const credentials = async (): Promise<Credentials | Error> => {
     try {
-      return await openConnection(await resolveCredentials(credentialInputs()), logger);
+      return await resolveCredentials(credentialInputs());
     } catch (error) {
       if (!(error instanceof Error) || !['MissingApiKeyError', 'KeychainUnavailableError'].includes(error.name)) throw error;
       logger.warn('no usable service', { reason: error.message });
-      return failedConnection(options.serviceUrl ?? settings.get().serviceUrl, error);
+      return error;
     }
   };
-  let connection = await connect();
+  const open = (verdict: Credentials | Error): Promise<Connection> =>
+    verdict instanceof Error ? Promise.resolve(failedConnection(options.serviceUrl ?? settings.get().serviceUrl, verdict)) : openConnection(verdict, logger);
+
+  let connection = await open(await credentials());
   const retired: Connection[] = [];
   const client = forwardingClient(() => connection.client);
   const status = (): ServiceStatus => connection.status;
   const reconnect = async () => {
-    const next = await connect();
-    // An old sandbox may still own executions in flight; it is closed at shutdown, not now.
-    retired.push(connection);
-    connection = next;
-    bus.emit('service:changed', next.status);
+    const verdict = await credentials();
+    if (!(verdict instanceof Error) && verdict.mode === 'sandbox' && connection.status.mode === 'sandbox') {
+      // Still the sandbox (only the reason changed): keep the running one and its executions.
+      connection = { ...connection, status: { ...connection.status, message: verdict.message } };
+    } else {
+      const previous = connection;
+      connection = await open(verdict);
+      // A sandbox may still own executions in flight: then it is closed at shutdown, not now.
+      if (engine.current()?.busy()) retired.push(previous);
+      else await previous.close().catch(() => undefined);
+    }
+    bus.emit('service:changed', connection.status);
   };
 
   const engineMode: EngineMode = options.withEngine === false ? 'off' : options.withEngine === 'lazy' ? 'lazy' : 'eager';

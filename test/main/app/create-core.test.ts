@@ -76,7 +76,11 @@ describe('createCore', () => {
     const seen = recorder(core);
     try {
       const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: core.secrets });
+      const embedded = await dispatch('service:status', {});
       expect(await dispatch('settings:update', { patch: { serviceUrl: sandbox.url } })).toMatchObject({ ok: true });
+      // Still no key for that URL: the same embedded sandbox keeps running (no second one is started).
+      const after = await dispatch('service:status', {});
+      expect(after.ok && embedded.ok && (after.data as { serviceUrl: string }).serviceUrl).toBe(embedded.ok && (embedded.data as { serviceUrl: string }).serviceUrl);
       expect(seen.some((e) => e.channel === 'settings:changed')).toBe(true);
       const rejected = await dispatch('key:set', { apiKey: 'sk_live_notAcceptedHere1' });
       expect(rejected).toMatchObject({ ok: false, code: 'unauthorized' });

@@ -25,6 +25,18 @@ await build({
   build: { outDir: out, emptyOutDir: true, sourcemap: false, rollupOptions: { input: join(ROOT, 'renderer/bench/queue-bench.html') } },
 });
 
+/** What renderer/bench/queue-bench.tsx exposes on the page (this file type-checks against Node's lib, not the DOM). */
+interface QueueBenchPage {
+  queueBench: {
+    loadedItems(): number;
+    renderedRows(): number;
+    startProgress(rate: number, perMessage: number): void;
+    stopProgress(): void;
+    stats(): { delivered: number[]; itemUpdates: number };
+    measureScrolling(ms: number, pxPerFrame: number): Promise<{ intervals: number[]; costs: number[] }>;
+  };
+}
+
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 const server = createServer((req, res) => {
   const path = normalize(join(out, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
@@ -54,23 +66,23 @@ try {
   const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
   const loadStart = Date.now();
   await page.goto(`http://127.0.0.1:${port}/bench/queue-bench.html?items=${ITEMS}`);
-  await page.waitForFunction((n) => window.queueBench?.loadedItems() === n, ITEMS, { timeout: 60_000 });
-  await page.waitForFunction(() => window.queueBench.renderedRows() > 0);
+  await page.waitForFunction((n) => (globalThis as unknown as QueueBenchPage).queueBench?.loadedItems() === n, ITEMS, { timeout: 60_000 });
+  await page.waitForFunction(() => (globalThis as unknown as QueueBenchPage).queueBench.renderedRows() > 0);
   const loadMs = Date.now() - loadStart;
-  const rows = await page.evaluate(() => window.queueBench.renderedRows());
+  const rows = await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.renderedRows());
 
-  const idle = await page.evaluate(([ms, px]) => window.queueBench.measureScrolling(ms, px), [SCROLL_MS / 2, PX_PER_FRAME] as const);
+  const idle = await page.evaluate(([ms, px]) => (globalThis as unknown as QueueBenchPage).queueBench.measureScrolling(ms, px), [SCROLL_MS / 2, PX_PER_FRAME] as const);
 
-  await page.evaluate(([rate, per]) => window.queueBench.startProgress(rate, per), [RATE, PER_MESSAGE] as const);
+  await page.evaluate(([rate, per]) => (globalThis as unknown as QueueBenchPage).queueBench.startProgress(rate, per), [RATE, PER_MESSAGE] as const);
   await page.waitForTimeout(500);
-  const loaded = await page.evaluate(([ms, px]) => window.queueBench.measureScrolling(ms, px), [SCROLL_MS, PX_PER_FRAME] as const);
-  await page.evaluate(() => window.queueBench.stopProgress());
-  const { delivered, itemUpdates } = await page.evaluate(() => window.queueBench.stats());
+  const loaded = await page.evaluate(([ms, px]) => (globalThis as unknown as QueueBenchPage).queueBench.measureScrolling(ms, px), [SCROLL_MS, PX_PER_FRAME] as const);
+  await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.stopProgress());
+  const { delivered, itemUpdates } = await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.stats());
 
   // Messages per one-second window over the loaded phase.
   const windows: number[] = [];
   for (let start = delivered[0] ?? 0; start + 1000 <= (delivered.at(-1) ?? 0); start += 1000) {
-    windows.push(delivered.filter((t) => t >= start && t < start + 1000).length);
+    windows.push(delivered.filter((t: number) => t >= start && t < start + 1000).length);
   }
   const seconds = ((delivered.at(-1) ?? 0) - (delivered[0] ?? 0)) / 1000;
   const over16 = (values: number[]) => round((values.filter((v) => v > 16.7).length / Math.max(1, values.length)) * 100);

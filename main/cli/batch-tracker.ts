@@ -58,7 +58,9 @@ export function trackBatches(session: CliSession, batchIds: string[], listener: 
     const poll = () => {
       session.call('batches:list', {}).then(update, (error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
     };
-    const timer = setInterval(poll, 1500);
+    // Events carry the progress; the poll only catches one missed between create and subscribe (and lists every
+    // batch in the journal, so it stays rare).
+    const timer = setInterval(poll, 5000);
     const onAbort = () => finish({ kind: 'interrupted' });
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort);

@@ -13,15 +13,15 @@ import { findWorkflow, WORKFLOWS } from './workflows';
 
 export interface ApiCall {
   req: IncomingMessage;
-  url: URL;
+  query: URLSearchParams;
   key: string;
   params: string[];
 }
 
 export type ApiHandler = (core: SandboxCore, call: ApiCall) => Promise<JsonReply>;
 
-export const listWorkflows: ApiHandler = async (_core, { url }) => {
-  const tag = url.searchParams.get('tag');
+export const listWorkflows: ApiHandler = async (_core, { query }) => {
+  const tag = query.get('tag');
   const workflows = WORKFLOWS.filter((workflow) => !tag || workflow.tags.includes(tag)).map(workflowSummary);
   return { status: 200, body: { workflows } };
 };

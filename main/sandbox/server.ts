@@ -58,14 +58,26 @@ export function createRequestHandler(core: SandboxCore): (req: IncomingMessage, 
   };
 }
 
+function decodeParam(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new SandboxError(404, 'not_found', 'malformed percent-encoding in the path');
+  }
+}
+
 function drop(core: SandboxCore, res: ServerResponse, kind: 'dropBefore' | 'dropAfter'): void {
   core.stats.fault(kind);
   res.socket?.destroy();
 }
 
 async function handle(core: SandboxCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', core.settings.origin);
-  const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+  // Split by hand: `new URL(req.url, base)` would read a path such as `//host/x` as another host.
+  const target = req.url ?? '/';
+  const queryAt = target.indexOf('?');
+  const rawPath = queryAt === -1 ? target : target.slice(0, queryAt);
+  const query = new URLSearchParams(queryAt === -1 ? '' : target.slice(queryAt + 1));
+  const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, '') : rawPath;
   const candidates = ROUTES.filter((route) => route.pattern.test(path));
   if (candidates.length === 0) throw new SandboxError(404, 'not_found', `no route for ${req.method} ${path}`);
   const route = candidates.find((candidate) => candidate.method === req.method);
@@ -74,7 +86,7 @@ async function handle(core: SandboxCore, req: IncomingMessage, res: ServerRespon
       Allow: candidates.map((candidate) => candidate.method).join(', '),
     });
   }
-  const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeURIComponent);
+  const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeParam);
   core.stats.request(route.name);
   if (route.kind === 'admin') return sendJson(res, await admin(core, route.name, req));
 
@@ -101,7 +113,7 @@ async function handle(core: SandboxCore, req: IncomingMessage, res: ServerRespon
   core.accounts.takeRequestToken(key);
   let reply: JsonReply;
   try {
-    reply = await route.api!(core, { req, url, key, params });
+    reply = await route.api!(core, { req, query, key, params });
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
     reply = errorReply(error);

@@ -123,5 +123,9 @@ describe('unknown routes and methods', () => {
     expect(wrong.status).toBe(405);
     expect(wrong.body.error.code).toBe('method_not_allowed');
     expect(wrong.headers.get('allow')).toBe('GET');
+    const malformed = await api('/workflows/%E0%A4%A');
+    expect(malformed.status).toBe(404);
+    expect(malformed.body.error.code).toBe('not_found');
+    expect((await api('/workflows/color%2Dgrade')).body.id).toBe('color-grade');
   });
 });

@@ -92,15 +92,18 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     for (const r of [badField, badPort, badAspect]) expect(r.stderr).not.toMatch(/\n\s+at /); // no stack without --debug
   });
 
-  it('exits 3 on a rejected key without printing it, and 4 when the batch does not fit the budget', async () => {
+  it('exits 3 on a rejected key without printing it, and 4 when the batch does not fit the budget or the balance', async () => {
     const wrongKey = 'sk_live_thisKeyIsWrong9876';
     const rejected = live('state-auth');
     const budget = live('state-budget');
-    const [auth, overBudget] = await Promise.all([
+    const poor = await startTestSandbox({ credits: 2 });
+    const poorEnv = cliEnv(join(dir, 'state-poor'), { BATCHROOM_API_KEY: poor.apiKey });
+    const [auth, overBudget, overBalance] = await Promise.all([
       // The flag wins over BATCHROOM_API_KEY, and is warned about (process lists show it).
       runCli([...rejected.flags, '--api-key', wrongKey, 'balance'], rejected.env),
       runCli([...budget.flags, 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--budget', '1', '--yes', '--out', join(dir, 'out-budget'), photos], budget.env),
-    ]);
+      runCli(['--service-url', poor.url, 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--yes', '--out', join(dir, 'out-poor'), photos], poorEnv),
+    ]).finally(() => poor.close());
     expect(auth.code, auth.stderr).toBe(3);
     expect(auth.stderr).toMatch(/hint:/);
     expect(auth.stderr).toMatch(/--api-key is visible to other users/);
@@ -108,6 +111,9 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     expect(overBudget.code, overBudget.stderr).toBe(4);
     expect(overBudget.stderr).toMatch(/budget/);
     expect(existsSync(join(dir, 'out-budget'))).toBe(false);
+    expect(overBalance.code, overBalance.stderr).toBe(4);
+    expect(overBalance.stderr).toMatch(/costs 3 credits but the balance is 2 credits/);
+    expect(poor.stats().executionsCreated).toBe(0);
   });
 
   it('runs a batch with --json: NDJSON events, the summary line last, results on disk (exit 0)', async () => {

@@ -4,7 +4,7 @@
 //   3. peak RSS of the engine process over 1,000 × 12 MP inputs                         — goal ≤ 250 MB
 //   4. status requests per execution at L=10 s, and how late completion is seen         — goal ≤ 6, ≤ max(1 s, L/10)
 // Sizes can be shrunk for a quick look: BENCH_ENGINE_SCALE=0.1; one part only: BENCH_ENGINE_ONLY=memory (poll, upload,
-// throughput, memory). Last line: one JSON object of metrics.
+// throughput, memory); node flags for the memory child: CHILD_FLAGS. Last line: one JSON object of metrics.
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,7 +29,7 @@ async function rig(durationMs: number, concurrency: number): Promise<Rig> {
   const root = await mkdtemp(join(tmpdir(), 'batchroom-bench-engine-'));
   const journal = openJournal(join(root, 'state'));
   const client = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
-  const engine = createEngine({ journal, client, concurrency, requestsPerSecond: 200 });
+  const engine = createEngine({ journal, client, concurrency, requestsPerSecond: 200, ...(process.env.ENC ? { encodeConcurrency: Number(process.env.ENC) } : {}) });
   await engine.start();
   return {
     sandbox, journal, engine, root,
@@ -131,7 +131,7 @@ async function peakRss(): Promise<Record<string, number>> {
     await mkdir(input);
     const base = await photoLike(4000, 3000, 80);
     for (let i = 0; i < N; i++) await writeFile(join(input, `p${i}.jpg`), uniqueCopy(base, i));
-    const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', input], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawnSync(process.execPath, [...(process.env.CHILD_FLAGS ? process.env.CHILD_FLAGS.split(' ') : []), '--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', input], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     const result = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { peak: number; baseline: number; wallMs: number };
     log(`memory: ${N} × 12 MP inputs (${round(base.length / 1e6, 1)} MB each) in ${round(result.wallMs / 1000, 1)} s: peak RSS ${round(result.peak / 2 ** 20, 0)} MB (baseline ${round(result.baseline / 2 ** 20, 0)} MB)`);
     return { rssItems: N, peakRssMB: round(result.peak / 2 ** 20, 0), baselineRssMB: round(result.baseline / 2 ** 20, 0) };

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { AppError, isAppError } from '../../../shared/errors';
@@ -58,6 +59,7 @@ export interface EngineStats {
   downloads: number;
 }
 
+const ENCODE_BYTE_BUDGET = 4 * 1024 * 1024;
 const RETRYABLE = new Set(['rate_limited', 'server', 'network', 'timeout', 'unavailable', 'conflict']);
 const nowMs = () => Date.now();
 
@@ -67,6 +69,7 @@ export class Runner {
   private readonly batches = new Map<string, BatchRecord>();
   private readonly flights = new Map<string, Flight>();
   private readonly encoding = new Set<string>();
+  private encodingBytes = 0;
   private readonly ready = new Map<string, { batchId: string; images: Record<string, string> }>();
   private readonly downloading = new Set<string>();
   private readonly downloadQueue: string[] = [];
@@ -225,6 +228,9 @@ export class Runner {
     const prefetch = Math.min(this.o.concurrency, 8) + this.encodeConcurrency;
     // 1. Encode ahead, bounded: only a few payloads are ever held in memory.
     while (this.encoding.size < this.encodeConcurrency && this.encoding.size + this.ready.size < prefetch) {
+      // Large photos decode one at a time: each holds tens of MB of pixels, and glibc keeps what several threads
+      // freed, so parallel 12 MP decodes are what pushes peak memory up — small ones are cheap to overlap.
+      if (this.encoding.size > 0 && this.encodingBytes >= ENCODE_BYTE_BUDGET) break;
       const next = this.nextPending(running);
       if (!next) break;
       this.startEncode(next);
@@ -326,6 +332,11 @@ export class Runner {
     const batch = this.batch(item.batchId);
     this.encoding.add(item.id);
     this.update(item.id, { state: 'encoding' });
+    let bytes = 0;
+    for (const source of Object.values(item.sources)) {
+      try { if (!/^https?:/i.test(source)) bytes += statSync(source).size; } catch { /* the encoder reports it */ }
+    }
+    this.encodingBytes += bytes;
     this.run(async () => {
       try {
         const images: Record<string, string> = {};
@@ -346,6 +357,7 @@ export class Runner {
         this.update(item.id, { state: 'failed', reason: error instanceof Error ? error.message : String(error), completedAt: this.o.now().toISOString() });
       } finally {
         this.encoding.delete(item.id);
+        this.encodingBytes -= bytes;
         this.kick();
       }
     });

@@ -15,7 +15,7 @@ import type { HotFolderConfigStore, HotFolderEngine, HotFolderItemOutcome, HotFo
 
 // Maps the manager's ports onto the real engine, journal, service client and settings store.
 
-const NON_FINAL_STATES = ITEM_STATES.filter((s) => !FINAL_ITEM_STATES.has(s));
+const DONE_STATES: ReadonlySet<ItemState> = new Set(['saved', 'unknown', 'cancelled']);
 
 interface BatchFacts {
   hotFolderId: string | null;
@@ -48,7 +48,14 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
   const batchFacts = new Map<string, BatchFacts>();
   const reported = new Map<string, ItemState>();
   const listeners = new Set<(outcome: HotFolderItemOutcome) => void>();
-  let resumed: Set<string> | null = null;
+  /** folder + content hash → items of that folder's batches (built from the journal now, then kept current). */
+  const byContent = new Map<string, Set<string>>();
+  const indexItem = (hotFolderId: string, contentHash: string, itemId: string) => {
+    const key = `${hotFolderId}\n${contentHash}`;
+    const set = byContent.get(key) ?? new Set<string>();
+    set.add(itemId);
+    byContent.set(key, set);
+  };
   const costs = new Map<string, { cost: number; at: number }>();
 
   const factsOf = (batchId: string): BatchFacts | null => {
@@ -71,7 +78,6 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
     const facts = factsOf(item.batchId);
     if (!facts?.hotFolderId) return;
     const contentHash = journal.getItem(item.id)?.contentHash ?? null;
-    if (contentHash) resumed?.delete(`${facts.hotFolderId}\n${contentHash}`);
     const outcome: HotFolderItemOutcome = {
       batchId: item.batchId,
       sourcePath: Object.values(item.sources)[0] ?? '',
@@ -89,6 +95,17 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
     for (const listener of listeners) listener(outcome);
   };
 
+  // Built synchronously at creation, right after reconcileLedger: an item already final now is in the ledger, so
+  // it counts as reported; only items that end from here on wait for their progress event.
+  for (const batch of journal.listBatches()) {
+    const folderId = factsOf(batch.id)?.hotFolderId;
+    if (!folderId) continue;
+    for (const item of journal.itemsInStates(batch.id, ITEM_STATES)) {
+      if (item.contentHash) indexItem(folderId, item.contentHash, item.id);
+      if (FINAL_ITEM_STATES.has(item.state)) reported.set(item.id, item.state);
+    }
+  }
+
   engine.onProgress((event) => {
     for (const item of event.items) report(item);
   });
@@ -101,6 +118,7 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
       const seen = new Set<string>();
       for (const item of items) {
         for (const source of Object.values(item.sources)) seen.add(source);
+        if (item.contentHash && spec.source.hotFolderId) indexItem(spec.source.hotFolderId, item.contentHash, item.id);
         if (FINAL_ITEM_STATES.has(item.state)) report(viewOf(item));
       }
       for (const path of spec.inputs.paths.filter((p) => !seen.has(p))) {
@@ -125,15 +143,15 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
       return cost;
     },
     isInFlight(contentHash, hotFolderId) {
-      // Built once from the journal: items of hot-folder batches the engine resumed after a restart.
-      if (!resumed) {
-        resumed = new Set();
-        for (const item of journal.itemsInStates(null, NON_FINAL_STATES)) {
-          const facts = factsOf(item.batchId);
-          if (facts?.hotFolderId && item.contentHash) resumed.add(`${facts.hotFolderId}\n${item.contentHash}`);
-        }
+      // In flight: not final yet (the engine resumed it after a restart), or final but its outcome not yet handed to
+      // the manager (progress events are coalesced), so the ledger may not know it for another few milliseconds.
+      for (const itemId of byContent.get(`${hotFolderId}\n${contentHash}`) ?? []) {
+        const state = journal.getItem(itemId)?.state;
+        if (!state) continue;
+        if (!FINAL_ITEM_STATES.has(state)) return true;
+        if (DONE_STATES.has(state) && reported.get(itemId) !== state) return true;
       }
-      return resumed.has(`${hotFolderId}\n${contentHash}`);
+      return false;
     },
   };
 }

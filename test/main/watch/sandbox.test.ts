@@ -5,6 +5,7 @@ import type { HotFolderActivity } from '../../../shared/hotfolders/model';
 import { createEngine, type Engine } from '../../../main/core/engine';
 import { openJournal, type Journal } from '../../../main/core/journal';
 import { createServiceClient } from '../../../main/core/service';
+import { isTempName } from '../../../main/core/images/save';
 import { createCoreHotFolders } from '../../../main/core/watch/adapters';
 import type { HotFolderManager } from '../../../main/core/watch';
 import type { RunningSandbox } from '../../../main/sandbox/index';
@@ -77,6 +78,30 @@ describe('hot folders against the sandbox', () => {
     expect(sandbox.stats().executionsCreated).toBe(40);
     expect((await readdir(nestedOut)).filter((n) => n.endsWith('.jpg') || n.endsWith('.png'))).toHaveLength(40);
     expect(app.manager.get('f1').status).toMatchObject({ state: 'armed', processed: 40, queued: 0, failed: 0, creditsSpent: 40 });
+  });
+
+  it('after a restart lets the engine finish what was in flight instead of submitting it again', { timeout: 90_000 }, async () => {
+    sandbox.setFaults({ latencyMs: 0 });
+    const first = await startApp();
+    await first.manager.save(folderConfig({ path: inbox, outputFolder: out, workflowId: 'color-grade', parameters: lookParams }));
+    await writePhotos(inbox, 3);
+    await waitFor(() => sandbox.stats().executionsCreated === 3, 30_000, 'three executions');
+    // Quit at once: the three items are in flight in the journal, no result saved yet.
+    await first.manager.close();
+    await first.engine.stop({ graceful: false });
+    first.journal.close();
+    open = open.filter((o) => o !== first);
+
+    const second = await startApp();
+    await second.manager.start();
+    // Results only: a save interrupted by the quit may leave its temp file until the engine's recovery removes it.
+    const results = async () => (await readdir(out).catch(() => [])).filter((n) => !isTempName(n));
+    await waitFor(async () => (await results()).length === 3, 60_000, 'three results');
+    await sleep(1_000);
+    expect(sandbox.stats().executionsCreated).toBe(3);
+    const report = await second.manager.dryRun('f1');
+    expect(report.toProcess).toEqual([]);
+    expect(report.alreadyDone).toHaveLength(3);
   });
 
   it('after a restart picks up only the files added while closed, and moves originals with suffixes in Done/', async () => {

@@ -36,7 +36,13 @@ export function DropOverlay() {
       if (!e.dataTransfer || !hasFiles(e) || e.defaultPrevented) return;
       e.preventDefault();
       const s = store.getState();
-      const files = await filesFromDrop(e.dataTransfer, s.draft.recursive, currentHost()?.readsFolders ?? false);
+      const readsFolders = currentHost()?.readsFolders ?? false;
+      if (s.view === 'hotFolders' && !readsFolders) {
+        // A browser can upload a folder's photos but not tell us where the folder is, and a copy cannot be watched.
+        s.notify('info', 'To watch a folder from the browser, add a hot folder and type the folder’s path.');
+        return;
+      }
+      const files = await filesFromDrop(e.dataTransfer, s.draft.recursive, readsFolders);
       const result = await pathsFromFiles(files);
       if ('error' in result) {
         s.notify('warning', result.error);

@@ -61,6 +61,31 @@ describe('hot folders', () => {
     expect(within(screen.getByRole('region', { name: 'Activity' })).getByText('Saved a_color-grade.jpg')).toBeInTheDocument();
   });
 
+  it('offers the native folder picker in Electron', async () => {
+    const fake = standardBridge({ 'app:info': () => ({ version: '0.1.0', host: 'electron', platform: 'darwin' }), 'files:pickFolder': () => '/Users/me/Incoming' });
+    const { user } = await show('hotFolders', fake);
+    await user.click((await screen.findAllByRole('button', { name: 'Add hot folder' }))[0]!);
+    const dialog = screen.getByRole('dialog', { name: 'New hot folder' });
+    await user.click(within(dialog).getByRole('button', { name: 'Choose the folder to watch' }));
+    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: 'Folder to watch' })).toHaveValue('/Users/me/Incoming'));
+  });
+
+  it('explains that a browser cannot watch a dropped folder', async () => {
+    const { store } = await show('hotFolders');
+    window.batchroomHost = { pathsForFiles: async () => ['/staged/x.jpg'] };
+    try {
+      await act(async () => {
+        const drop = new Event('drop', { bubbles: true, cancelable: true });
+        Object.assign(drop, { dataTransfer: { types: ['Files'], files: [new File(['x'], 'x.jpg')], items: [] } });
+        window.dispatchEvent(drop);
+      });
+      expect(store.getState().notices.at(-1)?.message).toMatch(/type the folder’s path/);
+      expect(store.getState().pendingFolderPath).toBeNull();
+    } finally {
+      delete window.batchroomHost;
+    }
+  });
+
   it('opens the editor with a folder dropped on the screen', async () => {
     const { store } = await show('hotFolders');
     act(() => store.getState().setPendingFolderPath('/dropped/folder'));

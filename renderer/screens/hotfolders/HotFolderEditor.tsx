@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { COLLISION_POLICIES, type CollisionPolicy } from '../../../shared/engine/model';
 import type { ExistingFilesPolicy, HotFolderConfig } from '../../../shared/hotfolders/model';
 import { Dialog } from '../../components/Dialog';
+import { FolderPickButton } from '../../components/FolderPickButton';
 import { formFromParameters, toParameters, validateForm } from '../../lib/form-model';
 import { selectCurrentDetail } from '../../store/catalog-slice';
 import { useActions, useApp } from '../../store/context';
@@ -94,7 +95,10 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
       {errors.form && <p className="callout callout-danger" role="alert">{errors.form}</p>}
       <div className="field">
         <label htmlFor={ids.path} className="field-label">Folder to watch</label>
-        <input id={ids.path} className="input input-mono" value={draft.path} placeholder="/Users/me/Pictures/Incoming" onChange={(e) => set({ path: e.target.value })} aria-invalid={errors.path ? true : undefined} />
+        <div className="path-input">
+          <input id={ids.path} className="input input-mono" value={draft.path} placeholder="/Users/me/Pictures/Incoming" onChange={(e) => set({ path: e.target.value })} aria-invalid={errors.path ? true : undefined} />
+          <FolderPickButton title="Choose the folder to watch" onPick={(path) => set({ path })} />
+        </div>
         {errors.path && <p className="field-error" role="alert">{errors.path}</p>}
         <label className="inline-check"><input type="checkbox" checked={draft.recursive} onChange={(e) => set({ recursive: e.target.checked })} /> Watch subfolders too</label>
       </div>
@@ -115,7 +119,10 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
       )}
       <div className="field">
         <label htmlFor={ids.out} className="field-label">Save results to</label>
-        <input id={ids.out} className="input input-mono" value={draft.outputFolder} onChange={(e) => set({ outputFolder: e.target.value })} aria-invalid={errors.outputFolder ? true : undefined} />
+        <div className="path-input">
+          <input id={ids.out} className="input input-mono" value={draft.outputFolder} onChange={(e) => set({ outputFolder: e.target.value })} aria-invalid={errors.outputFolder ? true : undefined} />
+          <FolderPickButton title="Choose where results are saved" onPick={(outputFolder) => set({ outputFolder })} />
+        </div>
         {errors.outputFolder && <p className="field-error" role="alert">{errors.outputFolder}</p>}
       </div>
       <div className="field-pair">

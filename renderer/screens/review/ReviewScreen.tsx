@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState';
 import { useActions, useApp } from '../../store/context';
 import { isReviewable, ZOOM_LEVELS } from '../../store/review-slice';
@@ -19,6 +19,11 @@ export function ReviewScreen() {
   const previewUrls = useApp((s) => s.previewUrls);
   const actions = useActions();
   const [rerunOpen, setRerunOpen] = useState(false);
+  const region = useRef<HTMLElement>(null);
+  // Keyboard review works at once: focus the viewer when it opens (unless the user is already typing somewhere).
+  useEffect(() => {
+    if (document.activeElement === document.body || document.activeElement === null) region.current?.focus();
+  }, []);
 
   const items = useMemo(() => list.filter(isReviewable), [list]);
   const index = Math.max(0, items.findIndex((i) => i.id === reviewItemId));
@@ -68,7 +73,7 @@ export function ReviewScreen() {
   }
 
   return (
-    <section className="review" aria-label="Review" onKeyDown={onKeyDown} tabIndex={-1}>
+    <section ref={region} className="review" aria-label="Review" onKeyDown={onKeyDown} tabIndex={-1}>
       <div className="review-toolbar">
         {picker}
         <div className="button-row">

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { COLLISION_POLICIES, type CollisionPolicy } from '../../../shared/engine/model';
+import { FolderPickButton } from '../../components/FolderPickButton';
 import { useActions, useApp } from '../../store/context';
 import { PathInput } from './PathInput';
 
@@ -48,13 +49,16 @@ export function PhotosPanel() {
       <h3 className="panel-title">Output</h3>
       <div className="field">
         <label htmlFor={outId} className="field-label">Output folder</label>
-        <input
-          id={outId}
-          className="input input-mono"
-          placeholder={settings?.outputFolder ?? 'Choose where results are saved'}
-          value={draft.outputFolder ?? settings?.outputFolder ?? ''}
-          onChange={(e) => setDraft({ outputFolder: e.target.value || null })}
-        />
+        <div className="path-input">
+          <input
+            id={outId}
+            className="input input-mono"
+            placeholder={settings?.outputFolder ?? 'Choose where results are saved'}
+            value={draft.outputFolder ?? settings?.outputFolder ?? ''}
+            onChange={(e) => setDraft({ outputFolder: e.target.value || null })}
+          />
+          <FolderPickButton title="Choose the output folder" onPick={(outputFolder) => setDraft({ outputFolder })} />
+        </div>
       </div>
       <div className="field-pair">
         <div className="field">

@@ -11,6 +11,8 @@ export interface RequestGateOptions {
   /** Called while offline to find out whether the service is reachable again. */
   probe: () => Promise<void>;
   onOfflineChange?: (offline: boolean) => void;
+  /** First wait before probing (doubles up to 15 s). */
+  probeDelayMs?: number;
 }
 
 export class RequestGate {
@@ -83,7 +85,7 @@ export class RequestGate {
   private async probeLoop(): Promise<void> {
     if (this.probing) return;
     this.probing = true;
-    let delay = 1000;
+    let delay = this.options.probeDelayMs ?? 1000;
     while (this.offline && !this.closed) {
       await sleep(delay);
       try {

@@ -164,13 +164,20 @@ async function pollCost(): Promise<Record<string, number>> {
     await smallPhotos(join(r.root, 'in'), N);
     const { batchId } = await runToEnd(r.engine, spec(join(r.root, 'in'), join(r.root, 'out')));
     const items = r.journal.listExecutions(batchId);
-    // createdAt is when the accept arrived (the sandbox's clock started slightly earlier), completedAt when the
-    // engine saw `completed`: their difference minus L is how late completion was seen.
-    const late = items.map((e) => Date.parse(e.completedAt!) - Date.parse(e.createdAt) - L).sort((a, b) => a - b);
+    // The sandbox reports when each execution really finished (same machine, same clock); completedAt in the journal
+    // is when the engine saw it. Under load the sandbox itself may finish later than L: that is not polling lateness.
+    const late: number[] = [];
+    for (const execution of items) {
+      const response = await fetch(`${r.sandbox.url}/executions/${execution.id}`, { headers: { authorization: `Bearer ${r.sandbox.apiKey}` } });
+      const body = (await response.json()) as { finishedAt?: string };
+      late.push(Date.parse(execution.completedAt!) - Date.parse(body.finishedAt!));
+    }
+    late.sort((a, b) => a - b);
     const statusRequests = r.engine.stats().statusRequests;
     const perExecution = statusRequests / items.length;
     const maxLate = Math.max(0, late.at(-1)!);
-    log(`polling: ${N} executions of L=${L} ms: ${round(perExecution, 2)} status requests each; completion seen ≤ ${maxLate} ms late (median ${late[Math.floor(late.length / 2)]} ms)`);
+    const limit = Math.max(1000, L / 10);
+    log(`polling: ${N} executions of L=${L} ms: ${round(perExecution, 2)} status requests each; completion seen ≤ ${maxLate} ms after it happened (median ${late[Math.floor(late.length / 2)]} ms; goal ≤ ${limit} ms)`);
     return { statusRequestsPerExecution: round(perExecution, 2), completionSeenLateMaxMs: maxLate };
   } finally {
     await r.close();

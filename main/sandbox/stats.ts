@@ -23,8 +23,11 @@ export interface SandboxStats {
   eventLoopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
 }
 
+/** The histogram records whole timer intervals; the delay is what exceeds the resolution. */
+const LOOP_RESOLUTION_MS = 10;
+
 export class StatsRecorder {
-  private readonly loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
+  private readonly loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
   private readonly data: Omit<SandboxStats, 'eventLoopDelay'> = {
     startedAt: new Date().toISOString(),
     executionsCreated: 0,
@@ -71,7 +74,7 @@ export class StatsRecorder {
   }
 
   snapshot(): SandboxStats {
-    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    const ms = (ns: number) => Math.max(0, Math.round((ns / 1e6 - LOOP_RESOLUTION_MS) * 100) / 100);
     const delay = this.loopDelay;
     return {
       ...structuredClone(this.data),

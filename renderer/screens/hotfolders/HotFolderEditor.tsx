@@ -4,6 +4,7 @@ import type { ExistingFilesPolicy, HotFolderConfig } from '../../../shared/hotfo
 import { Dialog } from '../../components/Dialog';
 import { FolderPickButton } from '../../components/FolderPickButton';
 import { formFromParameters, toParameters, validateForm } from '../../lib/form-model';
+import { formatCredits } from '../../lib/format';
 import { selectCurrentDetail } from '../../store/catalog-slice';
 import { useActions, useApp } from '../../store/context';
 import { OutputOverrides, SwitchChips, TextFieldInput } from '../workflows/FormFields';
@@ -106,7 +107,7 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
         <label htmlFor={ids.workflow} className="field-label">Workflow</label>
         <select id={ids.workflow} className="input" value={draft.workflowId} onChange={(e) => set({ workflowId: e.target.value })} aria-invalid={errors.workflowId ? true : undefined}>
           <option value="">Choose a workflow…</option>
-          {workflows.map((w) => <option key={w.id} value={w.id}>{w.name} ({w.creditCost} credits)</option>)}
+          {workflows.map((w) => <option key={w.id} value={w.id}>{w.name} ({formatCredits(w.creditCost)})</option>)}
         </select>
         {errors.workflowId && <p className="field-error" role="alert">{errors.workflowId}</p>}
       </div>

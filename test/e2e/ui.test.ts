@@ -17,6 +17,8 @@ let context: BrowserContext;
 let page: Page;
 let photos: string[];
 let outDir: string;
+/** Arrival times of `batches:progress` frames on the page's WebSocket: the engine's coalescing, as delivered. */
+const progressFrames: number[] = [];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'batchroom-ui-e2e-'));
@@ -28,6 +30,9 @@ beforeAll(async () => {
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light' });
   page = await context.newPage();
+  page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => {
+    if (String(payload).includes('"event":"batches:progress"')) progressFrames.push(Date.now());
+  }));
   await page.goto(ui.url);
 });
 
@@ -76,6 +81,11 @@ describe('batchroom ui in Chromium (embedded sandbox)', () => {
     await panel.getByText('Finished').waitFor({ timeout: 60_000 });
     expect(await panel.getByRole('progressbar', { name: 'Batch progress' }).getAttribute('aria-valuenow')).toBe('100');
     await screenshot(page, '05-queue-done');
+
+    // The bridge delivers coalesced progress: no one-second window carries more than ~10 messages.
+    const busiest = Math.max(...progressFrames.map((t) => progressFrames.filter((u) => u >= t && u < t + 1000).length));
+    expect(progressFrames.length).toBeGreaterThan(0);
+    expect(busiest).toBeLessThanOrEqual(11);
 
     const saved = readdirSync(outDir).filter((f) => f.endsWith('.jpg')).sort();
     expect(saved).toHaveLength(3);

@@ -12,6 +12,12 @@ import { runLimited } from './limit';
 
 /** Marker kept in the baseline store while existing files wait for review, so a restart asks again. */
 export const REVIEW_MARKER = '!review-pending';
+/**
+ * Marker written when the user arms a folder and removed by its first complete scan: a folder armed while
+ * unreachable applies the existing-files policy when it first becomes readable (even after a restart), instead of
+ * treating everything in it as added while nobody watched.
+ */
+export const FRESH_MARKER = '!fresh-pending';
 
 export interface RuntimeDeps extends PipelineShared {
   baseline: BaselineStore;
@@ -71,6 +77,7 @@ export class FolderRuntime {
   async arm(mode: ArmMode): Promise<void> {
     if (this.closed) return;
     const generation = ++this.generation;
+    if (mode === 'fresh') await this.deps.baseline.add(this.config.id, [FRESH_MARKER]);
     await this.stopWatching();
     this.ignored = ignoreRulesFor(this.config.path, this.config.outputFolder);
     this.setState('scanning');
@@ -89,14 +96,18 @@ export class FolderRuntime {
 
   private async scan(mode: ArmMode, generation: number): Promise<void> {
     const { baseline } = this.deps;
-    if (mode === 'fresh') await baseline.clear(this.config.id);
-    const known = await baseline.load(this.config.id);
+    let known = await baseline.load(this.config.id);
+    const fresh = mode === 'fresh' || known.has(FRESH_MARKER);
+    if (fresh) {
+      await baseline.clear(this.config.id);
+      known = new Set();
+    }
     this.pipeline.baseline = known;
     this.pipeline.hashes = await this.deps.hashCache.load(this.config.id);
     const reviewPending = known.has(REVIEW_MARKER);
     const files = await scanFolder(this.config.path, this.config.recursive, this.ignored);
     if (generation !== this.generation) return;
-    const policy = mode === 'fresh' || reviewPending ? this.config.existingFiles : null;
+    const policy = fresh || reviewPending ? this.config.existingFiles : null;
     const skipped: string[] = [];
     await runLimited(files, this.deps.hashConcurrency, async (path) => {
       if (generation !== this.generation) return;

@@ -137,6 +137,30 @@ describe('unavailable folders', () => {
     expect(h.activity.map((a) => a.kind)).toEqual(expect.arrayContaining(['unavailable', 'recovered']));
   });
 
+  it("applies the existing-files policy when a folder armed while missing first appears", async () => {
+    const late = join(root, 'late');
+    const h = track(harness());
+    const state = await h.manager.save(folderConfig({ path: late, outputFolder: out, existingFiles: 'skip' }));
+    expect(state.status.state).toBe('unavailable');
+    const staging = join(root, 'staging');
+    await mkdir(staging);
+    await writeFile(join(staging, 'was-there.jpg'), jpegBytes('was there'));
+    await rename(staging, late);
+    await waitFor(() => h.manager.get('f1').status.state === 'armed', 5_000, 'available');
+    const [fresh] = await drop(['new.jpg'], late);
+    await waitFor(() => h.engine.submittedPaths().length === 1, 5_000, 'new file');
+    await sleep(SETTLE_MS);
+    expect(h.engine.submittedPaths()).toEqual([fresh]);
+  });
+
+  it('reports a path that is not a folder as unavailable', async () => {
+    const notDir = join(root, 'file-not-folder');
+    await writeFile(notDir, 'x');
+    const h = track(harness());
+    const state = await h.manager.save(folderConfig({ path: notDir, outputFolder: out }));
+    expect(state.status).toMatchObject({ state: 'unavailable', reason: 'the path is not a folder' });
+  });
+
   it('starts a folder that does not exist as unavailable without failing the manager', async () => {
     const h = track(harness({ configs: [folderConfig({ path: join(root, 'missing'), outputFolder: out })] }));
     await h.manager.start();

@@ -61,6 +61,23 @@ describe('hot folders', () => {
     expect(within(screen.getByRole('region', { name: 'Activity' })).getByText('Saved a_color-grade.jpg')).toBeInTheDocument();
   });
 
+  it('processes or leaves the photos held for review', async () => {
+    const held = hotFolder({ state: 'awaiting-review', reason: '2 files were already in the folder', awaitingReview: 2 }, { enabled: true });
+    const fake = standardBridge({
+      'hotFolders:list': () => [held],
+      'hotFolders:setArmed': () => hotFolder({ state: 'armed' }, { enabled: true }),
+      'hotFolders:save': (config) => hotFolder({ state: 'armed' }, config as HotFolderConfig),
+    });
+    const { user } = await show('hotFolders', fake);
+    const card = await screen.findByRole('article', { name: 'Hot folder incoming' });
+    await user.click(within(card).getByRole('button', { name: 'Leave them' }));
+    await waitFor(() => expect(fake.callsTo('hotFolders:save')).toEqual([expect.objectContaining({ id: 'h1', existingFiles: 'skip' })]));
+    act(() => fake.emit('hotFolders:changed', [held]));
+    await user.click(within(card).getByRole('button', { name: 'Process 2 waiting photos' }));
+    await waitFor(() => expect(fake.callsTo('hotFolders:setArmed')).toEqual([{ id: 'h1', armed: true }]));
+    await waitFor(() => expect(within(card).queryByRole('button', { name: /waiting photos/ })).not.toBeInTheDocument());
+  });
+
   it('offers the native folder picker in Electron', async () => {
     const fake = standardBridge({ 'app:info': () => ({ version: '0.1.0', host: 'electron', platform: 'darwin' }), 'files:pickFolder': () => '/Users/me/Incoming' });
     const { user } = await show('hotFolders', fake);

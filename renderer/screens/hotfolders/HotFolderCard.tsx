@@ -15,7 +15,8 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
   const { config, status } = folder;
   const workflowName = useApp((s) => s.workflows.find((w) => w.id === config.workflowId)?.name ?? config.workflowId);
   const report = useApp((s) => s.dryRuns[config.id]);
-  const { setArmed, dryRun, reprocess, removeHotFolder } = useActions();
+  const { setArmed, dryRun, reprocess, removeHotFolder, saveHotFolder } = useActions();
+  const waiting = status.state === 'awaiting-review' ? status.awaitingReview : 0;
   const name = baseName(config.path);
 
   return (
@@ -41,6 +42,15 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
         <span className="muted"> {workflowName} → <span className="mono">{baseName(config.outputFolder)}</span></span>
       </p>
       {status.reason && <p className={status.state === 'unavailable' ? 'callout callout-danger' : 'callout callout-warning'} role="status">{status.reason}</p>}
+      {waiting > 0 && (
+        <div className="button-row waiting-actions">
+          {/* Arming a folder that holds files for review approves them (main's hot-folder manager). */}
+          <button type="button" className="btn btn-small btn-primary" onClick={() => void setArmed(config.id, true)}>
+            Process {waiting} waiting {waiting === 1 ? 'photo' : 'photos'}
+          </button>
+          <button type="button" className="btn btn-small" onClick={() => void saveHotFolder({ ...config, existingFiles: 'skip' })}>Leave them</button>
+        </div>
+      )}
       <dl className="stat-row">
         <div><dt>Processed</dt><dd>{status.processed}</dd></div>
         <div><dt>Queued</dt><dd>{status.queued}</dd></div>

@@ -96,7 +96,9 @@ export class Executions {
     workflow.run(input).then(
       (results) => {
         if (this.closed) return;
-        this.later(Math.max(0, earliestEnd - this.now()), () => this.complete(record, results));
+        const wait = earliestEnd - this.now();
+        if (wait <= 0) this.complete(record, results);
+        else this.later(wait, () => this.complete(record, results));
       },
       (error: unknown) => {
         if (this.closed) return;

@@ -73,6 +73,26 @@ describe('execution lifecycle', () => {
     expect(execution.error).toBeUndefined();
   });
 
+  it('answers status polls while an edit is still processing (edits run off the event loop)', async () => {
+    // Duration 0: the execution completes the moment its edit finishes. A poll sent right after the 202 must be
+    // answered while the heavy 2K edit is still on sharp's thread pool; a blocked event loop would answer it only
+    // afterwards, with "completed".
+    const { api } = await start({ executionDurationMs: 0 });
+    const noisy = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 120, sigma: 40 } } })
+      .jpeg().toBuffer();
+    const { status, body } = await api('/workflows/film-effects/execute', {
+      body: {
+        images: { photo: `data:image/jpeg;base64,${noisy.toString('base64')}` },
+        switchSelections: { effects: ['grain', 'vignette', 'highContrast', 'soften', 'sharpen'] },
+        globalOverrides: { imageSize: '2K' },
+      },
+    });
+    expect(status).toBe(202);
+    const { body: during } = await api(`/executions/${body.executionId}`);
+    expect(during.status).toBe('running');
+    expect((await waitForExecution(sandbox!, body.executionId)).status).toBe('completed');
+  });
+
   it('produces the same bytes for the same input (deterministic edits)', async () => {
     const { api } = await start({ executionDurationMs: 20 });
     const photo = await tinyImageDataUrl({ width: 40, height: 40, colour: '#884422' });

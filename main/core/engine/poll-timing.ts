@@ -24,6 +24,8 @@ export interface PollState {
   overdue: number;
   /** Polls so far that saw no progress at all. */
   idlePolls: number;
+  /** Status requests made for this execution so far. */
+  polls: number;
 }
 
 export const POLL_MARGIN_MS = 25;
@@ -35,7 +37,7 @@ const HALF_STEP = 2.5;
 /** ms from now until the predicted completion, or null when nothing is known yet. */
 export function predictRemainingMs(state: PollState): { remainingMs: number; confident: boolean } | null {
   const { first, last, elapsedMs } = state;
-  if (first && last && last.progress > first.progress && last.atMs > first.atMs) {
+  if (state.expectedMs === null && first && last && last.progress > first.progress && last.atMs > first.atMs) {
     const rate = (last.progress - first.progress) / (last.atMs - first.atMs);
     const remaining = (100 - Math.min(99, last.progress + HALF_STEP)) / rate - (elapsedMs - last.atMs);
     return { remainingMs: remaining, confident: true };
@@ -48,7 +50,16 @@ export function predictRemainingMs(state: PollState): { remainingMs: number; con
   return null;
 }
 
+/** How far before the expected end the first look goes, so a completion is bracketed (and learned) tightly. */
+export function probeLeadMs(expectedMs: number): number {
+  return Math.max(80, expectedMs * 0.06);
+}
+
 export function nextPollDelayMs(state: PollState): number {
+  // Duration known: one look just before the expected end, one just after it.
+  if (state.expectedMs !== null && state.polls === 0) {
+    return Math.max(0, state.expectedMs - probeLeadMs(state.expectedMs) - state.elapsedMs);
+  }
   const prediction = predictRemainingMs(state);
   if (prediction === null) {
     // Nothing known yet (queued, no history): look soon, then less and less often.
@@ -62,6 +73,15 @@ export function nextPollDelayMs(state: PollState): number {
   // One progress sample only: go part of the way and measure the rate.
   if (!confident) return Math.min(MAX_SLEEP_MS, Math.max(MIN_STEP_MS, remainingMs * 0.4));
   return Math.min(MAX_SLEEP_MS, remainingMs + POLL_MARGIN_MS);
+}
+
+/**
+ * What a completion says about the duration: the midpoint of the last look that found it unfinished and the look
+ * that found it done; without an earlier look, only that it took at most this long (assume a lead's worth less).
+ */
+export function durationSample(observedMs: number, lastPendingMs: number | null, expectedMs: number | null): number {
+  if (lastPendingMs !== null) return (lastPendingMs + observedMs) / 2;
+  return Math.max(0, observedMs - probeLeadMs(expectedMs ?? observedMs));
 }
 
 /** Updates a batch's expected duration after a completion was seen. */

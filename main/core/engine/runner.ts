@@ -9,7 +9,7 @@ import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { Logger } from '../log';
 import type { ServiceClient } from '../service/types';
 import { RequestGate, sleep } from './limiter';
-import { learnDuration, nextPollDelayMs, POLL_MARGIN_MS, predictRemainingMs, type ProgressSample } from './poll-timing';
+import { durationSample, learnDuration, nextPollDelayMs, predictRemainingMs, type ProgressSample } from './poll-timing';
 import { isFinalState } from './projection';
 import { removeTempFiles } from '../images/save';
 import { destinationFolder, DownloadRetry, recoverPlacement, SaveFailure, saveResults, type SaverDeps } from './saver';
@@ -43,6 +43,7 @@ interface Flight {
   progress: number;
   overdue: number;
   idlePolls: number;
+  polls: number;
   first: ProgressSample | null;
   last: ProgressSample | null;
   lastPendingPollAt: number | null;
@@ -215,7 +216,7 @@ export class Runner {
   }
 
   private runningBatches(): BatchRecord[] {
-    return this.o.journal.listBatches().filter((b) => b.state === 'running').map((b) => this.batch(b.id));
+    return this.o.journal.batchIdsInState('running').map((id) => this.batch(id));
   }
 
   private submittingFlights(): number {
@@ -299,7 +300,7 @@ export class Runner {
   private track(item: ItemRecord, batch: BatchRecord, acceptedAt: number): void {
     this.flights.set(item.id, {
       itemId: item.id, batchId: batch.id, executionId: item.executionId, acceptedAt, progress: item.progress, overdue: 0,
-      idlePolls: 0, first: null, last: null, lastPendingPollAt: null, timer: null, cost: batch.creditCost,
+      idlePolls: 0, polls: 0, first: null, last: null, lastPendingPollAt: null, timer: null, cost: batch.creditCost,
     });
   }
 
@@ -445,7 +446,7 @@ export class Runner {
   private pollDelay(flight: Flight): number {
     return nextPollDelayMs({
       elapsedMs: nowMs() - flight.acceptedAt, first: flight.first, last: flight.last,
-      expectedMs: this.expectedMs.get(flight.batchId) ?? null, overdue: flight.overdue, idlePolls: flight.idlePolls,
+      expectedMs: this.expectedMs.get(flight.batchId) ?? null, overdue: flight.overdue, idlePolls: flight.idlePolls, polls: flight.polls,
     });
   }
 
@@ -453,6 +454,7 @@ export class Runner {
     await this.gate.acquire();
     if (this.stopping || !flight.executionId) return;
     this.stats.statusRequests += 1;
+    flight.polls += 1;
     let execution;
     try {
       execution = await this.o.client.getExecution(flight.executionId);
@@ -475,11 +477,8 @@ export class Runner {
     const expected = this.expectedMs.get(flight.batchId) ?? null;
     if (execution.status === 'completed') {
       this.flights.delete(flight.itemId);
-      const observed = now - flight.acceptedAt;
-      const sample = flight.lastPendingPollAt !== null && now - flight.lastPendingPollAt < 400
-        ? (flight.lastPendingPollAt - flight.acceptedAt + observed) / 2
-        : observed - POLL_MARGIN_MS;
-      this.expectedMs.set(flight.batchId, learnDuration(expected, Math.max(0, sample)));
+      const sample = durationSample(now - flight.acceptedAt, flight.lastPendingPollAt === null ? null : flight.lastPendingPollAt - flight.acceptedAt, expected);
+      this.expectedMs.set(flight.batchId, learnDuration(expected, sample));
       const at = this.o.now().toISOString();
       this.o.journal.updateExecution(flight.executionId, { status: 'completed', completedAt: at });
       this.update(flight.itemId, { state: 'downloading', progress: 100, resultUrls: execution.resultUrls, completedAt: at });
@@ -515,6 +514,7 @@ export class Runner {
     }
     const prediction = predictRemainingMs({
       elapsedMs: now - flight.acceptedAt, first: flight.first, last: flight.last, expectedMs: expected, overdue: flight.overdue, idlePolls: flight.idlePolls,
+      polls: flight.polls,
     });
     if (prediction && prediction.remainingMs <= 0) flight.overdue += 1;
     const state = execution.status === 'running' ? 'running' : 'submitted';

@@ -26,6 +26,8 @@ export interface Journal {
   createBatch(batch: BatchRecord, items: readonly NewItem[]): void;
   getBatch(id: string): BatchRecord | null;
   listBatches(): BatchRecord[];
+  /** Ids of batches in a state, oldest first (cheap: no spec parsing). */
+  batchIdsInState(state: BatchState): string[];
   updateBatch(id: string, patch: { state?: BatchState; pausedReason?: string | null }): void;
   getItem(id: string): ItemRecord | null;
   listItems(query: ListItemsQuery): { total: number; items: ItemRecord[] };
@@ -183,6 +185,7 @@ export function openJournal(stateDir: string): Journal {
       return row ? mapBatch(row) : null;
     },
     listBatches: () => (stmt(`SELECT ${BATCH_COLUMNS} FROM batches ORDER BY created_at, rowid`).all() as Row[]).map(mapBatch),
+    batchIdsInState: (state) => (stmt(`SELECT id FROM batches WHERE state = ? ORDER BY created_at, rowid`).all(state) as Row[]).map((r) => String(r.id)),
     updateBatch: (id, patch) => {
       if (patch.state !== undefined) stmt(`UPDATE batches SET state = ?, updated_at = ? WHERE id = ?`).run(patch.state, now(), id);
       if (patch.pausedReason !== undefined) stmt(`UPDATE batches SET paused_reason = ?, updated_at = ? WHERE id = ?`).run(patch.pausedReason, now(), id);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextPollDelayMs, type PollState, type ProgressSample } from '../../../main/core/engine/poll-timing';
+import { durationSample, learnDuration, nextPollDelayMs, type PollState, type ProgressSample } from '../../../main/core/engine/poll-timing';
 
 // Simulates the sandbox's progress curve (queued for 10% of L, then 5-point steps, completed at L) against the
 // poll timing, counting status requests and how late completion is seen.
@@ -16,14 +16,21 @@ function simulate(durationMs: number, expectedMs: number | null, rttMs = 5): { p
   let overdue = 0;
   let idlePolls = 0;
   for (let polls = 1; polls < 100; polls++) {
-    const state: PollState = { elapsedMs: t, first, last, expectedMs, overdue, idlePolls };
+    const state: PollState = { elapsedMs: t, first, last, expectedMs, overdue, idlePolls, polls: polls - 1 };
     t += nextPollDelayMs(state) + rttMs;
     const p = progressAt(t);
     if (p === 100) return { polls, lateMs: t - durationMs };
     if (p > 0) { first ??= { atMs: t, progress: p }; last = { atMs: t, progress: p }; } else idlePolls++;
     if (expectedMs !== null && t > expectedMs) overdue++;
+    else if (expectedMs === null && last && t > 0 && overdueByRate(t, first, last)) overdue++;
   }
   throw new Error('never completed');
+}
+
+function overdueByRate(t: number, first: ProgressSample | null, last: ProgressSample): boolean {
+  if (!first || last.progress <= first.progress) return false;
+  const rate = (last.progress - first.progress) / (last.atMs - first.atMs);
+  return (100 - last.progress - 2.5) / rate - (t - last.atMs) <= 0;
 }
 
 describe('adaptive poll timing', () => {
@@ -33,9 +40,23 @@ describe('adaptive poll timing', () => {
     expect(lateMs).toBeLessThanOrEqual(Math.max(1000, L * 0.1));
   });
 
-  it('with the duration learned from earlier executions, one or two polls suffice', () => {
-    expect(simulate(10_000, 9_990).polls).toBeLessThanOrEqual(2);
-    expect(simulate(2_000, 2_000).lateMs).toBeLessThan(150);
+  it('with the duration learned from earlier executions, two polls bracket the end', () => {
+    expect(simulate(10_000, 9_990).polls).toBe(2);
+    expect(simulate(2_000, 2_000).lateMs).toBeLessThan(100);
+  });
+
+  it('learns the duration from the bracket of the last two looks', () => {
+    expect(durationSample(2_100, 1_900, 2_000)).toBe(2_000);
+    expect(durationSample(2_100, null, 2_000)).toBe(2_100 - 120);
+    let expected: number | null = null;
+    // A first estimate far too high converges to the truth within a dozen completions.
+    expected = 3_000;
+    for (let i = 0; i < 12; i++) {
+      const probe = expected - Math.max(80, expected * 0.06);
+      const seen = probe >= 2_000 ? probe : expected + 25;
+      expected = learnDuration(expected, durationSample(seen, probe >= 2_000 ? null : probe, expected));
+    }
+    expect(Math.abs(expected - 2_000)).toBeLessThan(150);
   });
 
   it('backs off while an execution is overdue', () => {

@@ -116,4 +116,23 @@ describe('engine end to end against the sandbox', () => {
       expect(item.outputs[0]).toMatch(/ \(2\)\.jpg$/);
     }
   });
+
+  it('runs a multi-image workflow from explicit mappings, and refuses plain paths for it', async () => {
+    await setup();
+    const input = join(dir.path, 'in');
+    await mkdir(input, { recursive: true });
+    const [a, b, c, d] = await writePhotos(input, 4);
+    const output = join(dir.path, 'out');
+    await expect(engine.createBatch({ workflowId: 'before-after', inputs: { paths: [input] }, output: { outputFolder: output } }))
+      .rejects.toMatchObject({ code: 'validation' });
+    const batch = await engine.createBatch({
+      workflowId: 'before-after', inputs: { mappings: [{ before: a!, after: b! }, { before: c!, after: d! }] }, output: { outputFolder: output },
+    });
+    const done = await waitForBatch(engine, batch.id);
+    expect(done.counts.saved).toBe(2);
+    expect(done.creditsSpent).toBe(6);
+    const items = engine.listItems({ batchId: batch.id }).items;
+    expect(items[0]!.displayName).toBe('photo-000.jpg + photo-001.jpg');
+    expect(items[0]!.sources).toEqual({ after: b, before: a });
+  });
 });

@@ -1,6 +1,7 @@
 import { Accounts } from './accounts';
 import { Executions } from './executions';
 import { FaultInjector } from './faults';
+import { Limiter } from './limiter';
 import { mergeFaults, type FaultSettings, type SandboxLimits } from './options';
 import { ResultStore } from './results';
 import { StatsRecorder } from './stats';
@@ -23,11 +24,14 @@ export class SandboxCore {
   readonly results: ResultStore;
   readonly stats = new StatsRecorder();
   readonly executions: Executions;
+  /** Every workflow edit goes through this. */
+  readonly imaging: Limiter;
   private currentLimits: SandboxLimits;
 
   constructor(readonly settings: CoreSettings) {
     this.currentLimits = settings.limits;
     this.stats.startMonitoring();
+    this.imaging = new Limiter(() => this.currentLimits.imageConcurrency);
     this.faults = new FaultInjector(settings.seed, settings.faults);
     this.accounts = new Accounts(settings.credits, () => this.currentLimits);
     this.results = new ResultStore(settings.origin, () => this.currentLimits.maxStoredResultBytes);
@@ -35,6 +39,7 @@ export class SandboxCore {
       accounts: this.accounts,
       results: this.results,
       stats: this.stats,
+      imaging: this.imaging,
       durationMs: () => settings.executionDurationMs,
       resultTtlMs: () => settings.resultTtlMs,
     });

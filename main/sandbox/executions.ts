@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Accounts } from './accounts';
+import type { Limiter } from './limiter';
 import type { ResultStore } from './results';
 import type { StatsRecorder } from './stats';
 import type { WorkflowDefinition, WorkflowRunInput } from './workflow-types';
@@ -31,6 +32,7 @@ export interface ExecutionDeps {
   accounts: Accounts;
   results: ResultStore;
   stats: StatsRecorder;
+  imaging: Limiter;
   durationMs: () => number;
   resultTtlMs: () => number;
   now?: () => number;
@@ -93,7 +95,7 @@ export class Executions {
       return;
     }
     const earliestEnd = record.startedAt + record.runningMs;
-    workflow.run(input).then(
+    this.deps.imaging.run(() => workflow.run(input)).then(
       (results) => {
         if (this.closed) return;
         const wait = earliestEnd - this.now();

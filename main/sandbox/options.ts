@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 // Configuration of the sandbox: fault knobs, limits and their defaults, plus the environment-variable form of the
 // fault knobs so a sandbox started by a script (or the app) can be made hostile without code changes.
 
@@ -42,6 +44,11 @@ export interface SandboxLimits {
   maxConcurrentExecutions: number;
   /** Result bytes kept in memory; beyond it the oldest results expire early (410). */
   maxStoredResultBytes: number;
+  /**
+   * Workflow edits run at once; the rest wait their turn (default: the number of cores). Accept-time decodes are not
+   * limited: they are short, and an execute request should not wait behind other executions' edits.
+   */
+  imageConcurrency: number;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = {
@@ -67,6 +74,7 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   burst: 400,
   maxConcurrentExecutions: 16,
   maxStoredResultBytes: 512 * 1024 * 1024,
+  imageConcurrency: availableParallelism(),
 };
 
 export const DEFAULT_CREDITS = 1000;

@@ -1,3 +1,4 @@
+import { EXIT } from './exit-codes';
 import type { BatchSummary, ItemView } from '../../shared/engine/model';
 import type { CliSession } from './session';
 
@@ -80,11 +81,21 @@ export async function allItems(session: CliSession, batchId: string): Promise<It
 }
 
 /** Ctrl-C (and SIGTERM) abort the returned signal once; a second Ctrl-C leaves at once. */
+/**
+ * Ctrl-C / SIGTERM stop gracefully (state kept for `resume`); a second one a moment later leaves at once. Signals
+ * within 1 s of the first are ignored: the settings store's exit hook (when-exit, via conf/atomically) re-raises
+ * the signal it intercepted, which would otherwise count as the impatient second Ctrl-C and skip the graceful stop.
+ */
 export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
+  let firstAt = 0;
   const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort();
+    if (!controller.signal.aborted) {
+      firstAt = Date.now();
+      controller.abort();
+    } else if (Date.now() - firstAt > 1_000) {
+      process.exit(EXIT.interrupted);
+    }
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

@@ -1,3 +1,4 @@
+import { interruptSignal } from '../batch-tracker';
 import type { Command } from 'commander';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -47,32 +48,6 @@ export function registerWatchCommand(program: Command): void {
     });
 }
 
-/**
- * Ctrl-C / SIGTERM stop the watch gracefully; a second one a moment later leaves at once. Signals arriving within
- * 1 s of the first are ignored: the settings store's exit hook (when-exit, via conf) re-raises the signal it
- * intercepted, which would otherwise count as the impatient second Ctrl-C.
- */
-function stopSignal(): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  let firstAt = 0;
-  const onSignal = () => {
-    if (!controller.signal.aborted) {
-      firstAt = Date.now();
-      controller.abort();
-    } else if (Date.now() - firstAt > 1_000) {
-      process.exit(EXIT.interrupted);
-    }
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
-}
 
 function managerOf(core: Core): HotFolderManager {
   const manager = (core as Core & { hotFolders?: HotFolderManager }).hotFolders;
@@ -83,7 +58,7 @@ function managerOf(core: Core): HotFolderManager {
 async function runWatch(session: CliSession, dir: string | undefined, flags: WatchFlags, existing: HotFolderConfigInput['existingFiles']): Promise<number> {
   const { out, core } = session;
   const manager = managerOf(core);
-  const interrupt = stopSignal();
+  const interrupt = interruptSignal();
   const print = createPrinter(out);
   const unsubscribe = core.onEvent((channel, payload) => {
     if (channel === 'hotFolders:activity') print.activity(payload as HotFolderActivity);

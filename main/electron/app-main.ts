@@ -8,7 +8,7 @@ import { createAppProtocolHandler } from './app-protocol';
 import { APP_ENTRY_URL, APP_SCHEME, MEDIA_SCHEME } from './constants';
 import { forwardCoreEvents } from './event-forwarding';
 import type { IpcWrapperOptions } from './ipc-main';
-import { createMediaProtocolHandler, createMediaRegistry } from './media-protocol';
+import { createMediaProtocolHandler, createElectronMediaRegistry } from './media-protocol';
 import { appMenuTemplate } from './menu';
 import { createElectronHost, type OpenDialogRequest } from './native-host';
 import { claimSingleInstance, createOpenedPathsRelay, pathsFromArgv } from './open-paths';
@@ -103,7 +103,7 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
   if (firstLaunchPaths.length > 0) relay.push(firstLaunchPaths);
 
   await app.whenReady();
-  const media = createMediaRegistry();
+  const media = createElectronMediaRegistry();
   deps.protocol.handle(APP_SCHEME, createAppProtocolHandler(deps.paths.rendererRoot));
   deps.protocol.handle(MEDIA_SCHEME, createMediaProtocolHandler(media));
   denyAllPermissions(deps.session, (permission) => log.info('denied permission', { permission }));

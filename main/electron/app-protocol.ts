@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { APP_HOST, CONTENT_SECURITY_POLICY } from './constants';
-import { contentTypeFor } from './mime';
+import { contentTypeFor } from '../core/media/content-types';
 
 /** Headers on every renderer response: the CSP lives here, not in a <meta> tag the page could omit. */
 export const APP_RESPONSE_HEADERS: Readonly<Record<string, string>> = {

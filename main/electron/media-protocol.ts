@@ -1,39 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { MEDIA_HOST, MEDIA_SCHEME } from './constants';
 import { fileResponse } from './app-protocol';
+import { createMediaRegistry, type MediaRegistry } from '../core/media/registry';
 
-/**
- * Previews and results reach the renderer only through tokens: the core registers a path it vouches for (an input
- * the user chose, a result it saved) and hands out `batchroom-media://file/<token>`. The renderer cannot name a
- * path, so it cannot read anything the core did not register.
- */
-export interface MediaRegistry {
-  urlFor(path: string): string;
-  pathFor(token: string): string | undefined;
-  readonly size: number;
-}
+export type { MediaRegistry };
 
-export function createMediaRegistry(newToken: () => string = () => randomBytes(16).toString('hex')): MediaRegistry {
-  const tokenByPath = new Map<string, string>();
-  const pathByToken = new Map<string, string>();
-  return {
-    urlFor(path) {
-      const absolute = resolve(path);
-      let token = tokenByPath.get(absolute);
-      if (!token) {
-        token = newToken();
-        tokenByPath.set(absolute, token);
-        pathByToken.set(token, absolute);
-      }
-      return `${MEDIA_SCHEME}://${MEDIA_HOST}/${token}`;
-    },
-    pathFor: (token) => pathByToken.get(token),
-    get size() {
-      return pathByToken.size;
-    },
-  };
+/** The Electron media protocol: `batchroom-media://file/<token>`, serving only files the core registered. */
+export function createElectronMediaRegistry(newToken?: () => string): MediaRegistry {
+  return createMediaRegistry({ formatUrl: (token) => `${MEDIA_SCHEME}://${MEDIA_HOST}/${token}`, ...(newToken ? { newToken } : {}) });
 }
 
 function notFound(): Response {

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { resolve, sep } from 'node:path';
-import { contentTypeFor } from './content-types';
+import { contentTypeFor } from '../core/media/content-types';
 
 /** Streams a regular file with the given headers; resolves false when it is missing or not a file. */
 export async function sendFile(response: ServerResponse, path: string, headers: Record<string, string>, method = 'GET'): Promise<boolean> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createLogger } from '../../core/log';
 import { resolveStateDir } from '../../core/settings';
 import { browserHostCapabilities, startBrowserHost } from '../../host/browser-host';
-import { createMediaRegistry } from '../../host/media-registry';
+import { createHostMediaRegistry } from '../../host/media-registry';
 import { defaultRendererDir, ensureRendererBuilt } from '../../host/renderer-build';
 import { interruptSignal } from '../batch-tracker';
 import { UsageError } from '../errors';
@@ -41,7 +41,7 @@ export function registerUiCommand(program: Command): void {
       if (!built) {
         out.notice('batchroom: the interface is not built; the page will say how to build it (`npx vite build`).');
       }
-      const media = createMediaRegistry();
+      const media = createHostMediaRegistry();
       const { createCore } = await import('../../core/app/create-core');
       const core = await createCore({
         host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,

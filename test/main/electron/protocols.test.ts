@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppProtocolHandler } from '../../../main/electron/app-protocol';
 import { CONTENT_SECURITY_POLICY } from '../../../main/electron/constants';
-import { createMediaProtocolHandler, createMediaRegistry } from '../../../main/electron/media-protocol';
+import { createMediaProtocolHandler, createElectronMediaRegistry } from '../../../main/electron/media-protocol';
 
 let dir: string;
 let root: string;
@@ -74,7 +74,7 @@ describe('batchroom://app/ (the renderer)', () => {
 
 describe('batchroom-media:// (previews)', () => {
   it('serves a registered file under an opaque token', async () => {
-    const registry = createMediaRegistry();
+    const registry = createElectronMediaRegistry();
     const url = registry.urlFor(join(dir, 'photo.jpg'));
     expect(url).toMatch(/^batchroom-media:\/\/file\/[0-9a-f]{32}$/);
     expect(url).not.toContain('photo');
@@ -86,7 +86,7 @@ describe('batchroom-media:// (previews)', () => {
   });
 
   it('refuses tokens it never issued and paths in place of tokens', async () => {
-    const registry = createMediaRegistry();
+    const registry = createElectronMediaRegistry();
     registry.urlFor(join(dir, 'photo.jpg'));
     const handler = createMediaProtocolHandler(registry);
     for (const url of [
@@ -100,7 +100,7 @@ describe('batchroom-media:// (previews)', () => {
   });
 
   it('answers 404 when a registered file has since disappeared', async () => {
-    const registry = createMediaRegistry();
+    const registry = createElectronMediaRegistry();
     const url = registry.urlFor(join(dir, 'gone.jpg'));
     expect((await createMediaProtocolHandler(registry)(get(url))).status).toBe(404);
   });

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createMediaRegistry } from '../../../main/electron/media-protocol';
+import { createElectronMediaRegistry } from '../../../main/electron/media-protocol';
 import { appMenuTemplate } from '../../../main/electron/menu';
 import { createElectronHost, type NativeDeps } from '../../../main/electron/native-host';
 import { DEFAULT_WINDOW_STATE, loadWindowState, saveWindowState, trackWindowState } from '../../../main/electron/window-state';
@@ -59,7 +59,7 @@ describe('createElectronHost (the HostCapabilities handed to the core)', () => {
   function host(over: Partial<NativeDeps> = {}) {
     const deps: NativeDeps = {
       platform: 'darwin',
-      media: createMediaRegistry(() => 'token0123456789'),
+      media: createElectronMediaRegistry(() => 'token0123456789'),
       showOpenDialog: vi.fn(async () => ({ canceled: false, filePaths: ['/p/1.jpg', '/p/2.jpg'] })),
       showItemInFolder: vi.fn(),
       openPath: vi.fn(async () => ''),

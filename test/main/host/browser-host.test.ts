@@ -7,7 +7,7 @@ import { WebSocket } from 'ws';
 import { createEventBus } from '../../../main/core/app/event-bus';
 import type { Core } from '../../../main/core/app/types';
 import { browserHostCapabilities, startBrowserHost, type BrowserHost } from '../../../main/host/browser-host';
-import { createMediaRegistry } from '../../../main/host/media-registry';
+import { createHostMediaRegistry } from '../../../main/host/media-registry';
 import { sweepUploads, UPLOAD_RETENTION_MS } from '../../../main/host/uploads';
 import type { Api, Handlers } from '../../../shared/ipc/contract';
 
@@ -54,7 +54,7 @@ describe('browser host', () => {
     await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
     await writeFile(join(dir, 'secret.txt'), 'not for you');
     await writeFile(join(dir, 'photo.jpg'), 'jpeg bytes');
-    const media = createMediaRegistry();
+    const media = createHostMediaRegistry();
     const caps = browserHostCapabilities(media);
     const bus = createEventBus();
     const handlers = {

@@ -1,5 +1,7 @@
 import { extname } from 'node:path';
 
+/** One content-type table for both hosts: the Electron app protocol and the browser host serve the same files. */
+
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -18,6 +20,7 @@ const TYPES: Record<string, string> = {
   '.tiff': 'image/tiff',
   '.heic': 'image/heic',
   '.heif': 'image/heif',
+  '.bmp': 'image/bmp',
   '.ico': 'image/x-icon',
   '.woff': 'font/woff',
   '.woff2': 'font/woff2',

@@ -17,6 +17,7 @@ import { openJournal, type Journal } from '../main/core/journal';
 import { createServiceClient } from '../main/core/service';
 import { spawnSandbox, type SpawnedSandbox } from '../test/helpers/sandbox';
 
+const RECOMMENDED_NODE_FLAGS = '--max-old-space-size=128 --max-semi-space-size=4';
 const SCALE = Number(process.env.BENCH_ENGINE_SCALE ?? '1');
 const scaled = (n: number) => Math.max(8, Math.round(n * SCALE));
 const round = (value: number, digits = 3) => Number(value.toFixed(digits));
@@ -152,9 +153,13 @@ async function peakRss(): Promise<Record<string, number>> {
     await mkdir(input);
     const base = await photoLike(4000, 3000, 80);
     for (let i = 0; i < N; i++) await writeFile(join(input, `p${i}.jpg`), uniqueCopy(base, i));
-    const child = spawnSync(process.execPath, [...(process.env.CHILD_FLAGS ? process.env.CHILD_FLAGS.split(' ') : []), '--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', input], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    // The engine process as docs/engine.md recommends hosts run it: glibc arenas capped, a modest V8 heap (override
+    // with CHILD_FLAGS="" and MALLOC_ARENA_MAX= to measure Node's defaults).
+    const flags = (process.env.CHILD_FLAGS ?? RECOMMENDED_NODE_FLAGS).split(' ').filter(Boolean);
+    const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+    const child = spawnSync(process.execPath, [...flags, '--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', input], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] });
     const result = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { peak: number; baseline: number; wallMs: number };
-    log(`memory: ${N} × 12 MP inputs (${round(base.length / 1e6, 1)} MB each) in ${round(result.wallMs / 1000, 1)} s: peak RSS ${round(result.peak / 2 ** 20, 0)} MB (baseline ${round(result.baseline / 2 ** 20, 0)} MB)`);
+    log(`memory: ${N} × 12 MP inputs (${round(base.length / 1e6, 1)} MB each) in ${round(result.wallMs / 1000, 1)} s: peak RSS ${round(result.peak / 2 ** 20, 0)} MB (baseline ${round(result.baseline / 2 ** 20, 0)} MB; MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX || 'default'}, node flags "${flags.join(' ')}")`);
     return { rssItems: N, peakRssMB: round(result.peak / 2 ** 20, 0), baselineRssMB: round(result.baseline / 2 ** 20, 0) };
   } finally {
     await rm(root, { recursive: true, force: true });

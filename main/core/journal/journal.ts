@@ -80,10 +80,12 @@ export function openJournal(stateDir: string): Journal {
   mkdirSync(stateDir, { recursive: true });
   const path = join(stateDir, 'journal.db');
   const db: Db = new Database(path);
+  // busy_timeout first: switching a fresh file to WAL takes a lock, and two processes opening it at once
+  // (the app and a CLI command) must wait for each other rather than fail with "database is locked".
+  db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
-  db.exec('PRAGMA busy_timeout = 5000');
   migrate(db);
 
   const now = () => new Date().toISOString();

@@ -50,9 +50,13 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail): Prom
   const firstByKey = new Map<string, string>();
   let position = 0;
 
+  // Runnable items take positions 0…n-1 (so `{index}` is the same in the preview and on disk); skipped ones follow.
+  const deferred: Omit<NewItem, 'position'>[] = [];
   const push = (sources: Record<string, string>, relDir: string, displayName: string, hash: string | null, skipReason: string | null) => {
     const id = randomUUID();
-    items.push({ id, position: position++, displayName, sources, relDir, contentHash: hash, state: skipReason ? 'skipped' : 'pending', reason: skipReason });
+    const item = { id, displayName, sources, relDir, contentHash: hash, state: skipReason ? 'skipped' as const : 'pending' as const, reason: skipReason };
+    if (skipReason) deferred.push(item);
+    else items.push({ ...item, position: position++ });
     return id;
   };
 
@@ -118,6 +122,7 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail): Prom
     addRunnable(sources, '', label, hash, label);
   }
 
+  for (const item of deferred) items.push({ ...item, position: position++ });
   return { items, workCount: keys.size, skipped, duplicates, keys };
 }
 

@@ -547,7 +547,8 @@ export class Runner {
       const batch = this.batch(item.batchId);
       try {
         if (attempt > 1 || item.resultUrls.length === 0) item = await this.refreshResultUrls(item);
-        const total = this.o.journal.listItems({ batchId: batch.id, limit: 1 }).total;
+        const counts = this.o.journal.countByState(batch.id);
+        const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0) - (counts.skipped ?? 0);
         const outcome = await saveResults(this.saverDeps, item, batch, item.position + 1, total);
         this.stats.downloads += 1;
         const at = this.o.now().toISOString();

@@ -11,7 +11,7 @@ describe('encoding for upload', () => {
 
   beforeAll(async () => {
     dir = await makeTempDir('batchroom-encode-');
-    await buildCorpus(dir.path);
+    await buildCorpus(dir.path, { readOnlyCase: false });
   });
 
   afterAll(async () => {

@@ -210,6 +210,10 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
           addFolder: () => void pickInto(async () => [(await host.pickFolder!()) ?? ''].filter(Boolean)),
           showLogs: () => void deps.openPath(deps.paths.logs),
           showDataFolder: () => void deps.openPath(deps.paths.stateDir),
+          navigate: (view) => {
+            showWindow();
+            core?.emit('app:navigate', { view });
+          },
         },
       }),
     ),

@@ -1,4 +1,5 @@
 import type { MenuItemConstructorOptions } from 'electron';
+import type { AppView } from '../../shared/ipc/channels/files';
 
 export interface MenuActions {
   /** File ▸ Add Photos…: pick files and hand them to the renderer as if they had been dropped. */
@@ -6,7 +7,16 @@ export interface MenuActions {
   addFolder(): void;
   showLogs(): void;
   showDataFolder(): void;
+  /** Show one of the renderer's views (Settings…, and the view shortcuts). */
+  navigate(view: AppView): void;
 }
+
+const VIEW_ITEMS: { view: AppView; label: string; key: string }[] = [
+  { view: 'workflows', label: 'Workflows', key: '1' },
+  { view: 'queue', label: 'Queue', key: '2' },
+  { view: 'review', label: 'Review', key: '3' },
+  { view: 'hotFolders', label: 'Hot Folders', key: '4' },
+];
 
 /**
  * The usual menus with the usual shortcuts: standard roles do the work (and get localised, platform-correct
@@ -27,6 +37,8 @@ export function appMenuTemplate(options: {
       submenu: [
         { role: 'about' },
         { type: 'separator' },
+        { label: 'Settings…', accelerator: 'Cmd+,', click: () => actions.navigate('settings') },
+        { type: 'separator' },
         { role: 'services' },
         { type: 'separator' },
         { role: 'hide' },
@@ -42,6 +54,8 @@ export function appMenuTemplate(options: {
     submenu: [
       { label: 'Add Photos…', accelerator: 'CmdOrCtrl+O', click: () => actions.addPhotos() },
       { label: 'Add Folder…', accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.addFolder() },
+      // Windows and Linux keep Settings in File, where their users look for it.
+      ...(mac ? [] : [{ type: 'separator' }, { label: 'Settings…', accelerator: 'Ctrl+,', click: () => actions.navigate('settings') }] as MenuItemConstructorOptions[]),
       { type: 'separator' },
       mac ? { role: 'close' } : { role: 'quit' },
     ],
@@ -62,6 +76,8 @@ export function appMenuTemplate(options: {
   menu.push({
     label: 'View',
     submenu: [
+      ...VIEW_ITEMS.map(({ view, label, key }) => ({ label, accelerator: `CmdOrCtrl+${key}`, click: () => actions.navigate(view) })),
+      { type: 'separator' },
       ...(options.isDev ? [{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[] : []),
       { role: 'resetZoom' },
       { role: 'zoomIn' },

@@ -45,6 +45,7 @@ export function connectStore(store: AppStore, bridge: Api): () => void {
     bridge.hotFolders.onChanged((list) => s().applyHotFolders(list)),
     bridge.hotFolders.onActivity((entry) => s().applyActivity(entry)),
     bridge.app.onNotice((notice) => s().notify(notice.level, notice.message)),
+    bridge.app.onNavigate(({ view }) => s().setView(view)),
     bridge.files.onOpened(({ paths }) => {
       s().addPaths(paths);
       s().setView('workflows');

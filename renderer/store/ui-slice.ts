@@ -1,8 +1,10 @@
+import { APP_VIEWS, type AppView } from '../../shared/ipc/channels/files';
 import type { UiError } from '../lib/errors';
 import type { SliceCreator } from './types';
 
-export const VIEWS = ['workflows', 'queue', 'review', 'hotFolders', 'settings'] as const;
-export type View = (typeof VIEWS)[number];
+
+export const VIEWS = APP_VIEWS;
+export type View = AppView;
 
 export interface Notice {
   id: number;

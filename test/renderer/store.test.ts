@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAppStore } from '../../renderer/store/app-store';
+import { connectStore, createAppStore } from '../../renderer/store/app-store';
 import { filterWorkflows } from '../../renderer/store/catalog-slice';
 import { selectLowBalance } from '../../renderer/store/service-slice';
 import { FakeFailure } from './helpers/fake-bridge';
@@ -263,5 +263,17 @@ describe('hot folders', () => {
     for (let n = 0; n < 250; n++) s().applyActivity({ folderId: 'h1', kind: 'saved', path: `/w/${n}.jpg`, message: 'saved', at: '2026-11-22T10:00:00.000Z' });
     expect(s().activity).toHaveLength(200);
     expect(s().activity[0]?.path).toBe('/w/249.jpg');
+  });
+});
+
+describe('events from main', () => {
+  it('shows the view main asks for (menu: Settings…, view shortcuts) until unsubscribed', async () => {
+    const { store, fake, s } = await readyStore();
+    const disconnect = connectStore(store, fake.api);
+    fake.emit('app:navigate', { view: 'settings' });
+    expect(s().view).toBe('settings');
+    disconnect();
+    fake.emit('app:navigate', { view: 'queue' });
+    expect(s().view).toBe('settings');
   });
 });

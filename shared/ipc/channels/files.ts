@@ -24,7 +24,14 @@ export const AppInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 
+/** The renderer's top-level views, addressable from outside the page (the app menu, the tray). */
+export const APP_VIEWS = ['workflows', 'queue', 'review', 'hotFolders', 'settings'] as const;
+export const AppViewSchema = z.enum(APP_VIEWS);
+export type AppView = z.infer<typeof AppViewSchema>;
+
 export const appChannels = {
   'app:info': invoke(z.object({}).strict(), AppInfoSchema),
+  /** Main asks the renderer to show a view (menu: Settings… ⌘, and the view shortcuts). */
+  'app:navigate': event(z.object({ view: AppViewSchema })),
   'app:notice': event(z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() })),
 } as const;

@@ -93,7 +93,7 @@ describe('createElectronHost (the HostCapabilities handed to the core)', () => {
 });
 
 describe('app menu', () => {
-  const actions = { addPhotos: vi.fn(), addFolder: vi.fn(), showLogs: vi.fn(), showDataFolder: vi.fn() };
+  const actions = { addPhotos: vi.fn(), addFolder: vi.fn(), showLogs: vi.fn(), showDataFolder: vi.fn(), navigate: vi.fn() };
   const flatten = (items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] =>
     items.flatMap((i) => [i, ...flatten(Array.isArray(i.submenu) ? i.submenu : [])]);
 
@@ -108,6 +108,19 @@ describe('app menu', () => {
     expect(add.accelerator).toBe('CmdOrCtrl+O');
     add.click!({} as never, undefined, {} as never);
     expect(actions.addPhotos).toHaveBeenCalled();
+  });
+
+  it('opens Settings with the platform shortcut and views with CmdOrCtrl+1…4', () => {
+    const item = (platform: string, label: string) =>
+      flatten(appMenuTemplate({ platform, appName: 'Batchroom', isDev: false, actions })).find((i) => i.label === label)!;
+    expect(item('darwin', 'Settings…').accelerator).toBe('Cmd+,');
+    expect(item('win32', 'Settings…').accelerator).toBe('Ctrl+,');
+    item('win32', 'Settings…').click!({} as never, undefined, {} as never);
+    expect(actions.navigate).toHaveBeenLastCalledWith('settings');
+    const queue = item('darwin', 'Queue');
+    expect(queue.accelerator).toBe('CmdOrCtrl+2');
+    queue.click!({} as never, undefined, {} as never);
+    expect(actions.navigate).toHaveBeenLastCalledWith('queue');
   });
 
   it('keeps developer tools out of release builds', () => {

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServiceClient, type ServiceClientOptions } from '../../../main/core/service/client';
-import { ServiceError } from '../../../main/core/service/errors';
-import { fakeSleep, REQUEST, TEST_KEY, WORKFLOW } from './fixtures';
+import type { ServiceClientOptions } from '../../../main/core/service/client';
+import { REQUEST, WORKFLOW, rejection, testClient } from './fixtures';
 import { drop, hang, json, ok, startStub, status } from './stub-server';
 
 type Stub = Awaited<ReturnType<typeof startStub>>;
@@ -13,23 +12,8 @@ afterEach(async () => {
   await stub.close();
 });
 
-function client(extra: Partial<ServiceClientOptions> = {}) {
-  const sleep = fakeSleep();
-  return Object.assign(
-    createServiceClient({ baseUrl: stub.origin, apiKey: TEST_KEY, timeoutMs: 2_000, retry: { attempts: 3, baseDelayMs: 10, totalMs: 10_000, sleep: sleep.sleep }, ...extra }),
-    { delays: sleep.delays },
-  );
-}
+const client = (extra: Partial<ServiceClientOptions> = {}) => testClient(stub.origin, extra);
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ServiceError);
-    return error as ServiceError;
-  }
-  throw new Error('expected a rejection');
-}
 
 const accepted = ok({ executionId: 'ex_1', status: 'queued' });
 

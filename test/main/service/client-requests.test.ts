@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServiceClient, type ServiceClientOptions } from '../../../main/core/service/client';
 import { ServiceError } from '../../../main/core/service/errors';
 import { USER_AGENT } from '../../../shared/app-info';
-import { fakeSleep, TEST_KEY, WORKFLOW_WIRE } from './fixtures';
+import { fakeSleep, TEST_KEY, WORKFLOW_WIRE, rejection, testClient } from './fixtures';
 import { drop, hang, json, ok, startStub, status } from './stub-server';
 
 type Stub = Awaited<ReturnType<typeof startStub>>;
@@ -19,24 +19,8 @@ afterEach(async () => {
   other = undefined;
 });
 
-function client(extra: Partial<ServiceClientOptions> = {}) {
-  const sleep = fakeSleep();
-  const c = createServiceClient({
-    baseUrl: stub.origin, apiKey: TEST_KEY, timeoutMs: 2_000,
-    retry: { attempts: 3, baseDelayMs: 10, maxDelayMs: 50, totalMs: 10_000, sleep: sleep.sleep }, ...extra,
-  });
-  return Object.assign(c, { delays: sleep.delays });
-}
+const client = (extra: Partial<ServiceClientOptions> = {}) => testClient(stub.origin, extra);
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ServiceError);
-    return error as ServiceError;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('requests', () => {
   it.each(['', '/', '/api/v1', '/api/v1/'])('accepts the base URL with suffix %j and sends key, user agent and accept', async (suffix) => {

@@ -6,7 +6,7 @@ import { sniffImageMime, toDataUrl } from '../../../main/core/service/image-inpu
 import type { ServiceClient } from '../../../main/core/service/types';
 import { DEFAULT_FAULTS, startSandbox, type RunningSandbox } from '../../../main/sandbox/index';
 import type { ExecuteRequest, WorkflowDetail } from '../../../shared/service/model';
-import { fakeSleep } from './fixtures';
+import { fakeSleep, rejection } from './fixtures';
 
 // Integration over real HTTP against the built-in sandbox, including its seeded fault injection.
 
@@ -31,15 +31,6 @@ function client(extra: Partial<ServiceClientOptions> = {}): ServiceClient {
   });
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(ServiceError);
-    return error as ServiceError;
-  }
-  throw new Error('expected a rejection');
-}
 
 async function waitForEnd(c: ServiceClient, id: string) {
   for (let i = 0; i < 200; i++) {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceClientOptions } from '../../../main/core/service/client';
-import { REQUEST, WORKFLOW, rejection, testClient } from './fixtures';
+import { REQUEST, TEST_KEY, WORKFLOW, rejection, testClient } from './fixtures';
 import { drop, hang, json, ok, startStub, status } from './stub-server';
 
 type Stub = Awaited<ReturnType<typeof startStub>>;

@@ -1,0 +1,99 @@
+import { isAppError } from '../../../shared/errors';
+import type { BatchRecord } from '../journal/types';
+import type { ServiceClient } from '../service/types';
+import type { RequestGate } from './limiter';
+import { nowMs } from './runner-core';
+
+// Money while a batch runs. The balance is tracked locally (charges and refunds applied as they happen, refreshed
+// from the service every `balanceRefreshMs` and on resume) together with what submissions in flight have committed,
+// so that the batch pauses with a readable reason when the next item would pass its budget or the balance — rather
+// than sending items the service would refuse with 402 and failing the rest of the batch.
+
+export interface CreditGuardDeps {
+  gate: RequestGate;
+  client: ServiceClient;
+  balanceRefreshMs?: number;
+  /** A refresh that was waited for has landed: schedule again. */
+  kick: () => void;
+}
+
+export class CreditGuard {
+  private balance: number | null = null;
+  private balanceAt = 0;
+  private refreshing = false;
+  /** Credits of submissions whose answer has not arrived yet, per batch. */
+  private readonly committed = new Map<string, number>();
+
+  constructor(private readonly deps: CreditGuardDeps) {}
+
+  setBalance(balance: number): void {
+    this.balance = balance;
+    this.balanceAt = nowMs();
+  }
+
+  /** Resuming (typically after a top-up) must not trust the balance that caused the pause. */
+  distrustBalance(): void {
+    this.balanceAt = 0;
+  }
+
+  /** A submission is about to leave: its cost counts against the budget and balance until the answer arrives. */
+  reserve(batchId: string, cost: number): void {
+    this.committed.set(batchId, (this.committed.get(batchId) ?? 0) + cost);
+  }
+
+  release(batchId: string, cost: number): void {
+    this.committed.set(batchId, Math.max(0, (this.committed.get(batchId) ?? 0) - cost));
+  }
+
+  /** The service accepted (and charged) an execution. */
+  charged(cost: number): void {
+    if (this.balance !== null) this.balance -= cost;
+  }
+
+  /** A failed execution was refunded by the service. */
+  refunded(cost: number): void {
+    if (this.balance !== null) this.balance += cost;
+  }
+
+  /** null: go; 'wait': balance being refreshed; string: pause the batch with this reason. */
+  check(batch: BatchRecord): string | 'wait' | null {
+    const cost = batch.creditCost;
+    const committed = this.committed.get(batch.id) ?? 0;
+    if (batch.budget !== null && batch.creditsSpent + committed + cost > batch.budget + 1e-9) {
+      return `budget reached: ${fmt(batch.creditsSpent)} of ${fmt(batch.budget)} credits spent, the next item costs ${fmt(cost)}`;
+    }
+    if (this.balance === null) return null;
+    const allCommitted = [...this.committed.values()].reduce((a, b) => a + b, 0);
+    if (this.balance - allCommitted >= cost) {
+      if (nowMs() - this.balanceAt > (this.deps.balanceRefreshMs ?? 30_000)) void this.refresh();
+      return null;
+    }
+    // Looks short: a stale balance may be missing a top-up, so ask before pausing.
+    if (nowMs() - this.balanceAt > 2_000) {
+      void this.refresh().then(() => this.deps.kick());
+      return 'wait';
+    }
+    // Submissions in flight may still be refused (and so not charged): decide once they have answered.
+    if (allCommitted > 0) return 'wait';
+    return `insufficient credits: balance ${fmt(this.balance)}, the next item costs ${fmt(cost)}. Top up, then resume.`;
+  }
+
+  async refresh(): Promise<void> {
+    if (this.refreshing) return;
+    this.refreshing = true;
+    try {
+      await this.deps.gate.acquire();
+      const balance = await this.deps.client.getBalance();
+      this.deps.gate.succeeded();
+      this.setBalance(balance.apiCredits);
+    } catch (error) {
+      if (isAppError(error) && error.code === 'network') this.deps.gate.networkFailed();
+    } finally {
+      this.refreshing = false;
+    }
+  }
+}
+
+function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}

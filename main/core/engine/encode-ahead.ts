@@ -1,0 +1,83 @@
+import { statSync } from 'node:fs';
+import { encodeForUpload, toDataUrl } from '../images/encode';
+import type { BatchRecord, ItemRecord } from '../journal/types';
+import type { RunnerCore } from './runner-core';
+
+// Encoding runs ahead of submission so an execution slot never waits for sharp, but only a little ahead: at most
+// min(concurrency, 8) + encoders payloads (base64 data URLs, several MB each) are ever held in memory, never the
+// whole batch. An encoded item stays `encoding` in the journal until it is submitted, so a crash sends it back to
+// `pending` (nothing was sent).
+
+/** Input bytes being decoded at once beyond which no further encode starts alongside the running ones. */
+const ENCODE_BYTE_BUDGET = 4 * 1024 * 1024;
+
+export class EncodeAhead {
+  private readonly active = new Set<string>();
+  private activeBytes = 0;
+
+  constructor(private readonly core: RunnerCore, private readonly concurrency: number) {}
+
+  /** Encodes in progress. */
+  get size(): number {
+    return this.active.size;
+  }
+
+  /** Starts encodes for the next pending items of the running batches, within the concurrency and memory bounds. */
+  fill(running: BatchRecord[]): void {
+    const { ready } = this.core;
+    const prefetch = Math.min(this.core.o.concurrency, 8) + this.concurrency;
+    while (this.active.size < this.concurrency && this.active.size + ready.size < prefetch) {
+      // Large photos decode one at a time: each holds tens of MB of pixels, and glibc keeps what several threads
+      // freed, so parallel 12 MP decodes are what pushes peak memory up — small ones are cheap to overlap.
+      if (this.active.size > 0 && this.activeBytes >= ENCODE_BYTE_BUDGET) break;
+      const next = this.nextPending(running);
+      if (!next) break;
+      this.start(next);
+    }
+  }
+
+  private nextPending(running: BatchRecord[]): ItemRecord | null {
+    for (const batch of running) {
+      const [item] = this.core.o.journal.itemsInStates(batch.id, ['pending'], 1);
+      if (item) return item;
+    }
+    return null;
+  }
+
+  private start(item: ItemRecord): void {
+    const { core } = this;
+    const batch = core.batch(item.batchId);
+    this.active.add(item.id);
+    core.update(item.id, { state: 'encoding' });
+    let bytes = 0;
+    for (const source of Object.values(item.sources)) {
+      try { if (!/^https?:/i.test(source)) bytes += statSync(source).size; } catch { /* the encoder reports it */ }
+    }
+    this.activeBytes += bytes;
+    core.run(async () => {
+      try {
+        const images: Record<string, string> = {};
+        for (const [field, source] of Object.entries(item.sources)) {
+          if (/^https?:\/\//i.test(source)) { images[field] = source; continue; }
+          const encoded = await encodeForUpload(source, {
+            policy: batch.spec.encode.uploadSizePolicy, stripMetadata: batch.spec.encode.stripMetadata,
+            imageSize: batch.spec.parameters.globalOverrides?.imageSize, maxInputPixels: core.o.maxInputPixels,
+          });
+          core.stats.uploadBytes += encoded.data.length;
+          core.stats.originalBytes += encoded.originalBytes;
+          images[field] = toDataUrl(encoded);
+        }
+        core.stats.encoded += 1;
+        // Cancelled (or the engine stopping) while it encoded: the payload is dropped.
+        const current = core.o.journal.getItem(item.id);
+        if (current?.state === 'encoding' && !core.isStopping()) core.ready.set(item.id, { batchId: item.batchId, images });
+      } catch (error) {
+        core.update(item.id, { state: 'failed', reason: error instanceof Error ? error.message : String(error), completedAt: core.o.now().toISOString() });
+      } finally {
+        this.active.delete(item.id);
+        this.activeBytes -= bytes;
+        core.kick();
+      }
+    });
+  }
+}

@@ -1,0 +1,151 @@
+import { isAppError } from '../../../shared/errors';
+import type { BatchRecord, ItemRecord } from '../journal/types';
+import { durationSample, learnDuration, nextPollDelayMs, predictRemainingMs, type ProgressSample } from './poll-timing';
+import { nowMs, type RunnerCore } from './runner-core';
+
+// Follows executions from submission to completion. Each one in flight is a Flight holding what polling has learned
+// about it; `poll-timing.ts` decides when to look next, this file does the looking and journals what it sees. A
+// flight exists from just before the POST, so the flight count is also the count of execution slots in use.
+
+export interface Flight {
+  itemId: string;
+  batchId: string;
+  executionId: string | null;
+  acceptedAt: number;
+  progress: number;
+  overdue: number;
+  idlePolls: number;
+  polls: number;
+  first: ProgressSample | null;
+  last: ProgressSample | null;
+  lastPendingPollAt: number | null;
+  timer: NodeJS.Timeout | null;
+  cost: number;
+}
+
+export class ExecutionFollower {
+  private readonly flights = new Map<string, Flight>();
+  /** Learned accept → complete time per batch (what a completion was seen to take). */
+  private readonly expectedMs = new Map<string, number>();
+
+  /** onCompleted: the item is `downloading` with its result URLs journalled; queue its download. */
+  constructor(private readonly core: RunnerCore, private readonly onCompleted: (itemId: string) => void) {}
+
+  /** Executions in flight (including submissions whose answer has not arrived): the slots in use. */
+  get size(): number {
+    return this.flights.size;
+  }
+
+  track(item: ItemRecord, batch: BatchRecord, acceptedAt: number): Flight {
+    const flight: Flight = {
+      itemId: item.id, batchId: batch.id, executionId: item.executionId, acceptedAt, progress: item.progress, overdue: 0,
+      idlePolls: 0, polls: 0, first: null, last: null, lastPendingPollAt: null, timer: null, cost: batch.creditCost,
+    };
+    this.flights.set(item.id, flight);
+    return flight;
+  }
+
+  get(itemId: string): Flight | undefined {
+    return this.flights.get(itemId);
+  }
+
+  forget(itemId: string): void {
+    this.flights.delete(itemId);
+  }
+
+  /** On stop: no further polls (the journal still says submitted/running, so start() polls them again). */
+  cancelTimers(): void {
+    for (const flight of this.flights.values()) if (flight.timer) clearTimeout(flight.timer);
+  }
+
+  schedule(flight: Flight, delayMs?: number): void {
+    if (this.core.isStopping()) return;
+    const delay = delayMs ?? this.pollDelay(flight);
+    flight.timer = setTimeout(() => { flight.timer = null; this.core.run(() => this.poll(flight)); }, Math.max(0, delay));
+  }
+
+  private pollDelay(flight: Flight): number {
+    return nextPollDelayMs({
+      elapsedMs: nowMs() - flight.acceptedAt, first: flight.first, last: flight.last,
+      expectedMs: this.expectedMs.get(flight.batchId) ?? null, overdue: flight.overdue, idlePolls: flight.idlePolls, polls: flight.polls,
+    });
+  }
+
+  private async poll(flight: Flight): Promise<void> {
+    const { core } = this;
+    const { journal } = core.o;
+    await core.gate.acquire();
+    if (core.isStopping() || !flight.executionId) return;
+    core.stats.statusRequests += 1;
+    flight.polls += 1;
+    let execution;
+    try {
+      execution = await core.o.client.getExecution(flight.executionId);
+      core.gate.succeeded();
+    } catch (error) {
+      const code = isAppError(error) ? error.code : 'internal';
+      if (code === 'not_found') {
+        this.flights.delete(flight.itemId);
+        core.update(flight.itemId, { state: 'failed', completedAt: core.o.now().toISOString(), reason: `the service no longer knows execution ${flight.executionId}: its result cannot be fetched` });
+        return;
+      }
+      if (code === 'network' || code === 'timeout') core.gate.networkFailed();
+      const retryAfter = isAppError(error) && typeof error.detail.retryAfterMs === 'number' ? error.detail.retryAfterMs : null;
+      if (retryAfter !== null) core.gate.backOff(retryAfter);
+      flight.overdue += 1;
+      this.schedule(flight, retryAfter ?? Math.min(10_000, 250 * 2 ** Math.min(flight.overdue, 6)));
+      return;
+    }
+    const now = nowMs();
+    const expected = this.expectedMs.get(flight.batchId) ?? null;
+    if (execution.status === 'completed') {
+      this.flights.delete(flight.itemId);
+      const sample = durationSample(now - flight.acceptedAt, flight.lastPendingPollAt === null ? null : flight.lastPendingPollAt - flight.acceptedAt, expected);
+      this.expectedMs.set(flight.batchId, learnDuration(expected, sample));
+      const at = core.o.now().toISOString();
+      journal.updateExecution(flight.executionId, { status: 'completed', completedAt: at });
+      core.update(flight.itemId, { state: 'downloading', progress: 100, resultUrls: execution.resultUrls, completedAt: at });
+      this.onCompleted(flight.itemId);
+      core.kick();
+      return;
+    }
+    if (execution.status === 'failed' || execution.status === 'cancelled') {
+      this.flights.delete(flight.itemId);
+      const at = core.o.now().toISOString();
+      const reason = `the service could not process this image: ${execution.error ?? execution.status}`;
+      journal.updateExecution(flight.executionId, { status: execution.status, error: execution.error ?? null, completedAt: at });
+      if (execution.status === 'failed') {
+        // A failed execution is refunded by the service; the journal's spend follows.
+        journal.recordRefund(flight.itemId, reason, at);
+        core.credits.refunded(flight.cost);
+        core.refreshBatch(flight.batchId);
+        core.o.onItem(journal.getItem(flight.itemId)!);
+        core.checkBatchDone(flight.batchId);
+      } else {
+        core.update(flight.itemId, { state: 'failed', reason, completedAt: at });
+      }
+      core.kick();
+      return;
+    }
+    flight.lastPendingPollAt = now;
+    if (execution.progress > 0) {
+      const sample = { atMs: now - flight.acceptedAt, progress: execution.progress };
+      flight.first ??= sample;
+      flight.last = sample;
+    } else {
+      flight.idlePolls += 1;
+    }
+    const prediction = predictRemainingMs({
+      elapsedMs: now - flight.acceptedAt, first: flight.first, last: flight.last, expectedMs: expected, overdue: flight.overdue, idlePolls: flight.idlePolls,
+      polls: flight.polls,
+    });
+    if (prediction && prediction.remainingMs <= 0) flight.overdue += 1;
+    const state = execution.status === 'running' ? 'running' : 'submitted';
+    if (execution.progress !== flight.progress || state === 'running') {
+      flight.progress = execution.progress;
+      const current = journal.getItem(flight.itemId);
+      if (current && (current.progress !== execution.progress || current.state !== state)) core.update(flight.itemId, { state, progress: execution.progress });
+    }
+    this.schedule(flight, Math.max(this.pollDelay(flight), execution.retryAfterMs ?? 0));
+  }
+}

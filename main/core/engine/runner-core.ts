@@ -1,0 +1,64 @@
+import type { Journal } from '../journal/journal';
+import type { BatchRecord, ItemRecord } from '../journal/types';
+import type { Logger } from '../log';
+import type { ServiceClient } from '../service/types';
+import type { CreditGuard } from './credit-guard';
+import type { RequestGate } from './limiter';
+
+// What the runner's parts share. The runner owns the state that several parts touch (the batch cache, the
+// ready-to-submit payloads, the in-flight task set) and hands itself to each part as a RunnerCore, so a part sees
+// only the few operations it needs rather than the whole scheduler.
+
+export interface RunnerOptions {
+  journal: Journal;
+  client: ServiceClient;
+  logger: Logger;
+  concurrency: number;
+  encodeConcurrency?: number;
+  downloadConcurrency?: number;
+  requestsPerSecond?: number;
+  maxSubmitAttempts?: number;
+  maxInputPixels?: number;
+  balanceRefreshMs?: number;
+  now: () => Date;
+  onItem: (item: ItemRecord) => void;
+  onBatch: (batchId: string) => void;
+  onOffline: (offline: boolean) => void;
+}
+
+export interface EngineStats {
+  uploadBytes: number;
+  originalBytes: number;
+  encoded: number;
+  submits: number;
+  statusRequests: number;
+  downloads: number;
+}
+
+/** An encoded item waiting for an execution slot: its upload payload (data URLs or remote URLs) per image field. */
+export interface ReadyPayload {
+  batchId: string;
+  images: Record<string, string>;
+}
+
+export interface RunnerCore {
+  readonly o: RunnerOptions;
+  readonly gate: RequestGate;
+  readonly stats: EngineStats;
+  readonly credits: CreditGuard;
+  /** Encoded payloads in submission order (a Map keeps insertion order). */
+  readonly ready: Map<string, ReadyPayload>;
+  isStopping(): boolean;
+  /** Runs a background task; stop({ graceful }) waits for every one still running. */
+  run(work: () => Promise<unknown>): void;
+  /** Journals an item change, tells the listeners, and completes the batch when this was its last open item. */
+  update(itemId: string, patch: Parameters<Journal['updateItem']>[1], durable?: boolean): ItemRecord;
+  /** Schedules a scheduling pass. */
+  kick(): void;
+  batch(id: string): BatchRecord;
+  refreshBatch(id: string): BatchRecord;
+  setBatchState(id: string, state: BatchRecord['state'], pausedReason: string | null): void;
+  checkBatchDone(batchId: string): void;
+}
+
+export const nowMs = (): number => Date.now();

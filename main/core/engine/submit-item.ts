@@ -1,0 +1,91 @@
+import { isAppError } from '../../../shared/errors';
+import type { ExecuteRequest } from '../../../shared/service/model';
+import type { BatchRecord } from '../journal/types';
+import type { ExecuteOutcome } from '../service/types';
+import type { ExecutionFollower } from './follow-execution';
+import { nowMs, type RunnerCore } from './runner-core';
+
+// Sending one encoded item to the service: the only place money is spent. The order of journal writes around the
+// POST is what guarantees an item is never paid for twice without the user asking:
+//   1. `submitting` is journalled and fsynced BEFORE the request leaves — a crash from there on makes the item
+//      `unknown` at recovery, never `pending`, so it is not sent again automatically;
+//   2. the execution id is journalled (fsynced, one transaction with the execution row and the batch's spend) the
+//      moment the answer arrives — from then on recovery polls it instead;
+//   3. an answer that was lost after the body was sent makes the item `unknown` as well.
+// An error thrown by the client (rather than an `unknown` outcome) means no execution was created: the payload goes
+// back to the ready queue to retry, or the batch pauses (402, 401), or the item fails.
+
+const RETRYABLE = new Set(['rate_limited', 'server', 'network', 'timeout', 'unavailable', 'conflict']);
+
+export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId: string, images: Record<string, string>, batch: BatchRecord): void {
+  const { journal } = core.o;
+  const item = journal.getItem(itemId);
+  if (!item || item.state !== 'encoding') return;
+  const cost = batch.creditCost;
+  // Journalled (and fsynced) before the request leaves: a crash from here on makes the item `unknown`, never `pending`.
+  core.update(itemId, { state: 'submitting', attempts: item.attempts + 1, reason: null }, true);
+  follower.track({ ...item, state: 'submitting' }, batch, nowMs());
+  core.credits.reserve(batch.id, cost);
+  core.run(async () => {
+    const request: ExecuteRequest = { images, ...batch.spec.parameters };
+    try {
+      await core.gate.acquire();
+      core.stats.submits += 1;
+      const outcome: ExecuteOutcome = await core.o.client.execute(batch.workflow, request);
+      core.gate.succeeded();
+      if (outcome.kind === 'accepted') {
+        journal.recordAccepted(itemId, outcome.executionId, cost, core.o.now().toISOString());
+        core.refreshBatch(batch.id);
+        core.credits.charged(cost);
+        core.o.onItem(journal.getItem(itemId)!);
+        const flight = follower.get(itemId)!;
+        flight.executionId = outcome.executionId;
+        flight.acceptedAt = nowMs();
+        if (!core.isStopping()) follower.schedule(flight);
+      } else {
+        follower.forget(itemId);
+        core.update(itemId, {
+          state: 'unknown', completedAt: core.o.now().toISOString(),
+          reason: `the answer to the submission was lost (${outcome.reason}): it may have been charged. Not resubmitted automatically; resubmit explicitly if needed.`,
+        });
+      }
+    } catch (error) {
+      follower.forget(itemId);
+      onSubmitError(core, itemId, images, batch, item.attempts + 1, error);
+    } finally {
+      core.credits.release(batch.id, cost);
+      core.kick();
+    }
+  });
+}
+
+/** A refusal the service did not charge for: retry later, pause the batch, or fail the item. */
+function onSubmitError(core: RunnerCore, itemId: string, images: Record<string, string>, batch: BatchRecord, attempts: number, error: unknown): void {
+  const code = isAppError(error) ? error.code : 'internal';
+  const message = error instanceof Error ? error.message : String(error);
+  const requeue = (reason: string | null) => {
+    core.update(itemId, { state: 'encoding', reason });
+    if (!core.isStopping()) core.ready.set(itemId, { batchId: batch.id, images });
+    else core.o.journal.updateItem(itemId, { state: 'pending' });
+  };
+  if (code === 'insufficient_credits') {
+    requeue(null);
+    const detail = isAppError(error) ? error.detail : {};
+    if (typeof detail.available === 'number') core.credits.setBalance(detail.available);
+    core.setBatchState(batch.id, 'paused', `insufficient credits: the service refused the next item (${message}). Top up, then resume.`);
+    return;
+  }
+  if (code === 'unauthorized') {
+    requeue(null);
+    core.setBatchState(batch.id, 'paused', `the service rejected the API key (${message}). Check it in Settings, then resume.`);
+    return;
+  }
+  if (RETRYABLE.has(code) && attempts < (core.o.maxSubmitAttempts ?? 8)) {
+    if (code === 'network' || code === 'timeout') core.gate.networkFailed();
+    const retryAfter = isAppError(error) && typeof error.detail.retryAfterMs === 'number' ? error.detail.retryAfterMs : null;
+    core.gate.backOff(retryAfter ?? Math.min(10_000, 250 * 2 ** attempts));
+    requeue(`retrying: ${message}`);
+    return;
+  }
+  core.update(itemId, { state: 'failed', reason: message, completedAt: core.o.now().toISOString() });
+}

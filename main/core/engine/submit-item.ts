@@ -12,10 +12,12 @@ import { nowMs, type RunnerCore } from './runner-core';
 //   2. the execution id is journalled (fsynced, one transaction with the execution row and the batch's spend) the
 //      moment the answer arrives — from then on recovery polls it instead;
 //   3. an answer that was lost after the body was sent makes the item `unknown` as well.
-// An error thrown by the client (rather than an `unknown` outcome) means no execution was created: the payload goes
-// back to the ready queue to retry, or the batch pauses (402, 401), or the item fails.
+// An error thrown by the client (rather than an `unknown` outcome) is an answered refusal or a request that never
+// left: the payload goes back to the ready queue to retry, or the batch pauses (402, 401), or the item fails.
+// A server error (5xx) is NOT retried automatically: the service received the request and did not say whether it
+// started an execution, so sending it again is the user's call ("Retry failed"), never the engine's.
 
-const RETRYABLE = new Set(['rate_limited', 'server', 'network', 'timeout', 'unavailable', 'conflict']);
+const RETRYABLE = new Set(['rate_limited', 'network', 'timeout', 'unavailable', 'conflict']);
 
 export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId: string, images: Record<string, string>, batch: BatchRecord): void {
   const { journal } = core.o;
@@ -87,5 +89,8 @@ function onSubmitError(core: RunnerCore, itemId: string, images: Record<string, 
     requeue(`retrying: ${message}`);
     return;
   }
-  core.update(itemId, { state: 'failed', reason: message, completedAt: core.o.now().toISOString() });
+  const reason = code === 'server'
+    ? `the service answered with an error (${message}). It was not sent again automatically; use "Retry failed" to send it again.`
+    : message;
+  core.update(itemId, { state: 'failed', reason, completedAt: core.o.now().toISOString() });
 }

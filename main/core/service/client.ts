@@ -143,8 +143,10 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         const why = parsed.ok ? 'its answer carried no execution id' : 'its answer was not valid JSON';
         return { done: unknownOutcome(label, `The service accepted the request (HTTP ${ex.status}) but ${why}. Check the service before submitting again.`) };
       }
-      if (ex.status === 504) {
-        return { done: unknownOutcome(label, 'A gateway in front of the service timed out (HTTP 504): the request may have been processed.') };
+      // A gateway's 502/504 says nothing about the service behind it, which may have processed the request.
+      if (ex.status === 502 || ex.status === 504) {
+        const what = ex.status === 504 ? 'timed out' : 'got a broken answer from the service';
+        return { done: unknownOutcome(label, `A gateway in front of the service ${what} (HTTP ${ex.status}): the request may have been processed.`) };
       }
       const error = responseError(label, ex, parsed.ok ? parsed.value : ex.text);
       // 429/503 with Retry-After are explicit "not processed, come back later" answers.

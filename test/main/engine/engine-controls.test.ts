@@ -50,6 +50,23 @@ describe('engine controls', () => {
     expect(client.executeCalls()).toBe(4);
   });
 
+  it('does not resend an item the service answered with a server error; "Retry failed" sends it again', async () => {
+    await writePhotos(input, 3);
+    const client = createFakeClient({ onExecute: (n) => (n === 0 ? new AppError('server', 'HTTP 500: internal error') : null) });
+    engine = createEngine({ journal, client, concurrency: 1 });
+    await engine.start();
+    const batch = await engine.createBatch(spec());
+    const done = await waitForBatch(engine, batch.id);
+    expect(done.counts).toMatchObject({ saved: 2, failed: 1 });
+    expect(client.executeCalls()).toBe(3);
+    const failed = engine.listItems({ batchId: batch.id, states: ['failed'] }).items[0]!;
+    expect(failed.reason).toMatch(/not sent again automatically/);
+    engine.retryFailed(batch.id);
+    const again = await waitForBatch(engine, batch.id);
+    expect(again.counts).toMatchObject({ saved: 3, failed: 0 });
+    expect(client.executeCalls()).toBe(4);
+  });
+
   it('pauses the batch with a reason when the service says credits ran out, and resumes after a top-up', async () => {
     await writePhotos(input, 4);
     const client = createFakeClient({ balance: 4 });

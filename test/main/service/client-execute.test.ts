@@ -48,8 +48,8 @@ describe('execute', () => {
     expect(stub.requests).toHaveLength(1);
   });
 
-  it('returns "unknown" on a timeout, a 504, an answer without an id and a truncated answer', async () => {
-    for (const handler of [hang, status(504), ok({ ok: true }), (_r: unknown, res: Parameters<typeof json>[0]) => json(res, 202, '{"executionId": "ex')]) {
+  it('returns "unknown" on a timeout, a gateway 502/504, an answer without an id and a truncated answer', async () => {
+    for (const handler of [hang, status(504), status(502), ok({ ok: true }), (_r: unknown, res: Parameters<typeof json>[0]) => json(res, 202, '{"executionId": "ex')]) {
       stub.requests.length = 0;
       stub.reply(handler as Parameters<Stub['reply']>[0], accepted);
       // Only the hanging service needs a short timeout; the others answer, and a loaded CI machine may be slow.
@@ -79,7 +79,7 @@ describe('execute', () => {
 
   it('throws without retrying on 5xx, 429 or 503 without Retry-After, and on rejections', async () => {
     const cases: [Parameters<typeof status>, string][] = [
-      [[500], 'server'], [[502], 'server'], [[503], 'server'], [[429], 'rate_limited'],
+      [[500], 'server'], [[503], 'server'], [[429], 'rate_limited'],
       [[402, { error: { code: 'insufficient_credits', message: 'Balance too low', required: 2, available: 1 } }], 'insufficient_credits'],
       [[401, { error: 'invalid_api_key' }], 'unauthorized'], [[404], 'not_found'], [[413], 'payload_too_large'], [[415], 'unsupported_media'],
       [[422, { error: { code: 'validation_failed', field: 'images.photo', message: 'bad image' } }], 'validation'],

@@ -7,9 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, normalize, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { contentTypeFor } from '../main/core/media/content-types';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
@@ -37,14 +38,13 @@ interface QueueBenchPage {
   };
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 const server = createServer((req, res) => {
   const path = normalize(join(out, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
   if (!path.startsWith(out) || !existsSync(path)) {
     res.writeHead(404).end();
     return;
   }
-  res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' });
+  res.writeHead(200, { 'content-type': contentTypeFor(path) });
   createReadStream(path).pipe(res);
 });
 await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));

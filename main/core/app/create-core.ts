@@ -67,6 +67,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const engineMode: EngineMode = options.withEngine === false ? 'off' : options.withEngine === 'lazy' ? 'lazy' : 'eager';
   const engine = createEngineSlot({ mode: engineMode, stateDir, client, concurrency: () => settings.get().concurrency, bus, logger });
+  // A concurrency change in Settings applies to the running engine at once.
+  const unsubscribeConcurrency = settings.onChange((value) => engine.current()?.setConcurrency(value.concurrency));
   let hotFolders: HotFolderManager | undefined;
   let hotFolderHandlers = unavailableHandlers(hotFolderChannels, 'Hot folders run in the app, `batchroom ui` and `batchroom watch`.');
   try {
@@ -85,6 +87,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     await hotFolders?.close().catch(() => undefined);
     await engine.stop(false, 5000);
     unsubscribeSettings();
+    unsubscribeConcurrency();
     await connection.close();
     throw error;
   }
@@ -117,6 +120,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     shutdown(shutdownOptions = {}) {
       shuttingDown ??= (async () => {
         unsubscribeSettings();
+        unsubscribeConcurrency();
         stopBalanceRefresh();
         await hotFolders?.close().catch((error: unknown) => logger.warn('hot folders did not close cleanly', { error: String(error) }));
         await engine.stop(shutdownOptions.graceful ?? true, shutdownOptions.timeoutMs ?? 30_000);

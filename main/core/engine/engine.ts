@@ -58,6 +58,8 @@ export interface Engine {
   stop(options?: { graceful?: boolean }): Promise<void>;
   onProgress(listener: ProgressListener): () => void;
   readonly offline: boolean;
+  /** Applies a new concurrency (Settings) to the running engine, no restart needed. */
+  setConcurrency(concurrency: number): void;
   /** Counters for benchmarks and diagnostics. */
   stats(): EngineStats;
   /** True while anything is encoding, in flight or downloading. */
@@ -68,7 +70,7 @@ export function createEngine(options: EngineOptions): Engine {
   const { journal, client } = options;
   const logger = options.logger ?? silentLogger;
   const now = options.now ?? (() => new Date());
-  const concurrency = Math.max(1, options.concurrency ?? 4);
+  let concurrency = Math.max(1, options.concurrency ?? 4);
   let offline = false;
 
   const summary = (batch: BatchRecord): BatchSummary => toBatchSummary(journal, batch, { itemMs: runner.itemMsOf(batch.id), concurrency });
@@ -267,6 +269,10 @@ export function createEngine(options: EngineOptions): Engine {
     },
     onProgress: (listener) => coalescer.on(listener),
     get offline() { return offline; },
+    setConcurrency: (value) => {
+      concurrency = Math.max(1, Math.floor(value));
+      runner.setConcurrency(concurrency);
+    },
     stats: () => ({ ...runner.stats }),
     busy: () => runner.isBusy(),
   };

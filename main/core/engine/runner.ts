@@ -156,6 +156,15 @@ export class Runner implements RunnerCore {
     return this.stopping;
   }
 
+  /**
+   * Changes how many executions may be in flight. Raising it starts more at once; lowering it lets the extra ones
+   * finish (they are paid for) and starts nothing new until the count is under the new limit.
+   */
+  setConcurrency(concurrency: number): void {
+    this.o.concurrency = Math.max(1, Math.floor(concurrency));
+    this.kick();
+  }
+
   // ---- scheduling --------------------------------------------------------------------------------------------
   kick(): void {
     if (this.pumpScheduled || !this.started || this.stopping) return;

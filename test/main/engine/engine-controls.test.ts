@@ -10,6 +10,14 @@ import { openJournal, type Journal } from '../../../main/core/journal';
 import { createFakeClient } from './fake-client';
 import { makeTempDir, waitForBatch, writePhotos } from './helpers';
 
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe('engine controls', () => {
   let dir: { path: string; cleanup: () => Promise<void> };
   let journal: Journal;
@@ -65,6 +73,28 @@ describe('engine controls', () => {
     const again = await waitForBatch(engine, batch.id);
     expect(again.counts).toMatchObject({ saved: 3, failed: 0 });
     expect(client.executeCalls()).toBe(4);
+  });
+
+  it('applies a new concurrency to the running engine: more executions in flight at once, no restart', async () => {
+    await writePhotos(input, 6);
+    const hold = { held: true };
+    const client = createFakeClient({ hold });
+    engine = createEngine({ journal, client, concurrency: 1 });
+    await engine.start();
+    const batch = await engine.createBatch(spec());
+    await until(() => client.executeCalls() >= 1);
+    // One slot, and its execution is held running: nothing else may be submitted.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(client.executeCalls()).toBe(1);
+    engine.setConcurrency(3);
+    // Two more go out while the first is still running: the new slots are used at once.
+    await until(() => client.executeCalls() >= 3);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(client.executeCalls()).toBe(3);
+    hold.held = false;
+    const done = await waitForBatch(engine, batch.id);
+    expect(done.counts).toMatchObject({ saved: 6 });
+    expect(client.executeCalls()).toBe(6);
   });
 
   it('pauses the batch with a reason when the service says credits ran out, and resumes after a top-up', async () => {

@@ -10,6 +10,8 @@ export interface FakeClientOptions {
   /** Decide the fate of the n-th execute call (0-based). */
   onExecute?: (n: number, request: ExecuteRequest) => ExecuteOutcome | AppError | null;
   durationMs?: number;
+  /** While `held` is true, every execution keeps running (lets a test act while executions are in flight). */
+  hold?: { held: boolean };
 }
 
 export const FAKE_WORKFLOW: WorkflowDetail = {
@@ -45,7 +47,7 @@ export function createFakeClient(options: FakeClientOptions = {}) {
     getExecution: async (id): Promise<ExecutionPoll> => {
       const execution = executions.get(id);
       if (!execution) throw new AppError('not_found', `no execution ${id}`);
-      const done = Date.now() >= execution.doneAt;
+      const done = Date.now() >= execution.doneAt && !options.hold?.held;
       return done
         ? { id, status: 'completed', progress: 100, resultUrls: [`http://fake.test/results/${id}.jpg`] }
         : { id, status: 'running', progress: 50, resultUrls: [] };

@@ -1,5 +1,5 @@
 import ElectronStore from 'electron-store';
-import { SETTINGS_FILE_NAME, deserializeSettingsObject, type SettingsBackend } from '../core/settings/backend';
+import { SETTINGS_FILE_NAME, backendOverStore, sharedStoreOptions, type SettingsBackend } from '../core/settings/backend';
 
 /**
  * The Electron backend of the settings store: electron-store on `<stateDir>/settings.json` (an absolute `cwd`, so
@@ -7,18 +7,5 @@ import { SETTINGS_FILE_NAME, deserializeSettingsObject, type SettingsBackend } f
  * `createBackend`; validation, migrations and repair stay in main/core/settings.
  */
 export function createElectronStoreBackend(stateDir: string): SettingsBackend {
-  const store = new ElectronStore<Record<string, unknown>>({
-    cwd: stateDir,
-    name: SETTINGS_FILE_NAME,
-    deserialize: deserializeSettingsObject,
-    serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
-    clearInvalidConfig: false,
-  });
-  return {
-    path: store.path,
-    read: () => ({ ...store.store }),
-    write: (data) => {
-      store.store = data;
-    },
-  };
+  return backendOverStore(new ElectronStore<Record<string, unknown>>({ ...sharedStoreOptions(stateDir), name: SETTINGS_FILE_NAME }));
 }

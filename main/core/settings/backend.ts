@@ -27,3 +27,28 @@ export function deserializeSettingsObject(text: string): Record<string, unknown>
   }
   return value as Record<string, unknown>;
 }
+
+/**
+ * The options both backends give their store (conf and electron-store share them): the file in the state dir, our
+ * strict deserializer, readable JSON, and never silently wiping a file that fails to parse (the store repairs it).
+ * No schema, defaults or migrations: zod validates and ./migrations.ts upgrades, the same in both backends.
+ */
+export function sharedStoreOptions(stateDir: string) {
+  return {
+    cwd: stateDir,
+    deserialize: deserializeSettingsObject,
+    serialize: (value: Record<string, unknown>) => `${JSON.stringify(value, null, 2)}\n`,
+    clearInvalidConfig: false,
+  };
+}
+
+/** Adapts a conf-like store (conf, electron-store) to the backend interface. */
+export function backendOverStore(store: { readonly path: string; store: Record<string, unknown> }): SettingsBackend {
+  return {
+    path: store.path,
+    read: () => ({ ...store.store }),
+    write: (data) => {
+      store.store = data;
+    },
+  };
+}

@@ -34,6 +34,29 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The common first step of every field map (`texts`, `switchSelections`): it must be an object, and every key must
+ * name a field of that kind. Returns the map and the entries whose field is known, or null when the map is unusable.
+ */
+function knownEntries<F extends { id: string }>(
+  workflow: WorkflowDetail, section: string, kind: string, expected: string, fields: readonly F[], input: unknown, problems: RequestProblem[],
+): { values: Record<string, unknown>; entries: { field: F; value: unknown; path: string }[] } | null {
+  if (input !== undefined && !isPlainObject(input)) {
+    problems.push({ field: section, message: `must map ${kind} field ids to ${expected}` });
+    return null;
+  }
+  const values = input ?? {};
+  const byId = new Map(fields.map((f) => [f.id, f]));
+  const entries: { field: F; value: unknown; path: string }[] = [];
+  for (const [id, value] of Object.entries(values)) {
+    const field = byId.get(id);
+    const path = `${section}.${id}`;
+    if (field) entries.push({ field, value, path });
+    else problems.push({ field: path, message: `is not a ${kind} field of "${workflow.name}" (expected: ${listIds([...byId.keys()]) || 'none'})` });
+  }
+  return { values, entries };
+}
+
 function checkImages(workflow: WorkflowDetail, images: unknown, problems: RequestProblem[]): void {
   const fields = workflow.inputSchema.imageFields;
   if (!isPlainObject(images)) {
@@ -60,18 +83,11 @@ function checkImages(workflow: WorkflowDetail, images: unknown, problems: Reques
 
 function checkTexts(workflow: WorkflowDetail, texts: unknown, problems: RequestProblem[]): void {
   const fields = workflow.inputSchema.textFields;
-  if (texts !== undefined && !isPlainObject(texts)) {
-    problems.push({ field: 'texts', message: 'must map text field ids to strings' });
-    return;
-  }
-  const values = texts ?? {};
-  const byId = new Map(fields.map((f) => [f.id, f]));
-  for (const [id, value] of Object.entries(values)) {
-    const field = byId.get(id);
-    const path = `texts.${id}`;
-    if (!field) {
-      problems.push({ field: path, message: `is not a text field of "${workflow.name}" (expected: ${listIds([...byId.keys()]) || 'none'})` });
-    } else if (typeof value !== 'string') {
+  const known = knownEntries(workflow, 'texts', 'text', 'strings', fields, texts, problems);
+  if (!known) return;
+  const { values } = known;
+  for (const { field, value, path } of known.entries) {
+    if (typeof value !== 'string') {
       problems.push({ field: path, message: 'must be a string' });
     } else if (field.presetOptions && !field.presetOptions.some((o) => o.id === value)) {
       problems.push({ field: path, message: `${quote(value)} is not one of the options of "${field.label}" (${listIds(field.presetOptions.map((o) => o.id))})` });
@@ -92,19 +108,10 @@ function checkTexts(workflow: WorkflowDetail, texts: unknown, problems: RequestP
 
 function checkSwitches(workflow: WorkflowDetail, selections: unknown, problems: RequestProblem[]): void {
   const fields = workflow.inputSchema.switchFields;
-  if (selections !== undefined && !isPlainObject(selections)) {
-    problems.push({ field: 'switchSelections', message: 'must map switch field ids to lists of option ids' });
-    return;
-  }
-  const values = selections ?? {};
-  const byId = new Map(fields.map((f) => [f.id, f]));
-  for (const [id, value] of Object.entries(values)) {
-    const field = byId.get(id);
-    const path = `switchSelections.${id}`;
-    if (!field) {
-      problems.push({ field: path, message: `is not a switch field of "${workflow.name}" (expected: ${listIds([...byId.keys()]) || 'none'})` });
-      continue;
-    }
+  const known = knownEntries(workflow, 'switchSelections', 'switch', 'lists of option ids', fields, selections, problems);
+  if (!known) return;
+  const { values } = known;
+  for (const { field, value, path } of known.entries) {
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
       problems.push({ field: path, message: 'must be a list of option ids' });
       continue;

@@ -85,7 +85,12 @@ describe('hot folders against the sandbox', () => {
     const first = await startApp();
     await first.manager.save(folderConfig({ path: inbox, outputFolder: out, workflowId: 'color-grade', parameters: lookParams }));
     await writePhotos(inbox, 3);
-    await waitFor(() => sandbox.stats().executionsCreated === 3, 30_000, 'three executions');
+    // Wait until the journal holds all three execution ids: quitting between the service creating an execution and
+    // its id reaching the journal rightly leaves that item `unknown` (never resubmitted), which is another test.
+    const journalled = () => first.engine.listBatches()
+      .flatMap((b) => first.engine.listItems({ batchId: b.id, limit: 100 }).items)
+      .filter((i) => i.executionId !== null).length;
+    await waitFor(() => sandbox.stats().executionsCreated === 3 && journalled() === 3, 30_000, 'three executions');
     // Quit at once: the three items are in flight in the journal, no result saved yet.
     await first.manager.close();
     await first.engine.stop({ graceful: false });

@@ -1,0 +1,82 @@
+import type pg from 'pg';
+
+// Versioned schema migrations of the studio ledger, applied in order in one transaction, with the version
+// recorded in batchroom_schema. Several instances may start at once: a transaction-scoped advisory lock makes the
+// others wait for the first one's migration. Never edit a released migration: add the next one.
+
+const MIGRATION_LOCK = 7_319_019; // any constant shared by every Batchroom build
+
+export const PG_MIGRATIONS: readonly string[] = [
+  // 1: instances (lease + heartbeat), folders (shared budget and counters), claims (one row per ledger key).
+  `
+  CREATE TABLE batchroom_instances (
+    id text PRIMARY KEY,
+    host text NOT NULL,
+    pid integer NOT NULL,
+    version text NOT NULL,
+    label text,
+    started_at timestamptz NOT NULL DEFAULT now(),
+    heartbeat_at timestamptz NOT NULL DEFAULT now(),
+    lease_until timestamptz NOT NULL,
+    stopped_at timestamptz,
+    processed integer NOT NULL DEFAULT 0,
+    failed integer NOT NULL DEFAULT 0,
+    credits_spent numeric NOT NULL DEFAULT 0
+  );
+  CREATE TABLE batchroom_folders (
+    folder_key text PRIMARY KEY,
+    budget numeric,
+    credits_committed numeric NOT NULL DEFAULT 0,
+    processed integer NOT NULL DEFAULT 0,
+    failed integer NOT NULL DEFAULT 0,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE batchroom_claims (
+    key text PRIMARY KEY,
+    folder_key text NOT NULL REFERENCES batchroom_folders(folder_key),
+    content_hash text NOT NULL,
+    workflow_id text NOT NULL,
+    parameters_hash text NOT NULL,
+    rel_path text NOT NULL,
+    source_path text NOT NULL,
+    owner text REFERENCES batchroom_instances(id),
+    state text NOT NULL CHECK (state IN ('claimed', 'submitting', 'submitted', 'saved', 'failed', 'unknown', 'cancelled', 'skipped')),
+    execution_id text UNIQUE,
+    credits_reserved numeric NOT NULL DEFAULT 0,
+    credits_charged numeric NOT NULL DEFAULT 0,
+    outputs jsonb NOT NULL DEFAULT '[]',
+    reason text,
+    attempts integer NOT NULL DEFAULT 1,
+    takeovers integer NOT NULL DEFAULT 0,
+    claimed_at timestamptz NOT NULL DEFAULT now(),
+    updated_at timestamptz NOT NULL DEFAULT now(),
+    finished_at timestamptz
+  );
+  CREATE INDEX batchroom_claims_open ON batchroom_claims (owner) WHERE state IN ('claimed', 'submitting', 'submitted');
+  CREATE INDEX batchroom_claims_finished ON batchroom_claims (owner, finished_at) WHERE finished_at IS NOT NULL;
+  `,
+];
+
+/** Brings the database to the schema this build knows; refuses one written by a newer Batchroom. */
+export async function migrateLedger(client: pg.ClientBase): Promise<number> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS batchroom_schema (version integer NOT NULL)');
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM batchroom_schema');
+    let current = rows[0]?.version ?? 0;
+    if (rows.length === 0) await client.query('INSERT INTO batchroom_schema (version) VALUES (0)');
+    if (current > PG_MIGRATIONS.length) {
+      throw new Error(`the studio ledger was written by a newer Batchroom (schema ${current}, this build knows ${PG_MIGRATIONS.length}): update every instance`);
+    }
+    for (; current < PG_MIGRATIONS.length; current++) {
+      await client.query(PG_MIGRATIONS[current]!);
+      await client.query('UPDATE batchroom_schema SET version = $1', [current + 1]);
+    }
+    await client.query('COMMIT');
+    return current;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,65 @@
+import pg from 'pg';
+import { AppError } from '../../../shared/errors';
+import type { Logger } from '../log';
+import type { LedgerTarget } from './ledger-url';
+
+/** Connection-level failures: the database (or the network to it) is gone, not the query. */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE',
+  '57P01', '57P02', '57P03', // admin / crash shutdown, cannot connect now (starting up)
+  '08000', '08001', '08003', '08004', '08006', // connection exceptions
+]);
+
+export function isUnreachable(error: unknown): boolean {
+  if (error instanceof AppError) return error.code === 'unavailable';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
+  const message = error instanceof Error ? error.message : String(error);
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting|shutting) up/i.test(message);
+}
+
+/** A pg error → an AppError: `unavailable` ("studio ledger unreachable") for connection failures, else `internal`. */
+export function ledgerError(error: unknown, display: string): AppError {
+  if (error instanceof AppError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (isUnreachable(error)) return new AppError('unavailable', `studio ledger unreachable (${display}): ${message}`, {}, { cause: error });
+  if ((error as { code?: string }).code === '28P01' || (error as { code?: string }).code === '28000') {
+    return new AppError('unauthorized', `the studio ledger refused the login (${display}): check PGPASSWORD, ~/.pgpass or the password saved in the keychain`);
+  }
+  return new AppError('internal', `studio ledger error (${display}): ${message}`, {}, { cause: error });
+}
+
+export interface LedgerPoolOptions {
+  target: LedgerTarget;
+  password: () => Promise<string | null>;
+  logger: Logger;
+  max?: number;
+  connectTimeoutMs?: number;
+}
+
+export function createLedgerPool(options: LedgerPoolOptions): pg.Pool {
+  const { target } = options;
+  const ssl = target.sslmode && target.sslmode !== 'disable' && target.sslmode !== 'allow' && target.sslmode !== 'prefer'
+    ? { rejectUnauthorized: target.sslmode === 'verify-full' || target.sslmode === 'verify-ca' }
+    : undefined;
+  const pool = new pg.Pool({
+    host: target.host,
+    port: target.port,
+    database: target.database,
+    user: target.user,
+    // A function, so the secret is read when a connection opens and is never part of a config object that could
+    // be printed; '' means "no password" to pg.
+    password: async () => (await options.password()) ?? '',
+    ssl,
+    max: options.max ?? 4,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    application_name: 'batchroom',
+    statement_timeout: 15_000,
+    query_timeout: 20_000,
+  });
+  // An idle connection dropped by a database restart is reported here; without a listener it would crash the
+  // process. The next query opens a fresh connection.
+  pool.on('error', (error) => options.logger.warn('studio ledger connection lost', { ledger: target.display, error: error.message }));
+  return pool;
+}

@@ -1,0 +1,45 @@
+import type pg from 'pg';
+import type { StudioClaim, StudioStatus } from '../../../shared/studio/model';
+import { num } from './pg-tx';
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : String(value));
+
+/** Instances, claims in flight, throughput per instance and the shared budgets, read in one snapshot. */
+export async function readStatus(pool: pg.Pool, ledger: string, claimLimit = 500): Promise<StudioStatus> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const version = await client.query('SELECT version FROM batchroom_schema');
+    const instances = await client.query(`SELECT i.*, i.lease_until >= now() AS alive,
+        (SELECT count(*) FROM batchroom_claims c WHERE c.owner = i.id AND c.state IN ('claimed', 'submitting', 'submitted')) AS in_flight,
+        (SELECT count(*) FROM batchroom_claims c WHERE c.owner = i.id AND c.state = 'saved' AND c.finished_at > now() - interval '5 minutes') AS recent
+      FROM batchroom_instances i ORDER BY i.started_at`);
+    const claims = await client.query(`SELECT folder_key, rel_path, state, owner, execution_id, claimed_at FROM batchroom_claims
+      WHERE state IN ('claimed', 'submitting', 'submitted') ORDER BY claimed_at LIMIT $1`, [claimLimit]);
+    const folders = await client.query('SELECT * FROM batchroom_folders ORDER BY folder_key');
+    await client.query('COMMIT');
+    return {
+      ledger,
+      schemaVersion: num(version.rows[0]?.version),
+      instances: instances.rows.map((r) => ({
+        id: String(r.id), host: String(r.host), pid: num(r.pid), version: String(r.version), label: r.label ?? null,
+        startedAt: iso(r.started_at), heartbeatAt: iso(r.heartbeat_at), alive: Boolean(r.alive), stopped: r.stopped_at !== null,
+        processed: num(r.processed), failed: num(r.failed), creditsSpent: num(r.credits_spent), inFlight: num(r.in_flight),
+        perMinute: Math.round((num(r.recent) / 5) * 10) / 10,
+      })),
+      claimsInFlight: claims.rows.map((r) => ({
+        folderKey: String(r.folder_key), relPath: String(r.rel_path), state: r.state as StudioClaim['state'], owner: r.owner ?? null,
+        executionId: r.execution_id ?? null, since: iso(r.claimed_at),
+      })),
+      folders: folders.rows.map((r) => ({
+        folderKey: String(r.folder_key), budget: r.budget === null ? null : num(r.budget), creditsCommitted: num(r.credits_committed),
+        processed: num(r.processed), failed: num(r.failed),
+      })),
+    };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,177 @@
+import { hostname } from 'node:os';
+import type pg from 'pg';
+import type { StudioStatus } from '../../../shared/studio/model';
+import { silentLogger, type Logger } from '../log';
+import type { KeytarLike } from '../secrets';
+import type { HotFolderLedger } from '../watch/ports';
+import type { Ledger, LedgerRecord } from './ledger';
+import { parseLedgerUrl, type LedgerTarget } from './ledger-url';
+import { resolveLedgerPassword } from './password';
+import { claim, getOutcome, markAccepted, markSubmitting, recordOutcome, release, setFolderBudget } from './pg-claims';
+import { heartbeat, registerInstance, settledKeys, stopInstance, takeOver, type FollowScope, type TakenOver } from './pg-instances';
+import { migrateLedger } from './pg-migrations';
+import { createLedgerPool, ledgerError } from './pg-pool';
+import { readStatus } from './pg-status';
+
+export interface StudioLedgerOptions {
+  url: string;
+  /** Stable per state dir, so a restarted instance finds its own claims again. */
+  instanceId: string;
+  version: string;
+  label?: string | null;
+  env: Record<string, string | undefined>;
+  keytar?: () => Promise<KeytarLike>;
+  logger?: Logger;
+  /** How long a claim outlives its owner's last heartbeat (default 30 s); heartbeats come every third of it. */
+  leaseMs?: number;
+  heartbeatMs?: number;
+  /** The local journal's ledger: outcomes are written there too (crash reconciliation and offline history). */
+  local?: HotFolderLedger;
+}
+
+export interface StudioLedger extends Ledger {
+  readonly instanceId: string;
+  readonly target: LedgerTarget;
+  /** False while the database cannot be reached: nothing is claimed meanwhile. */
+  readonly reachable: boolean;
+  onReachability(listener: (reachable: boolean, reason: string | null) => void): () => void;
+  /** What this instance can follow on takeover (its armed folders); the heartbeat sweeps for these. */
+  setScopes(scopes: readonly FollowScope[]): void;
+  onTakeover(listener: (items: TakenOver[]) => void | Promise<void>): () => void;
+  /** Of these keys, the ones no live instance holds any more. */
+  settledKeys(keys: readonly string[]): Promise<string[]>;
+  /** One heartbeat + takeover sweep now (tests; the timer does it otherwise). */
+  tick(): Promise<void>;
+  status(): Promise<StudioStatus>;
+  /** Ends the lease (others take over at once) and closes the pool. */
+  close(): Promise<void>;
+}
+
+/** Connects, migrates the schema, registers this instance and starts its heartbeat. Fails fast if unreachable. */
+export async function openStudioLedger(options: StudioLedgerOptions): Promise<StudioLedger> {
+  const target = parseLedgerUrl(options.url);
+  const logger = (options.logger ?? silentLogger).child('studio');
+  const leaseMs = options.leaseMs ?? 30_000;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(250, Math.floor(leaseMs / 3));
+  const pool: pg.Pool = createLedgerPool({
+    target, logger, password: () => resolveLedgerPassword(target, { env: options.env, ...(options.keytar ? { keytar: options.keytar } : {}) }),
+  });
+  const me = options.instanceId;
+  try {
+    const client = await pool.connect();
+    try {
+      await migrateLedger(client);
+    } finally {
+      client.release();
+    }
+    await registerInstance(pool, { id: me, host: hostname(), pid: process.pid, version: options.version, label: options.label ?? null }, leaseMs);
+    // Our own claims from a previous run that were mid-submit when it ended: the local journal makes those items
+    // `unknown` (never resubmitted); the studio must say the same so no other instance waits on them forever.
+    await pool.query(`UPDATE batchroom_claims SET state = 'unknown', finished_at = now(), updated_at = now(),
+      reason = 'unknown — check the provider''s dashboard: interrupted while being submitted (it may have been charged); not resubmitted'
+      WHERE owner = $1 AND state = 'submitting'`, [me]);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw ledgerError(error, target.display);
+  }
+
+  const folderKeys = new Map<string, string>();
+  const reachListeners = new Set<(reachable: boolean, reason: string | null) => void>();
+  const takeoverListeners = new Set<(items: TakenOver[]) => void | Promise<void>>();
+  let reachable = true;
+  let scopes: readonly FollowScope[] = [];
+  let closed = false;
+
+  const setReachable = (value: boolean, reason: string | null) => {
+    if (value === reachable) return;
+    reachable = value;
+    if (value) logger.info('studio ledger reachable again', { ledger: target.display });
+    else logger.warn('studio ledger unreachable: claiming paused', { ledger: target.display, reason });
+    for (const listener of reachListeners) listener(value, reason);
+  };
+
+  /** Every ledger call: connection failures flip the reachability state (and come back as AppError 'unavailable'). */
+  const op = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await work();
+      setReachable(true, null);
+      return result;
+    } catch (error) {
+      const appError = ledgerError(error, target.display);
+      if (appError.code === 'unavailable') setReachable(false, appError.message);
+      throw appError;
+    }
+  };
+
+  let ticking: Promise<void> | null = null;
+  const tick = async () => {
+    if (closed) return;
+    if (ticking) return ticking;
+    ticking = (async () => {
+      try {
+        const alive = await op(() => heartbeat(pool, me, leaseMs));
+        if (!alive) await op(() => registerInstance(pool, { id: me, host: hostname(), pid: process.pid, version: options.version, label: options.label ?? null }, leaseMs));
+        if (scopes.length === 0 || takeoverListeners.size === 0) return;
+        const taken = await op(() => takeOver(pool, me, scopes));
+        if (taken.length === 0) return;
+        logger.info('took over claims of a stopped instance', { count: taken.length, from: [...new Set(taken.map((t) => t.previousHost))] });
+        for (const listener of takeoverListeners) await listener(taken);
+      } catch (error) {
+        if (!closed) logger.debug('studio heartbeat failed', { error: (error as Error).message });
+      }
+    })().finally(() => {
+      ticking = null;
+    });
+    return ticking;
+  };
+  const timer = setInterval(() => void tick(), heartbeatMs);
+  timer.unref();
+
+  const folderKeyOf = (entry: LedgerRecord) => (entry.hotFolderId && folderKeys.get(entry.hotFolderId)) || entry.hotFolderId || 'unnamed';
+
+  return {
+    shared: true,
+    describe: target.display,
+    instanceId: me,
+    target,
+    get reachable() { return reachable; },
+    get: (key) => op(() => getOutcome(pool, key)),
+    async record(entry) {
+      await options.local?.record(entry);
+      await op(() => recordOutcome(pool, me, folderKeyOf(entry), entry));
+    },
+    async setFolder(folderKey, budget, hotFolderId?: string) {
+      if (hotFolderId) folderKeys.set(hotFolderId, folderKey);
+      await op(() => setFolderBudget(pool, folderKey, budget));
+    },
+    claim: (request) => op(() => claim(pool, me, request)),
+    release: (key) => op(() => release(pool, me, key)),
+    submitting: (key) => op(() => markSubmitting(pool, me, key)),
+    async accepted(key, executionId, credits) {
+      const recorded = await op(() => markAccepted(pool, me, key, executionId, credits));
+      if (!recorded) logger.warn('execution id recorded locally only: the studio claim is held elsewhere', { executionId });
+    },
+    onReachability(listener) {
+      reachListeners.add(listener);
+      return () => reachListeners.delete(listener);
+    },
+    setScopes(next) {
+      scopes = [...next];
+    },
+    onTakeover(listener) {
+      takeoverListeners.add(listener);
+      return () => takeoverListeners.delete(listener);
+    },
+    settledKeys: (keys) => op(() => settledKeys(pool, keys)),
+    tick,
+    status: () => op(() => readStatus(pool, target.display)),
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(timer);
+      await ticking;
+      await stopInstance(pool, me).catch(() => undefined);
+      await pool.end().catch(() => undefined);
+    },
+  };
+}

@@ -5,6 +5,7 @@ import { registerKeyCommand } from './commands/key';
 import { registerResumeCommand } from './commands/resume';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
+import { registerStudioCommand } from './commands/studio';
 import { registerUiCommand } from './commands/ui';
 import { registerWatchCommand } from './commands/watch';
 import { describeFailure, formatFailure } from './errors';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerWatchCommand(program);
   registerKeyCommand(program);
   registerSandboxCommand(program);
+  registerStudioCommand(program);
   // Subcommands inherit the global flags' parsing and the exit override (usage errors → exit 2, never process.exit).
   for (const command of program.commands) command.exitOverride().configureOutput({ writeErr: (s) => process.stderr.write(s) });
   return program;

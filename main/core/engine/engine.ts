@@ -16,6 +16,9 @@ import { createCoalescer, type ProgressListener } from './events';
 import { buildEstimate, planBatch } from './planner';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner, type EngineStats } from './runner';
+import type { SubmitHooks } from './submit-hooks';
+import { adoptExecutions, type AdoptedExecution } from './adopt';
+export type { AdoptedExecution } from './adopt';
 
 export interface EngineOptions {
   journal: Journal;
@@ -32,7 +35,11 @@ export interface EngineOptions {
   maxInputPixels?: number;
   eventIntervalMs?: number;
   now?: () => Date;
+  /** The studio ledger's part in each submission (several machines on one hot folder). */
+  submitHooks?: SubmitHooks;
 }
+
+
 
 export interface Engine {
   estimate(spec: BatchSpecInput): Promise<BatchEstimate>;
@@ -43,6 +50,8 @@ export interface Engine {
   cancel(batchId: string): BatchSummary;
   retryFailed(batchId: string): BatchSummary;
   cancelItem(itemId: string): ItemView;
+  /** Follows executions another instance submitted (studio takeover): polled and saved, never submitted again. */
+  adopt(spec: BatchSpecInput, executions: readonly AdoptedExecution[]): Promise<BatchSummary>;
   /** Explicit resubmission of an `unknown` (or failed) item: may charge twice, the caller has asked the user. */
   resubmitItem(itemId: string): ItemView;
   reorder(batchId: string, itemIds: readonly string[], beforeItemId?: string | null): { moved: number };
@@ -88,6 +97,7 @@ export function createEngine(options: EngineOptions): Engine {
     requestsPerSecond: options.requestsPerSecond,
     maxSubmitAttempts: options.maxSubmitAttempts,
     maxInputPixels: options.maxInputPixels,
+    submitHooks: options.submitHooks,
     onItem: (item) => coalescer.markItem(item.id, item.batchId),
     onBatch: (id) => coalescer.markBatch(id),
     onOffline: (value) => { offline = value; for (const b of journal.listBatches()) if (b.state === 'running') coalescer.markBatch(b.id); },
@@ -154,11 +164,22 @@ export function createEngine(options: EngineOptions): Engine {
     return summary(runner.refreshBatch(batch.id));
   }
 
+  async function adopt(input: BatchSpecInput, executions: readonly AdoptedExecution[]): Promise<BatchSummary> {
+    const { spec, workflow, planned } = await plan(input);
+    await checkOutputFolder(spec.output.outputFolder);
+    const batchId = adoptExecutions({ journal, runner, now, markItem: coalescer.markItem }, spec, workflow, planned.items, executions);
+    logger.info('following executions of another instance', { batchId, count: executions.length });
+    coalescer.markBatch(batchId);
+    runner.checkBatchDone(batchId);
+    return summary(runner.refreshBatch(batchId));
+  }
+
   const requireBatch = (batchId: string) => runner.batch(batchId);
 
   return {
     estimate: async (spec) => (await plan(spec)).estimate,
     createBatch,
+    adopt,
     pause: (batchId) => {
       const batch = requireBatch(batchId);
       if (batch.state === 'running') runner.setBatchState(batchId, 'paused', 'paused by you: items in flight finish, nothing new starts');

@@ -4,6 +4,7 @@ import type { Logger } from '../log';
 import type { ServiceClient } from '../service/types';
 import type { CreditGuard } from './credit-guard';
 import type { RequestGate } from './limiter';
+import type { SubmitHooks } from './submit-hooks';
 
 // What the runner's parts share. The runner owns the state that several parts touch (the batch cache, the
 // ready-to-submit payloads, the in-flight task set) and hands itself to each part as a RunnerCore, so a part sees
@@ -24,6 +25,8 @@ export interface RunnerOptions {
   onItem: (item: ItemRecord) => void;
   onBatch: (batchId: string) => void;
   onOffline: (offline: boolean) => void;
+  /** The studio ledger's part in every submission (absent on a single machine). */
+  submitHooks?: SubmitHooks;
 }
 
 export interface EngineStats {

@@ -227,6 +227,13 @@ export class Runner implements RunnerCore {
     }
   }
 
+  /** Polls an execution this engine did not submit (its item is already `submitted`: studio takeover). */
+  follow(itemId: string): void {
+    const item = this.o.journal.getItem(itemId);
+    if (!item || item.state !== 'submitted') return;
+    this.follower.schedule(this.follower.track(item, this.batch(item.batchId), Date.now()), 0);
+  }
+
   enqueueDownload(itemId: string): void {
     this.downloads.enqueue(itemId);
     this.kick();

@@ -4,6 +4,7 @@ import type { BatchRecord } from '../journal/types';
 import type { ExecuteOutcome } from '../service/types';
 import type { ExecutionFollower } from './follow-execution';
 import { nowMs, type RunnerCore } from './runner-core';
+import { announceAccepted, clearedToSubmit } from './submit-hooks';
 
 // Sending one encoded item to the service: the only place money is spent. The order of journal writes around the
 // POST is what guarantees an item is never paid for twice without the user asking:
@@ -31,12 +32,14 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
   core.run(async () => {
     const request: ExecuteRequest = { images, ...batch.spec.parameters };
     try {
+      if (!(await clearedToSubmit(core, follower, { ...item, state: 'submitting' }, batch, images))) return;
       await core.gate.acquire();
       core.stats.submits += 1;
       const outcome: ExecuteOutcome = await core.o.client.execute(batch.workflow, request);
       core.gate.succeeded();
       if (outcome.kind === 'accepted') {
         journal.recordAccepted(itemId, outcome.executionId, cost, core.o.now().toISOString());
+        await announceAccepted(core, item, batch, outcome.executionId);
         core.refreshBatch(batch.id);
         core.credits.charged(cost);
         core.o.onItem(journal.getItem(itemId)!);

@@ -1,0 +1,60 @@
+import { isAppError } from '../../../shared/errors';
+import type { BatchRecord, ItemRecord } from '../journal/types';
+import type { RunnerCore } from './runner-core';
+import type { ExecutionFollower } from './follow-execution';
+
+/**
+ * Someone else who must hear about a submission at the two moments money depends on — the studio ledger shared by
+ * several machines. The local journal is always written first; these run right after it.
+ */
+export interface SubmitHooks {
+  /**
+   * Before the request leaves. Throwing AppError 'conflict' means another instance owns the item: it is cancelled
+   * here, never sent. Any other error (the ledger unreachable) puts it back in the queue to try again later.
+   */
+  beforeSubmit(item: ItemRecord, batch: BatchRecord): Promise<void>;
+  /** The execution id, before anything else happens after the submit answers. Retried until it is recorded. */
+  accepted(item: ItemRecord, batch: BatchRecord, executionId: string): Promise<void>;
+}
+
+/** Runs beforeSubmit; false when the item must not be sent now (already cancelled or requeued here). */
+export async function clearedToSubmit(core: RunnerCore, follower: ExecutionFollower, item: ItemRecord, batch: BatchRecord,
+  images: Record<string, string>): Promise<boolean> {
+  const hooks = core.o.submitHooks;
+  if (!hooks) return true;
+  try {
+    await hooks.beforeSubmit(item, batch);
+    return true;
+  } catch (error) {
+    follower.forget(item.id);
+    const message = error instanceof Error ? error.message : String(error);
+    if (isAppError(error) && error.code === 'conflict') {
+      core.update(item.id, { state: 'cancelled', reason: message, completedAt: core.o.now().toISOString() });
+      return false;
+    }
+    // Nothing was sent: back to the queue, and no new submission for a moment.
+    core.gate.backOff(2_000);
+    core.update(item.id, { state: 'encoding', reason: `waiting: ${message}` });
+    if (!core.isStopping()) core.ready.set(item.id, { batchId: batch.id, images });
+    else core.o.journal.updateItem(item.id, { state: 'pending' });
+    return false;
+  }
+}
+
+/** accepted(), retried with backoff until it is recorded (or the engine stops: the journal has the id anyway). */
+export async function announceAccepted(core: RunnerCore, item: ItemRecord, batch: BatchRecord, executionId: string): Promise<void> {
+  const hooks = core.o.submitHooks;
+  if (!hooks) return;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await hooks.accepted(item, batch, executionId);
+      return;
+    } catch (error) {
+      if (core.isStopping()) {
+        core.o.logger.warn('execution id kept in the local journal only (stopping)', { executionId, error: (error as Error).message });
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * 2 ** attempt)));
+    }
+  }
+}

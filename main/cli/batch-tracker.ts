@@ -1,10 +1,12 @@
 import { EXIT } from './exit-codes';
-import type { BatchSummary, ItemView } from '../../shared/engine/model';
+import { SERVICE_UNREACHABLE, type BatchProgressEvent, type BatchSummary, type ItemView, type ServiceUnreachable } from '../../shared/engine/model';
 import type { CliSession } from './session';
 
 const IN_FLIGHT = ['encoding', 'submitting', 'submitted', 'running', 'downloading'] as const;
 
 export interface TrackerListener {
+  /** The service's reachability as of the event that follows (null: it answers). */
+  service?(unreachable: ServiceUnreachable | null): void;
   batches?(batches: BatchSummary[]): void;
   items?(items: ItemView[]): void;
 }
@@ -15,10 +17,13 @@ function inFlight(batch: BatchSummary): number {
   return IN_FLIGHT.reduce((sum, state) => sum + (batch.counts[state] ?? 0), 0);
 }
 
-/** Done for the CLI: completed or cancelled, or paused (credits, budget…) with nothing left in flight. */
+/**
+ * Done for the CLI: completed or cancelled, or paused (credits, budget…) with nothing left in flight. A batch paused
+ * because the service is unreachable is not done: the engine resumes it by itself once the service answers.
+ */
 export function isSettled(batch: BatchSummary): boolean {
   if (batch.state === 'completed' || batch.state === 'cancelled') return true;
-  return batch.state === 'paused' && inFlight(batch) === 0;
+  return batch.state === 'paused' && batch.pausedReason !== SERVICE_UNREACHABLE && inFlight(batch) === 0;
 }
 
 /**
@@ -51,7 +56,8 @@ export function trackBatches(session: CliSession, batchIds: string[], listener: 
     };
     const unsubscribe = session.core.onEvent((channel, payload) => {
       if (channel !== 'batches:progress') return;
-      const event = payload as { batches: BatchSummary[]; items: ItemView[] };
+      const event = payload as BatchProgressEvent;
+      if (event.engine) listener.service?.(event.engine.unreachable ?? null);
       const items = event.items.filter((i) => wanted.has(i.batchId));
       if (items.length) listener.items?.(items);
       update(event.batches);

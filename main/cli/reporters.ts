@@ -1,7 +1,8 @@
 import cliProgress from 'cli-progress';
 import { basename } from 'node:path';
 import type { BatchSummary, ItemView } from '../../shared/engine/model';
-import { FINAL_ITEM_STATES } from '../../shared/engine/model';
+import { FINAL_ITEM_STATES, SERVICE_UNREACHABLE, type ServiceUnreachable } from '../../shared/engine/model';
+import { pausedReasonText, unreachableMessage } from '../../shared/engine/outage-text';
 import type { TrackerListener } from './batch-tracker';
 import { duration } from './format';
 import type { Output } from './session';
@@ -18,8 +19,12 @@ const IN_FLIGHT_STATES = new Set(['encoding', 'submitting', 'submitted', 'runnin
  */
 export function ndjsonReporter(out: Output): Reporter {
   const lastState = new Map<string, string>();
-  const lastProgressAt = new Map<string, { at: number; state: string }>();
+  const lastProgressAt = new Map<string, { at: number; state: string; reason: string | null }>();
+  let unreachable: ServiceUnreachable | null = null;
   return {
+    service(value) {
+      unreachable = value;
+    },
     items(items) {
       for (const item of items) {
         if (lastState.get(item.id) === item.state) continue;
@@ -34,10 +39,12 @@ export function ndjsonReporter(out: Output): Reporter {
       const now = Date.now();
       for (const b of batches) {
         const last = lastProgressAt.get(b.id);
-        if (last && last.state === b.state && now - last.at < 1000) continue;
-        lastProgressAt.set(b.id, { at: now, state: b.state });
+        if (last && last.state === b.state && last.reason === b.pausedReason && now - last.at < 1000) continue;
+        lastProgressAt.set(b.id, { at: now, state: b.state, reason: b.pausedReason });
+        // While the service is unreachable, `nextTryAt` (epoch ms) says when the engine probes it again.
+        const outage = b.pausedReason === SERVICE_UNREACHABLE && unreachable ? { nextTryAt: unreachable.nextTryAt } : {};
         out.record({
-          type: 'progress', batchId: b.id, state: b.state, pausedReason: b.pausedReason, progress: b.progress,
+          type: 'progress', batchId: b.id, state: b.state, pausedReason: b.pausedReason, ...outage, progress: b.progress,
           etaMs: b.etaMs, counts: b.counts, creditsSpent: b.creditsSpent, total: b.total,
         });
       }
@@ -49,7 +56,14 @@ export function ndjsonReporter(out: Output): Reporter {
 /** Without a terminal (logs, pipes) and without --json: one line per finished item. */
 export function lineReporter(out: Output): Reporter {
   const reported = new Set<string>();
+  let outage = false;
   return {
+    service(value) {
+      // One line when the service stops answering and one when it is back, not one per probe.
+      if (value && !outage) out.line(unreachableMessage(value, Date.now()));
+      if (!value && outage) out.line('The service answers again — resuming.');
+      outage = value !== null;
+    },
     items(items) {
       for (const item of items) {
         if (!FINAL_ITEM_STATES.has(item.state) || reported.has(item.id)) continue;
@@ -75,11 +89,15 @@ export function terminalReporter(total: number): Reporter {
   const itemBars = new Map<string, cliProgress.SingleBar>();
   const totals = new Map<string, BatchSummary>();
   const logged = new Set<string>();
+  let unreachable: ServiceUnreachable | null = null;
   const label = (name: string) => {
     const short = basename(name);
     return (short.length > 24 ? `${short.slice(0, 23)}…` : short).padEnd(24);
   };
   return {
+    service(value) {
+      unreachable = value;
+    },
     batches(batches) {
       for (const b of batches) totals.set(b.id, b);
       const all = [...totals.values()];
@@ -91,7 +109,7 @@ export function terminalReporter(total: number): Reporter {
       const paused = all.find((b) => b.state === 'paused');
       overall.setTotal(Math.max(count, 1));
       overall.update(Math.min(progress, count), {
-        status: `${finished}/${count} done | ETA ${duration(eta || null)} | ${Math.round(spent * 100) / 100} credits${paused ? ` | paused: ${paused.pausedReason ?? ''}` : ''}`,
+        status: `${finished}/${count} done | ETA ${duration(eta || null)} | ${Math.round(spent * 100) / 100} credits${paused ? ` | paused: ${pausedReasonText(paused.pausedReason, unreachable, Date.now()) ?? ''}` : ''}`,
       });
     },
     items(items: ItemView[]) {

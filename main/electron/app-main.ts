@@ -15,6 +15,8 @@ import { claimSingleInstance, createOpenedPathsRelay, pathsFromArgv } from './op
 import type { PreventableEvent, ProtocolPort, Rectangle, SessionPort, TrayPort, WebContentsPort, WindowPort } from './ports';
 import { denyAllPermissions, hardenWebContents, isSafeExternalUrl, secureWindowOptions } from './security';
 import { createTrayResidency } from './tray';
+import type { BatchProgressEvent } from '../../shared/engine/model';
+import { unreachableMessage } from '../../shared/engine/outage-text';
 import { installGracefulQuit, type GracefulQuit } from './graceful-quit';
 import { loadWindowState, saveWindowState, trackWindowState } from './window-state';
 
@@ -166,7 +168,10 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
   });
   started.onEvent((channel, payload) => {
     attention.handle(channel, payload);
-    if (channel === 'hotFolders:changed') {
+    if (channel === 'batches:progress') {
+      const unreachable = (payload as BatchProgressEvent).engine?.unreachable ?? null;
+      residency.setStatus(unreachable ? unreachableMessage(unreachable, Date.now()) : null);
+    } else if (channel === 'hotFolders:changed') {
       armedFromEvents = (payload as Array<{ config: { enabled: boolean } }>).filter((s) => s.config.enabled).length;
       residency.refresh();
     } else if (channel === 'settings:changed') {

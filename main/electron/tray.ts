@@ -21,6 +21,8 @@ export interface TrayResidency {
   onWindowClose(event: PreventableEvent): void;
   /** Call whenever the armed hot folders change. */
   refresh(): void;
+  /** A line the tooltip adds after the hot folders, e.g. "Can't reach the service — retrying…" (null: none). */
+  setStatus(status: string | null): void;
   /** Quitting for real (menu, tray "Quit", OS shutdown): closing must not be intercepted any more. */
   setQuitting(): void;
   readonly hasTray: boolean;
@@ -35,6 +37,8 @@ export function createTrayResidency(options: TrayResidencyOptions): TrayResidenc
   let tray: TrayPort | null = null;
   let quitting = false;
   let toldUser = false;
+  let status: string | null = null;
+  let lastArmed = 0;
 
   const menuFor = (armed: number): MenuItemConstructorOptions[] => [
     { label: `Open ${options.appName}`, click: () => options.showWindow() },
@@ -43,12 +47,16 @@ export function createTrayResidency(options: TrayResidencyOptions): TrayResidenc
     { label: `Quit ${options.appName}`, click: () => options.quit() },
   ];
 
+  const tooltip = (armed: number) =>
+    `${options.appName}: watching ${armed} hot folder${armed === 1 ? '' : 's'}${status ? `\n${status}` : ''}`;
+
   const ensureTray = (armed: number) => {
+    lastArmed = armed;
     if (!tray || tray.isDestroyed()) {
       tray = options.createTray();
       tray.on('click', () => options.showWindow());
     }
-    tray.setToolTip(`${options.appName}: watching ${armed} hot folder${armed === 1 ? '' : 's'}`);
+    tray.setToolTip(tooltip(armed));
     tray.setContextMenu(options.buildMenu(menuFor(armed)));
   };
 
@@ -82,6 +90,11 @@ export function createTrayResidency(options: TrayResidencyOptions): TrayResidenc
       }
       dropTray();
       if (!options.isWindowVisible() && options.platform !== 'darwin') options.quit();
+    },
+    setStatus(next) {
+      if (next === status) return;
+      status = next;
+      if (tray && !tray.isDestroyed()) tray.setToolTip(tooltip(lastArmed));
     },
     setQuitting() {
       quitting = true;

@@ -2,6 +2,7 @@ import { Accounts } from './accounts';
 import { Executions } from './executions';
 import { FaultInjector } from './faults';
 import { Limiter } from './limiter';
+import type { OutageControl } from './outage';
 import { mergeFaults, type FaultSettings, type SandboxLimits } from './options';
 import { ResultStore } from './results';
 import { StatsRecorder } from './stats';
@@ -27,6 +28,8 @@ export class SandboxCore {
   /** Every workflow edit goes through this. */
   readonly imaging: Limiter;
   private currentLimits: SandboxLimits;
+  /** Set by startSandbox once the server listens (the outage simulation needs the server itself). */
+  outage: OutageControl | null = null;
 
   constructor(readonly settings: CoreSettings) {
     this.currentLimits = settings.limits;
@@ -60,6 +63,7 @@ export class SandboxCore {
   }
 
   close(): void {
+    this.outage?.close();
     this.stats.stopMonitoring();
     this.executions.close();
     this.results.close();

@@ -7,6 +7,7 @@ import {
   DEFAULT_CREDITS, DEFAULT_EXECUTION_DURATION_MS, DEFAULT_FAULTS, DEFAULT_LIMITS, DEFAULT_RESULT_TTL_MS,
   faultsFromEnv, mergeFaults, seedFromEnv, type FaultSettings, type SandboxLimits,
 } from './options';
+import { createOutageControl } from './outage';
 import { createRequestHandler } from './server';
 import type { SandboxStats } from './stats';
 
@@ -46,6 +47,11 @@ export interface RunningSandbox {
   port: number;
   stats(): SandboxStats;
   setFaults(faults: Partial<FaultSettings>): void;
+  /**
+   * Simulates an outage: requests already received are answered, idle connections close, then connections are
+   * refused for `ms` while executions keep progressing; afterwards it listens again on the same port.
+   */
+  setOutage(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -78,6 +84,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     faults,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
   });
+  core.outage = createOutageControl(server, port, host);
   server.on('request', createRequestHandler(core));
   let closing: Promise<void> | undefined;
   return {
@@ -87,6 +94,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     stats: () => core.stats.snapshot(),
     setFaults: (update) => {
       core.setFaults(update);
+    },
+    setOutage: (ms) => {
+      core.outage!.begin(ms);
     },
     close: () => {
       closing ??= new Promise<void>((resolve) => {

@@ -7,7 +7,7 @@ import { errorReply, readJsonBody, sendJson, type JsonReply } from './http-io';
 
 // Request pipeline. API routes: latency → drop-before → injected 5xx → injected 429 → auth → rate limit → handler →
 // drop-after → (possibly malformed) response. Result downloads: latency → drop-before → 5xx → file (maybe slow).
-// Admin routes (/sandbox/*) see no faults. Every fault decision is drawn from the seeded injector.
+// Admin routes (/sandbox/*) see no faults. POST /sandbox/outage refuses connections for a while (outage.ts). Every fault decision is drawn from the seeded injector.
 
 type RouteKind = 'api' | 'result' | 'admin';
 interface Route {
@@ -30,6 +30,7 @@ const ROUTES: Route[] = [
   { method: 'GET', pattern: /^\/sandbox\/faults$/, name: 'GET /sandbox/faults', kind: 'admin' },
   { method: 'POST', pattern: /^\/sandbox\/faults$/, name: 'POST /sandbox/faults', kind: 'admin' },
   { method: 'POST', pattern: /^\/sandbox\/credits$/, name: 'POST /sandbox/credits', kind: 'admin' },
+  { method: 'POST', pattern: /^\/sandbox\/outage$/, name: 'POST /sandbox/outage', kind: 'admin' },
 ];
 
 const KEY_FORMAT = /^sk_test_[A-Za-z0-9_-]{8,}$/;
@@ -50,6 +51,7 @@ export function authenticate(req: IncomingMessage): string {
 export function createRequestHandler(core: SandboxCore): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     res.on('finish', () => core.stats.response(res.statusCode));
+    core.outage?.track(res);
     handle(core, req, res).catch((error: unknown) => {
       if (res.headersSent || res.destroyed) return;
       const known = error instanceof SandboxError ? error : new SandboxError(500, 'internal_error', `unexpected sandbox error: ${(error as Error)?.message ?? error}`);
@@ -88,7 +90,12 @@ async function handle(core: SandboxCore, req: IncomingMessage, res: ServerRespon
   }
   const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeParam);
   core.stats.request(route.name);
-  if (route.kind === 'admin') return sendJson(res, await admin(core, route.name, req));
+  if (route.kind === 'admin') {
+    const reply = await admin(core, route.name, req);
+    // An outage starts once its own answer has been sent.
+    if (reply.afterSend) res.once('finish', reply.afterSend);
+    return sendJson(res, reply);
+  }
 
   const faults = core.faults;
   const latency = faults.latencyFor(route.name);
@@ -146,7 +153,9 @@ async function serveResult(core: SandboxCore, res: ServerResponse, token: string
   res.end();
 }
 
-async function admin(core: SandboxCore, name: string, req: IncomingMessage): Promise<JsonReply> {
+const MAX_OUTAGE_MS = 10 * 60_000;
+
+async function admin(core: SandboxCore, name: string, req: IncomingMessage): Promise<JsonReply & { afterSend?: () => void }> {
   switch (name) {
     case 'GET /sandbox/stats':
       return { status: 200, body: core.stats.snapshot() };
@@ -173,6 +182,16 @@ async function admin(core: SandboxCore, name: string, req: IncomingMessage): Pro
       }
       core.accounts.setCredits(key, credits);
       return { status: 200, body: { apiCredits: credits } };
+    }
+    case 'POST /sandbox/outage': {
+      const body = (await readJsonBody(req, 64 * 1024)) as { ms?: unknown } | null;
+      const ms = body?.ms;
+      if (typeof ms !== 'number' || !Number.isInteger(ms) || ms <= 0 || ms > MAX_OUTAGE_MS) {
+        throw new SandboxError(422, 'validation_failed', `ms must be a whole number of milliseconds between 1 and ${MAX_OUTAGE_MS}`, { field: 'ms' });
+      }
+      const outage = core.outage;
+      if (!outage) throw new SandboxError(500, 'internal_error', 'this sandbox cannot simulate outages');
+      return { status: 200, body: { outageMs: ms }, afterSend: () => outage.begin(ms) };
     }
     default:
       throw new SandboxError(404, 'not_found', `no admin route ${name}`);

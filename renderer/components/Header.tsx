@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { formatCredits } from '../lib/format';
 import { useApp } from '../store/context';
 import { selectLowBalance } from '../store/service-slice';
+import { OutageBanner } from './OutageBanner';
 
 function ModeBadge() {
   const status = useApp((s) => s.status);
@@ -76,6 +77,7 @@ export function Header() {
         <span className="brand-name">Batchroom</span>
       </div>
       <ModeBadge />
+      <OutageBanner variant="header" />
       <div className="header-spacer" />
       <BalanceIndicator />
       <button

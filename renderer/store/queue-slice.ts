@@ -1,4 +1,4 @@
-import type { BatchProgressEvent, BatchSummary, ItemState, ItemView } from '../../shared/engine/model';
+import type { BatchProgressEvent, BatchSummary, ItemState, ItemView, ServiceUnreachable } from '../../shared/engine/model';
 import { asUiError, unwrap } from '../lib/errors';
 import type { SliceCreator } from './types';
 
@@ -28,6 +28,8 @@ export interface QueueSlice {
   itemsByBatch: Record<string, BatchItems>;
   statusFilter: StatusFilter;
   progressEvents: number;
+  /** Set while the engine cannot reach the service (from the progress events): drives the outage banners. */
+  unreachable: ServiceUnreachable | null;
   loadBatches(): Promise<void>;
   loadItems(batchId: string): Promise<void>;
   selectBatch(batchId: string | null): void;
@@ -122,6 +124,7 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
     itemsByBatch: {},
     statusFilter: 'all',
     progressEvents: 0,
+    unreachable: null,
 
     async loadBatches() {
       try {
@@ -182,7 +185,8 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
           const list = mergeItems(current.list, changed);
           itemsByBatch[batchId] = { ...current, list, total: Math.max(current.total, list.length) };
         }
-        return { batches, batchOrder, itemsByBatch, progressEvents: s.progressEvents + 1 };
+        const unreachable = event.engine ? event.engine.unreachable ?? null : s.unreachable;
+        return { batches, batchOrder, itemsByBatch, unreachable, progressEvents: s.progressEvents + 1 };
       });
     },
 

@@ -30,6 +30,12 @@ export type ItemState = z.infer<typeof ItemStateSchema>;
 export const FINAL_ITEM_STATES: ReadonlySet<ItemState> = new Set(['saved', 'failed', 'cancelled', 'unknown', 'skipped']);
 
 export const BATCH_STATES = ['running', 'paused', 'completed', 'cancelled'] as const;
+
+/**
+ * `pausedReason` of a batch the engine paused because the service stopped answering. The engine resumes such a batch
+ * by itself once a health probe gets through; a user's pause replaces it (and is never resumed automatically).
+ */
+export const SERVICE_UNREACHABLE = 'service-unreachable';
 export const BatchStateSchema = z.enum(BATCH_STATES);
 export type BatchState = z.infer<typeof BatchStateSchema>;
 
@@ -137,11 +143,18 @@ export const ItemViewSchema = z.object({
 });
 export type ItemView = z.infer<typeof ItemViewSchema>;
 
+/** The service stopped answering at `since` (epoch ms); the next health probe goes out at `nextTryAt`. */
+export const ServiceUnreachableSchema = z.object({
+  since: z.number(),
+  nextTryAt: z.number().nullable(),
+});
+export type ServiceUnreachable = z.infer<typeof ServiceUnreachableSchema>;
+
 /** Coalesced engine update: at most ~10 per second, carrying only what changed. */
 export const BatchProgressEventSchema = z.object({
   batches: z.array(BatchSummarySchema),
   items: z.array(ItemViewSchema),
   /** Engine-wide state: offline means nothing is sent until the service is reachable again. */
-  engine: z.object({ offline: z.boolean() }).optional(),
+  engine: z.object({ offline: z.boolean(), unreachable: ServiceUnreachableSchema.nullable().optional() }).optional(),
 });
 export type BatchProgressEvent = z.infer<typeof BatchProgressEventSchema>;

@@ -75,6 +75,8 @@ export interface SpawnedSandbox {
   url: string;
   apiKey: string;
   process: ChildProcess;
+  /** Starts an outage of `ms` in the sandbox process (see RunningSandbox.setOutage). */
+  setOutage(ms: number): Promise<void>;
   /** Sends the signal (default SIGTERM) and resolves once the process has exited. */
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -113,7 +115,7 @@ export function spawnSandbox(args: string[] = [], { env = {}, timeoutMs = 20_000
       clearTimeout(timer);
       try {
         const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string };
-        resolve({ url, apiKey, process: child, kill });
+        resolve({ url, apiKey, process: child, kill, setOutage: (ms) => setRemoteOutage(url, ms) });
       } catch {
         void kill('SIGKILL');
         reject(new Error(`unexpected first line from the sandbox: ${line}`));
@@ -138,4 +140,12 @@ export async function setRemoteFaults(url: string, faults: Record<string, number
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults),
   });
   if (!response.ok) throw new Error(`setting faults failed: ${response.status} ${await response.text()}`);
+}
+
+/** Starts an outage of `ms` in a sandbox in another process: it answers, then refuses connections for `ms`. */
+export async function setRemoteOutage(url: string, ms: number): Promise<void> {
+  const response = await fetch(`${url.replace(/\/api\/v1\/?$/, '')}/sandbox/outage`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }),
+  });
+  if (!response.ok) throw new Error(`starting an outage failed: ${response.status} ${await response.text()}`);
 }

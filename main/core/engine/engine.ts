@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
-  BatchSpecSchema, type BatchEstimate, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary,
-  type ItemState, type ItemView, type Verdict,
+  BatchSpecSchema, SERVICE_UNREACHABLE, type BatchEstimate, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary,
+  type ItemState, type ItemView, type ServiceUnreachable, type Verdict,
 } from '../../../shared/engine/model';
 import { AppError, isAppError } from '../../../shared/errors';
 import type { WorkflowDetail, WorkflowParameters } from '../../../shared/service/model';
@@ -13,6 +13,7 @@ import type { BatchRecord } from '../journal/types';
 import { silentLogger, type Logger } from '../log';
 import type { ServiceClient } from '../service/types';
 import { createCoalescer, type ProgressListener } from './events';
+import { isOutagePause } from './outage-pause';
 import { buildEstimate, planBatch } from './planner';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner, type EngineStats } from './runner';
@@ -67,6 +68,8 @@ export interface Engine {
   stop(options?: { graceful?: boolean }): Promise<void>;
   onProgress(listener: ProgressListener): () => void;
   readonly offline: boolean;
+  /** Whether the service answers; while it does not, when it stopped and when the next health probe goes out. */
+  reachability(): { reachable: boolean } & Partial<ServiceUnreachable>;
   /** Applies a new concurrency (Settings) to the running engine, no restart needed. */
   setConcurrency(concurrency: number): void;
   /** Counters for benchmarks and diagnostics. */
@@ -84,10 +87,13 @@ export function createEngine(options: EngineOptions): Engine {
 
   const summary = (batch: BatchRecord): BatchSummary => toBatchSummary(journal, batch, { itemMs: runner.itemMsOf(batch.id), concurrency });
 
+  const unreachable = (): ServiceUnreachable | null =>
+    runner.gate.offline ? { since: runner.gate.offlineSince ?? Date.now(), nextTryAt: runner.gate.nextProbeAt } : null;
+
   const coalescer = createCoalescer((batchIds, itemIds): BatchProgressEvent => ({
     batches: batchIds.map((id) => journal.getBatch(id)).filter((b): b is BatchRecord => b !== null).map(summary),
     items: itemIds.map((id) => journal.getItem(id)).filter((i) => i !== null).map(toItemView),
-    engine: { offline },
+    engine: { offline, unreachable: unreachable() },
   }), options.eventIntervalMs ?? 100);
 
   const runner: Runner = new Runner({
@@ -100,7 +106,10 @@ export function createEngine(options: EngineOptions): Engine {
     submitHooks: options.submitHooks,
     onItem: (item) => coalescer.markItem(item.id, item.batchId),
     onBatch: (id) => coalescer.markBatch(id),
-    onOffline: (value) => { offline = value; for (const b of journal.listBatches()) if (b.state === 'running') coalescer.markBatch(b.id); },
+    onOffline: (value) => {
+      offline = value;
+      for (const b of journal.listBatches()) if (b.state === 'running' || isOutagePause(b.pausedReason)) coalescer.markBatch(b.id);
+    },
   });
 
   const requireItem = (itemId: string) => {
@@ -182,12 +191,20 @@ export function createEngine(options: EngineOptions): Engine {
     adopt,
     pause: (batchId) => {
       const batch = requireBatch(batchId);
-      if (batch.state === 'running') runner.setBatchState(batchId, 'paused', 'paused by you: items in flight finish, nothing new starts');
+      // A batch paused by an outage becomes the user's pause: it is then not resumed automatically.
+      if (batch.state === 'running' || isOutagePause(batch.pausedReason)) runner.setBatchState(batchId, 'paused', 'paused by you: items in flight finish, nothing new starts');
       return summary(runner.batch(batchId));
     },
     resume: (batchId) => {
       const batch = requireBatch(batchId);
-      if (batch.state === 'paused') runner.setBatchState(batchId, 'running', null);
+      if (batch.state !== 'paused') return summary(batch);
+      // While the service is unreachable a resume waits for it (resumed automatically) and asks for a probe now.
+      if (runner.gate.offline) {
+        runner.setBatchState(batchId, 'paused', SERVICE_UNREACHABLE);
+        runner.gate.probeNow();
+      } else {
+        runner.setBatchState(batchId, 'running', null);
+      }
       return summary(runner.batch(batchId));
     },
     cancel: (batchId) => {
@@ -290,6 +307,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
     onProgress: (listener) => coalescer.on(listener),
     get offline() { return offline; },
+    reachability: () => ({ reachable: !runner.gate.offline, ...unreachable() }),
     setConcurrency: (value) => {
       concurrency = Math.max(1, Math.floor(value));
       runner.setConcurrency(concurrency);

@@ -11,9 +11,14 @@ export interface RequestGateOptions {
   /** Called while offline to find out whether the service is reachable again. */
   probe: () => Promise<void>;
   onOfflineChange?: (offline: boolean) => void;
-  /** First wait before probing (doubles up to 15 s). */
+  /** A probe has been scheduled for `atMs` (what "next try in 8 s" shows). */
+  onProbeScheduled?: (atMs: number) => void;
+  /** First wait before probing (doubles up to 8 s). */
   probeDelayMs?: number;
 }
+
+/** Probes back off to one every 8 s: cheap for the service, and a restored service is noticed within seconds. */
+const MAX_PROBE_DELAY_MS = 8_000;
 
 export class RequestGate {
   private tokens: number;
@@ -23,7 +28,11 @@ export class RequestGate {
   private offlineWaiters: (() => void)[] = [];
   private probing = false;
   private closed = false;
+  private wakeProbe: (() => void) | null = null;
   offline = false;
+  /** When the latch closed (epoch ms of `now`), and when the next probe goes out; null while online. */
+  offlineSince: number | null = null;
+  nextProbeAt: number | null = null;
   private readonly now: () => number;
   private readonly burst: number;
   private queue: Promise<void> = Promise.resolve();
@@ -77,6 +86,7 @@ export class RequestGate {
     this.networkFailures += 1;
     if (!this.offline && this.networkFailures >= (this.options.offlineAfter ?? 3)) {
       this.offline = true;
+      this.offlineSince = this.now();
       this.options.onOfflineChange?.(true);
       void this.probeLoop();
     }
@@ -87,24 +97,40 @@ export class RequestGate {
     this.probing = true;
     let delay = this.options.probeDelayMs ?? 1000;
     while (this.offline && !this.closed) {
-      await sleep(delay);
+      this.nextProbeAt = this.now() + delay;
+      this.options.onProbeScheduled?.(this.nextProbeAt);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.wakeProbe = () => { clearTimeout(timer); resolve(); };
+      });
+      this.wakeProbe = null;
+      if (this.closed) break;
+      this.nextProbeAt = null;
       try {
         await this.options.probe();
         this.offline = false;
+        this.offlineSince = null;
         this.networkFailures = 0;
         this.options.onOfflineChange?.(false);
       } catch {
-        delay = Math.min(15_000, delay * 2);
+        delay = Math.min(MAX_PROBE_DELAY_MS, delay * 2);
       }
     }
+    this.nextProbeAt = null;
     this.probing = false;
     const waiters = this.offlineWaiters;
     this.offlineWaiters = [];
     for (const wake of waiters) wake();
   }
 
+  /** While offline: probe now instead of waiting (the user asked to try again). */
+  probeNow(): void {
+    this.wakeProbe?.();
+  }
+
   close(): void {
     this.closed = true;
+    this.wakeProbe?.();
     this.offline = false;
     const waiters = this.offlineWaiters;
     this.offlineWaiters = [];

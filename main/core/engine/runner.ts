@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { SERVICE_UNREACHABLE } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
 import { removeTempFiles } from '../images/save';
 import type { Journal } from '../journal/journal';
@@ -9,6 +10,7 @@ import { DownloadPool } from './download-results';
 import { EncodeAhead } from './encode-ahead';
 import { ExecutionFollower } from './follow-execution';
 import { RequestGate } from './limiter';
+import { pauseForOutage, resumeAfterOutage } from './outage-pause';
 import { isFinalState } from './projection';
 import type { EngineStats, ReadyPayload, RunnerCore, RunnerOptions } from './runner-core';
 import { destinationFolder, recoverPlacement, type SaverDeps } from './saver';
@@ -42,7 +44,13 @@ export class Runner implements RunnerCore {
     this.gate = new RequestGate({
       requestsPerSecond: o.requestsPerSecond ?? 40,
       probe: async () => { await o.client.getBalance({ timeoutMs: 5_000 }); },
-      onOfflineChange: (offline) => { o.logger.warn(offline ? 'service unreachable: pausing requests' : 'service reachable again'); o.onOffline(offline); if (!offline) this.kick(); },
+      onOfflineChange: (offline) => {
+        o.logger.warn(offline ? 'service unreachable: pausing requests' : 'service reachable again');
+        if (offline) pauseForOutage(this);
+        o.onOffline(offline);
+        if (!offline) resumeAfterOutage(this);
+      },
+      onProbeScheduled: () => o.onOffline(true),
     });
     this.credits = new CreditGuard({ gate: this.gate, client: o.client, balanceRefreshMs: o.balanceRefreshMs, kick: () => this.kick() });
     this.saverDeps = {
@@ -110,6 +118,10 @@ export class Runner implements RunnerCore {
     if (this.started) return;
     const { journal } = this.o;
     const at = this.o.now().toISOString();
+    // A batch paused by an outage before the restart runs again: the gate finds out afresh whether the service answers.
+    for (const batch of journal.listBatches()) {
+      if (batch.state === 'paused' && batch.pausedReason === SERVICE_UNREACHABLE) journal.updateBatch(batch.id, { state: 'running', pausedReason: null });
+    }
     for (const batch of journal.listBatches()) {
       if (batch.state === 'completed') continue;
       journal.transitionAll(batch.id, ['encoding'], { state: 'pending' });

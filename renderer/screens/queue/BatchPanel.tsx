@@ -1,4 +1,5 @@
-import type { BatchSummary } from '../../../shared/engine/model';
+import { SERVICE_UNREACHABLE, type BatchSummary } from '../../../shared/engine/model';
+import { OutageBanner } from '../../components/OutageBanner';
 import { formatCredits, formatEta, percent } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 import { STATUS_FILTERS } from '../../store/queue-slice';
@@ -24,12 +25,17 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
           <h2>{batch.workflowName}</h2>
           <p className="muted">
             <span className={`badge badge-${stateTone(batch.state)}`}>{BATCH_STATE_LABELS[batch.state]}</span>
-            {batch.pausedReason && <span className="paused-reason"> {batch.pausedReason}</span>}
+            {batch.pausedReason && batch.pausedReason !== SERVICE_UNREACHABLE && <span className="paused-reason"> {batch.pausedReason}</span>}
           </p>
+          {batch.pausedReason === SERVICE_UNREACHABLE && <OutageBanner variant="batch" />}
         </div>
         <div className="button-row">
           {batch.state === 'running' && <button type="button" className="btn" onClick={() => void pauseBatch(batch.id)}>Pause</button>}
-          {batch.state === 'paused' && <button type="button" className="btn btn-primary" onClick={() => void resumeBatch(batch.id)}>Resume</button>}
+          {batch.state === 'paused' && (
+            <button type="button" className="btn btn-primary" onClick={() => void resumeBatch(batch.id)}>
+              {batch.pausedReason === SERVICE_UNREACHABLE ? 'Try now' : 'Resume'}
+            </button>
+          )}
           {open && <button type="button" className="btn" onClick={() => void cancelBatch(batch.id)}>Cancel batch</button>}
           {failed > 0 && <button type="button" className="btn" onClick={() => void retryFailed(batch.id)}>Retry failed ({failed})</button>}
           {saved > 0 && <button type="button" className="btn" onClick={() => openReview(batch.id)}>Review results</button>}

@@ -65,6 +65,16 @@ describe('tray residency', () => {
     }
   });
 
+  it('adds the service outage to the tooltip while it lasts', () => {
+    const { win, trays, state, tray } = residency();
+    state.armed = 1;
+    win.userClose();
+    tray.setStatus("Can't reach the service — retrying (next try in 8 s)");
+    expect(trays[0]!.tooltip).toBe("Batchroom: watching 1 hot folder\nCan't reach the service — retrying (next try in 8 s)");
+    tray.setStatus(null);
+    expect(trays[0]!.tooltip).toBe('Batchroom: watching 1 hot folder');
+  });
+
   it('no longer intercepts close once the app is really quitting', () => {
     const { win, state, tray } = residency();
     state.armed = 1;

@@ -1,4 +1,5 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { OWNER_ONLY_DIR_MODE, OWNER_ONLY_FILE_MODE, restrictToOwner } from '../core/settings/state-dir';
 import { join } from 'node:path';
 import type { LogRecord } from '../core/log';
 
@@ -15,7 +16,9 @@ export function createFileLogSink(dir: string, options: { maxBytes?: number; nam
   return (record) => {
     try {
       if (!ready) {
-        mkdirSync(dir, { recursive: true });
+        mkdirSync(dir, { recursive: true, mode: OWNER_ONLY_DIR_MODE });
+        // Logs name the user's files: owner-only, including files an older version wrote 0644.
+        restrictToOwner([file, old]);
         ready = true;
       }
       if (written < 0) {
@@ -30,7 +33,7 @@ export function createFileLogSink(dir: string, options: { maxBytes?: number; nam
         renameSync(file, old);
         written = 0;
       }
-      appendFileSync(file, line);
+      appendFileSync(file, line, { mode: OWNER_ONLY_FILE_MODE });
       written += Buffer.byteLength(line);
     } catch {
       // A full disk or a read-only log folder must never take the app down.

@@ -34,7 +34,7 @@ export async function stageUpload(request: IncomingMessage, dir: string, rawName
   const declared = Number(request.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES) throw new UploadError(413, 'file too large');
   const folder = join(dir, randomBytes(8).toString('hex'));
-  await mkdir(folder, { recursive: true });
+  await mkdir(folder, { recursive: true, mode: 0o700 });
   const path = join(folder, safeUploadName(rawName));
   let received = 0;
   const limit = new Transform({
@@ -45,7 +45,7 @@ export async function stageUpload(request: IncomingMessage, dir: string, rawName
     },
   });
   try {
-    await pipeline(request, limit, createWriteStream(path, { flags: 'wx' }));
+    await pipeline(request, limit, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
   } catch (error) {
     await rm(folder, { recursive: true, force: true });
     if (error instanceof UploadError) throw error;

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'libsql';
 import type { BatchState, ItemState } from '../../../shared/engine/model';
 import { MIGRATIONS } from './migrations';
+import { ensureStateDir, restrictToOwner, OWNER_ONLY_FILE_MODE } from '../settings/state-dir';
 import { mapBatch, mapExecution, mapItem, mapLedger, BATCH_COLUMNS, ITEM_COLUMNS, ITEM_PATCH_COLUMNS } from './rows';
 import type { BatchRecord, ExecutionRecord, ItemPatch, ItemRecord, LedgerEntry, NewItem } from './types';
 
@@ -77,8 +78,13 @@ function migrate(db: Db): void {
  * loop for seconds over a batch and starve the encoder.
  */
 export function openJournal(stateDir: string): Journal {
-  mkdirSync(stateDir, { recursive: true });
+  ensureStateDir(stateDir);
   const path = join(stateDir, 'journal.db');
+  // Created owner-only before SQLite opens it: SQLite gives -wal and -shm the database file's mode. Files an older
+  // version left 0644 are narrowed here and once more after WAL mode exists.
+  closeSync(openSync(path, 'a', OWNER_ONLY_FILE_MODE));
+  const sidecars = [path, `${path}-wal`, `${path}-shm`];
+  restrictToOwner(sidecars);
   const db: Db = new Database(path);
   // busy_timeout first: switching a fresh file to WAL takes a lock, and two processes opening it at once
   // (the app and a CLI command) must wait for each other rather than fail with "database is locked".
@@ -87,6 +93,7 @@ export function openJournal(stateDir: string): Journal {
   db.exec('PRAGMA synchronous = NORMAL');
   db.exec('PRAGMA foreign_keys = ON');
   migrate(db);
+  restrictToOwner(sidecars);
 
   const now = () => new Date().toISOString();
   const stmt = (() => {

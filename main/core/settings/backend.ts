@@ -1,3 +1,5 @@
+import { OWNER_ONLY_FILE_MODE } from './state-dir';
+
 /**
  * Where the settings file is read and written: `conf` in plain Node (./conf-backend.ts), electron-store inside
  * Electron (main/electron/settings-backend.ts). Both keep `<stateDir>/settings.json` and write atomically.
@@ -39,6 +41,8 @@ export function sharedStoreOptions(stateDir: string) {
     deserialize: deserializeSettingsObject,
     serialize: (value: Record<string, unknown>) => `${JSON.stringify(value, null, 2)}\n`,
     clearInvalidConfig: false,
+    // Owner-only: conf writes atomically (temp file + rename), so the mode applies on every save.
+    configFileMode: OWNER_ONLY_FILE_MODE,
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { homedir as osHomedir } from 'node:os';
 import { posix, win32 } from 'node:path';
 import { APP_NAME } from '../../../shared/app-info';
@@ -40,8 +40,23 @@ export function resolveStateDir(options: StateDirOptions = {}): string {
   return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(home, '.config'), APP_NAME);
 }
 
-/** Creates the state directory (owner-only: the journal names the user's files) and returns it. */
-export function ensureStateDir(dir: string): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+/** Owner-only modes for the state folder and every file in it (the journal names the user's files). */
+export const OWNER_ONLY_DIR_MODE = 0o700;
+export const OWNER_ONLY_FILE_MODE = 0o600;
+
+/**
+ * Creates the state directory owner-only and returns it. mkdir's mode is filtered by the umask and ignored for a
+ * folder that already exists (one made by an older version as 0755), so the mode is set explicitly as well.
+ * Windows has no such modes: the per-user profile folder already keeps other users out.
+ */
+export function ensureStateDir(dir: string, platform: NodeJS.Platform = process.platform): string {
+  mkdirSync(dir, { recursive: true, mode: OWNER_ONLY_DIR_MODE });
+  if (platform !== 'win32') chmodSync(dir, OWNER_ONLY_DIR_MODE);
   return dir;
+}
+
+/** Makes existing files owner-only (files created 0644 by an older version); missing ones are skipped. */
+export function restrictToOwner(paths: readonly string[], platform: NodeJS.Platform = process.platform): void {
+  if (platform === 'win32') return;
+  for (const path of paths) if (existsSync(path)) chmodSync(path, OWNER_ONLY_FILE_MODE);
 }

@@ -16,7 +16,7 @@ import { SETTINGS_FILE_NAME, deserializeSettingsObject, type SettingsBackend, ty
 import { createConfBackend } from './conf-backend';
 import { migrateSettings } from './migrations';
 import { repairSettings } from './repair';
-import { ensureStateDir } from './state-dir';
+import { OWNER_ONLY_FILE_MODE, ensureStateDir, restrictToOwner } from './state-dir';
 
 export interface SettingsStore {
   /** Absolute path of the settings file. */
@@ -52,7 +52,7 @@ type Preflight = { existed: boolean; text: string | null; warnings: SettingsWarn
 function keepBackup(path: string, text: string, now: Date, tag: string): string | null {
   const backupPath = backupName(path, now, tag);
   try {
-    writeFileSync(backupPath, redactSecrets(text), { flag: 'wx' });
+    writeFileSync(backupPath, redactSecrets(text), { flag: 'wx', mode: OWNER_ONLY_FILE_MODE });
     return backupPath;
   } catch {
     return null;
@@ -106,6 +106,7 @@ export function openSettingsStore(options: OpenSettingsOptions): SettingsStore {
   const now = options.now ?? (() => new Date());
   ensureStateDir(options.stateDir);
   const path = join(options.stateDir, `${SETTINGS_FILE_NAME}.json`);
+  restrictToOwner([path]);
   const checked = preflight(path, now());
   const warnings: SettingsWarning[] = [...checked.warnings];
   const readOnly = checked.readOnly;

@@ -19,6 +19,8 @@ interface BuilderConfig {
   npmRebuild: boolean;
   afterSign: string;
   files: string[];
+  asar: boolean;
+  electronFuses: Record<string, boolean>;
 }
 interface Workflow {
   jobs: { package: { strategy: { matrix: { include: Array<{ runner: string; os: string; arch: string }> } }; steps: Array<{ run?: string }> } };
@@ -34,6 +36,20 @@ describe('electron-builder.yml', () => {
     expect(ok).toBe(true);
     // The schema is strict enough to catch a misspelt key (so the check above means something).
     expect(validate({ ...config, mac: { ...config.mac, hardenedRuntim: true } })).toBe(false);
+  });
+
+  it.each([
+    ['runAsNode', false],
+    ['enableNodeOptionsEnvironmentVariable', false],
+    ['enableNodeCliInspectArguments', false],
+    ['enableCookieEncryption', true],
+    ['enableEmbeddedAsarIntegrityValidation', true],
+    ['onlyLoadAppFromAsar', true],
+    ['grantFileProtocolExtraPrivileges', false],
+  ])('flips the Electron fuse %s to %s at packaging time', (fuse, value) => {
+    expect(config.electronFuses?.[fuse]).toBe(value);
+    // OnlyLoadAppFromAsar and integrity validation mean nothing without an asar.
+    expect(config.asar).toBe(true);
   });
 
   it('builds dmg + zip for both Mac architectures with the hardened runtime and entitlements', () => {

@@ -12,8 +12,7 @@ export const UPLOAD_SIZE_POLICIES = ['fit', 'original'] as const;
 export const UploadSizePolicySchema = z.enum(UPLOAD_SIZE_POLICIES);
 export type UploadSizePolicy = z.infer<typeof UploadSizePolicySchema>;
 
-/** Naming template tokens understood by the engine's namer. */
-export const NAMING_TOKENS = ['{name}', '{ext}', '{workflow}', '{index}', '{n}', '{date}', '{time}', '{execution}'] as const;
+/** The naming template's tokens and rules live in shared/naming (the one namer). */
 export const DEFAULT_NAMING_TEMPLATE = '{name}_{workflow}{ext}';
 
 /**
@@ -98,8 +97,10 @@ export const BatchEstimateSchema = z.object({
   balance: z.number().nullable(),
   fitsBalance: z.boolean(),
   fitsBudget: z.boolean(),
-  /** Output names of the first few items, from the naming template. */
-  namingPreview: z.array(z.object({ source: z.string(), output: z.string() })),
+  /** The names the first few items will really be written under (collision suffix included), from the one namer. */
+  namingPreview: z.array(z.object({ source: z.string(), output: z.string(), note: z.string().optional() })),
+  /** Items the naming preview does not list ("…and 10 more"). */
+  namingPreviewMore: z.number().int().nonnegative().default(0),
 });
 export type BatchEstimate = z.infer<typeof BatchEstimateSchema>;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toUiError, unwrap, BridgeError } from '../../renderer/lib/errors';
 import { formFromParameters, initialForm, toggleOption, toParameters, validateForm } from '../../renderer/lib/form-model';
 import { formatCredits, formatEta } from '../../renderer/lib/format';
-import { previewName, templateProblems } from '../../renderer/lib/naming';
+import { previewNames, templateProblems } from '../../renderer/lib/naming';
 import { backdrop, caption, colorGrade } from './helpers/fixtures';
 
 describe('form model', () => {
@@ -41,8 +41,12 @@ describe('form model', () => {
 describe('naming preview', () => {
   it('fills every token and pads the index to the batch size', () => {
     const now = new Date(2026, 10, 22, 9, 5, 7);
-    expect(previewName('{name}_{workflow}_{index}_{n}_{date}_{time}{ext}', { name: 'IMG', ext: '.jpg', workflow: 'wf', index: 7, total: 12_000, now }))
-      .toBe('IMG_wf_00007_7_2026-11-22_090507.jpg');
+    expect(previewNames('{name}_{workflow}_{index}_{n}_{date}_{time}{ext}', ['IMG.jpg', 'B.png'], { workflow: 'wf', total: 12_000, now }))
+      .toEqual(['IMG_wf_00001_1_2026-11-22_09-05-07.jpg', 'B_wf_00002_1_2026-11-22_09-05-07.png']);
+  });
+
+  it('shows the collision suffix the engine will write when two samples meet', () => {
+    expect(previewNames('{workflow}{ext}', ['a.jpg', 'b.jpg'], { workflow: 'wf' })).toEqual(['wf.jpg', 'wf (2).jpg']);
   });
 
   it('names the problems of a template', () => {

@@ -71,7 +71,10 @@ function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: stri
   for (const s of estimate.skipped.slice(0, 20)) out.line(`  skip ${s.path}: ${s.reason}`);
   if (estimate.skipped.length > 20) out.line(`  … and ${estimate.skipped.length - 20} more skipped`);
   for (const d of estimate.duplicates.slice(0, 20)) out.line(`  duplicate ${d.path} (same as ${d.duplicateOf}): sent once`);
-  for (const n of estimate.namingPreview.slice(0, 3)) out.line(`  ${n.source} → ${n.output}`);
+  const shown = estimate.namingPreview.slice(0, 3);
+  for (const n of shown) out.line(`  ${n.source} → ${n.output}${n.note ? ` (${n.note})` : ''}`);
+  const more = estimate.namingPreviewMore + estimate.namingPreview.length - shown.length;
+  if (more > 0) out.line(`  … and ${more} more`);
 }
 
 /** Asks on the terminal; without one, spending needs an explicit --yes (a script must say so). */

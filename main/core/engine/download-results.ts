@@ -67,7 +67,7 @@ export class DownloadPool {
         if (attempt > 1 || item.resultUrls.length === 0) item = await this.refreshResultUrls(item);
         const counts = core.o.journal.countByState(batch.id);
         const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0) - (counts.skipped ?? 0);
-        const outcome = await saveResults(this.saverDeps, item, batch, item.position + 1, total);
+        const outcome = await saveResults(this.saverDeps, item, batch, total);
         core.stats.downloads += 1;
         const at = core.o.now().toISOString();
         if (outcome.kind === 'saved') core.update(itemId, { state: 'saved', reason: null, completedAt: at });

@@ -134,7 +134,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (isAppError(error) && error.code === 'unauthorized') throw error;
       logger.warn('balance unavailable for estimate', { error: error instanceof Error ? error.message : String(error) });
     }
-    return { spec, workflow, planned, estimate: buildEstimate(spec, workflow, planned, balance, now()) };
+    return { spec, workflow, planned, estimate: await buildEstimate(spec, workflow, planned, balance, now()) };
   }
 
   /** A batch whose output folder cannot be written fails up front, not item by item. */

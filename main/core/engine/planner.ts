@@ -1,14 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { BatchEstimate, BatchSpec, SkippedInput } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { classifyInputFile } from '../images/classify';
 import { hashFile } from '../images/hash';
-import { renderName } from '../images/naming';
-import { scanInputs, stemOf } from '../images/scan';
+import { scanInputs } from '../images/scan';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import type { NewItem } from '../journal/types';
+import { previewOutputNames } from './output-plan';
 
 // Turns a BatchSpec into the items of a batch: inputs scanned (with reasons for skips), content hashed, duplicates
 // (same content, workflow and parameters) kept once, everything else recorded as `skipped` for the report.
@@ -126,27 +126,9 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail): Prom
   return { items, workCount: keys.size, skipped, duplicates, keys };
 }
 
-/** Output names of the first few items, as the namer will produce them (result extension guessed from the source). */
-export function namingPreview(spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, at: Date, count = 5): { source: string; output: string }[] {
-  const runnable = plan.items.filter((i) => i.state === 'pending');
-  return runnable.slice(0, count).map((item, index) => {
-    const source = Object.values(item.sources)[0] ?? item.displayName;
-    const ext = guessResultExt(source);
-    const name = renderName(spec.output.namingTemplate, {
-      name: stemOf(source), ext, workflow: workflow.id, index: index + 1, total: runnable.length, n: 1, resultCount: 1, at,
-      execution: 'exe_…',
-    });
-    return { source, output: join(spec.output.outputFolder, item.relDir, name) };
-  });
-}
-
-function guessResultExt(source: string): string {
-  const ext = extname(source).toLowerCase();
-  return ext === '.jpeg' || ext === '.jpe' || ext === '.jfif' ? '.jpg' : ext === '.png' ? '.png' : '.jpg';
-}
-
-export function buildEstimate(spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date): BatchEstimate {
+export async function buildEstimate(spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date): Promise<BatchEstimate> {
   const totalCost = plan.workCount * workflow.creditCost;
+  const preview = await previewOutputNames(spec, workflow, plan.items, at);
   return {
     workflowId: workflow.id,
     itemCount: plan.workCount,
@@ -157,6 +139,7 @@ export function buildEstimate(spec: BatchSpec, workflow: WorkflowDetail, plan: P
     balance,
     fitsBalance: balance === null ? true : totalCost <= balance,
     fitsBudget: spec.budget === null ? true : totalCost <= spec.budget,
-    namingPreview: namingPreview(spec, workflow, plan, at),
+    namingPreview: preview.entries,
+    namingPreviewMore: preview.more,
   };
 }

@@ -1,17 +1,18 @@
 import { unlink } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { isAppError } from '../../../shared/errors';
-import { extensionForFormat, renderName } from '../images/naming';
-import { stemOf } from '../images/scan';
+import { extensionForFormat, safeRelDir } from '../../../shared/naming';
+import { absoluteOf } from '../images/output-names';
 import {
-  describeWriteError, finishPlacement, placeFile, resolveDestination, tempPathFor, verifyImage, writeJsonAtomic, writeTemp,
+  describeWriteError, finishPlacement, placeFile, tempPathFor, verifyImage, writeJsonAtomic, writeTemp,
 } from '../images/save';
 import type { Journal } from '../journal/journal';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { ServiceClient } from '../service/types';
 import type { RequestGate } from './limiter';
+import { planResultName } from './output-plan';
 
 // Downloads an item's results and saves each one safely. Progress is journalled per result: the temp path before
 // any byte is written, the final path once the temp is verified, the output list once it is in place — so recovery
@@ -30,7 +31,7 @@ export class DownloadRetry extends Error {}
 export class SaveFailure extends Error {}
 
 export function destinationFolder(batch: BatchRecord, item: ItemRecord): string {
-  return resolve(join(batch.outputFolder, item.relDir));
+  return resolve(batch.outputFolder, ...safeRelDir(item.relDir).split('/'));
 }
 
 export type SaveOutcome = { kind: 'saved'; outputs: string[] } | { kind: 'skipped'; reason: string };
@@ -53,10 +54,9 @@ export async function recoverPlacement(deps: SaverDeps, item: ItemRecord, batch:
 }
 
 /** Saves results from item.outputs.length on. Throws DownloadRetry (fetch fresh URLs and try again) or SaveFailure. */
-export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: BatchRecord, indexInBatch: number, total: number): Promise<SaveOutcome> {
+export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: BatchRecord, total: number): Promise<SaveOutcome> {
   const folder = destinationFolder(batch, item);
   const outputs = [...item.outputs];
-  const policy = batch.spec.output.collisionPolicy;
   for (let n = outputs.length; n < item.resultUrls.length; n++) {
     const url = item.resultUrls[n]!;
     const temp = tempPathFor(folder, item.id);
@@ -84,27 +84,30 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       } catch (error) {
         throw new DownloadRetry(`downloaded result does not decode (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
       }
-      const source = Object.values(item.sources)[0] ?? item.displayName;
-      const name = renderName(batch.spec.output.namingTemplate, {
-        name: stemOf(source), ext: extensionForFormat(format), workflow: batch.workflow.id, index: indexInBatch, total,
-        n: n + 1, resultCount: item.resultUrls.length, at: new Date(batch.createdAt), execution: item.executionId ?? '',
-      });
+      // The name comes from the one namer, planned over the whole batch; a name someone took meanwhile is planned again.
+      const takenMeanwhile: string[] = [];
       let placed: string | null = null;
+      let lastName = '';
       for (let attempt = 0; attempt < 20 && placed === null; attempt++) {
-        const destination = await resolveDestination(join(folder, name), { policy, originals: deps.originalsOf(batch.id) });
-        if (destination === null) {
+        const planned = await planResultName(deps.journal, batch, { ...item, outputs }, n, extensionForFormat(format), total, {
+          originals: deps.originalsOf(batch.id), takenMeanwhile,
+        });
+        const destination = absoluteOf(batch.outputFolder, planned.relPath);
+        lastName = planned.fileName;
+        if (planned.action === 'skip') {
           await unlink(temp).catch(() => undefined);
           deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });
-          return { kind: 'skipped', reason: `not saved: ${join(folder, name)} already exists (collision policy "skip")` };
+          return { kind: 'skipped', reason: `not saved: ${destination} already exists (collision policy "skip")` };
         }
         deps.journal.updateItem(item.id, { pendingFinal: destination }, { durable: true });
         try {
-          if ((await placeFile(temp, destination, policy)) === 'placed') placed = destination;
+          if ((await placeFile(temp, destination, planned.action === 'overwrite' ? 'overwrite' : 'suffix')) === 'placed') placed = destination;
+          else takenMeanwhile.push(planned.relPath);
         } catch (error) {
           throw new SaveFailure(describeWriteError(error, dirname(destination)), { cause: error });
         }
       }
-      if (placed === null) throw new SaveFailure(`no free output name for ${name}`);
+      if (placed === null) throw new SaveFailure(`no free output name for ${lastName}`);
       if (batch.spec.output.sidecars) await writeSidecar(batch, item, placed).catch(() => undefined);
       outputs.push(placed);
       deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });

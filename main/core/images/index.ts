@@ -1,10 +1,9 @@
 export { classifyInputFile, IMAGE_EXTENSIONS, type InputClassification } from './classify';
-export { scanInputs, stemOf, type ScanResult, type ScannedFile } from './scan';
+export { scanInputs, type ScanResult, type ScannedFile } from './scan';
 export { hashFile } from './hash';
 export { encodeForUpload, toDataUrl, OUTPUT_LONG_EDGE, DEFAULT_OUTPUT_SIZE, type EncodedImage, type EncodeOptions } from './encode';
 export { InputImageError, describeImageError } from './errors';
-export { renderName, sanitizeFileName, withSuffix, extensionForFormat, type NameTokens } from './naming';
 export {
-  placeFile, finishPlacement, resolveDestination, removeTempFiles, tempPathFor, verifyImage, writeTemp, writeJsonAtomic,
+  placeFile, finishPlacement, removeTempFiles, tempPathFor, verifyImage, writeTemp, writeJsonAtomic,
   describeWriteError, isTempName, SaveError, TEMP_PREFIX, TEMP_SUFFIX,
 } from './save';

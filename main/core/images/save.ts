@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, link, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { CollisionPolicy } from '../../../shared/engine/model';
-import { withSuffix } from './naming';
 
 // Safe saving: a result is streamed into a temp file beside its destination, checked to decode, fsynced, and only
 // then given its final name in one atomic step. A crash at any moment leaves either no file or a complete one (plus
@@ -63,29 +62,6 @@ export async function verifyImage(path: string): Promise<{ format: string; width
 }
 
 const exists = async (path: string) => access(path, constants.F_OK).then(() => true, () => false);
-
-export interface ResolveOptions {
-  policy: CollisionPolicy;
-  /** Absolute paths of the batch's inputs: never a destination, whatever the policy. */
-  originals: ReadonlySet<string>;
-}
-
-/** The path to save to under the policy, or null when policy `skip` finds the name taken. */
-export async function resolveDestination(desired: string, options: ResolveOptions): Promise<string | null> {
-  const isOriginal = (p: string) => options.originals.has(resolve(p));
-  if (!isOriginal(desired)) {
-    if (options.policy === 'overwrite') return desired;
-    if (!(await exists(desired))) return desired;
-    if (options.policy === 'skip') return null;
-  }
-  const folder = dirname(desired);
-  const name = basename(desired);
-  for (let attempt = 2; attempt < 10_000; attempt++) {
-    const candidate = join(folder, withSuffix(name, attempt));
-    if (!isOriginal(candidate) && !(await exists(candidate))) return candidate;
-  }
-  throw new SaveError(`no free name for ${name} in ${folder}`);
-}
 
 /**
  * Gives the verified temp file its final name. `overwrite` renames over; otherwise a hard link claims the name

@@ -1,5 +1,5 @@
 import { opendir, stat } from 'node:fs/promises';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import type { SkippedInput } from '../../../shared/engine/model';
 import { classifyInputFile, isSkippedFolder } from './classify';
 
@@ -77,12 +77,5 @@ export async function scanInputs(paths: readonly string[], options: ScanOptions)
     else skipped.push({ path: absolute, reason: 'not a regular file' });
   }
   return { files, skipped };
-}
-
-/** File name without its extension, for naming templates. */
-export function stemOf(path: string): string {
-  const name = basename(path);
-  const dot = name.lastIndexOf('.');
-  return dot > 0 ? name.slice(0, dot) : name;
 }
 

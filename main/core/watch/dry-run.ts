@@ -1,4 +1,5 @@
-import { access, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { dirname, relative, sep } from 'node:path';
 import type { DryRunReport } from '../../../shared/hotfolders/model';
 import { AppError } from '../../../shared/errors';
 import { folderUnavailableReason } from './availability';
@@ -7,7 +8,9 @@ import { hashCacheKey } from './hash-cache';
 import type { FolderRuntime } from './folder-runtime';
 import { ignoreRulesFor } from './ignore';
 import { runLimited } from './limit';
-import { predictOutputPath } from './naming';
+import { expectedExtension, planOutputNames, type NamingItem } from '../../../shared/naming';
+import { DEFAULT_NAMING_TEMPLATE } from '../../../shared/engine/model';
+import { absoluteOf, existingNames, relativeInside } from '../images/output-names';
 import type { FileInspector, HotFolderEngine } from './ports';
 import { scanFolder } from './scan';
 
@@ -36,21 +39,34 @@ export async function dryRunFolder(
     verdicts.set(path, { kind: done ? 'done' : 'process' });
   });
   const report: DryRunReport = { path: config.path, toProcess: [], alreadyDone: [], colliding: [], unsupported: [], totalCredits: 0 };
+  // Names from the one namer, as the submitter's batches will be named: one batch per sub-folder, mirrored under
+  // the output folder, {index} counted within it, collisions judged against what is in the output folder now.
   const candidates = files.filter((path) => verdicts.get(path)?.kind === 'process');
-  let index = 0;
+  const relDirOf = (path: string) => {
+    const rel = relative(config.path, dirname(path));
+    return rel && !rel.startsWith('..') ? rel.split(sep).join('/') : '';
+  };
+  const perFolder = new Map<string, number>();
+  const namingItems: NamingItem[] = candidates.map((path) => {
+    const relDir = relDirOf(path);
+    const index = (perFolder.get(relDir) ?? 0) + 1;
+    perFolder.set(relDir, index);
+    return { key: path, sourcePath: path, relDir, index, outputs: [{ ext: expectedExtension(path) }] };
+  });
+  const plan = planOutputNames(namingItems, {
+    template: config.namingTemplate ?? DEFAULT_NAMING_TEMPLATE, workflow: config.workflowId, total: candidates.length, at: new Date(),
+    policy: config.collisionPolicy, protectedNames: relativeInside(config.outputFolder, files),
+  }, await existingNames(config.outputFolder, namingItems.map((i) => i.relDir)));
+  const planned = new Map(plan.map((p) => [p.key, p.outputs[0]!]));
   for (const path of files) {
     const verdict = verdicts.get(path);
     if (!verdict) continue;
     if (verdict.kind === 'unsupported') report.unsupported.push({ path, reason: verdict.reason ?? 'unsupported' });
     else if (verdict.kind === 'done') report.alreadyDone.push({ path });
     else {
-      index++;
-      const output = predictOutputPath({
-        root: config.path, source: path, outputFolder: config.outputFolder, template: config.namingTemplate,
-        workflowId: config.workflowId, index, total: candidates.length,
-      });
-      const exists = await access(output).then(() => true, () => false);
-      (exists ? report.colliding : report.toProcess).push({ path, output });
+      const name = planned.get(path)!;
+      const output = absoluteOf(config.outputFolder, name.relPath);
+      (name.collidedWith === 'existing' ? report.colliding : report.toProcess).push({ path, output });
     }
   }
   // A collision under 'suffix' or 'overwrite' still runs (and costs); under 'skip' it does not.

@@ -1,5 +1,6 @@
 import { dirname, join, relative } from 'node:path';
 import { BatchSpecSchema } from '../../../shared/engine/model';
+import { safeRelDir } from '../../../shared/naming';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
 import type { HotFolderEngine } from './ports';
 
@@ -77,7 +78,7 @@ export class BatchSubmitter {
         parameters: config.parameters,
         inputs: { paths: items.map((c) => c.path), recursive: false, imageField: config.imageField },
         output: {
-          outputFolder: rel && !rel.startsWith('..') ? join(config.outputFolder, rel) : config.outputFolder,
+          outputFolder: rel && !rel.startsWith('..') ? join(config.outputFolder, ...safeRelDir(rel).split('/')) : config.outputFolder,
           ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
           collisionPolicy: config.collisionPolicy,
         },

@@ -1,6 +1,6 @@
-import { COLLISION_POLICIES, NAMING_TOKENS, type CollisionPolicy, type UploadSizePolicy } from '../../../shared/engine/model';
+import { COLLISION_POLICIES, type CollisionPolicy, type UploadSizePolicy } from '../../../shared/engine/model';
 import { MAX_CONCURRENCY, MIN_CONCURRENCY, SETTINGS_FIELDS, THEMES, type SandboxMode, type Theme } from '../../../shared/settings/schema';
-import { previewName, templateProblems } from '../../lib/naming';
+import { NAMING_TOKENS, previewNames, templateProblems } from '../../lib/naming';
 import { useActions, useApp } from '../../store/context';
 import { COLLISION_LABELS } from '../workflows/PhotosPanel';
 import { KeySection } from './KeySection';
@@ -20,10 +20,10 @@ const firstIssue = (key: keyof typeof SETTINGS_FIELDS, value: unknown): string |
 
 function NamingPreview({ template }: { template: string }) {
   const problems = templateProblems(template);
-  const sample = { name: 'IMG_2041', ext: '.jpg', workflow: 'color-grade', total: 240 };
+  const [first, second] = previewNames(template, ['IMG_2041.jpg', 'IMG_2042.jpg'], { workflow: 'color-grade', total: 240 });
   return (
     <div className="naming-live" aria-live="polite">
-      <p className="muted">Preview: <span className="mono" data-testid="naming-preview">{previewName(template, { ...sample, index: 1 })}</span>, <span className="mono">{previewName(template, { ...sample, name: 'IMG_2042', index: 2 })}</span></p>
+      <p className="muted">Preview: <span className="mono" data-testid="naming-preview">{first}</span>, <span className="mono">{second}</span></p>
       {problems.map((p) => <p key={p} className="field-error">{p}</p>)}
     </div>
   );

@@ -56,9 +56,15 @@ export function BatchSummaryDialog() {
           <thead><tr><th>Photo</th><th>Saved as</th></tr></thead>
           <tbody>
             {estimate.namingPreview.map((n) => (
-              <tr key={n.source}><td className="mono">{baseName(n.source)}</td><td className="mono" title={n.output}>{baseName(n.output)}</td></tr>
+              <tr key={n.source}>
+                <td className="mono">{baseName(n.source)}</td>
+                <td className="mono" title={n.output}>{baseName(n.output)}{n.note && <span className="muted"> — {n.note}</span>}</td>
+              </tr>
             ))}
           </tbody>
+          {estimate.namingPreviewMore > 0 && (
+            <tfoot><tr><td colSpan={2} className="muted">…and {estimate.namingPreviewMore} more</td></tr></tfoot>
+          )}
         </table>
       )}
       {skippedCount > 0 && (

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  finishPlacement, isTempName, placeFile, removeTempFiles, resolveDestination, tempPathFor, verifyImage, writeTemp,
+  finishPlacement, isTempName, placeFile, removeTempFiles, tempPathFor, verifyImage, writeTemp,
 } from '../../../main/core/images/save';
 
 describe('safe saving and collisions', () => {
@@ -27,25 +27,13 @@ describe('safe saving and collisions', () => {
     return path;
   };
 
-  it('suffix keeps both files; skip leaves the existing one; overwrite replaces', async () => {
+  it('overwrite replaces the file at the planned name', async () => {
     const target = join(dir, 'out.jpg');
     await writeFile(target, 'existing');
-    const suffixed = await resolveDestination(target, { policy: 'suffix', originals: new Set() });
-    expect(suffixed).toBe(join(dir, 'out (2).jpg'));
-    expect(await resolveDestination(target, { policy: 'skip', originals: new Set() })).toBeNull();
-    expect(await resolveDestination(target, { policy: 'overwrite', originals: new Set() })).toBe(target);
     const t = await temp();
     expect(await placeFile(t, target, 'overwrite')).toBe('placed');
     expect((await readFile(target)).equals(jpeg)).toBe(true);
     expect(existsSync(t)).toBe(false);
-  });
-
-  it('never resolves to an original, whatever the policy', async () => {
-    const original = join(dir, 'photo.jpg');
-    await writeFile(original, jpeg);
-    for (const policy of ['suffix', 'skip', 'overwrite'] as const) {
-      expect(await resolveDestination(original, { policy, originals: new Set([original]) })).toBe(join(dir, 'photo (2).jpg'));
-    }
   });
 
   it('claims a name atomically: a name taken meanwhile is reported, not overwritten', async () => {

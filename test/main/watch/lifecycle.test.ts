@@ -239,7 +239,8 @@ describe('dry run and reprocess', () => {
     await writeFile(join(out, 'clash_wf-color.jpg'), 'already there');
     const report = await first.manager.dryRun('f1');
     expect(report.toProcess).toEqual([{ path: todo, output: join(out, 'todo_wf-color.jpg') }]);
-    expect(report.colliding).toEqual([{ path: clash, output: join(out, 'clash_wf-color.jpg') }]);
+    // The name the run will really write: the existing file is kept and the result takes the next suffix.
+    expect(report.colliding).toEqual([{ path: clash, output: join(out, 'clash_wf-color (2).jpg') }]);
     expect(report.alreadyDone).toEqual([{ path: done }]);
     expect(report.unsupported).toEqual([{ path: join(inbox, 'readme.txt'), reason: expect.any(String) }]);
     expect(report.totalCredits).toBe(4);

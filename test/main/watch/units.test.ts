@@ -5,7 +5,6 @@ import { looksComplete } from '../../../main/core/watch/complete-file';
 import { createFileHashCache } from '../../../main/core/watch/hash-cache';
 import { ignoreRulesFor, isInside, junkReason } from '../../../main/core/watch/ignore';
 import { createLimiter } from '../../../main/core/watch/limit';
-import { predictOutputPath } from '../../../main/core/watch/naming';
 import { moveOriginal } from '../../../main/core/watch/originals';
 import { jpegBytes, removeDir, sleep, tempDir } from './fakes';
 
@@ -69,15 +68,6 @@ describe('write completeness', () => {
     expect(await looksComplete(join(root, 'half.jpg'))).toBe(false);
     expect(await looksComplete(join(root, 'other.bin'))).toBe(true);
     expect(await looksComplete(join(root, 'missing.jpg'))).toBe(true);
-  });
-});
-
-describe('output prediction', () => {
-  it('renders the naming template and mirrors sub-folders', () => {
-    const at = new Date(2026, 0, 2, 3, 4, 5);
-    const base = { root: '/in', outputFolder: '/out', workflowId: 'wf', index: 3, total: 9, now: at };
-    expect(predictOutputPath({ ...base, source: '/in/a.jpg' })).toBe(join('/out', 'a_wf.jpg'));
-    expect(predictOutputPath({ ...base, source: '/in/sub/a.jpg', template: '{date}-{index}of{n}-{name}' })).toBe(join('/out', 'sub', '2026-01-02-3of9-a.jpg'));
   });
 });
 

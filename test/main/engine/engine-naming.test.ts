@@ -1,0 +1,83 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../../main/core/engine';
+import { openJournal, type Journal } from '../../../main/core/journal';
+import { createServiceClient } from '../../../main/core/service';
+import type { RunningSandbox } from '../../../main/sandbox/index';
+import { startTestSandbox } from '../../helpers/sandbox';
+import { makeTempDir, waitForBatch, writePhotos } from './helpers';
+
+// The estimate's naming preview and the saver use the one namer: what the preview shows is what lands on disk,
+// collision suffixes included, whatever order the downloads finish in.
+
+describe('output names: preview equals disk', () => {
+  let sandbox: RunningSandbox;
+  let dir: { path: string; cleanup: () => Promise<void> };
+  let journal: Journal;
+  let engine: Engine;
+
+  beforeEach(async () => {
+    dir = await makeTempDir();
+    sandbox = await startTestSandbox({ executionDurationMs: 60, credits: 1000 });
+    journal = openJournal(join(dir.path, 'state'));
+    engine = createEngine({ journal, client: createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }), concurrency: 4 });
+    await engine.start();
+  });
+
+  afterEach(async () => {
+    await engine.stop({ graceful: false });
+    journal.close();
+    await sandbox.close();
+    await dir.cleanup();
+  });
+
+  it('same-named photos from two folders and a file already there: suffixes in sorted source order, as previewed', async () => {
+    const [a, b] = [join(dir.path, 'a'), join(dir.path, 'b')];
+    await mkdir(a, { recursive: true });
+    await mkdir(b, { recursive: true });
+    const [fromA] = await writePhotos(a, 1);
+    const [fromB] = await writePhotos(b, 1, { offset: 7 });
+    const output = join(dir.path, 'out');
+    await mkdir(output);
+    await writeFile(join(output, 'photo-000_color-grade.jpg'), 'an earlier result');
+    // b's photo is listed first: the order given does not decide who gets which name, the sorted source path does.
+    const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [fromB!, fromA!] }, output: { outputFolder: output } };
+
+    const estimate = await engine.estimate(spec);
+    expect(estimate.namingPreview.map((n) => [basename(n.source), basename(n.output)])).toEqual([
+      ['photo-000.jpg', 'photo-000_color-grade (3).jpg'],
+      ['photo-000.jpg', 'photo-000_color-grade (2).jpg'],
+    ]);
+    expect(estimate.namingPreview.map((n) => n.source)).toEqual([fromB, fromA]);
+    expect(estimate.namingPreviewMore).toBe(0);
+
+    const batch = await engine.createBatch(spec);
+    expect((await waitForBatch(engine, batch.id)).counts.saved).toBe(2);
+    const written = new Map(engine.listItems({ batchId: batch.id }).items.map((i) => [Object.values(i.sources)[0], i.outputs[0]]));
+    for (const preview of estimate.namingPreview) expect(written.get(preview.source)).toBe(preview.output);
+  });
+
+  it('lists five names and says how many more', async () => {
+    const input = join(dir.path, 'in');
+    await mkdir(input);
+    await writePhotos(input, 8);
+    const estimate = await engine.estimate({ workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') } });
+    expect(estimate.namingPreview).toHaveLength(5);
+    expect(estimate.namingPreviewMore).toBe(3);
+  });
+
+  it('names a two-image item after the file in the workflow\'s first image field', async () => {
+    const input = join(dir.path, 'in');
+    await mkdir(input);
+    const [first, second] = await writePhotos(input, 2);
+    const output = join(dir.path, 'out');
+    // 'before' is the workflow's first image field; alphabetically 'after' would come first.
+    const spec = { workflowId: 'before-after', inputs: { mappings: [{ after: first!, before: second! }] }, output: { outputFolder: output } };
+    const estimate = await engine.estimate(spec);
+    expect(basename(estimate.namingPreview[0]!.output)).toBe('photo-001_before-after.jpg');
+    const batch = await engine.createBatch(spec);
+    await waitForBatch(engine, batch.id);
+    expect(engine.listItems({ batchId: batch.id }).items[0]!.outputs).toEqual([join(output, 'photo-001_before-after.jpg')]);
+  });
+});

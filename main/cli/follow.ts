@@ -4,6 +4,7 @@ import { EXIT, type ExitCode } from './exit-codes';
 import { pickReporter } from './reporters';
 import type { CliSession } from './session';
 import { exitCodeFor, summarize, summaryText } from './summary';
+import { creditKindOf } from '../../shared/service/credit-kind';
 
 /**
  * Shared tail of `run` and `resume`: live progress until every batch settles, then the summary (a table, or the
@@ -33,6 +34,6 @@ export async function followBatches(session: CliSession, batches: BatchSummary[]
   for (const batch of outcome.batches) items.push(...(await allItems(session, batch.id)));
   const summary = summarize({ batches: outcome.batches, items });
   if (out.json) out.record(summary);
-  else out.result(summaryText({ batches: outcome.batches, items }, summary));
+  else out.result(summaryText({ batches: outcome.batches, items }, summary, creditKindOf(session.status)));
   return exitCodeFor(summary, outcome.batches);
 }

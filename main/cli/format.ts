@@ -1,3 +1,5 @@
+import { creditsText, type CreditKind } from '../../shared/service/credit-kind';
+
 /** Left-aligned text table with a header row; columns sized to their widest cell. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
@@ -5,9 +7,9 @@ export function table(headers: string[], rows: string[][]): string {
   return [line(headers), line(widths.map((w) => '─'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-export function credits(value: number): string {
-  const rounded = Math.round(value * 100) / 100;
-  return `${rounded} credit${rounded === 1 ? '' : 's'}`;
+/** "13 credits", or "13 free test credits" against the sandbox or with a test key. */
+export function credits(value: number, kind: CreditKind = 'real'): string {
+  return creditsText(value, kind);
 }
 
 export function duration(ms: number | null): string {

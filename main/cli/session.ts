@@ -159,5 +159,5 @@ export function sandboxNotice(message: string): string {
     : /keychain is not available/i.test(message)
       ? 'no API key (and no OS keychain; BATCHROOM_API_KEY works without one)'
       : 'no API key is set (`batchroom key set` or BATCHROOM_API_KEY)';
-  return `batchroom: using the built-in sandbox, ${why}: simulated results, no credits spent.`;
+  return `batchroom: using the built-in sandbox, ${why}: simulated results, paid with free test credits.`;
 }

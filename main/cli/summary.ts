@@ -1,5 +1,6 @@
 import type { BatchSummary, ItemView } from '../../shared/engine/model';
 import { EXIT, type ExitCode } from './exit-codes';
+import type { CreditKind } from '../../shared/service/credit-kind';
 import { credits, table } from './format';
 
 /** The last NDJSON line of `run` and `resume`; the key order is part of the CLI's contract (docs/cli.md). */
@@ -42,10 +43,10 @@ export function exitCodeFor(summary: SummaryLine, batches: BatchSummary[]): Exit
 }
 
 /** The human summary: counts, then every failure and unknown with its reason, then where the results are. */
-export function summaryText({ batches, items }: BatchOutcome, summary: SummaryLine): string {
+export function summaryText({ batches, items }: BatchOutcome, summary: SummaryLine, kind: CreditKind = 'real'): string {
   const lines = [
-    table(['SAVED', 'FAILED', 'SKIPPED', 'UNKNOWN', 'CREDITS SPENT'], [[
-      String(summary.saved), String(summary.failed), String(summary.skipped), String(summary.unknown), credits(summary.creditsSpent),
+    table(['SAVED', 'FAILED', 'SKIPPED', 'UNKNOWN', kind === 'test' ? 'FREE TEST CREDITS USED' : 'CREDITS SPENT'], [[
+      String(summary.saved), String(summary.failed), String(summary.skipped), String(summary.unknown), credits(summary.creditsSpent, kind),
     ]]),
   ];
   const listed = (state: string[], title: string) => {

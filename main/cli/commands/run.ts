@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { AppError } from '../../../shared/errors';
 import type { BatchEstimate } from '../../../shared/engine/model';
@@ -6,6 +7,7 @@ import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
 import { followBatches } from '../follow';
 import { credits } from '../format';
+import { creditKindOf, plural, type CreditKind } from '../../../shared/service/credit-kind';
 import { buildRunSpec, collect, type RunFlags } from '../run-spec';
 import type { Output } from '../session';
 import { withSession } from '../session';
@@ -35,8 +37,12 @@ export function registerRunCommand(program: Command): void {
         const workflow = await call('workflows:get', { id: flags.workflow });
         const { settings } = await call('settings:get', {});
         const spec = buildRunSpec(flags, paths, workflow, settings);
+        // A typo is a usage error, not an empty batch: say which path, exit 2.
+        const missing = (spec.inputs?.paths ?? []).filter((path) => !existsSync(path));
+        if (missing.length > 0) throw new UsageError(`not found: ${missing.join(', ')}`, 'Check the path; quote names that contain spaces.');
+        const kind = creditKindOf(session.status);
         const estimate = await call('batches:estimate', spec);
-        reportEstimate(out, estimate, workflow.name);
+        reportEstimate(out, estimate, workflow.name, kind);
         if (estimate.itemCount === 0) {
           const summary: SummaryLine = { type: 'summary', saved: 0, failed: 0, skipped: estimate.skipped.length, unknown: 0, creditsSpent: 0, outputs: [] };
           if (out.json) out.record(summary);
@@ -44,30 +50,30 @@ export function registerRunCommand(program: Command): void {
           return EXIT.ok;
         }
         if (!estimate.fitsBudget) {
-          throw new AppError('budget_exceeded', `This batch costs ${credits(estimate.totalCost)}, over the budget of ${credits(Number(flags.budget))}.`);
+          throw new AppError('budget_exceeded', `This batch costs ${credits(estimate.totalCost, kind)}, over the budget of ${credits(Number(flags.budget), kind)}.`);
         }
         if (!estimate.fitsBalance) {
-          throw new AppError('insufficient_credits', `This batch costs ${credits(estimate.totalCost)} but the balance is ${credits(estimate.balance ?? 0)}.`);
+          throw new AppError('insufficient_credits', `This batch costs ${credits(estimate.totalCost, kind)} but the balance is ${credits(estimate.balance ?? 0, kind)}.`);
         }
-        if (!flags.yes && !(await confirm(`Spend up to ${credits(estimate.totalCost)} on ${estimate.itemCount} item(s)? [y/N] `))) {
+        if (!flags.yes && !(await confirm(`Spend up to ${credits(estimate.totalCost, kind)} on ${plural(estimate.itemCount, 'photo')}? [y/N] `))) {
           process.stderr.write('Nothing was sent.\n');
           return EXIT.ok;
         }
         const batch = await call('batches:create', spec);
         if (out.json) out.record({ type: 'batch', ...batch });
-        else out.line(`Batch ${batch.id} started: ${batch.total} item(s) → ${batch.outputFolder}`);
+        else out.line(`Batch ${batch.id} started: ${plural(batch.total, 'photo')} → ${batch.outputFolder}`);
         return followBatches(session, [batch]);
       }, { withEngine: 'lazy' }),
     );
 }
 
-function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: string): void {
+function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: string, kind: CreditKind): void {
   if (out.json) {
     out.record({ type: 'estimate', ...estimate });
     return;
   }
-  out.line(`${workflowName}: ${estimate.itemCount} item(s) × ${credits(estimate.costPerItem)} = ${credits(estimate.totalCost)}` +
-    (estimate.balance === null ? ' (balance unknown)' : ` (balance ${credits(estimate.balance)})`));
+  out.line(`${workflowName}: ${plural(estimate.itemCount, 'photo')} × ${credits(estimate.costPerItem, kind)} = ${credits(estimate.totalCost, kind)}` +
+    (estimate.balance === null ? ' (balance unknown)' : ` (balance ${credits(estimate.balance, kind)})`));
   for (const s of estimate.skipped.slice(0, 20)) out.line(`  skip ${s.path}: ${s.reason}`);
   if (estimate.skipped.length > 20) out.line(`  … and ${estimate.skipped.length - 20} more skipped`);
   for (const d of estimate.duplicates.slice(0, 20)) out.line(`  duplicate ${d.path} (same as ${d.duplicateOf}): sent once`);

@@ -9,6 +9,8 @@ import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
 import { buildRunSpec, collect, type RunFlags } from '../run-spec';
 import { withSession, type CliSession, type Output } from '../session';
+import { credits } from '../format';
+import { creditKindOf } from '../../../shared/service/credit-kind';
 
 interface WatchFlags extends Omit<RunFlags, 'mapping' | 'workflow'> {
   workflow?: string;
@@ -85,7 +87,7 @@ async function runWatch(session: CliSession, dir: string | undefined, flags: Wat
       queued: t.queued + f.status.queued, creditsSpent: t.creditsSpent + f.status.creditsSpent,
     }), { processed: 0, failed: 0, queued: 0, creditsSpent: 0 });
     if (out.json) out.record({ type: 'summary', ...totals });
-    else out.result(`Processed ${totals.processed}, failed ${totals.failed}, still queued ${totals.queued}; ${totals.creditsSpent} credits spent.`);
+    else out.result(`Processed ${totals.processed}, failed ${totals.failed}, still queued ${totals.queued}; ${credits(totals.creditsSpent, creditKindOf(session.status))} used.`);
     return EXIT.ok;
   } finally {
     unsubscribe();

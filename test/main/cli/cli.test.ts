@@ -69,21 +69,28 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     const result = await runCli(['workflows', '--tag', 'color'], cliEnv(join(dir, 'state-embedded')));
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/built-in sandbox/);
+    // Sandbox credits are called what they are everywhere: free test credits (not "no credits spent").
+    expect(result.stderr).toMatch(/free test credits/);
+    expect(result.stderr).not.toMatch(/no credits spent/);
     expect(result.stdout).toMatch(/color-grade/);
     expect(result.stdout).not.toMatch(/product-backdrop/);
   });
 
   it('answers usage errors with exit 2 and one line plus a hint', async () => {
     const { env, flags } = live('state-usage');
-    const [noWorkflow, badField, unknownCommand, badPort, badAspect, missingText] = await Promise.all([
+    const [noWorkflow, badField, unknownCommand, badPort, badAspect, missingText, missingPath] = await Promise.all([
       runCli([...flags, 'run', '--out', dir, photos], env),
       runCli([...flags, 'run', '--workflow', 'color-grade', '--text', 'nosuch=1', '--out', dir, photos], env),
       runCli(['frobnicate'], env),
       runCli(['ui', '--port', 'abc'], env),
       runCli([...flags, 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--aspect', '5:4', '--yes', '--out', dir, photos], env),
       runCli([...flags, 'run', '--workflow', 'color-grade', '--yes', '--out', dir, photos], env),
+      runCli([...flags, 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--yes', '--out', dir, join(dir, 'no-such-folder')], env),
     ]);
-    for (const r of [noWorkflow, badField, unknownCommand, badPort, badAspect, missingText]) expect(r.code, r.stderr).toBe(2);
+    for (const r of [noWorkflow, badField, unknownCommand, badPort, badAspect, missingText, missingPath]) expect(r.code, r.stderr).toBe(2);
+    // A path that does not exist is named, not reported as "Nothing to process".
+    expect(missingPath.stderr).toContain(`not found: ${join(dir, 'no-such-folder')}`);
+    expect(missingPath.stdout).not.toMatch(/Nothing to process/);
     expect(missingText.stderr).toMatch(/color-grade needs --text look=/);
     expect(noWorkflow.stderr).toMatch(/--workflow/);
     expect(badField.stderr).toMatch(/no text field "nosuch" \(text fields: look/);
@@ -112,7 +119,8 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     expect(overBudget.stderr).toMatch(/budget/);
     expect(existsSync(join(dir, 'out-budget'))).toBe(false);
     expect(overBalance.code, overBalance.stderr).toBe(4);
-    expect(overBalance.stderr).toMatch(/costs 3 credits but the balance is 2 credits/);
+    // A test key spends free test credits, and the message says so.
+    expect(overBalance.stderr).toMatch(/costs 3 free test credits but the balance is 2 free test credits/);
     expect(poor.stats().executionsCreated).toBe(0);
   });
 

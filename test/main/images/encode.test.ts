@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeForUpload, toDataUrl } from '../../../main/core/images/encode';
 import { makeTempDir } from '../engine/helpers';
 import { buildCorpus } from '../engine/corpus';
+import { swallowHeifParseNoise } from '../../helpers/decoder-noise';
 
 describe('encoding for upload', () => {
   let dir: { path: string; cleanup: () => Promise<void> };
@@ -73,7 +74,12 @@ describe('encoding for upload', () => {
     ['truncated.heic', /^HEIC\/HEIF file is corrupt/],
     ['missing.jpg', /^file not found/],
   ])('refuses %s with a readable reason', async (file, reason) => {
-    await expect(encodeForUpload(join(dir.path, file), fit)).rejects.toThrow(reason);
+    const restore = swallowHeifParseNoise();
+    try {
+      await expect(encodeForUpload(join(dir.path, file), fit)).rejects.toThrow(reason);
+    } finally {
+      restore();
+    }
   });
 
   it('reads the first frame of an animated GIF', async () => {

@@ -8,6 +8,7 @@ import { registerSandboxCommand } from './commands/sandbox';
 import { registerStudioCommand } from './commands/studio';
 import { registerUiCommand } from './commands/ui';
 import { registerWatchCommand } from './commands/watch';
+import { redactCliText, redactedCommanderOutput, rememberArgvSecrets } from './argv-secrets';
 import { describeFailure, formatFailure } from './errors';
 import { EXIT } from './exit-codes';
 import { knownSecrets } from './session';
@@ -30,7 +31,7 @@ export function buildProgram(): Command {
     .option('--debug', 'print stack traces for errors')
     .showSuggestionAfterError()
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput(redactedCommanderOutput);
   registerWorkflowsCommand(program);
   registerWorkflowCommand(program);
   registerBalanceCommand(program);
@@ -42,7 +43,7 @@ export function buildProgram(): Command {
   registerSandboxCommand(program);
   registerStudioCommand(program);
   // Subcommands inherit the global flags' parsing and the exit override (usage errors → exit 2, never process.exit).
-  for (const command of program.commands) command.exitOverride().configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  for (const command of program.commands) command.exitOverride().configureOutput(redactedCommanderOutput);
   return program;
 }
 
@@ -50,6 +51,8 @@ export function buildProgram(): Command {
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   process.exitCode = undefined;
+  // Before parsing: a usage error about any flag must already know which values on the line are keys.
+  rememberArgvSecrets(argv, process.env);
   let code: number;
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -62,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const failure = describeFailure(error, knownSecrets());
     process.stderr.write(formatFailure(failure));
-    if (argv.includes('--debug') && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    if (argv.includes('--debug') && error instanceof Error && error.stack) process.stderr.write(`${redactCliText(error.stack)}\n`);
     code = failure.exitCode;
   }
   // Safety net: a stray handle (a socket in TIME_WAIT, a watcher) must not keep a finished command alive.

@@ -3,6 +3,7 @@ import type { StudioStatus } from '../../../shared/studio/model';
 import { EXIT } from '../exit-codes';
 import { UsageError } from '../errors';
 import { createOutput, globalOptions, type Output } from '../session';
+import { redactedCommanderOutput } from '../argv-secrets';
 
 // `batchroom studio status --ledger-url postgres://user@host/db`: who is working on the shared folders (instances,
 // last heartbeat, claims in flight, throughput) and the shared budgets. Reads only; joins nothing.
@@ -23,7 +24,7 @@ export function registerStudioCommand(program: Command): void {
       else printStatus(out, status);
       process.exitCode = EXIT.ok;
     });
-  studio.commands.forEach((c) => c.exitOverride().configureOutput({ writeErr: (s) => process.stderr.write(s) }));
+  studio.commands.forEach((c) => c.exitOverride().configureOutput(redactedCommanderOutput));
 }
 
 const ago = (iso: string) => {

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'unsupported',
   'conflict',
   'cancelled',
+  'forbidden_path', // a path the core never vouched for (not an input, result or output folder), or one that would execute
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,9 +1,12 @@
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { APP_HOST, CONTENT_SECURITY_POLICY } from './constants';
 import { contentTypeFor } from '../core/media/content-types';
+import { resolveRendererFile } from '../core/media/inside-root';
+
+export { resolveInside } from '../core/media/inside-root';
 
 /** Headers on every renderer response: the CSP lives here, not in a <meta> tag the page could omit. */
 export const APP_RESPONSE_HEADERS: Readonly<Record<string, string>> = {
@@ -18,35 +21,6 @@ function plain(status: number, text: string): Response {
   return new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...APP_RESPONSE_HEADERS } });
 }
 
-/**
- * Maps a URL path onto a file strictly inside `root`, or null. Decoding happens once, before resolution, so
- * `%2e%2e/`, `..%2f` and backslashes cannot climb out; the real path is checked again to defeat symlinks.
- */
-export async function resolveInside(root: string, urlPath: string): Promise<string | null> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0') || decoded.includes('\\')) return null;
-  const candidate = resolve(root, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`);
-  if (!isWithin(root, candidate)) return null;
-  try {
-    const [realRoot, realFile] = await Promise.all([realpath(root), realpath(candidate)]);
-    if (!isWithin(realRoot, realFile)) return null;
-    const info = await stat(realFile);
-    return info.isFile() ? realFile : null;
-  } catch {
-    return null;
-  }
-}
-
-function isWithin(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
-}
-
 export function fileResponse(path: string, size: number, method: string, extraHeaders: Record<string, string>): Response {
   const headers = { 'Content-Type': contentTypeFor(path), 'Content-Length': String(size), ...extraHeaders };
   if (method === 'HEAD') return new Response(null, { status: 200, headers });
@@ -56,7 +30,8 @@ export function fileResponse(path: string, size: number, method: string, extraHe
 
 /**
  * The `batchroom://app/` handler: serves the built renderer (`dist/renderer/`) and nothing else. `/` is the index;
- * unknown paths are 404 (no SPA fallback: the renderer does not use path routing).
+ * unknown paths, paths leaving the folder (also through symlinks) and source maps are 404 (no SPA fallback: the
+ * renderer does not use path routing).
  */
 export function createAppProtocolHandler(rendererRoot: string): (request: Request) => Promise<Response> {
   const root = resolve(rendererRoot);
@@ -69,7 +44,7 @@ export function createAppProtocolHandler(rendererRoot: string): (request: Reques
       return plain(400, 'Bad request');
     }
     if (url.host !== APP_HOST) return plain(404, 'Not found');
-    const path = await resolveInside(root, url.pathname === '/' ? '/index.html' : url.pathname);
+    const path = await resolveRendererFile(root, url.pathname);
     if (!path) return plain(404, 'Not found');
     const info = await stat(path);
     return fileResponse(path, info.size, request.method, { ...APP_RESPONSE_HEADERS });

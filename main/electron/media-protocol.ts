@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { MEDIA_HOST, MEDIA_SCHEME } from './constants';
 import { fileResponse } from './app-protocol';
+import { stillRegisteredFile } from '../core/media/inside-root';
 import { createMediaRegistry, type MediaRegistry } from '../core/media/registry';
 
 export type { MediaRegistry };
@@ -27,12 +27,8 @@ export function createMediaProtocolHandler(registry: MediaRegistry): (request: R
     if (url.host !== MEDIA_HOST || !/^[A-Za-z0-9_-]{8,}$/.test(token)) return notFound();
     const path = registry.pathFor(token);
     if (!path) return notFound();
-    try {
-      const info = await stat(path);
-      if (!info.isFile()) return notFound();
-      return fileResponse(path, info.size, request.method, { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
-    } catch {
-      return notFound();
-    }
+    const file = await stillRegisteredFile(path);
+    if (!file) return notFound();
+    return fileResponse(file.path, file.size, request.method, { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
   };
 }

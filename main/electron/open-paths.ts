@@ -1,6 +1,22 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { PreventableEvent } from './ports';
+
+/**
+ * A launch argument that is a URL rather than a path: `batchroom://…` (the OS passes a clicked link as an argument),
+ * `file://…`, `http://…`. The app defines no deep links, so none of them names a file to open — resolving
+ * `batchroom://x/../../Users/me/secret` as a relative path would turn any web page's link into a file pick. A
+ * scheme has two or more letters, so a Windows drive (`C:\photos`) is still a path.
+ */
+export function isUrlArgument(arg: string): boolean {
+  return /^[a-z][a-z0-9+.-]+:/i.test(arg);
+}
+
+/** A path handed in from outside must be as clean as IPC input: absolute, no NUL or control characters, no URL. */
+export function isAcceptablePathArgument(path: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return path.length > 0 && path.length <= 4096 && !/[\u0000-\u001f]/.test(path) && !isUrlArgument(path);
+}
 
 /**
  * The file and folder arguments of a launch: flags (ours and the ones Chromium adds, like
@@ -16,7 +32,7 @@ export function pathsFromArgv(
   const ignore = new Set((options.ignore ?? []).map((p) => resolve(p)));
   const out: string[] = [];
   for (const arg of argv.slice(1)) {
-    if (!arg || arg.startsWith('-')) continue;
+    if (!arg || arg.startsWith('-') || !isAcceptablePathArgument(arg)) continue;
     const absolute = resolve(workingDirectory, arg);
     if (ignore.has(absolute) || out.includes(absolute)) continue;
     if (exists(absolute)) out.push(absolute);
@@ -99,6 +115,7 @@ export function claimSingleInstance(app: SingleInstanceApp, options: SingleInsta
   });
   app.on('open-file', (event, path) => {
     event.preventDefault();
+    if (!isAcceptablePathArgument(path) || !isAbsolute(path)) return;
     options.relay.push([path]);
     // A Dock drop on a running app whose window was closed (macOS) brings the window back to receive it.
     options.focus();

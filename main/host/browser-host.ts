@@ -8,7 +8,8 @@ import type { Core, HostCapabilities } from '../core/app/types';
 import { silentLogger, type Logger } from '../core/log';
 import { MEDIA_PREFIX, type MediaRegistry } from './media-registry';
 import { checkRequest, createToken, sessionCookie } from './request-guard';
-import { notBuiltPage, rendererFileFor, sendFile } from './static-files';
+import { resolveRendererFile, stillRegisteredFile } from '../core/media/inside-root';
+import { notBuiltPage, sendFile } from './static-files';
 import { stageUpload, sweepUploads, UploadError } from './uploads';
 import { createWsChannel } from './ws-channel';
 
@@ -50,6 +51,14 @@ const SECURITY_HEADERS = {
   'Cache-Control': 'no-store',
 };
 const PAGE_CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
 
 function sendText(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS, ...headers });
@@ -102,24 +111,25 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
     if (url.pathname.startsWith(MEDIA_PREFIX)) {
       const id = url.pathname.slice(MEDIA_PREFIX.length).split('/')[0] ?? '';
-      const file = media.pathFor(id);
+      const registered = media.pathFor(id);
+      const file = registered ? await stillRegisteredFile(registered) : null;
       const headers = { ...SECURITY_HEADERS, ...cookie, 'Content-Security-Policy': "default-src 'none'" };
-      if (file && (await sendFile(response, file, headers, method))) return;
+      if (file && (await sendFile(response, file.path, headers, method))) return;
       return sendText(response, 404, 'Not found.\n', cookie);
     }
 
-    const file = rendererFileFor(rendererDir, url.pathname);
-    if (url.pathname === '/favicon.ico' && (!file || !existsSync(file))) {
+    // Inside the renderer folder on its real path (no traversal, no symlink out), never a source map.
+    const file = await resolveRendererFile(rendererDir, url.pathname);
+    if (url.pathname === '/favicon.ico' && !file) {
       response.writeHead(204, SECURITY_HEADERS);
       response.end();
       return;
     }
-    if (!file) return sendText(response, 404, 'Not found.\n', cookie);
     const pageHeaders = { ...SECURITY_HEADERS, ...cookie, 'Content-Security-Policy': PAGE_CSP };
-    if (await sendFile(response, file, pageHeaders, method)) return;
+    if (file && (await sendFile(response, file, pageHeaders, method))) return;
     // Client-side routes (no extension) fall back to the app shell; a missing asset stays a 404.
     const index = join(rendererDir, 'index.html');
-    if (!/\.[a-z0-9]+$/i.test(url.pathname)) {
+    if (!/\.[a-z0-9]+$/i.test(decodedPath(url.pathname))) {
       if (await sendFile(response, index, pageHeaders, method)) return;
       if (!existsSync(index)) {
         response.writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', ...pageHeaders });

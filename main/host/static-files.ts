@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
-import { resolve, sep } from 'node:path';
 import { contentTypeFor } from '../core/media/content-types';
 
 /** Streams a regular file with the given headers; resolves false when it is missing or not a file. */
@@ -29,24 +28,6 @@ export async function sendFile(response: ServerResponse, path: string, headers: 
     stream.pipe(response);
   });
   return true;
-}
-
-/**
- * Maps a URL path to a file inside the built renderer. The resolved path must stay inside `root`; anything else
- * (`..`, encoded separators, absolute paths) is refused rather than normalized into something that happens to exist.
- */
-export function rendererFileFor(root: string, urlPath: string): string | null {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0') || decoded.split(/[\\/]/).includes('..')) return null;
-  const relative = decoded === '/' || decoded === '' ? 'index.html' : decoded.replace(/^\/+/, '');
-  const absolute = resolve(root, relative);
-  const base = resolve(root);
-  return absolute === base || absolute.startsWith(base + sep) ? absolute : null;
 }
 
 export function notBuiltPage(rendererDir: string): string {

@@ -11,6 +11,7 @@ import { startBalanceRefresh } from './balance-refresh';
 import { createEngineSlot, type EngineMode } from './engine-slot';
 import { createEventBus } from './event-bus';
 import { createFileHandlers } from './file-handlers';
+import { createPathGrants, grantPathsIn } from './path-grants';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
 import type { Core, CoreOptions } from './types';
@@ -94,7 +95,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const stopBalanceRefresh = startBalanceRefresh(bus, client, logger);
 
-  const handlers: Handlers = {
+  // The paths the renderer may name in files:* — only what the core itself hands out (results, inputs, output folders)
+  // or the user picks; see path-grants.ts.
+  const grants = createPathGrants();
+  const unsubscribeGrants = bus.onEvent((channel, payload) => {
+    if (channel === 'files:opened') for (const path of (payload as { paths: string[] }).paths) grants.grant(path, 'file');
+    else grantPathsIn(payload, grants);
+  });
+  const handlers: Handlers = grantingHandlers({
     ...createServiceHandlers({ client, status, emit: bus.emit }),
     ...createSettingsHandlers({
       settings,
@@ -105,8 +113,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
     ...engine.handlers,
     ...hotFolderHandlers,
-    ...createFileHandlers(options.host),
-  };
+    ...createFileHandlers(options.host, grants),
+  }, (result) => grantPathsIn(result, grants));
 
   let shuttingDown: Promise<void> | undefined;
   return {
@@ -121,6 +129,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       shuttingDown ??= (async () => {
         unsubscribeSettings();
         unsubscribeConcurrency();
+        unsubscribeGrants();
         stopBalanceRefresh();
         await hotFolders?.close().catch((error: unknown) => logger.warn('hot folders did not close cleanly', { error: String(error) }));
         await engine.stop(shutdownOptions.graceful ?? true, shutdownOptions.timeoutMs ?? 30_000);
@@ -130,4 +139,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return shuttingDown;
     },
   };
+}
+
+/** Every handler's result passes `observe` on its way out (the path grants learn what the renderer was shown). */
+function grantingHandlers(handlers: Handlers, observe: (result: unknown) => void): Handlers {
+  const wrapped: Record<string, (args: never) => unknown> = {};
+  for (const [channel, handler] of Object.entries(handlers as Record<string, (args: never) => unknown>)) {
+    wrapped[channel] = async (args) => {
+      const result = await handler(args);
+      observe(result);
+      return result;
+    };
+  }
+  return wrapped as unknown as Handlers;
 }

@@ -1,9 +1,9 @@
-import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { APP_VERSION } from '../../../shared/app-info';
 import { AppError } from '../../../shared/errors';
 import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
 import type { appChannels, fileChannels } from '../../../shared/ipc/channels/files';
+import type { PathGrants } from './path-grants';
 import type { HostCapabilities } from './types';
 
 /** Previews are for pictures: the media route must never become a way to read any file by asking for its URL. */
@@ -13,31 +13,45 @@ function unsupported(what: string, host: HostCapabilities['host']): never {
   throw new AppError('unsupported', `${what} is not available in the ${host === 'browser' ? 'browser' : host} version of Batchroom.`);
 }
 
-/** files:* and app:* over what the host lends; a missing ability answers `unsupported` so the UI offers another way. */
-export function createFileHandlers(host: HostCapabilities): DomainHandlers<typeof fileChannels & typeof appChannels> {
+/**
+ * files:* and app:* over what the host lends; a missing ability answers `unsupported` so the UI offers another way.
+ * Every path the renderer names must be one the core granted (`grants`), checked on its real path; the host only
+ * ever receives that real path, so a symlink swapped in afterwards cannot redirect it.
+ */
+export function createFileHandlers(host: HostCapabilities, grants: PathGrants): DomainHandlers<typeof fileChannels & typeof appChannels> {
   return {
-    'files:pickFiles': ({ title }) => (host.pickFiles ? host.pickFiles(title) : unsupported('Choosing files with a dialog', host.host)),
-    'files:pickFolder': ({ title }) => (host.pickFolder ? host.pickFolder(title) : unsupported('Choosing a folder with a dialog', host.host)),
+    'files:pickFiles': async ({ title }) => {
+      if (!host.pickFiles) return unsupported('Choosing files with a dialog', host.host);
+      const picked = await host.pickFiles(title);
+      for (const path of picked) grants.grant(path, 'file');
+      return picked;
+    },
+    'files:pickFolder': async ({ title }) => {
+      if (!host.pickFolder) return unsupported('Choosing a folder with a dialog', host.host);
+      const picked = await host.pickFolder(title);
+      if (picked) grants.grant(picked, 'folder');
+      return picked;
+    },
     'files:reveal': async ({ path }) => {
       if (!host.reveal) return unsupported('Showing a file in the file manager', host.host);
-      await host.reveal(path);
+      await host.reveal(await grants.check(path, 'reveal'));
       return { revealed: true };
     },
     'files:openFolder': async ({ path }) => {
       if (!host.openFolder) return unsupported('Opening a folder', host.host);
-      await host.openFolder(path);
+      await host.openFolder(await grants.check(path, 'open-folder'));
       return { opened: true };
     },
-    'files:startDrag': ({ path }) => {
+    'files:startDrag': async ({ path }) => {
       if (!host.startDrag) return unsupported('Dragging results out', host.host);
-      host.startDrag(path);
+      host.startDrag(await grants.check(path, 'drag'));
       return { started: true };
     },
     'files:previewUrl': async ({ path }) => {
-      if (!PREVIEWABLE.has(extname(path).toLowerCase())) throw new AppError('unsupported_media', `No preview for ${extname(path) || 'files without an extension'}.`);
-      const info = await stat(path).catch(() => null);
-      if (!info?.isFile()) throw new AppError('not_found', `No such file: ${path}`);
-      return { url: host.previewUrlFor(path) };
+      const real = await grants.check(path, 'preview');
+      // The type is judged on the real file: `photo.jpg` → `notes.txt` is not a picture.
+      if (!PREVIEWABLE.has(extname(real).toLowerCase())) throw new AppError('unsupported_media', `No preview for ${extname(real) || 'files without an extension'}.`);
+      return { url: host.previewUrlFor(real) };
     },
     'app:info': () => ({ version: APP_VERSION, host: host.host === 'electron' ? 'electron' : 'browser', platform: host.platform }),
   };

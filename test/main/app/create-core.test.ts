@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { createInMemorySecretStore } from '../../../main/core/secrets';
 import type { RunningSandbox } from '../../../main/sandbox/index';
 import { contract, type EventChannelName } from '../../../shared/ipc/contract';
 import { createInvokeDispatcher } from '../../../shared/ipc/dispatch';
+import type { ItemView } from '../../../shared/engine/model';
 import { startTestSandbox } from '../../helpers/sandbox';
 
 const host: HostCapabilities = { host: 'browser', platform: 'linux', previewUrlFor: (p) => `/media/x/${encodeURIComponent(p)}` };
@@ -20,6 +22,13 @@ let counter = 0;
 function options(extra: Partial<CoreOptions> = {}): CoreOptions {
   counter += 1;
   return { host, stateDir: join(dir, `state-${counter}`), env: {}, secretStore: createInMemorySecretStore(), ...extra };
+}
+
+function item(extra: Partial<ItemView>): ItemView {
+  return {
+    id: 'i1', batchId: 'b1', position: 0, displayName: 'a.jpg', sources: {}, state: 'saved', progress: 100, reason: null,
+    executionId: null, outputs: [], creditsCharged: 0, verdict: null, updatedAt: new Date().toISOString(), ...extra,
+  };
 }
 
 function recorder(core: Core) {
@@ -63,9 +72,12 @@ describe('createCore', () => {
       await writeFile(photo, 'x');
       expect(await dispatch('app:info', {})).toMatchObject({ ok: true, data: { host: 'browser', platform: 'linux' } });
       expect(await dispatch('files:pickFiles', {})).toMatchObject({ ok: false, code: 'unsupported' });
-      expect(await dispatch('files:previewUrl', { path: photo })).toEqual({ ok: true, data: { url: host.previewUrlFor(photo) } });
+      // Only what the core handed out may be previewed: before the renderer was shown the photo, it is refused.
+      expect(await dispatch('files:previewUrl', { path: photo })).toMatchObject({ ok: false, code: 'forbidden_path' });
+      core.emit('batches:progress', { batches: [], items: [item({ sources: { image: photo }, outputs: [join(dir, 'missing.jpg')] })] });
+      expect(await dispatch('files:previewUrl', { path: photo })).toEqual({ ok: true, data: { url: host.previewUrlFor(realpathSync(photo)) } });
       expect(await dispatch('files:previewUrl', { path: join(dir, 'missing.jpg') })).toMatchObject({ ok: false, code: 'not_found' });
-      expect(await dispatch('files:previewUrl', { path: '/etc/passwd' })).toMatchObject({ ok: false, code: 'unsupported_media' });
+      expect(await dispatch('files:previewUrl', { path: '/etc/passwd' })).toMatchObject({ ok: false, code: 'forbidden_path' });
     } finally {
       await core.shutdown();
     }

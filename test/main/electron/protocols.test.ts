@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ beforeAll(() => {
   mkdirSync(join(root, 'assets'), { recursive: true });
   writeFileSync(join(root, 'index.html'), '<!doctype html><title>Batchroom</title>');
   writeFileSync(join(root, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(root, 'assets', 'app.js.map'), '{"sources":["do not serve"]}');
   writeFileSync(join(dir, 'secret.txt'), 'do not serve');
   try {
     symlinkSync(join(dir, 'secret.txt'), join(root, 'assets', 'link.txt'));
@@ -52,6 +53,8 @@ describe('batchroom://app/ (the renderer)', () => {
     'batchroom://app/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
     'batchroom://app/..%5csecret.txt',
     'batchroom://app/assets/link.txt',
+    'batchroom://app/assets/app.js.map',
+    'batchroom://app/assets/app.js%2emap',
     'batchroom://app/assets/app.js%00.html',
     'batchroom://app/%E0%A4%A',
     'batchroom://app/assets',
@@ -97,6 +100,18 @@ describe('batchroom-media:// (previews)', () => {
     ]) {
       expect((await handler(get(url))).status, url).toBe(404);
     }
+  });
+
+  it('answers 404 when a registered file was replaced by a symlink (to anything) after registration', async () => {
+    const registry = createElectronMediaRegistry();
+    writeFileSync(join(dir, 'swap.jpg'), 'jpg');
+    const url = registry.urlFor(join(dir, 'swap.jpg'));
+    expect((await createMediaProtocolHandler(registry)(get(url))).status).toBe(200);
+    unlinkSync(join(dir, 'swap.jpg'));
+    symlinkSync(join(dir, 'secret.txt'), join(dir, 'swap.jpg'));
+    const response = await createMediaProtocolHandler(registry)(get(url));
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain('do not serve');
   });
 
   it('answers 404 when a registered file has since disappeared', async () => {

@@ -27,6 +27,23 @@ describe('pathsFromArgv', () => {
     const argv = ['/Applications/Batchroom', '--original-process-start-time=1', '/opt/app', 'a.jpg', join(dir, 'shoot'), 'nope.jpg', '-psn_0_1234'];
     expect(pathsFromArgv(argv, dir, { ignore: ['/opt/app'] })).toEqual([join(dir, 'a.jpg'), join(dir, 'shoot')]);
   });
+
+  // A web page can launch the app with a batchroom:// link as its argument: it must never name a file.
+  it.each([
+    'batchroom://../a.jpg',
+    'batchroom://app/../../a.jpg',
+    'batchroom:../a.jpg',
+    'batchroom:a.jpg',
+    'BATCHROOM://open/..%2fa.jpg',
+    'file://' + '/etc/passwd',
+    'https://example.com/a.jpg',
+    'a.jpg\u0000.txt',
+    'shoot\n',
+  ])('drops the URL or unclean argument %j', (arg) => {
+    const exists = () => true; // even if something by that name existed
+    expect(pathsFromArgv(['/Applications/Batchroom', arg], join(dir, 'shoot', 'deep', 'er'), { exists })).toEqual([]);
+  });
+
 });
 
 describe('claimSingleInstance', () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +44,7 @@ describe('browser host', () => {
   let host: BrowserHost;
   let core: Core;
   let registeredUrl: string;
+  let media: ReturnType<typeof createHostMediaRegistry>;
   const secretKey = 'sk_test_supersecretvalue1234';
 
   beforeAll(async () => {
@@ -54,7 +55,11 @@ describe('browser host', () => {
     await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
     await writeFile(join(dir, 'secret.txt'), 'not for you');
     await writeFile(join(dir, 'photo.jpg'), 'jpeg bytes');
-    const media = createHostMediaRegistry();
+    await writeFile(join(dir, 'swap.jpg'), 'jpeg bytes');
+    await writeFile(join(rendererDir, 'assets', 'app.js.map'), '{"sources":["secret source"]}');
+    await symlink(join(dir, 'secret.txt'), join(rendererDir, 'assets', 'link.js'));
+    await symlink(dir, join(rendererDir, 'up'));
+    media = createHostMediaRegistry();
     const caps = browserHostCapabilities(media);
     const bus = createEventBus();
     const handlers = {
@@ -122,6 +127,26 @@ describe('browser host', () => {
       if (reply.status === 200) expect(reply.body, path).toBe('jpeg bytes');
       else expect(reply.status, path).toBe(404);
     }
+  });
+
+  it('serves nothing of the renderer folder through a symlink out of it, and no source maps', async () => {
+    const t = `token=${host.token}`;
+    for (const path of ['/assets/link.js', '/up/secret.txt', '/up/photo.jpg', '/assets/app.js.map', '/assets/app.js%2Emap']) {
+      const reply = await raw(host.port, `${path}?${t}`);
+      expect(reply.status, path).toBe(404);
+      expect(reply.body, path).not.toMatch(/not for you|secret source|jpeg bytes/);
+    }
+  });
+
+  it('serves a registered preview only while it is still the registered file (no symlink swapped in)', async () => {
+    const t = `token=${host.token}`;
+    const url = media.urlFor(join(dir, 'swap.jpg'));
+    expect((await raw(host.port, `${url}?${t}`)).status).toBe(200);
+    await unlink(join(dir, 'swap.jpg'));
+    await symlink(join(dir, 'secret.txt'), join(dir, 'swap.jpg'));
+    const reply = await raw(host.port, `${url}?${t}`);
+    expect(reply.status).toBe(404);
+    expect(reply.body).not.toContain('not for you');
   });
 
   it('stages uploads in the upload dir under a sanitized name', async () => {

@@ -19,6 +19,8 @@ export interface RunFlags {
   onCollision?: string;
   budget?: string;
   yes?: boolean;
+  /** Run photos already done with this workflow and parameters again, paying again. */
+  rerun?: boolean;
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
@@ -126,6 +128,7 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
     },
     encode: { uploadSizePolicy: settings.uploadSizePolicy, stripMetadata: settings.stripMetadata },
     budget,
+    rerun: flags.rerun === true,
     source: { kind: 'cli' },
   };
 }

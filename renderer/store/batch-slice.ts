@@ -13,6 +13,8 @@ export interface BatchDraft {
   namingTemplate: string | null;
   collisionPolicy: CollisionPolicy | null;
   budget: number | null;
+  /** Run photos the done ledger knows again (and pay again): chosen in the summary, per estimate. */
+  rerun: boolean;
 }
 
 export interface BatchSlice {
@@ -29,11 +31,13 @@ export interface BatchSlice {
   /** Validates the form, then asks main to scan and price the batch; opens the summary on success. */
   requestEstimate(): Promise<void>;
   resetEstimate(): void;
+  /** From the summary: include (or leave out again) the photos already done, and price the batch again. */
+  setRerun(rerun: boolean): Promise<void>;
   /** Creates the batch from the summary and switches to the queue. */
   startBatch(): Promise<boolean>;
 }
 
-const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null, namingTemplate: null, collisionPolicy: null, budget: null };
+const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null, namingTemplate: null, collisionPolicy: null, budget: null, rerun: false };
 
 export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => {
   /** The spec for the current form and draft, or an error in plain words saying what is missing. */
@@ -69,6 +73,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
         },
         encode: { uploadSizePolicy: settings?.uploadSizePolicy ?? 'fit', stripMetadata: settings?.stripMetadata ?? true },
         budget: draft.budget,
+        rerun: draft.rerun,
         source: { kind: 'manual' },
       },
     };
@@ -85,10 +90,10 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       set((s) => {
         const seen = new Set(s.draft.paths);
         const fresh = paths.filter((p) => p.trim() !== '' && !seen.has(p) && seen.add(p));
-        return { draft: { ...s.draft, paths: [...s.draft.paths, ...fresh] }, estimate: null, draftError: null };
+        return { draft: { ...s.draft, paths: [...s.draft.paths, ...fresh], rerun: false }, estimate: null, draftError: null };
       }),
-    removePath: (path) => set((s) => ({ draft: { ...s.draft, paths: s.draft.paths.filter((p) => p !== path) }, estimate: null })),
-    clearPaths: () => set((s) => ({ draft: { ...s.draft, paths: [] }, estimate: null })),
+    removePath: (path) => set((s) => ({ draft: { ...s.draft, paths: s.draft.paths.filter((p) => p !== path), rerun: false }, estimate: null })),
+    clearPaths: () => set((s) => ({ draft: { ...s.draft, paths: [], rerun: false }, estimate: null })),
     setDraft: (patch) => set((s) => ({ draft: { ...s.draft, ...patch }, estimate: null })),
 
     async requestEstimate() {
@@ -106,7 +111,12 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
         set({ estimating: false });
       }
     },
-    resetEstimate: () => set({ estimate: null, draftError: null }),
+    resetEstimate: () => set((s) => ({ estimate: null, draftError: null, draft: { ...s.draft, rerun: false } })),
+
+    async setRerun(rerun) {
+      set((s) => ({ draft: { ...s.draft, rerun } }));
+      await get().requestEstimate();
+    },
 
     async startBatch() {
       const built = buildSpec();
@@ -117,7 +127,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       set({ starting: true, draftError: null });
       try {
         const summary = await unwrap(bridge.batches.create(built.spec));
-        set((s) => ({ estimate: null, draft: { ...s.draft, paths: [] } }));
+        set((s) => ({ estimate: null, draft: { ...s.draft, paths: [], rerun: false } }));
         get().upsertBatches([summary]);
         get().selectBatch(summary.id);
         get().setView('queue');

@@ -77,6 +77,11 @@ export const BatchSpecSchema = z.object({
   encode: EncodeOptionsSchema.default({ uploadSizePolicy: 'fit', stripMetadata: true }),
   /** Optional cap on credits this batch may spend. */
   budget: z.number().nonnegative().nullable().default(null),
+  /**
+   * Run photos already done with this workflow and these parameters again (and pay again). Off by default: the done
+   * ledger skips them and the estimate reports them. Hot folders set it: they consult the same ledger themselves.
+   */
+  rerun: z.boolean().default(false),
   /** Set by hot folders so results and ledger entries can be traced back. */
   source: z.object({ kind: z.enum(['manual', 'hotFolder', 'cli']), hotFolderId: z.string().optional() }).default({ kind: 'manual' }),
 });
@@ -85,6 +90,10 @@ export type BatchSpecInput = z.input<typeof BatchSpecSchema>;
 
 export const SkippedInputSchema = z.object({ path: z.string(), reason: z.string() });
 export type SkippedInput = z.infer<typeof SkippedInputSchema>;
+
+/** A photo the done ledger knows: when it was done and the results that run saved. */
+export const DoneInputSchema = z.object({ path: z.string(), doneAt: z.string(), outputs: z.array(z.string()) });
+export type DoneInput = z.infer<typeof DoneInputSchema>;
 
 export const BatchEstimateSchema = z.object({
   workflowId: z.string(),
@@ -101,6 +110,12 @@ export const BatchEstimateSchema = z.object({
   namingPreview: z.array(z.object({ source: z.string(), output: z.string(), note: z.string().optional() })),
   /** Items the naming preview does not list ("…and 10 more"). */
   namingPreviewMore: z.number().int().nonnegative().default(0),
+  /** Done before with this workflow and these parameters: skipped (not in itemCount), or run again when `rerun`. */
+  alreadyDone: z.array(DoneInputSchema).default([]),
+  /** Done before, but every result that run saved is gone: offered again, counted in itemCount and totalCost. */
+  resultsGone: z.array(DoneInputSchema).default([]),
+  /** Whether alreadyDone photos are run again (the spec's `rerun`). */
+  rerun: z.boolean().default(false),
 });
 export type BatchEstimate = z.infer<typeof BatchEstimateSchema>;
 

@@ -75,6 +75,7 @@ describe('estimate and start', () => {
       output: { outputFolder: '/out', namingTemplate: settings.namingTemplate, collisionPolicy: 'suffix', sidecars: false },
       encode: { uploadSizePolicy: 'fit', stripMetadata: true },
       budget: null,
+      rerun: false,
       source: { kind: 'manual' },
     });
     expect(s().estimate?.itemCount).toBe(2);

@@ -86,6 +86,31 @@ describe('generated form', () => {
     expect(fake.callsTo('batches:create')).toHaveLength(1);
   });
 
+  it('reports photos already done, offers to run them again with their cost, and lists only part of the names', async () => {
+    const done = [1, 2, 3].map((n) => ({ path: `/p/${n}.jpg`, doneAt: '2026-11-23T10:00:00.000Z', outputs: [`/out/${n}_color-grade.jpg`] }));
+    const fake = standardBridge({
+      'batches:estimate': (spec) => ((spec as { rerun?: boolean }).rerun
+        ? estimate({ itemCount: 5, totalCost: 5, alreadyDone: done, rerun: true, namingPreviewMore: 3 })
+        : estimate({ itemCount: 2, totalCost: 2, alreadyDone: done, namingPreviewMore: 10 })),
+      'batches:create': () => batch({ workflowName: 'Caption & Watermark' }),
+      'batches:items': () => ({ total: 0, items: [] }),
+    });
+    const { user } = await openCaption(fake);
+    await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hi');
+    await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/p{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Batch summary' });
+    expect(within(dialog).getByTestId('already-done')).toHaveTextContent(/^3 already done on 2026-11-23 — results in \/out: skipped/);
+    expect(within(dialog).getByRole('table', { name: 'Output names' })).toHaveTextContent('…and 10 more');
+    await user.click(within(dialog).getByRole('button', { name: 'Run them again (3 credits)' }));
+    await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Start 5 photos' })).toBeInTheDocument());
+    expect(fake.callsTo('batches:estimate').map((args) => (args as { rerun?: boolean }).rerun)).toEqual([false, true]);
+    expect(within(dialog).getByTestId('already-done')).toHaveTextContent(/running them again/);
+    await user.click(within(dialog).getByRole('button', { name: 'Start 5 photos' }));
+    await waitFor(() => expect(fake.callsTo('batches:create')).toHaveLength(1));
+    expect(fake.callsTo('batches:create')[0]).toMatchObject({ rerun: true });
+  });
+
   it('blocks the start when the balance does not cover the batch, and says why', async () => {
     const fake = standardBridge({ 'batches:estimate': () => estimate({ totalCost: 5000, fitsBalance: false }) });
     const { user } = await openCaption(fake);

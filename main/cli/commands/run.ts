@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { AppError } from '../../../shared/errors';
+import { describeAlreadyDone, describeResultsGone } from '../../../shared/engine/done-summary';
 import type { BatchEstimate } from '../../../shared/engine/model';
 import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
@@ -30,6 +31,7 @@ export function registerRunCommand(program: Command): void {
     .option('--naming <template>', 'output names, e.g. "{name}_{workflow}{ext}"')
     .option('--on-collision <policy>', 'when a result name exists: suffix, skip or overwrite')
     .option('--budget <credits>', 'never spend more than this on the batch')
+    .option('--rerun', 'also run photos already done with this workflow and parameters (pays for them again)')
     .option('-y, --yes', 'do not ask before spending credits')
     .action(async (paths: string[], flags: RunFlags, command: Command) =>
       withSession(command, async (session) => {
@@ -44,9 +46,11 @@ export function registerRunCommand(program: Command): void {
         const estimate = await call('batches:estimate', spec);
         reportEstimate(out, estimate, workflow.name, kind);
         if (estimate.itemCount === 0) {
-          const summary: SummaryLine = { type: 'summary', saved: 0, failed: 0, skipped: estimate.skipped.length, unknown: 0, creditsSpent: 0, outputs: [] };
+          const summary: SummaryLine = { type: 'summary', saved: 0, failed: 0, skipped: estimate.skipped.length + (estimate.rerun ? 0 : estimate.alreadyDone.length), unknown: 0, creditsSpent: 0, outputs: [] };
           if (out.json) out.record(summary);
-          else out.result('Nothing to process.');
+          else out.result(estimate.alreadyDone.length > 0 && !estimate.rerun
+            ? `Nothing to process. Pass --rerun to run the ${estimate.alreadyDone.length} already done again (${credits(estimate.alreadyDone.length * estimate.costPerItem)}).`
+            : 'Nothing to process.');
           return EXIT.ok;
         }
         if (!estimate.fitsBudget) {
@@ -77,6 +81,14 @@ function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: stri
   for (const s of estimate.skipped.slice(0, 20)) out.line(`  skip ${s.path}: ${s.reason}`);
   if (estimate.skipped.length > 20) out.line(`  … and ${estimate.skipped.length - 20} more skipped`);
   for (const d of estimate.duplicates.slice(0, 20)) out.line(`  duplicate ${d.path} (same as ${d.duplicateOf}): sent once`);
+  if (estimate.alreadyDone.length > 0) {
+    out.line(estimate.rerun
+      ? `  ${describeAlreadyDone(estimate.alreadyDone)}: running them again (--rerun)`
+      : `  ${describeAlreadyDone(estimate.alreadyDone)}: skipped (--rerun runs them again for ${credits(estimate.alreadyDone.length * estimate.costPerItem)})`);
+  }
+  if (estimate.resultsGone.length > 0) {
+    out.line(`  ${describeResultsGone(estimate.resultsGone)} (${credits(estimate.resultsGone.length * estimate.costPerItem)})`);
+  }
   const shown = estimate.namingPreview.slice(0, 3);
   for (const n of shown) out.line(`  ${n.source} → ${n.output}${n.note ? ` (${n.note})` : ''}`);
   const more = estimate.namingPreviewMore + estimate.namingPreview.length - shown.length;

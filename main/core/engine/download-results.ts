@@ -1,4 +1,5 @@
 import { isAppError } from '../../../shared/errors';
+import { savedEntry } from '../journal/done-ledger';
 import type { ItemRecord } from '../journal/types';
 import { sleep } from './limiter';
 import { learnDuration } from './poll-timing';
@@ -70,8 +71,15 @@ export class DownloadPool {
         const outcome = await saveResults(this.saverDeps, item, batch, total);
         core.stats.downloads += 1;
         const at = core.o.now().toISOString();
-        if (outcome.kind === 'saved') core.update(itemId, { state: 'saved', reason: null, completedAt: at });
-        else core.update(itemId, { state: 'skipped', reason: outcome.reason, completedAt: at });
+        if (outcome.kind === 'saved') {
+          core.update(itemId, { state: 'saved', reason: null, completedAt: at });
+          if (item.contentHash) {
+            const entry = savedEntry(batch.spec, {
+              id: item.id, contentHash: item.contentHash, sourcePath: Object.values(item.sources)[0] ?? '', outputs: outcome.outputs, executionId: item.executionId,
+            }, at);
+            await core.o.doneLedger.record(entry).catch((error: unknown) => core.o.logger.warn('done ledger not updated', { itemId, error: String(error) }));
+          }
+        } else core.update(itemId, { state: 'skipped', reason: outcome.reason, completedAt: at });
         if (item.submittedAt) this.itemMs.set(batch.id, learnDuration(this.itemMs.get(batch.id) ?? null, nowMs() - Date.parse(item.submittedAt)));
         return;
       } catch (error) {

@@ -8,6 +8,7 @@ import {
 import { AppError, isAppError } from '../../../shared/errors';
 import type { WorkflowDetail, WorkflowParameters } from '../../../shared/service/model';
 import { tempPathFor, writeTemp } from '../images/save';
+import { journalDoneLedger, type DoneLedger } from '../journal/done-ledger';
 import type { Journal } from '../journal/journal';
 import type { BatchRecord } from '../journal/types';
 import { silentLogger, type Logger } from '../log';
@@ -38,6 +39,8 @@ export interface EngineOptions {
   now?: () => Date;
   /** The studio ledger's part in each submission (several machines on one hot folder). */
   submitHooks?: SubmitHooks;
+  /** What is already done (default: the journal's ledger). */
+  doneLedger?: DoneLedger;
 }
 
 
@@ -96,6 +99,7 @@ export function createEngine(options: EngineOptions): Engine {
     engine: { offline, unreachable: unreachable() },
   }), options.eventIntervalMs ?? 100);
 
+  const doneLedger = options.doneLedger ?? journalDoneLedger(journal);
   const runner: Runner = new Runner({
     journal, client, logger, concurrency, now,
     encodeConcurrency: options.encodeConcurrency,
@@ -104,6 +108,7 @@ export function createEngine(options: EngineOptions): Engine {
     maxSubmitAttempts: options.maxSubmitAttempts,
     maxInputPixels: options.maxInputPixels,
     submitHooks: options.submitHooks,
+    doneLedger,
     onItem: (item) => coalescer.markItem(item.id, item.batchId),
     onBatch: (id) => coalescer.markBatch(id),
     onOffline: (value) => {
@@ -125,7 +130,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (!parsed.success) throw new AppError('bad_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     const spec: BatchSpec = { ...parsed.data, output: { ...parsed.data.output, outputFolder: resolve(parsed.data.output.outputFolder) } };
     const workflow: WorkflowDetail = await client.getWorkflow(spec.workflowId);
-    const planned = await planBatch(spec, workflow);
+    const planned = await planBatch(spec, workflow, doneLedger);
     let balance: number | null = null;
     try {
       balance = (await client.getBalance()).apiCredits;

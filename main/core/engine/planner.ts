@@ -1,11 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { access } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import type { BatchEstimate, BatchSpec, SkippedInput } from '../../../shared/engine/model';
+import { describeAlreadyDone } from '../../../shared/engine/done-summary';
+import type { BatchEstimate, BatchSpec, DoneInput, SkippedInput } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { classifyInputFile } from '../images/classify';
 import { hashFile } from '../images/hash';
 import { scanInputs } from '../images/scan';
+import type { DoneLedger } from '../journal/done-ledger';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import type { NewItem } from '../journal/types';
 import { previewOutputNames } from './output-plan';
@@ -21,7 +24,14 @@ export interface Plan {
   duplicates: { path: string; duplicateOf: string }[];
   /** Dedupe key per runnable item (content + workflow + parameters). */
   keys: Map<string, string>;
+  /** Done before (the done ledger): skipped, or run again when the spec says `rerun`. */
+  alreadyDone: DoneInput[];
+  /** Done before but every result of that run is gone: runnable again. */
+  resultsGone: DoneInput[];
 }
+
+const anyExists = async (paths: readonly string[]) =>
+  (await Promise.all(paths.map((p) => access(p).then(() => true, () => false)))).some(Boolean);
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 
@@ -41,13 +51,19 @@ export function defaultImageField(workflow: WorkflowDetail, spec: BatchSpec): st
   return (required[0] ?? fields[0])!.id;
 }
 
-export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail): Promise<Plan> {
+/**
+ * `done`: the done ledger. A photo it knows as saved under this workflow and these parameters is skipped with the
+ * day and place of its results, unless the spec asks to `rerun`; if those results are all gone it runs again.
+ */
+export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, done?: DoneLedger): Promise<Plan> {
   const paramsHash = parametersHash(spec.parameters);
   const items: NewItem[] = [];
   const skipped: SkippedInput[] = [];
   const duplicates: { path: string; duplicateOf: string }[] = [];
   const keys = new Map<string, string>();
   const firstByKey = new Map<string, string>();
+  const alreadyDone: DoneInput[] = [];
+  const resultsGone: DoneInput[] = [];
   let position = 0;
 
   // Runnable items take positions 0…n-1 (so `{index}` is the same in the preview and on disk); skipped ones follow.
@@ -60,7 +76,7 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail): Prom
     return id;
   };
 
-  const addRunnable = (sources: Record<string, string>, relDir: string, displayName: string, hash: string, label: string) => {
+  const addRunnable = async (sources: Record<string, string>, relDir: string, displayName: string, hash: string, label: string) => {
     const key = ledgerKey(hash, workflow.id, paramsHash);
     const first = firstByKey.get(key);
     if (first) {
@@ -69,6 +85,15 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail): Prom
       return;
     }
     firstByKey.set(key, label);
+    const earlier = done ? await done.lookup(key) : null;
+    if (earlier?.outcome === 'saved') {
+      const record: DoneInput = { path: label, doneAt: earlier.doneAt, outputs: earlier.outputs };
+      if (!(await anyExists(earlier.outputs))) resultsGone.push(record);
+      else {
+        alreadyDone.push(record);
+        if (!spec.rerun) return void push(sources, relDir, displayName, hash, `${describeAlreadyDone([record], { count: false })} (run again to pay for it again)`);
+      }
+    }
     keys.set(push(sources, relDir, displayName, hash, null), key);
   };
 
@@ -90,7 +115,7 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail): Prom
         push({ [field]: file.path }, file.relDir, display, null, reason);
         continue;
       }
-      addRunnable({ [field]: file.path }, file.relDir, display, hash, file.path);
+      await addRunnable({ [field]: file.path }, file.relDir, display, hash, file.path);
     }
   }
 
@@ -119,11 +144,11 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail): Prom
       continue;
     }
     const hash = createHash('sha256').update(hashes.join('\n')).digest('hex');
-    addRunnable(sources, '', label, hash, label);
+    await addRunnable(sources, '', label, hash, label);
   }
 
   for (const item of deferred) items.push({ ...item, position: position++ });
-  return { items, workCount: keys.size, skipped, duplicates, keys };
+  return { items, workCount: keys.size, skipped, duplicates, keys, alreadyDone, resultsGone };
 }
 
 export async function buildEstimate(spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date): Promise<BatchEstimate> {
@@ -141,5 +166,8 @@ export async function buildEstimate(spec: BatchSpec, workflow: WorkflowDetail, p
     fitsBudget: spec.budget === null ? true : totalCost <= spec.budget,
     namingPreview: preview.entries,
     namingPreviewMore: preview.more,
+    alreadyDone: plan.alreadyDone,
+    resultsGone: plan.resultsGone,
+    rerun: spec.rerun,
   };
 }

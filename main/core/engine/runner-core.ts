@@ -1,3 +1,4 @@
+import type { DoneLedger } from '../journal/done-ledger';
 import type { Journal } from '../journal/journal';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { Logger } from '../log';
@@ -27,6 +28,8 @@ export interface RunnerOptions {
   onOffline: (offline: boolean) => void;
   /** The studio ledger's part in every submission (absent on a single machine). */
   submitHooks?: SubmitHooks;
+  /** Where a saved item is recorded as done (content + workflow + parameters), so no way in pays for it again. */
+  doneLedger: DoneLedger;
 }
 
 export interface EngineStats {

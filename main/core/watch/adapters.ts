@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { FINAL_ITEM_STATES, ITEM_STATES, type ItemState, type ItemView } from '../../../shared/engine/model';
 import type { Engine } from '../engine';
+import { journalDoneLedger } from '../journal/done-ledger';
 import type { Journal } from '../journal/journal';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import type { ItemRecord } from '../journal/types';
@@ -23,13 +24,15 @@ interface BatchFacts {
   parametersHash: string;
 }
 
+/** Hot folders read and write the one done ledger every way in shares (see journal/done-ledger.ts). */
 export function journalLedger(journal: Journal): HotFolderLedger {
+  const done = journalDoneLedger(journal);
   return {
-    get: (key) => {
-      const entry = journal.ledgerGet(key);
+    get: async (key) => {
+      const entry = await done.lookup(key);
       return entry ? { outcome: entry.outcome as LedgerOutcome } : null;
     },
-    record: (entry) => journal.ledgerRecord(entry),
+    record: (entry) => done.record(entry),
   };
 }
 

@@ -83,6 +83,8 @@ export class BatchSubmitter {
           collisionPolicy: config.collisionPolicy,
         },
         budget: null,
+        // The folder already asked the done ledger (and honours its own reprocess): the engine runs what it sends.
+        rerun: true,
         source: { kind: 'hotFolder', hotFolderId: config.id },
       });
       try {

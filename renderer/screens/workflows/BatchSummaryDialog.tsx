@@ -1,6 +1,7 @@
 import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { baseName, formatCredits } from '../../lib/format';
+import { describeAlreadyDone, describeResultsGone } from '../../../shared/engine/done-summary';
 import { useActions, useApp } from '../../store/context';
 
 /** The last look before spending: count, skipped files and why, cost against balance, where results go. */
@@ -9,12 +10,15 @@ export function BatchSummaryDialog() {
   const starting = useApp((s) => s.starting);
   const draftError = useApp((s) => s.draftError);
   const outputFolder = useApp((s) => s.draft.outputFolder ?? s.settings?.outputFolder ?? '');
-  const { resetEstimate, startBatch } = useActions();
+  const estimating = useApp((s) => s.estimating);
+  const { resetEstimate, startBatch, setRerun } = useActions();
   if (!estimate) return null;
 
   const nothingToDo = estimate.itemCount === 0;
   const blocked = nothingToDo || !estimate.fitsBalance || !estimate.fitsBudget;
   const skippedCount = estimate.skipped.length + estimate.duplicates.length;
+  const done = estimate.alreadyDone;
+  const rerunCost = done.length * estimate.costPerItem;
 
   return (
     <Dialog
@@ -42,7 +46,26 @@ export function BatchSummaryDialog() {
           <dd className={estimate.fitsBalance ? '' : 'text-danger'}>{estimate.balance === null ? 'unknown (offline)' : formatCredits(estimate.balance)}</dd>
         </div>
       </dl>
-      {nothingToDo && <p className="callout callout-warning" role="alert">No photos to process: every file was skipped. See the reasons below.</p>}
+      {done.length > 0 && !estimate.rerun && (
+        <p className="callout" role="status" data-testid="already-done">
+          {describeAlreadyDone(done)}: skipped, nothing is paid for them.{' '}
+          <button type="button" className="btn btn-small" disabled={estimating} onClick={() => void setRerun(true)}>
+            Run them again ({formatCredits(rerunCost)})
+          </button>
+        </p>
+      )}
+      {done.length > 0 && estimate.rerun && (
+        <p className="callout callout-warning" role="status" data-testid="already-done">
+          {describeAlreadyDone(done)}: running them again ({formatCredits(rerunCost)} included in the cost).{' '}
+          <button type="button" className="btn btn-small" disabled={estimating} onClick={() => void setRerun(false)}>Skip them</button>
+        </p>
+      )}
+      {estimate.resultsGone.length > 0 && (
+        <p className="callout" role="status" data-testid="results-gone">
+          {describeResultsGone(estimate.resultsGone)} ({formatCredits(estimate.resultsGone.length * estimate.costPerItem)} included in the cost).
+        </p>
+      )}
+      {nothingToDo && done.length === 0 && <p className="callout callout-warning" role="alert">No photos to process: every file was skipped. See the reasons below.</p>}
       {!estimate.fitsBalance && (
         <p className="callout callout-danger" role="alert">
           Not enough credits: this batch needs {formatCredits(estimate.totalCost)} but the balance is {formatCredits(estimate.balance ?? 0)}.

@@ -139,6 +139,43 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     expect((last.outputs as string[]).every((p) => p.startsWith(out))).toBe(true);
   });
 
+  it('pays once for the same run twice, again only with --rerun, and offers a photo again when its result is gone', { timeout: 180_000 }, async () => {
+    const { env, flags } = live('state-done');
+    const input = join(dir, 'photos-done');
+    await makePhotos(input, 3);
+    const out = join(dir, 'out-done');
+    const run = (json: boolean, ...runFlags: string[]) =>
+      runCli([...flags, ...(json ? ['--json'] : []), 'run', ...runFlags, '--workflow', 'color-grade', '--text', 'look=cool', '--yes', '--out', out, input], env);
+    const executions = () => sandbox.stats().executionsCreated;
+    const before = executions();
+
+    const first = await run(true);
+    expect(first.code, first.stderr).toBe(0);
+    expect(ndjson(first.stdout).at(-1)).toMatchObject({ type: 'summary', saved: 3, creditsSpent: 3 });
+    expect(executions() - before).toBe(3);
+
+    const second = await run(false);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(new RegExp(`3 already done on \\d{4}-\\d{2}-\\d{2} — results in ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: skipped`));
+    expect(`${second.stdout}${second.stderr}`).toMatch(/Nothing to process\. Pass --rerun to run the 3 already done again \(3 credits\)/);
+    expect(executions() - before).toBe(3);
+    expect((await readdir(out)).sort()).toEqual(['p0_color-grade.jpg', 'p1_color-grade.jpg', 'p2_color-grade.jpg']);
+
+    await rm(join(out, 'p1_color-grade.jpg'));
+    const refill = await run(true);
+    expect(refill.code, refill.stderr).toBe(0);
+    const refillLines = ndjson(refill.stdout);
+    expect(refillLines[0]).toMatchObject({ type: 'estimate', itemCount: 1, totalCost: 1, resultsGone: [{ path: join(input, 'p1.jpg') }] });
+    expect(refillLines.at(-1)).toMatchObject({ type: 'summary', saved: 1, creditsSpent: 1 });
+    expect(executions() - before).toBe(4);
+
+    const rerun = await run(true, '--rerun');
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(ndjson(rerun.stdout).at(-1)).toMatchObject({ type: 'summary', saved: 3, creditsSpent: 3 });
+    expect(executions() - before).toBe(7);
+    expect((await readdir(out)).filter((n) => n.includes(' (2)')).sort()).toEqual(['p0_color-grade (2).jpg', 'p1_color-grade (2).jpg', 'p2_color-grade (2).jpg']);
+  });
+
   it('exits 1 when items fail, listing the reason', async () => {
     const failing = await startTestSandbox({ executionDurationMs: 100, faults: { executionFailureRate: 1 } });
     try {

@@ -1,0 +1,100 @@
+import { readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../../main/core/engine';
+import { openJournal, type Journal } from '../../../main/core/journal';
+import { createServiceClient, type ServiceClient } from '../../../main/core/service';
+import type { RunningSandbox } from '../../../main/sandbox/index';
+import { startTestSandbox } from '../../helpers/sandbox';
+import { makeTempDir, waitForBatch, writePhotos } from './helpers';
+
+// The done ledger (content + workflow + parameters) applies to the app's batches as it does to hot folders: the
+// same batch twice charges once; `rerun` pays again; a photo whose earlier result is gone is offered again.
+
+describe('done ledger: a photo is paid for once', () => {
+  let sandbox: RunningSandbox;
+  let dir: { path: string; cleanup: () => Promise<void> };
+  let journal: Journal;
+  let client: ServiceClient;
+  let engine: Engine;
+
+  beforeEach(async () => {
+    dir = await makeTempDir();
+    sandbox = await startTestSandbox({ executionDurationMs: 60, credits: 100 });
+    journal = openJournal(join(dir.path, 'state'));
+    client = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+    engine = createEngine({ journal, client, concurrency: 4 });
+    await engine.start();
+  });
+
+  afterEach(async () => {
+    await engine.stop({ graceful: false });
+    journal.close();
+    await sandbox.close();
+    await dir.cleanup();
+  });
+
+  const balance = async () => (await client.getBalance()).apiCredits;
+
+  it('skips what is done, reports it, pays again only on rerun, and offers a photo again when its result is gone', async () => {
+    const input = join(dir.path, 'in');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(input);
+    await writePhotos(input, 3);
+    const output = join(dir.path, 'out');
+    const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: output } };
+    const start = await balance();
+
+    const first = await engine.createBatch(spec);
+    expect((await waitForBatch(engine, first.id)).counts.saved).toBe(3);
+    expect(sandbox.stats().executionsCreated).toBe(3);
+    expect(await balance()).toBe(start - 3);
+
+    // The same batch again: nothing to pay, and the estimate says why.
+    const again = await engine.estimate(spec);
+    expect(again).toMatchObject({ itemCount: 0, totalCost: 0, rerun: false, namingPreview: [] });
+    expect(again.alreadyDone).toHaveLength(3);
+    expect(again.alreadyDone[0]!.outputs[0]!.startsWith(output)).toBe(true);
+    await expect(engine.createBatch(spec)).rejects.toMatchObject({ code: 'validation' });
+    expect(sandbox.stats().executionsCreated).toBe(3);
+    expect(await balance()).toBe(start - 3);
+
+    // An earlier result deleted: that photo is offered again, with its cost; the others stay skipped.
+    const firstOutputs = engine.listItems({ batchId: first.id }).items.flatMap((i) => i.outputs).sort();
+    await unlink(firstOutputs[1]!);
+    const gone = await engine.estimate(spec);
+    expect(gone).toMatchObject({ itemCount: 1, totalCost: 1 });
+    expect(gone.resultsGone.map((g) => g.outputs)).toEqual([[firstOutputs[1]]]);
+    expect(gone.alreadyDone).toHaveLength(2);
+    const refill = await engine.createBatch(spec);
+    const refilled = await waitForBatch(engine, refill.id);
+    expect(refilled).toMatchObject({ creditsSpent: 1 });
+    expect(refilled.counts.skipped).toBe(2);
+    expect(sandbox.stats().executionsCreated).toBe(4);
+    expect((await readdir(output)).sort()).toEqual(firstOutputs.map((p) => p.slice(output.length + 1)));
+
+    // Asked for explicitly: all three run and are paid again, under new names beside the old results.
+    const rerunEstimate = await engine.estimate({ ...spec, rerun: true });
+    expect(rerunEstimate).toMatchObject({ itemCount: 3, totalCost: 3, rerun: true });
+    expect(rerunEstimate.namingPreview.map((n) => n.output.slice(output.length + 1))).toEqual([
+      'photo-000_color-grade (2).jpg', 'photo-001_color-grade (2).jpg', 'photo-002_color-grade (2).jpg',
+    ]);
+    const rerun = await engine.createBatch({ ...spec, rerun: true });
+    expect((await waitForBatch(engine, rerun.id)).creditsSpent).toBe(3);
+    expect(sandbox.stats().executionsCreated).toBe(7);
+    expect(await balance()).toBe(start - 7);
+    const rerunOutputs = engine.listItems({ batchId: rerun.id }).items.flatMap((i) => i.outputs).sort();
+    expect(rerunOutputs).toEqual(rerunEstimate.namingPreview.map((n) => n.output).sort());
+  });
+
+  it('a different parameter is a different photo for the ledger', async () => {
+    const input = join(dir.path, 'in');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(input);
+    await writePhotos(input, 2);
+    const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') } };
+    await waitForBatch(engine, (await engine.createBatch(spec)).id);
+    const cool = await engine.estimate({ ...spec, parameters: { texts: { look: 'cool' } } });
+    expect(cool).toMatchObject({ itemCount: 2, alreadyDone: [] });
+  });
+});

@@ -38,7 +38,8 @@ export function createScriptedBridge(total: number) {
       case 'settings:get': return ok({ settings: { ...DEFAULT_SETTINGS, theme: 'light' }, warnings: [] });
       case 'key:status': return ok({ mode: 'sandbox', serviceUrl: 'http://bench', hasKey: false, keyMasked: null, source: 'none', sandboxReason: 'no-key', keychainAvailable: true, message: '' });
       case 'balance:get': return ok({ apiCredits: 100_000, webCredits: { total: 0, breakdown: [] } });
-      case 'workflows:list': case 'hotFolders:list': return ok([]);
+      case 'workflows:list': return ok({ workflows: [] });
+      case 'hotFolders:list': return ok([]);
       case 'batches:list': return ok([summary()]);
       case 'batches:items': {
         const { offset = 0, limit = 500 } = args as { offset?: number; limit?: number };

@@ -7,6 +7,8 @@ export interface CatalogSlice {
   workflows: WorkflowSummary[];
   workflowsLoaded: boolean;
   workflowsError: UiError | null;
+  /** Set when the service's listing stopped while it said more workflows exist: the catalog shown is partial. */
+  workflowsWarning: string | null;
   tagFilter: string | null;
   search: string;
   details: Record<string, WorkflowDetail>;
@@ -36,6 +38,7 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get, bridge)
     workflows: [],
     workflowsLoaded: false,
     workflowsError: null,
+    workflowsWarning: null,
     tagFilter: null,
     search: '',
     details: {},
@@ -45,7 +48,8 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get, bridge)
 
     async loadWorkflows() {
       try {
-        set({ workflows: await unwrap(bridge.workflows.list({})), workflowsLoaded: true, workflowsError: null });
+        const { workflows, warning } = await unwrap(bridge.workflows.list({}));
+        set({ workflows, workflowsLoaded: true, workflowsError: null, workflowsWarning: warning ?? null });
       } catch (error) {
         set({ workflowsLoaded: true, workflowsError: asUiError(error) });
       }

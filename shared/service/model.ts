@@ -71,6 +71,15 @@ export const WorkflowSummarySchema = z.object({
   creditCost: CreditAmountSchema,
 });
 
+/**
+ * The whole catalog as listed. `warning` is set when the listing stopped while the service said more workflows exist
+ * (a page limit, a repeated page or cursor, a next page on another host): the list is then known to be partial.
+ */
+export const WorkflowCatalogSchema = z.object({
+  workflows: z.array(WorkflowSummarySchema),
+  warning: z.string().optional(),
+});
+
 export const WorkflowDetailSchema = WorkflowSummarySchema.extend({
   inputSchema: InputSchemaSchema,
 });
@@ -138,6 +147,7 @@ export type TextField = z.infer<typeof TextFieldSchema>;
 export type SwitchField = z.infer<typeof SwitchFieldSchema>;
 export type InputSchema = z.infer<typeof InputSchemaSchema>;
 export type WorkflowSummary = z.infer<typeof WorkflowSummarySchema>;
+export type WorkflowCatalog = z.infer<typeof WorkflowCatalogSchema>;
 export type WorkflowDetail = z.infer<typeof WorkflowDetailSchema>;
 export type GlobalOverrides = z.infer<typeof GlobalOverridesSchema>;
 export type ExecuteRequest = z.infer<typeof ExecuteRequestSchema>;

@@ -1,7 +1,7 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { batch, estimate, standardBridge } from './helpers/fixtures';
+import { batch, estimate, standardBridge, summaryOf, WORKFLOWS } from './helpers/fixtures';
 import { renderApp } from './helpers/render-app';
 
 afterEach(cleanup);
@@ -29,6 +29,13 @@ describe('workflow catalog', () => {
     expect(within(list).getAllByRole('button')).toHaveLength(1);
     await user.type(screen.getByRole('searchbox', { name: 'Search workflows' }), 'zzz');
     expect(screen.getByRole('region', { name: 'Nothing matches' })).toBeInTheDocument();
+  });
+
+  it('says so when the service listed only part of its catalog', async () => {
+    const warning = 'The catalog may be incomplete: 3 workflows listed, but the service says more exist (the listing stopped after 50 pages).';
+    renderApp(standardBridge({ 'workflows:list': () => ({ workflows: WORKFLOWS.map(summaryOf), warning }) }));
+    expect(await screen.findByText(warning)).toHaveAttribute('role', 'status');
+    expect(within(screen.getByRole('list', { name: 'Workflows' })).getAllByRole('button')).toHaveLength(3);
   });
 
   it('teaches the next step before a workflow is chosen', async () => {

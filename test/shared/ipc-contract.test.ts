@@ -4,7 +4,7 @@ import { AppError } from '../../shared/errors';
 import { contract, EVENT_CHANNELS, INVOKE_CHANNELS, type Api } from '../../shared/ipc/contract';
 import { event, invoke, eventMethodName, splitChannel, type DomainHandlers, type IpcResult } from '../../shared/ipc/contract-kit';
 import { createInvokeDispatcher, unwrap } from '../../shared/ipc/dispatch';
-import type { WorkflowSummary } from '../../shared/service/model';
+import type { WorkflowCatalog } from '../../shared/service/model';
 
 describe('the IPC contract', () => {
   it('names every channel domain:action in camelCase', () => {
@@ -18,7 +18,7 @@ describe('the IPC contract', () => {
   });
 
   it('derives the renderer API shape from the contract', () => {
-    expectTypeOf<Api['workflows']['list']>().returns.toEqualTypeOf<Promise<IpcResult<WorkflowSummary[]>>>();
+    expectTypeOf<Api['workflows']['list']>().returns.toEqualTypeOf<Promise<IpcResult<WorkflowCatalog>>>();
     expectTypeOf<Api['batches']['onProgress']>().returns.toEqualTypeOf<() => void>();
     expectTypeOf<Parameters<Api['balance']['get']>>().toEqualTypeOf<[args?: Record<string, never>]>();
     expectTypeOf<Parameters<Api['workflows']['get']>>().toEqualTypeOf<[args: { id: string }]>();

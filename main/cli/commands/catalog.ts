@@ -13,7 +13,9 @@ export function registerWorkflowsCommand(program: Command): void {
     .option('--tag <tag>', 'only workflows carrying this tag')
     .action(async (flags: { tag?: string }, command: Command) =>
       withSession(command, async ({ call, out }) => {
-        const workflows = await call('workflows:list', flags.tag ? { tag: flags.tag } : {});
+        const { workflows, warning } = await call('workflows:list', flags.tag ? { tag: flags.tag } : {});
+        // On stderr, so `--json` output stays one array: a partial catalog is never presented as complete.
+        if (warning) out.notice(`batchroom: warning: ${warning}`);
         if (out.json) return out.record(workflows);
         if (workflows.length === 0) return out.result(flags.tag ? `No workflow is tagged "${flags.tag}".` : 'The service offers no workflows.');
         out.result(table(['ID', 'NAME', 'COST', 'TAGS'], workflows.map((w) => [w.id, w.name, credits(w.creditCost), w.tags.join(', ')])));

@@ -7,8 +7,8 @@ import { withIdleTimeout } from './download';
 import { ServiceError } from './errors';
 import { exchange, TransportFailure, type Exchange, type ExchangeRequest, type HttpDeps } from './http';
 import { errorFromResponse, failureInSuccessBody, parseRetryAfter, safeText } from './http-errors';
-import { nextPageUrl } from './normalize/pagination';
-import { executionIdOf, normalizeBalance, normalizeExecution, normalizeWorkflowDetail, normalizeWorkflowList, type NormalizeContext } from './normalize';
+import { collectCatalog } from './list-pages';
+import { executionIdOf, normalizeBalance, normalizeExecution, normalizeWorkflowDetail, normalizeWorkflowPage, type NormalizeContext } from './normalize';
 import { redactingLogger } from './redacting-logger';
 import { retryPolicy, withRetries, type RetryOptions, type TryResult } from './retry';
 import type { ExecuteOutcome, RequestOptions, ServiceClient } from './types';
@@ -186,19 +186,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     async listWorkflows(query = {}, opts) {
       const label = `GET ${basePath}/workflows`;
       const search = query.tag ? `?tag=${encodeURIComponent(query.tag)}` : '';
-      const { body } = await getJson(label, `/workflows${search}`, opts);
-      const workflows = normalizeWorkflowList(context(label), body);
-      // The spec shows no pagination; a service that links a next page (`next`, `links.next`) gets it followed,
-      // on its own origin only and for a bounded number of pages, so a long catalog is not silently cut short.
-      const seen = new Set<string>();
-      for (let next = nextPageUrl(body, baseUrl, origin); next && !seen.has(next) && seen.size < 50; ) {
-        seen.add(next);
-        const page = await getJson(label, next, opts);
-        workflows.push(...normalizeWorkflowList(context(label), page.body));
-        next = nextPageUrl(page.body, baseUrl, origin);
-      }
-      const byId = new Map(workflows.map((w) => [w.id, w]));
-      return [...byId.values()];
+      // The spec shows no pagination; every common style a service may use is followed (see normalize/pagination),
+      // on its own origin only and for a bounded number of pages, and a listing cut short says so.
+      return collectCatalog(`${baseUrl}/workflows${search}`, {
+        origin,
+        fetchPage: async (url) => (await getJson(label, url, opts)).body,
+        parse: (body) => normalizeWorkflowPage(context(label), body),
+      });
     },
     async getWorkflow(id, opts) {
       const label = labelFor(`GET ${basePath}/workflows/${id}`);

@@ -1,5 +1,5 @@
 import type {
-  Balance, ExecuteRequest, Execution, WorkflowDetail, WorkflowSummary,
+  Balance, ExecuteRequest, Execution, WorkflowCatalog, WorkflowDetail,
 } from '../../../shared/service/model';
 
 export interface RequestOptions {
@@ -25,7 +25,8 @@ export interface ExecutionPoll extends Execution {
 /** The one way Batchroom talks to the service (implemented in main/core/service/client.ts). */
 export interface ServiceClient {
   readonly baseUrl: string;
-  listWorkflows(query?: { tag?: string }, options?: RequestOptions): Promise<WorkflowSummary[]>;
+  /** Every page the service lists; `warning` when the listing had to stop while the service said more exist. */
+  listWorkflows(query?: { tag?: string }, options?: RequestOptions): Promise<WorkflowCatalog>;
   getWorkflow(id: string, options?: RequestOptions): Promise<WorkflowDetail>;
   /** Validates locally against the workflow's input schema first; a request the service would reject is never sent. */
   execute(workflow: WorkflowDetail, request: ExecuteRequest, options?: RequestOptions): Promise<ExecuteOutcome>;

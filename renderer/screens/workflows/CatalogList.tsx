@@ -9,6 +9,7 @@ export function CatalogList() {
   const workflows = useApp((s) => s.workflows);
   const loaded = useApp((s) => s.workflowsLoaded);
   const error = useApp((s) => s.workflowsError);
+  const warning = useApp((s) => s.workflowsWarning);
   const tag = useApp((s) => s.tagFilter);
   const search = useApp((s) => s.search);
   const selectedId = useApp((s) => s.selectedWorkflowId);
@@ -39,6 +40,7 @@ export function CatalogList() {
         )}
       </div>
       {error && <ErrorMessage error={error} onRetry={() => void loadWorkflows()} />}
+      {warning && !error && <p className="callout callout-warning" role="status">{warning}</p>}
       {!loaded && !error && <p className="muted" role="status">Loading workflows…</p>}
       {loaded && !error && workflows.length === 0 && (
         <EmptyState title="No workflows yet">The service lists no workflows. Check the service URL in Settings.</EmptyState>

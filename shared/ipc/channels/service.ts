@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BalanceSchema, WorkflowDetailSchema, WorkflowSummarySchema } from '../../service/model';
+import { BalanceSchema, WorkflowCatalogSchema, WorkflowDetailSchema } from '../../service/model';
 import { event, invoke } from '../contract-kit';
 
 export const ServiceStatusSchema = z.object({
@@ -16,7 +16,7 @@ export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
 const None = z.object({}).strict();
 
 export const serviceChannels = {
-  'workflows:list': invoke(z.object({ tag: z.string().min(1).optional() }).strict(), z.array(WorkflowSummarySchema)),
+  'workflows:list': invoke(z.object({ tag: z.string().min(1).optional() }).strict(), WorkflowCatalogSchema),
   'workflows:get': invoke(z.object({ id: z.string().min(1) }).strict(), WorkflowDetailSchema),
   'balance:get': invoke(None, BalanceSchema),
   'balance:changed': event(BalanceSchema),

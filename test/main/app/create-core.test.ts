@@ -56,7 +56,7 @@ describe('createCore', () => {
     const url = (status as { data: { serviceUrl: string } }).data.serviceUrl;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
     const list = await dispatch('workflows:list', {});
-    expect(list.ok && (list.data as unknown[]).length).toBeGreaterThan(5);
+    expect(list.ok && (list.data as { workflows: unknown[] }).workflows.length).toBeGreaterThan(5);
     expect(core.secrets()[0]).toMatch(/^sk_test_/);
     expect(JSON.stringify(status)).not.toContain(core.secrets()[0]);
     expect(await dispatch('batches:list', {})).toMatchObject({ ok: false, code: 'unavailable' });

@@ -28,7 +28,7 @@ export function createFakeClient(options: FakeClientOptions = {}) {
     baseUrl: 'http://fake.test/api/v1',
     executeCalls: () => calls,
     setBalance: (n) => { balance = n; },
-    listWorkflows: async () => [FAKE_WORKFLOW],
+    listWorkflows: async () => ({ workflows: [FAKE_WORKFLOW] }),
     getWorkflow: async (id) => {
       if (id !== FAKE_WORKFLOW.id) throw new AppError('not_found', `no workflow ${id}`);
       return FAKE_WORKFLOW;

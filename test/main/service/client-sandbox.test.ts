@@ -49,7 +49,8 @@ const gradeRequest = (wf: WorkflowDetail): ExecuteRequest => ({ images: { photo 
 describe('against the sandbox', () => {
   it('lists, reads every workflow detail and filters by tag', async () => {
     const c = client();
-    const all = await c.listWorkflows();
+    const { workflows: all, warning } = await c.listWorkflows();
+    expect(warning).toBeUndefined();
     expect(all.length).toBeGreaterThan(3);
     for (const summary of all) {
       const detail = await c.getWorkflow(summary.id);
@@ -57,7 +58,7 @@ describe('against the sandbox', () => {
       expect(detail.inputSchema.imageFields.length).toBeGreaterThan(0);
     }
     const tag = all[0]!.tags[0]!;
-    const tagged = await c.listWorkflows({ tag });
+    const { workflows: tagged } = await c.listWorkflows({ tag });
     expect(tagged.length).toBeGreaterThan(0);
     expect(tagged.every((w) => w.tags.includes(tag))).toBe(true);
   });
@@ -127,7 +128,7 @@ describe('against the sandbox with faults', () => {
     const c = client({ retry: { attempts: 10, baseDelayMs: 1, totalMs: 60_000, sleep: fakeSleep().sleep } });
     for (let i = 0; i < 15; i++) {
       expect((await c.getBalance()).apiCredits).toBeGreaterThanOrEqual(0);
-      expect((await c.listWorkflows()).length).toBeGreaterThan(0);
+      expect((await c.listWorkflows()).workflows.length).toBeGreaterThan(0);
     }
     const injected = stats().faultsInjected;
     for (const kind of ['dropBefore', 'dropAfter', 'serverError', 'rateLimit', 'malformedJson']) expect(injected[kind] ?? 0).toBeGreaterThan(0);

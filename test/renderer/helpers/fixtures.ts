@@ -93,7 +93,7 @@ export function standardBridge(extra: FakeHandlers = {}) {
     'settings:update': ({ patch }) => ({ ...settings, ...patch } as Settings),
     'key:status': () => keyStatus,
     'balance:get': () => balance,
-    'workflows:list': () => WORKFLOWS.map(summaryOf),
+    'workflows:list': () => ({ workflows: WORKFLOWS.map(summaryOf) }),
     'workflows:get': ({ id }) => {
       const found = WORKFLOWS.find((w) => w.id === id);
       if (!found) throw new Error('no such workflow');

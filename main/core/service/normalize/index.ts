@@ -1,5 +1,5 @@
 export type { NormalizeContext } from './context';
-export { normalizeWorkflowList, normalizeWorkflowDetail } from './workflow';
+export { normalizeWorkflowList, normalizeWorkflowPage, normalizeWorkflowDetail } from './workflow';
 export { normalizeInputSchema } from './input-schema';
 export { normalizeExecution, executionIdOf, mapStatus } from './execution';
 export { normalizeBalance } from './balance';

@@ -73,6 +73,11 @@ function listOf(ctx: NormalizeContext, body: unknown): unknown[] {
  * list whose every entry is malformed is a shape error: the client cannot tell that apart from a changed wire format.
  */
 export function normalizeWorkflowList(ctx: NormalizeContext, body: unknown): WorkflowSummary[] {
+  return normalizeWorkflowPage(ctx, body).workflows;
+}
+
+/** One page of a workflow list: the readable workflows and the number of raw entries (for offset pagination). */
+export function normalizeWorkflowPage(ctx: NormalizeContext, body: unknown): { workflows: WorkflowSummary[]; entries: number } {
   const entries = listOf(ctx, body);
   const out: WorkflowSummary[] = [];
   let firstError: ServiceError | undefined;
@@ -86,7 +91,7 @@ export function normalizeWorkflowList(ctx: NormalizeContext, body: unknown): Wor
     }
   }
   if (out.length === 0 && firstError) throw firstError;
-  return out;
+  return { workflows: out, entries: entries.length };
 }
 
 export function normalizeWorkflowDetail(ctx: NormalizeContext, body: unknown): WorkflowDetail {

@@ -292,7 +292,8 @@ export function createEngine(options: EngineOptions): Engine {
         throw new AppError('validation', 'items to re-run must come from batches of the same workflow');
       }
       return createBatch({
-        ...origin.spec, parameters, budget: null,
+        // Asked for explicitly: runs (and pays) even for a photo the done ledger knows with these parameters.
+        ...origin.spec, parameters, budget: null, rerun: true,
         inputs: { paths: [], recursive: false, mappings: items.map((i) => i.sources) },
       });
     },

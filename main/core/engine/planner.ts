@@ -143,7 +143,9 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, done?
       push(sources, '', label, null, problem);
       continue;
     }
-    const hash = createHash('sha256').update(hashes.join('\n')).digest('hex');
+    // One local image is the same photo for the ledger however it was given (a path or a one-field mapping).
+    const single = hashes.length === 1 ? /^[^=]+=([0-9a-f]{64})$/.exec(hashes[0]!)?.[1] : undefined;
+    const hash = single ?? createHash('sha256').update(hashes.join('\n')).digest('hex');
     await addRunnable(sources, '', label, hash, label);
   }
 

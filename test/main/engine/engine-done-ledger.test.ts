@@ -97,4 +97,20 @@ describe('done ledger: a photo is paid for once', () => {
     const cool = await engine.estimate({ ...spec, parameters: { texts: { look: 'cool' } } });
     expect(cool).toMatchObject({ itemCount: 2, alreadyDone: [] });
   });
+
+  it('knows a photo given as a one-field mapping, and "re-run" of chosen items runs and pays even when done', async () => {
+    const input = join(dir.path, 'in');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(input);
+    const [photo] = await writePhotos(input, 1);
+    const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [photo!] }, output: { outputFolder: join(dir.path, 'out') } };
+    const first = await engine.createBatch(spec);
+    await waitForBatch(engine, first.id);
+    const mapped = await engine.estimate({ ...spec, inputs: { mappings: [{ photo: photo! }] } });
+    expect(mapped).toMatchObject({ itemCount: 0, alreadyDone: [{ path: 'photo-000.jpg' }] });
+    const [item] = engine.listItems({ batchId: first.id }).items;
+    const again = await engine.rerun([item!.id], { texts: { look: 'warm' } });
+    expect((await waitForBatch(engine, again.id)).creditsSpent).toBe(1);
+    expect(sandbox.stats().executionsCreated).toBe(2);
+  });
 });

@@ -1,7 +1,9 @@
+import type { IncomingMessage } from 'node:http';
 import sharp from 'sharp';
 import { SandboxError, validationError } from './errors';
 import type { Raster } from './imaging/raster';
 import type { SandboxLimits } from './options';
+import { guardedGet, UrlRefused } from './url-guard';
 import { canonicalMime, sniffImageType, SUPPORTED_TYPES, type SniffedType } from './sniff';
 
 // Turns an `images` value (data URL or http(s) URL) into a decoded raster, refusing what a careful service would:
@@ -57,7 +59,10 @@ export function decodeDataUrl(field: string, value: string, limits: SandboxLimit
   return { bytes, type: checkType(field, bytes, mime) };
 }
 
-/** Downloads an http(s) image with a time limit and a byte limit enforced while streaming. */
+/**
+ * Downloads an http(s) image with a time limit and a byte limit enforced while streaming. Only public addresses are
+ * fetched (url-guard.ts) unless the sandbox was started with `allowPrivateUrls` (tests serving images on loopback).
+ */
 export async function downloadImage(field: string, url: string, limits: SandboxLimits): Promise<FetchedImage> {
   let parsed: URL;
   try {
@@ -73,30 +78,35 @@ export async function downloadImage(field: string, url: string, limits: SandboxL
   const signal = AbortSignal.timeout(limits.downloadTimeoutMs);
   const failed = (reason: string): SandboxError =>
     validationError(field, `${field}: could not download the image (${reason})`, { reason: 'image_download_failed' });
-  let response: Response;
+  let response: IncomingMessage;
   try {
-    response = await fetch(parsed, { signal, redirect: 'follow', headers: { accept: 'image/*' } });
+    response = await guardedGet(parsed, { allowPrivate: limits.allowPrivateUrls, signal, headers: { accept: 'image/*' } });
   } catch (error) {
+    if (error instanceof UrlRefused) {
+      throw validationError(field, `${field}: ${error.message}`, { reason: error.reason === 'private_url' || error.reason === 'unsupported_url_scheme' ? error.reason : 'image_download_failed' });
+    }
     throw failed(signal.aborted ? `timed out after ${limits.downloadTimeoutMs} ms` : errorText(error));
   }
-  if (!response.ok || !response.body) {
-    await response.body?.cancel().catch(() => undefined);
-    throw failed(`HTTP ${response.status}`);
+  const status = response.statusCode ?? 0;
+  if (status < 200 || status >= 300) {
+    response.destroy();
+    throw failed(`HTTP ${status}`);
   }
-  const declaredLength = Number(response.headers.get('content-length') ?? NaN);
+  const declaredLength = Number(response.headers['content-length'] ?? NaN);
   if (declaredLength > limits.maxImageBytes) {
-    await response.body.cancel().catch(() => undefined);
+    response.destroy();
     throw tooLarge(field, 'image size', limits.maxImageBytes);
   }
   const chunks: Buffer[] = [];
   let total = 0;
   try {
-    for await (const chunk of response.body) {
-      total += chunk.byteLength;
+    for await (const chunk of response) {
+      total += (chunk as Buffer).byteLength;
       if (total > limits.maxImageBytes) throw tooLarge(field, 'image size', limits.maxImageBytes);
-      chunks.push(Buffer.from(chunk));
+      chunks.push(chunk as Buffer);
     }
   } catch (error) {
+    response.destroy();
     if (error instanceof SandboxError) throw error;
     throw failed(signal.aborted ? `timed out after ${limits.downloadTimeoutMs} ms` : errorText(error));
   }
@@ -107,8 +117,9 @@ export async function downloadImage(field: string, url: string, limits: SandboxL
 }
 
 function errorText(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
   const cause = (error as { cause?: { code?: string } })?.cause?.code;
-  return cause ?? (error instanceof Error ? error.message : String(error));
+  return cause ?? (typeof code === 'string' && code !== 'ABORT_ERR' ? code : error instanceof Error ? error.message : String(error));
 }
 
 /**

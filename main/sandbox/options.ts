@@ -49,6 +49,11 @@ export interface SandboxLimits {
    * limited: they are short, and an execute request should not wait behind other executions' edits.
    */
   imageConcurrency: number;
+  /**
+   * Fetch image URLs that resolve to private, loopback or link-local addresses (default false: only public
+   * addresses, so the sandbox cannot be used to reach the local network). Tests serving images on loopback set it.
+   */
+  allowPrivateUrls: boolean;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = {
@@ -75,6 +80,7 @@ export const DEFAULT_LIMITS: SandboxLimits = {
   maxConcurrentExecutions: 16,
   maxStoredResultBytes: 512 * 1024 * 1024,
   imageConcurrency: availableParallelism(),
+  allowPrivateUrls: false,
 };
 
 export const DEFAULT_CREDITS = 1000;

@@ -4,6 +4,7 @@ import { executeWorkflow, getBalance, getExecution, getWorkflow, listWorkflows, 
 import type { SandboxCore } from './core';
 import { SandboxError, tooManyRequests } from './errors';
 import { errorReply, readJsonBody, sendJson, type JsonReply } from './http-io';
+import { isAllowedHostHeader } from './url-guard';
 
 // Request pipeline. API routes: latency → drop-before → injected 5xx → injected 429 → auth → rate limit → handler →
 // drop-after → (possibly malformed) response. Result downloads: latency → drop-before → 5xx → file (maybe slow).
@@ -74,6 +75,10 @@ function drop(core: SandboxCore, res: ServerResponse, kind: 'dropBefore' | 'drop
 }
 
 async function handle(core: SandboxCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!isAllowedHostHeader(req.headers.host, core.settings.origin)) {
+    req.resume();
+    throw new SandboxError(403, 'forbidden_host', `unexpected Host header "${String(req.headers.host ?? '').slice(0, 100)}"; use the sandbox's own address`);
+  }
   // Split by hand: `new URL(req.url, base)` would read a path such as `//host/x` as another host.
   const target = req.url ?? '/';
   const queryAt = target.indexOf('?');

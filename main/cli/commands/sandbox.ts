@@ -26,6 +26,7 @@ interface SandboxFlags {
   latencyJitterMs?: string;
   rateLimit?: string;
   maxConcurrent?: string;
+  allowPrivateUrls?: boolean;
   json?: boolean;
 }
 
@@ -72,6 +73,7 @@ export function sandboxOptionsFromFlags(flags: SandboxFlags): SandboxOptions {
   if (rate !== undefined) options.limits = { ...options.limits, requestsPerSecond: rate, burst: rate * 2 };
   const concurrent = number('max-concurrent', flags.maxConcurrent);
   if (concurrent !== undefined) options.limits = { ...options.limits, maxConcurrentExecutions: concurrent };
+  if (flags.allowPrivateUrls) options.limits = { ...options.limits, allowPrivateUrls: true };
   return options;
 }
 
@@ -98,6 +100,7 @@ export function registerSandboxCommand(program: Command): void {
     .option('--slow-download-bps <n>', 'throttled download speed in bytes per second')
     .option('--rate-limit <n>', 'requests per second per key before 429')
     .option('--max-concurrent <n>', 'executions per key queued or running at once before 429')
+    .option('--allow-private-urls', 'also fetch image URLs on loopback and the local network (tests only: SSRF otherwise)')
     .action(async (flags: SandboxFlags & { sandboxKey?: string }, command: Command) => {
       const json = Boolean(command.optsWithGlobals<{ json?: boolean }>().json);
       const sandbox = await startSandbox(sandboxOptionsFromFlags({ ...flags, apiKey: flags.sandboxKey }));

@@ -44,7 +44,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
-  sandbox = await startTestSandbox({ executionDurationMs: 20, limits: { maxImageBytes: 50_000, downloadTimeoutMs: 300 } });
+  sandbox = await startTestSandbox({ executionDurationMs: 20, limits: { maxImageBytes: 50_000, downloadTimeoutMs: 300, allowPrivateUrls: true } });
   api = sandboxApi(sandbox);
 });
 afterAll(async () => {

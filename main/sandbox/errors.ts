@@ -12,6 +12,7 @@ export type SandboxErrorCode =
   | 'execution_not_found'
   | 'result_not_found'
   | 'method_not_allowed'
+  | 'forbidden_host'
   | 'result_expired'
   | 'payload_too_large'
   | 'image_too_large'

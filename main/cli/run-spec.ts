@@ -97,8 +97,8 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
     throw new UsageError('No input photos given.', 'Name files or folders after the options, e.g. `batchroom run --workflow <id> --out results/ photos/`.');
   }
 
+  // Without --out: the fixed folder from settings, else a `Batchroom` folder next to the photos (the engine resolves it).
   const outputFolder = flags.out ?? settings.outputFolder;
-  if (!outputFolder) throw new UsageError('No output folder: pass --out DIR.');
   const budget = flags.budget === undefined ? null : Number(flags.budget);
   if (budget !== null && !(Number.isFinite(budget) && budget >= 0)) throw new UsageError(`--budget must be a number of credits ≥ 0 (got "${flags.budget}").`);
 
@@ -121,7 +121,7 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
       mappings,
     },
     output: {
-      outputFolder: resolve(cwd, outputFolder),
+      outputFolder: outputFolder ? resolve(cwd, outputFolder) : '',
       namingTemplate: flags.naming ?? settings.namingTemplate,
       collisionPolicy,
       sidecars: settings.sidecars,

@@ -8,7 +8,7 @@ import type { SliceCreator } from './types';
 export interface BatchDraft {
   paths: string[];
   recursive: boolean;
-  /** null: use the default output folder from Settings. */
+  /** null: the fixed folder from Settings, else a `Batchroom` folder next to the photos. */
   outputFolder: string | null;
   namingTemplate: string | null;
   collisionPolicy: CollisionPolicy | null;
@@ -53,8 +53,8 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
     }
     const { draft, settings } = state;
     if (draft.paths.length === 0) return { error: { code: 'bad_request', title: 'Add photos first: drop them anywhere on the window or type a path.', detail: 'no input paths' } };
-    const outputFolder = draft.outputFolder ?? settings?.outputFolder ?? null;
-    if (!outputFolder) return { error: { code: 'bad_request', title: 'Choose where the results should be saved.', detail: 'no output folder' } };
+    // Empty: main saves to a `Batchroom` folder next to the photos and says where in the estimate.
+    const outputFolder = draft.outputFolder ?? settings?.outputFolder ?? '';
     const fixed = Object.entries(form.fixedImages);
     const batchField = form.batchField ?? undefined;
     const inputs = fixed.length > 0 && batchField

@@ -55,8 +55,12 @@ export const BatchInputsSchema = z.object({
 });
 export type BatchInputs = z.infer<typeof BatchInputsSchema>;
 
+/** The folder created next to the photos when a batch names no output folder (settings: "next to originals"). */
+export const DEFAULT_OUTPUT_FOLDER_NAME = 'Batchroom';
+
 export const OutputOptionsSchema = z.object({
-  outputFolder: z.string().min(1, 'choose an output folder'),
+  /** Empty: a `Batchroom` folder next to the photos (resolved by the engine and returned in the estimate). */
+  outputFolder: z.string().default(''),
   namingTemplate: z.string().min(1).default(DEFAULT_NAMING_TEMPLATE),
   collisionPolicy: CollisionPolicySchema.default('suffix'),
   sidecars: z.boolean().default(false),
@@ -116,6 +120,8 @@ export const BatchEstimateSchema = z.object({
   resultsGone: z.array(DoneInputSchema).default([]),
   /** Whether alreadyDone photos are run again (the spec's `rerun`). */
   rerun: z.boolean().default(false),
+  /** Where the results will be saved (the default folder next to the photos already resolved). */
+  outputFolder: z.string().default(''),
 });
 export type BatchEstimate = z.infer<typeof BatchEstimateSchema>;
 

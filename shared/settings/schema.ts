@@ -38,7 +38,10 @@ export const SETTINGS_FIELDS = {
   sandboxMode: SandboxModeSchema.default('auto'),
   /** Executions in flight at once (the engine's worker pool). */
   concurrency: z.number().int().min(MIN_CONCURRENCY).max(MAX_CONCURRENCY).default(4),
-  /** Default output folder for new batches; null: ask (the app) / required flag (the CLI). */
+  /**
+   * Where new batches save results: null (the default) is a `Batchroom` folder next to the photos, as Lightroom and
+   * Capture One export next to the originals; a path is one fixed folder. Each batch can still choose another.
+   */
   outputFolder: z.string().min(1).nullable().default(null),
   /** Tokens: {name} {ext} {workflow} {index} {n} {date} {time} {execution} (see NAMING_TOKENS). */
   namingTemplate: z.string().min(1).default(DEFAULT_NAMING_TEMPLATE),

@@ -87,7 +87,8 @@ describe('generated form', () => {
     expect(within(dialog).getByText('4 credits')).toBeInTheDocument();
     expect(within(dialog).getByText('1 skipped file')).toBeInTheDocument();
     expect(within(dialog).getByRole('table', { name: 'Output names' })).toHaveTextContent('a_color-grade.jpg');
-    expect(within(dialog).getByText('/out')).toBeInTheDocument();
+    // The folder main resolved (here the fake's answer) is what the summary shows.
+    expect(within(dialog).getByText('/in/Batchroom')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Start 2 photos' }));
     await waitFor(() => expect(store.getState().view).toBe('queue'));
     expect(fake.callsTo('batches:create')).toHaveLength(1);

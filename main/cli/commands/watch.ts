@@ -112,7 +112,7 @@ async function folderConfigFromFlags(session: CliSession, dir: string, flags: Wa
     workflowId: workflow.id,
     parameters: spec.parameters ?? {},
     ...(spec.inputs.imageField ? { imageField: spec.inputs.imageField } : {}),
-    outputFolder: spec.output.outputFolder,
+    outputFolder: requireOutput(spec.output.outputFolder),
     ...(spec.output.namingTemplate ? { namingTemplate: spec.output.namingTemplate } : {}),
     ...(spec.output.collisionPolicy ? { collisionPolicy: spec.output.collisionPolicy } : {}),
     moveOriginals: flags.moveOriginals === true,
@@ -148,4 +148,10 @@ function createPrinter(out: Output) {
       out.line('They wait for review: run again with --existing process to include them. New photos are processed now.');
     },
   };
+}
+
+/** A hot folder needs a folder of its own for results: "next to the photos" would be inside the watched folder. */
+function requireOutput(folder: string | undefined): string {
+  if (!folder) throw new UsageError('No output folder: pass --out DIR (results of a watched folder go to a folder of their own).');
+  return folder;
 }

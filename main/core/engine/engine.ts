@@ -15,6 +15,7 @@ import { silentLogger, type Logger } from '../log';
 import type { ServiceClient } from '../service/types';
 import { createCoalescer, type ProgressListener } from './events';
 import { isOutagePause } from './outage-pause';
+import { defaultOutputFolder } from './output-folder';
 import { buildEstimate, planBatch } from './planner';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner, type EngineStats } from './runner';
@@ -128,7 +129,10 @@ export function createEngine(options: EngineOptions): Engine {
   async function plan(input: BatchSpecInput) {
     const parsed = BatchSpecSchema.safeParse(input);
     if (!parsed.success) throw new AppError('bad_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-    const spec: BatchSpec = { ...parsed.data, output: { ...parsed.data.output, outputFolder: resolve(parsed.data.output.outputFolder) } };
+    const named = parsed.data.output.outputFolder.trim();
+    const outputFolder = named !== '' ? resolve(named) : await defaultOutputFolder(parsed.data.inputs);
+    if (!outputFolder) throw new AppError('validation', 'choose an output folder: the inputs are all URLs, so there is no folder to save next to', { field: 'output.outputFolder' });
+    const spec: BatchSpec = { ...parsed.data, output: { ...parsed.data.output, outputFolder } };
     const workflow: WorkflowDetail = await client.getWorkflow(spec.workflowId);
     const planned = await planBatch(spec, workflow, doneLedger);
     let balance: number | null = null;

@@ -171,5 +171,6 @@ export async function buildEstimate(spec: BatchSpec, workflow: WorkflowDetail, p
     alreadyDone: plan.alreadyDone,
     resultsGone: plan.resultsGone,
     rerun: spec.rerun,
+    outputFolder: spec.output.outputFolder,
   };
 }

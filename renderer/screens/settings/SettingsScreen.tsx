@@ -4,6 +4,7 @@ import { NAMING_TOKENS, previewNames, templateProblems } from '../../lib/naming'
 import { useActions, useApp } from '../../store/context';
 import { COLLISION_LABELS } from '../workflows/PhotosPanel';
 import { KeySection } from './KeySection';
+import { OutputLocation } from './OutputLocation';
 import { SettingText } from './SettingText';
 
 const SANDBOX_LABELS: Record<SandboxMode, string> = {
@@ -69,7 +70,7 @@ export function SettingsScreen() {
 
       <section className="panel" aria-label="Output">
         <h3 className="panel-title">Output</h3>
-        <SettingText label="Default output folder" mono value={settings.outputFolder ?? ''} onSave={(v) => save({ outputFolder: v.trim() === '' ? null : v })} hint="Used for new batches; each batch can choose another." />
+        <OutputLocation folder={settings.outputFolder} onSave={(outputFolder) => save({ outputFolder })} />
         <SettingText
           label="Naming template"
           mono

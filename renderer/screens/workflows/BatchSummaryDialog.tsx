@@ -9,7 +9,6 @@ export function BatchSummaryDialog() {
   const estimate = useApp((s) => s.estimate);
   const starting = useApp((s) => s.starting);
   const draftError = useApp((s) => s.draftError);
-  const outputFolder = useApp((s) => s.draft.outputFolder ?? s.settings?.outputFolder ?? '');
   const estimating = useApp((s) => s.estimating);
   const { resetEstimate, startBatch, setRerun } = useActions();
   if (!estimate) return null;
@@ -73,7 +72,7 @@ export function BatchSummaryDialog() {
         </p>
       )}
       {!estimate.fitsBudget && <p className="callout callout-danger" role="alert">This batch costs more than the budget you set.</p>}
-      <p className="summary-line"><span className="muted">Saved to</span> <span className="mono">{outputFolder}</span></p>
+      <p className="summary-line"><span className="muted">Saved to</span> <span className="mono">{estimate.outputFolder}</span></p>
       {estimate.namingPreview.length > 0 && (
         <table className="table naming-preview" aria-label="Output names">
           <thead><tr><th>Photo</th><th>Saved as</th></tr></thead>

@@ -12,6 +12,8 @@ export const COLLISION_LABELS: Record<CollisionPolicy, string> = {
   overwrite: 'Replace the existing file',
 };
 
+const NEXT_TO_PHOTOS = 'Batchroom folder next to the photos';
+
 export function PhotosPanel() {
   const draft = useApp((s) => s.draft);
   const settings = useApp((s) => s.settings);
@@ -53,12 +55,18 @@ export function PhotosPanel() {
           <input
             id={outId}
             className="input input-mono"
-            placeholder={settings?.outputFolder ?? 'Choose where results are saved'}
+            aria-describedby={`${outId}-hint`}
+            placeholder={NEXT_TO_PHOTOS}
             value={draft.outputFolder ?? settings?.outputFolder ?? ''}
             onChange={(e) => setDraft({ outputFolder: e.target.value || null })}
           />
           <FolderPickButton title="Choose the output folder" onPick={(outputFolder) => setDraft({ outputFolder })} />
         </div>
+        <p id={`${outId}-hint`} className="field-hint">
+          {draft.outputFolder ?? settings?.outputFolder
+            ? 'Results are saved in this folder.'
+            : 'Empty: results go to a “Batchroom” folder next to the photos. Settings → Output chooses one fixed folder instead.'}
+        </p>
       </div>
       <div className="field-pair">
         <div className="field">

@@ -60,10 +60,14 @@ describe('buildRunSpec', () => {
     [{ size: '4K' }, /--size must be one of 1K, 2K/],
     [{ onCollision: 'replace' }, /--on-collision must be one of suffix, skip, overwrite/],
     [{ budget: '-1' }, /--budget must be a number/],
-    [{ out: undefined }, /No output folder/],
   ])('refuses %j as a usage error', (extra, message) => {
     expect(() => build(extra as Partial<RunFlags>)).toThrow(message);
     expect(() => build(extra as Partial<RunFlags>)).toThrow(UsageError);
+  });
+
+  it('without --out or a fixed folder in settings, leaves the folder to the engine (a Batchroom folder next to the photos)', () => {
+    expect(build({ out: undefined }).output!.outputFolder).toBe('');
+    expect(buildRunSpec(flags({ out: undefined }), ['photos'], workflow, { ...DEFAULT_SETTINGS, outputFolder: '/fixed' }, '/work').output!.outputFolder).toBe('/fixed');
   });
 
   it('refuses a run without inputs', () => {

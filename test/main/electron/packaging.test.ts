@@ -11,9 +11,9 @@ import { buildIco, buildIcns, generateIcons, ICO_SIZES } from '../../../scripts/
 
 const root = join(import.meta.dirname, '..', '..', '..');
 interface BuilderConfig {
-  mac: { target: Array<{ target: string; arch: string[] }>; hardenedRuntime: boolean; entitlements: string; icon: string };
+  mac: { target: Array<{ target: string; arch: string[] }>; hardenedRuntime: boolean; entitlements: string; icon: string; minimumSystemVersion: string };
   win: { target: unknown; icon: string };
-  linux: { icon: string };
+  linux: { icon: string; target: Array<{ target: string; arch: string[] }> };
   nsis: { perMachine: boolean; allowElevation: boolean };
   asarUnpack: string[];
   npmRebuild: boolean;
@@ -50,6 +50,16 @@ describe('electron-builder.yml', () => {
     expect(config.electronFuses?.[fuse]).toBe(value);
     // OnlyLoadAppFromAsar and integrity validation mean nothing without an asar.
     expect(config.asar).toBe(true);
+  });
+
+  it('targets only what the pinned Electron supports (44+: macOS 13 or later, no 32-bit Windows or ARM Linux)', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    const major = Number(/\d+/.exec(pkg.devDependencies.electron ?? '')?.[0]);
+    expect(major).toBeGreaterThanOrEqual(44);
+    expect(Number(config.mac.minimumSystemVersion.split('.')[0])).toBeGreaterThanOrEqual(13);
+    const arches = [...(config.win.target as Array<{ arch: string[] }>), ...config.linux.target].flatMap((t) => t.arch);
+    expect(arches).not.toContain('ia32');
+    expect(arches).not.toContain('armv7l');
   });
 
   it('builds dmg + zip for both Mac architectures with the hardened runtime and entitlements', () => {

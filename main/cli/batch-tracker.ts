@@ -1,8 +1,9 @@
 import { EXIT } from './exit-codes';
+import { statesOf } from '../../shared/engine/item-states';
 import { SERVICE_UNREACHABLE, type BatchProgressEvent, type BatchSummary, type ItemView, type ServiceUnreachable } from '../../shared/engine/model';
 import type { CliSession } from './session';
 
-const IN_FLIGHT = ['encoding', 'submitting', 'submitted', 'running', 'downloading'] as const;
+const IN_FLIGHT = statesOf('inFlight');
 
 export interface TrackerListener {
   /** The service's reachability as of the event that follows (null: it answers). */

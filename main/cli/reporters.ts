@@ -1,8 +1,9 @@
 import cliProgress from 'cli-progress';
 import { basename } from 'node:path';
 import type { BatchSummary, ItemView } from '../../shared/engine/model';
-import { FINAL_ITEM_STATES, SERVICE_UNREACHABLE, type ServiceUnreachable } from '../../shared/engine/model';
+import { SERVICE_UNREACHABLE, type ServiceUnreachable } from '../../shared/engine/model';
 import { pausedReasonText, unreachableMessage } from '../../shared/engine/outage-text';
+import { inGroup, statesOf } from '../../shared/engine/item-states';
 import type { TrackerListener } from './batch-tracker';
 import { duration } from './format';
 import type { Output } from './session';
@@ -11,7 +12,6 @@ export interface Reporter extends TrackerListener {
   stop(): void;
 }
 
-const IN_FLIGHT_STATES = new Set(['encoding', 'submitting', 'submitted', 'running', 'downloading']);
 
 /**
  * NDJSON for scripts: one `item` line per item state change, a `progress` line per batch at most once a second (and
@@ -66,7 +66,7 @@ export function lineReporter(out: Output): Reporter {
     },
     items(items) {
       for (const item of items) {
-        if (!FINAL_ITEM_STATES.has(item.state) || reported.has(item.id)) continue;
+        if (!inGroup('terminal', item.state) || reported.has(item.id)) continue;
         reported.add(item.id);
         const detail = item.state === 'saved' ? `→ ${item.outputs.join(', ')}` : item.reason ? `: ${item.reason}` : '';
         out.line(`${item.state.padEnd(9)} ${item.displayName} ${detail}`.trimEnd());
@@ -103,7 +103,7 @@ export function terminalReporter(total: number): Reporter {
       const all = [...totals.values()];
       const count = all.reduce((s, b) => s + b.total, 0);
       const progress = all.reduce((s, b) => s + b.progress * b.total, 0);
-      const finished = all.reduce((s, b) => s + [...FINAL_ITEM_STATES].reduce((n, st) => n + (b.counts[st] ?? 0), 0), 0);
+      const finished = all.reduce((s, b) => s + statesOf('terminal').reduce((n, st) => n + (b.counts[st] ?? 0), 0), 0);
       const spent = all.reduce((s, b) => s + b.creditsSpent, 0);
       const eta = Math.max(0, ...all.map((b) => b.etaMs ?? 0));
       const paused = all.find((b) => b.state === 'paused');
@@ -115,7 +115,7 @@ export function terminalReporter(total: number): Reporter {
     items(items: ItemView[]) {
       for (const item of items) {
         const bar = itemBars.get(item.id);
-        if (IN_FLIGHT_STATES.has(item.state)) {
+        if (inGroup('inFlight', item.state)) {
           const payload = { label: label(item.displayName), status: item.state };
           if (bar) bar.update(item.progress, payload);
           else if (itemBars.size < 12) itemBars.set(item.id, multibar.create(100, item.progress, payload));

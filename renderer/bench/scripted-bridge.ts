@@ -1,3 +1,4 @@
+import { statesOf } from '../../shared/engine/item-states';
 import { ITEM_STATES, type BatchSummary, type ItemView } from '../../shared/engine/model';
 import type { IpcResult } from '../../shared/ipc/contract-kit';
 import { DEFAULT_SETTINGS } from '../../shared/settings/schema';
@@ -6,7 +7,8 @@ import { makeBridge } from '../bridge/make-bridge';
 // The bench's stand-in for main: one batch of N items, and a progress source that behaves like the engine's
 // coalescer (at most `rate` messages per second, each carrying the items that changed since the last one).
 
-const ACTIVE = ['encoding', 'submitting', 'running', 'downloading'] as const;
+/** The in-flight states in order: each tick moves an item one step along them. */
+const ACTIVE = statesOf('inFlight');
 
 export function createScriptedBridge(total: number) {
   const items: ItemView[] = Array.from({ length: total }, (_, n) => ({
@@ -64,7 +66,7 @@ export function createScriptedBridge(total: number) {
       const next: ItemView = item.state === 'saved'
         ? { ...item, state: 'running', progress: 5 }
         : item.progress >= 90 ? { ...item, state: 'saved', progress: 100, outputs: [`/out/${item.displayName}`] }
-          : { ...item, state: ACTIVE[(item.progress / 30) | 0] ?? 'running', progress: item.progress + 30 };
+          : { ...item, state: ACTIVE[(item.progress / 20) | 0] ?? 'running', progress: item.progress + 20 };
       items[at] = next;
       changed.push(next);
     }

@@ -1,3 +1,4 @@
+import { inGroup } from '../../shared/engine/item-states';
 import type { BatchProgressEvent, BatchSummary, ItemState, ItemView, ServiceUnreachable } from '../../shared/engine/model';
 import { asUiError, unwrap } from '../lib/errors';
 import type { SliceCreator } from './types';
@@ -5,11 +6,9 @@ import type { SliceCreator } from './types';
 export const STATUS_FILTERS = ['all', 'active', 'pending', 'saved', 'failed', 'unknown', 'cancelled', 'skipped'] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
-const ACTIVE: ReadonlySet<ItemState> = new Set(['encoding', 'submitting', 'submitted', 'running', 'downloading']);
-
 export function matchesFilter(state: ItemState, filter: StatusFilter): boolean {
   if (filter === 'all') return true;
-  if (filter === 'active') return ACTIVE.has(state);
+  if (filter === 'active') return inGroup('inFlight', state);
   return state === filter;
 }
 

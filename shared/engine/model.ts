@@ -19,6 +19,8 @@ export const DEFAULT_NAMING_TEMPLATE = '{name}_{workflow}{ext}';
  * pending → encoding → submitting → submitted → running → downloading → saved, or failed / cancelled / unknown.
  * `unknown` means "may have been charged": the request may have reached the service but its answer was lost.
  * It is never resubmitted automatically. `skipped` items (duplicates, unsupported files) are kept for the report.
+ * Which event moves an item from one state to another, and the groups of states (terminal, in flight…), are
+ * item-states.ts: the only place either is written.
  */
 export const ITEM_STATES = [
   'pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading',
@@ -26,7 +28,6 @@ export const ITEM_STATES = [
 ] as const;
 export const ItemStateSchema = z.enum(ITEM_STATES);
 export type ItemState = z.infer<typeof ItemStateSchema>;
-export const FINAL_ITEM_STATES: ReadonlySet<ItemState> = new Set(['saved', 'failed', 'cancelled', 'unknown', 'skipped']);
 
 export const BATCH_STATES = ['running', 'paused', 'completed', 'cancelled'] as const;
 

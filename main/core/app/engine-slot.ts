@@ -41,7 +41,9 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
   const start = async () => {
     const release = acquireEngineLock(deps.stateDir);
     try {
-      const journal = openJournal(deps.stateDir);
+      const journal = openJournal(deps.stateDir, {
+        transitions: { report: (error) => deps.logger.error('illegal item transition (applied as before)', { itemId: error.itemId, from: error.from, event: error.event }) },
+      });
       const engine = createEngine({ journal, client: deps.client, logger: deps.logger, concurrency: deps.concurrency() });
       const unsubscribe = engine.onProgress((event) => deps.bus.emit('batches:progress', event));
       await engine.start();

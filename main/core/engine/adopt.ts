@@ -36,10 +36,10 @@ export function adoptExecutions(deps: AdoptDeps, spec: BatchSpec, workflow: Work
   for (const item of journal.itemsInStates(batch.id, ['pending'])) {
     const adopted = Object.values(item.sources).map((source) => byPath.get(resolve(source))).find((e) => e !== undefined);
     if (adopted) {
-      journal.recordAccepted(item.id, adopted.executionId, adopted.credits, at);
+      journal.recordAccepted(item.id, adopted.executionId, adopted.credits, at, 'adopt');
       deps.runner.follow(item.id);
     } else {
-      journal.updateItem(item.id, { state: 'cancelled', reason: 'no execution to follow for this file', completedAt: at });
+      journal.updateItem(item.id, { event: 'cancel', reason: 'no execution to follow for this file', completedAt: at });
     }
     deps.markItem(item.id, batch.id);
   }

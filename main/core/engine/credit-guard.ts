@@ -2,7 +2,7 @@ import { isAppError } from '../../../shared/errors';
 import type { BatchRecord } from '../journal/types';
 import type { ServiceClient } from '../service/types';
 import type { RequestGate } from './limiter';
-import { nowMs } from './runner-core';
+import { nowMs } from './clock';
 
 // Money while a batch runs. The balance is tracked locally (charges and refunds applied as they happen, refreshed
 // from the service every `balanceRefreshMs` and on resume) together with what submissions in flight have committed,

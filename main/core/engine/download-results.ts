@@ -3,7 +3,8 @@ import { savedEntry } from '../journal/done-ledger';
 import type { ItemRecord } from '../journal/types';
 import { sleep } from './limiter';
 import { learnDuration } from './poll-timing';
-import { nowMs, type RunnerCore } from './runner-core';
+import { nowMs } from './clock';
+import type { RunnerCore } from './runner-core';
 import { DownloadRetry, SaveFailure, saveResults, type SaverDeps } from './saver';
 
 // Downloads of completed executions, in their own small pool so that saving never holds an execution slot. Every
@@ -72,20 +73,20 @@ export class DownloadPool {
         core.stats.downloads += 1;
         const at = core.o.now().toISOString();
         if (outcome.kind === 'saved') {
-          core.update(itemId, { state: 'saved', reason: null, completedAt: at });
+          core.update(itemId, { event: 'save', reason: null, completedAt: at });
           if (item.contentHash) {
             const entry = savedEntry(batch.spec, {
               id: item.id, contentHash: item.contentHash, sourcePath: Object.values(item.sources)[0] ?? '', outputs: outcome.outputs, executionId: item.executionId,
             }, at);
             await core.o.doneLedger.record(entry).catch((error: unknown) => core.o.logger.warn('done ledger not updated', { itemId, error: String(error) }));
           }
-        } else core.update(itemId, { state: 'skipped', reason: outcome.reason, completedAt: at });
+        } else core.update(itemId, { event: 'save-skipped', reason: outcome.reason, completedAt: at });
         if (item.submittedAt) this.itemMs.set(batch.id, learnDuration(this.itemMs.get(batch.id) ?? null, nowMs() - Date.parse(item.submittedAt)));
         return;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (error instanceof SaveFailure) {
-          core.update(itemId, { state: 'failed', completedAt: core.o.now().toISOString(), reason: `${message} — the result was paid for: fix the folder, then "retry failed" downloads it again without a new charge` });
+          core.update(itemId, { event: 'save-failed', completedAt: core.o.now().toISOString(), reason: `${message} — the result was paid for: fix the folder, then "retry failed" downloads it again without a new charge` });
           return;
         }
         if (error instanceof DownloadRetry && attempt < MAX_ATTEMPTS) {
@@ -93,7 +94,7 @@ export class DownloadPool {
           await sleep(Math.min(5_000, 300 * 2 ** attempt));
           continue;
         }
-        core.update(itemId, { state: 'failed', completedAt: core.o.now().toISOString(), reason: `result could not be downloaded: ${message}` });
+        core.update(itemId, { event: 'save-failed', completedAt: core.o.now().toISOString(), reason: `result could not be downloaded: ${message}` });
         return;
       }
     }

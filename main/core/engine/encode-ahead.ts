@@ -48,7 +48,7 @@ export class EncodeAhead {
     const { core } = this;
     const batch = core.batch(item.batchId);
     this.active.add(item.id);
-    core.update(item.id, { state: 'encoding' });
+    core.update(item.id, { event: 'encode' });
     let bytes = 0;
     for (const source of Object.values(item.sources)) {
       try { if (!/^https?:/i.test(source)) bytes += statSync(source).size; } catch { /* the encoder reports it */ }
@@ -72,7 +72,10 @@ export class EncodeAhead {
         const current = core.o.journal.getItem(item.id);
         if (current?.state === 'encoding' && !core.isStopping()) core.ready.set(item.id, { batchId: item.batchId, images });
       } catch (error) {
-        core.update(item.id, { state: 'failed', reason: error instanceof Error ? error.message : String(error), completedAt: core.o.now().toISOString() });
+        // Cancelled (or sent back to pending by a stop) while it encoded: nothing to fail.
+        if (core.o.journal.getItem(item.id)?.state === 'encoding') {
+          core.update(item.id, { event: 'encode-failed', reason: error instanceof Error ? error.message : String(error), completedAt: core.o.now().toISOString() });
+        }
       } finally {
         this.active.delete(item.id);
         this.activeBytes -= bytes;

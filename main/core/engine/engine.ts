@@ -5,6 +5,7 @@ import {
   BatchSpecSchema, SERVICE_UNREACHABLE, type BatchEstimate, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary,
   type ItemState, type ItemView, type ServiceUnreachable, type Verdict,
 } from '../../../shared/engine/model';
+import { canApply, inGroup, statesOf } from '../../../shared/engine/item-states';
 import { AppError, isAppError } from '../../../shared/errors';
 import type { WorkflowDetail, WorkflowParameters } from '../../../shared/service/model';
 import { tempPathFor, writeTemp } from '../images/save';
@@ -221,21 +222,21 @@ export function createEngine(options: EngineOptions): Engine {
       if (batch.state === 'completed' || batch.state === 'cancelled') return summary(batch);
       runner.setBatchState(batchId, 'cancelled', null);
       runner.dropReady(batchId);
-      for (const id of journal.transitionAll(batchId, ['pending', 'encoding'], { state: 'cancelled', reason: 'cancelled by you', completedAt: now().toISOString() })) {
+      for (const id of journal.transitionAll(batchId, 'cancel', { reason: 'cancelled by you', completedAt: now().toISOString() })) {
         coalescer.markItem(id, batchId);
       }
       return summary(runner.batch(batchId));
     },
     retryFailed: (batchId) => {
       requireBatch(batchId);
-      const failed = journal.itemsInStates(batchId, ['failed']);
+      const failed = journal.itemsInStates(batchId, statesOf('retryable'));
       for (const item of failed) {
         // A result that was produced (and paid) but not saved is fetched again, not re-executed.
         if (item.executionId && item.resultUrls.length > 0 && item.creditsCharged > 0) {
-          journal.updateItem(item.id, { state: 'downloading', reason: null });
+          journal.updateItem(item.id, { event: 'redownload', reason: null });
           runner.enqueueDownload(item.id);
         } else {
-          journal.updateItem(item.id, { state: 'pending', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [] });
+          journal.updateItem(item.id, { event: 'retry', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [] });
         }
         coalescer.markItem(item.id, batchId);
       }
@@ -244,20 +245,20 @@ export function createEngine(options: EngineOptions): Engine {
     },
     cancelItem: (itemId) => {
       const item = requireItem(itemId);
-      if (item.state === 'pending' || item.state === 'encoding') {
+      if (canApply(item.state, 'cancel')) {
         runner.dropReady(null, itemId);
-        journal.updateItem(itemId, { state: 'cancelled', reason: 'cancelled by you', completedAt: now().toISOString() });
+        journal.updateItem(itemId, { event: 'cancel', reason: 'cancelled by you', completedAt: now().toISOString() });
         coalescer.markItem(itemId, item.batchId);
         runner.checkBatchDone(item.batchId);
-      } else if (['submitting', 'submitted', 'running', 'downloading'].includes(item.state)) {
+      } else if (inGroup('sent', item.state)) {
         throw new AppError('conflict', 'already sent to the service, which cannot stop it; it has been paid for and its result will be saved');
       }
       return itemView(itemId);
     },
     resubmitItem: (itemId) => {
       const item = requireItem(itemId);
-      if (item.state !== 'unknown' && item.state !== 'failed') throw new AppError('conflict', `only unknown or failed items can be resubmitted (this one is ${item.state})`);
-      journal.updateItem(itemId, { state: 'pending', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [], outputs: [] });
+      if (!canApply(item.state, 'resubmit')) throw new AppError('conflict', `only unknown or failed items can be resubmitted (this one is ${item.state})`);
+      journal.updateItem(itemId, { event: 'resubmit', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [], outputs: [] });
       coalescer.markItem(itemId, item.batchId);
       const batch = runner.batch(item.batchId);
       if (batch.state !== 'running') runner.setBatchState(item.batchId, 'running', null);

@@ -1,7 +1,8 @@
 import { isAppError } from '../../../shared/errors';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { durationSample, learnDuration, nextPollDelayMs, predictRemainingMs, type ProgressSample } from './poll-timing';
-import { nowMs, type RunnerCore } from './runner-core';
+import { nowMs } from './clock';
+import type { RunnerCore } from './runner-core';
 
 // Follows executions from submission to completion. Each one in flight is a Flight holding what polling has learned
 // about it; `poll-timing.ts` decides when to look next, this file does the looking and journals what it sees. A
@@ -86,7 +87,7 @@ export class ExecutionFollower {
       const code = isAppError(error) ? error.code : 'internal';
       if (code === 'not_found') {
         this.flights.delete(flight.itemId);
-        core.update(flight.itemId, { state: 'failed', completedAt: core.o.now().toISOString(), reason: `the service no longer knows execution ${flight.executionId}: its result cannot be fetched` });
+        core.update(flight.itemId, { event: 'execution-gone', completedAt: core.o.now().toISOString(), reason: `the service no longer knows execution ${flight.executionId}: its result cannot be fetched` });
         return;
       }
       if (code === 'network' || code === 'timeout') core.gate.networkFailed();
@@ -104,7 +105,7 @@ export class ExecutionFollower {
       this.expectedMs.set(flight.batchId, learnDuration(expected, sample));
       const at = core.o.now().toISOString();
       journal.updateExecution(flight.executionId, { status: 'completed', completedAt: at });
-      core.update(flight.itemId, { state: 'downloading', progress: 100, resultUrls: execution.resultUrls, completedAt: at });
+      core.update(flight.itemId, { event: 'complete', progress: 100, resultUrls: execution.resultUrls, completedAt: at });
       this.onCompleted(flight.itemId);
       core.kick();
       return;
@@ -122,7 +123,7 @@ export class ExecutionFollower {
         core.o.onItem(journal.getItem(flight.itemId)!);
         core.checkBatchDone(flight.batchId);
       } else {
-        core.update(flight.itemId, { state: 'failed', reason, completedAt: at });
+        core.update(flight.itemId, { event: 'execution-cancelled', reason, completedAt: at });
       }
       core.kick();
       return;
@@ -144,7 +145,9 @@ export class ExecutionFollower {
     if (execution.progress !== flight.progress || state === 'running') {
       flight.progress = execution.progress;
       const current = journal.getItem(flight.itemId);
-      if (current && (current.progress !== execution.progress || current.state !== state)) core.update(flight.itemId, { state, progress: execution.progress });
+      if (current && (current.progress !== execution.progress || current.state !== state)) {
+        core.update(flight.itemId, { event: state === 'running' ? 'progress' : 'queued', progress: execution.progress });
+      }
     }
     this.schedule(flight, Math.max(this.pollDelay(flight), execution.retryAfterMs ?? 0));
   }

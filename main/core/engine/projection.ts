@@ -1,11 +1,12 @@
+import { statesOf } from '../../../shared/engine/item-states';
 import { ITEM_STATES, type BatchSummary, type ItemState, type ItemView } from '../../../shared/engine/model';
 import type { Journal } from '../journal/journal';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 
 // Journal records → the public model (what crosses IPC). Progress counts in-flight items by their progress.
 
-const FINAL: readonly ItemState[] = ['saved', 'failed', 'cancelled', 'unknown', 'skipped'];
-const ACTIVE: readonly ItemState[] = ['submitting', 'submitted', 'running', 'downloading'];
+const FINAL = statesOf('terminal');
+const IN_FLIGHT = statesOf('inFlight');
 
 export function toItemView(item: ItemRecord): ItemView {
   return {
@@ -36,7 +37,7 @@ export function toBatchSummary(journal: Journal, batch: BatchRecord, eta: EtaInp
   const counts = Object.fromEntries(ITEM_STATES.map((s) => [s, raw[s] ?? 0])) as Record<ItemState, number>;
   const total = ITEM_STATES.reduce((sum, s) => sum + counts[s], 0);
   const done = FINAL.reduce((sum, s) => sum + counts[s], 0);
-  const inFlight = journal.progressSum(batch.id, ACTIVE) / 100;
+  const inFlight = journal.progressSum(batch.id, IN_FLIGHT) / 100;
   const progress = total === 0 ? 1 : Math.min(1, (done + inFlight) / total);
   const remaining = total - done;
   const runnable = total - counts.skipped;
@@ -59,8 +60,4 @@ export function toBatchSummary(journal: Journal, batch: BatchRecord, eta: EtaInp
     budget: batch.budget,
     outputFolder: batch.outputFolder,
   };
-}
-
-export function isFinalState(state: ItemState): boolean {
-  return (FINAL as readonly string[]).includes(state);
 }

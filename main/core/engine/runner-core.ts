@@ -66,5 +66,3 @@ export interface RunnerCore {
   setBatchState(id: string, state: BatchRecord['state'], pausedReason: string | null): void;
   checkBatchDone(batchId: string): void;
 }
-
-export const nowMs = (): number => Date.now();

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { SERVICE_UNREACHABLE } from '../../../shared/engine/model';
+import { IllegalTransitionError, inGroup, statesOf } from '../../../shared/engine/item-states';
 import { AppError } from '../../../shared/errors';
 import { removeTempFiles } from '../images/save';
 import type { Journal } from '../journal/journal';
@@ -11,7 +12,6 @@ import { EncodeAhead } from './encode-ahead';
 import { ExecutionFollower } from './follow-execution';
 import { RequestGate } from './limiter';
 import { pauseForOutage, resumeAfterOutage } from './outage-pause';
-import { isFinalState } from './projection';
 import type { EngineStats, ReadyPayload, RunnerCore, RunnerOptions } from './runner-core';
 import { destinationFolder, recoverPlacement, type SaverDeps } from './saver';
 import { submitItem } from './submit-item';
@@ -124,12 +124,12 @@ export class Runner implements RunnerCore {
     }
     for (const batch of journal.listBatches()) {
       if (batch.state === 'completed') continue;
-      journal.transitionAll(batch.id, ['encoding'], { state: 'pending' });
-      for (const id of journal.transitionAll(batch.id, ['submitting'], {
-        state: 'unknown', completedAt: at,
+      journal.transitionAll(batch.id, 'requeue');
+      for (const id of journal.transitionAll(batch.id, 'answer-lost', {
+        completedAt: at,
         reason: 'interrupted while being submitted: the service may have received and charged it. It is not resubmitted automatically; resubmit it explicitly if its result never appears.',
       })) this.o.onItem(journal.getItem(id)!);
-      for (const item of journal.itemsInStates(batch.id, ['submitted', 'running'])) {
+      for (const item of journal.itemsInStates(batch.id, statesOf('followed'))) {
         const flight = this.follower.track(item, batch, Date.parse(item.submittedAt ?? at));
         this.follower.schedule(flight, Math.random() * 200);
       }
@@ -158,7 +158,7 @@ export class Runner implements RunnerCore {
     this.stopping = true;
     this.follower.cancelTimers();
     if (graceful) await Promise.allSettled([...this.ops]);
-    for (const [itemId] of this.ready) this.o.journal.updateItem(itemId, { state: 'pending' });
+    for (const [itemId] of this.ready) this.o.journal.updateItem(itemId, { event: 'requeue' });
     this.ready.clear();
     this.gate.close();
     this.started = false;
@@ -210,6 +210,8 @@ export class Runner implements RunnerCore {
 
   run(work: () => Promise<unknown>): void {
     const op = work().catch((error: unknown) => {
+      // Only thrown under test (production logs and carries on): surface it as an unhandled rejection there.
+      if (error instanceof IllegalTransitionError) throw error;
       this.o.logger.error('engine task failed', { error: error instanceof Error ? error.message : String(error) });
     });
     this.ops.add(op);
@@ -220,14 +222,14 @@ export class Runner implements RunnerCore {
     this.o.journal.updateItem(itemId, patch, { durable });
     const item = this.o.journal.getItem(itemId)!;
     this.o.onItem(item);
-    if (isFinalState(item.state)) this.checkBatchDone(item.batchId);
+    if (inGroup('terminal', item.state)) this.checkBatchDone(item.batchId);
     return item;
   }
 
   checkBatchDone(batchId: string): void {
     const batch = this.batch(batchId);
     const counts = this.o.journal.countByState(batchId);
-    const open = Object.entries(counts).some(([state, n]) => !isFinalState(state as ItemRecord['state']) && (n ?? 0) > 0);
+    const open = Object.entries(counts).some(([state, n]) => !inGroup('terminal', state as ItemRecord['state']) && (n ?? 0) > 0);
     if (!open && batch.state !== 'completed' && batch.state !== 'cancelled') this.setBatchState(batchId, 'completed', null);
     else this.o.onBatch(batchId);
   }

@@ -29,14 +29,14 @@ export async function clearedToSubmit(core: RunnerCore, follower: ExecutionFollo
     follower.forget(item.id);
     const message = error instanceof Error ? error.message : String(error);
     if (isAppError(error) && error.code === 'conflict') {
-      core.update(item.id, { state: 'cancelled', reason: message, completedAt: core.o.now().toISOString() });
+      core.update(item.id, { event: 'claimed-elsewhere', reason: message, completedAt: core.o.now().toISOString() });
       return false;
     }
     // Nothing was sent: back to the queue, and no new submission for a moment.
     core.gate.backOff(2_000);
-    core.update(item.id, { state: 'encoding', reason: `waiting: ${message}` });
+    core.update(item.id, { event: 'wait', reason: `waiting: ${message}` });
     if (!core.isStopping()) core.ready.set(item.id, { batchId: batch.id, images });
-    else core.o.journal.updateItem(item.id, { state: 'pending' });
+    else core.o.journal.updateItem(item.id, { event: 'requeue' });
     return false;
   }
 }

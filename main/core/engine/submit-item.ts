@@ -3,7 +3,8 @@ import type { ExecuteRequest } from '../../../shared/service/model';
 import type { BatchRecord } from '../journal/types';
 import type { ExecuteOutcome } from '../service/types';
 import type { ExecutionFollower } from './follow-execution';
-import { nowMs, type RunnerCore } from './runner-core';
+import { nowMs } from './clock';
+import type { RunnerCore } from './runner-core';
 import { announceAccepted, clearedToSubmit } from './submit-hooks';
 
 // Sending one encoded item to the service: the only place money is spent. The order of journal writes around the
@@ -26,7 +27,7 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
   if (!item || item.state !== 'encoding') return;
   const cost = batch.creditCost;
   // Journalled (and fsynced) before the request leaves: a crash from here on makes the item `unknown`, never `pending`.
-  core.update(itemId, { state: 'submitting', attempts: item.attempts + 1, reason: null }, true);
+  core.update(itemId, { event: 'submit', attempts: item.attempts + 1, reason: null }, true);
   follower.track({ ...item, state: 'submitting' }, batch, nowMs());
   core.credits.reserve(batch.id, cost);
   core.run(async () => {
@@ -50,7 +51,7 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
       } else {
         follower.forget(itemId);
         core.update(itemId, {
-          state: 'unknown', completedAt: core.o.now().toISOString(),
+          event: 'answer-lost', completedAt: core.o.now().toISOString(),
           reason: `the answer to the submission was lost (${outcome.reason}): it may have been charged. Not resubmitted automatically; resubmit explicitly if needed.`,
         });
       }
@@ -69,9 +70,9 @@ function onSubmitError(core: RunnerCore, itemId: string, images: Record<string, 
   const code = isAppError(error) ? error.code : 'internal';
   const message = error instanceof Error ? error.message : String(error);
   const requeue = (reason: string | null) => {
-    core.update(itemId, { state: 'encoding', reason });
+    core.update(itemId, { event: 'wait', reason });
     if (!core.isStopping()) core.ready.set(itemId, { batchId: batch.id, images });
-    else core.o.journal.updateItem(itemId, { state: 'pending' });
+    else core.o.journal.updateItem(itemId, { event: 'requeue' });
   };
   if (code === 'insufficient_credits') {
     requeue(null);
@@ -95,5 +96,5 @@ function onSubmitError(core: RunnerCore, itemId: string, images: Record<string, 
   const reason = code === 'server'
     ? `the service answered with an error (${message}). It was not sent again automatically; use "Retry failed" to send it again.`
     : message;
-  core.update(itemId, { state: 'failed', reason, completedAt: core.o.now().toISOString() });
+  core.update(itemId, { event: 'refused', reason, completedAt: core.o.now().toISOString() });
 }

@@ -5,7 +5,9 @@ import type { BatchState, ItemState } from '../../../shared/engine/model';
 import { MIGRATIONS } from './migrations';
 import { ensureStateDir, restrictToOwner, OWNER_ONLY_FILE_MODE } from '../settings/state-dir';
 import { mapBatch, mapExecution, mapItem, mapLedger, BATCH_COLUMNS, ITEM_COLUMNS, ITEM_PATCH_COLUMNS } from './rows';
-import type { BatchRecord, ExecutionRecord, ItemPatch, ItemRecord, LedgerEntry, NewItem } from './types';
+import { statesAllowing, type ItemEvent } from '../../../shared/engine/item-states';
+import { transitionChecker, type TransitionPolicy } from './transitions';
+import type { BatchRecord, ExecutionRecord, ItemChange, ItemRecord, LedgerEntry, NewItem } from './types';
 
 type Db = InstanceType<typeof Database>;
 type Row = Record<string, unknown>;
@@ -37,16 +39,20 @@ export interface Journal {
   countByState(batchId: string): Partial<Record<ItemState, number>>;
   /** Sum of per-item progress (0–100) over items of the batch in the given states. */
   progressSum(batchId: string, states: readonly ItemState[]): number;
-  /** durable: fsync before returning (use before acting on the change outside the process). */
-  updateItem(id: string, patch: ItemPatch, options?: { durable?: boolean }): void;
-  /** Item → submitted with its execution id, the execution row and the batch's spend, in one transaction. */
-  recordAccepted(itemId: string, executionId: string, credits: number, at: string): void;
-  /** Refund (failed execution): item's charge back to 0 and the batch's spend reduced. */
+  /**
+   * Updates an item's fields; a change with an `event` also moves its state through the item state machine
+   * (shared/engine/item-states.ts), which refuses a move it does not list. durable: fsync before returning (use
+   * before acting on the change outside the process).
+   */
+  updateItem(id: string, change: ItemChange, options?: { durable?: boolean }): void;
+  /** Item → submitted (event accept, or adopt) with its execution id, the execution row and the batch's spend, in one transaction. */
+  recordAccepted(itemId: string, executionId: string, credits: number, at: string, event?: 'accept' | 'adopt'): void;
+  /** Refund (execution-failed): item → failed, its charge back to 0 and the batch's spend reduced. */
   recordRefund(itemId: string, reason: string, at: string): void;
   updateExecution(id: string, patch: { status: string; error?: string | null; completedAt?: string | null }): void;
   listExecutions(batchId?: string): ExecutionRecord[];
-  /** Moves every item of the batch in one of `from` to `to` (one transaction); returns the ids moved. */
-  transitionAll(batchId: string, from: readonly ItemState[], patch: ItemPatch & { state: ItemState }): string[];
+  /** Applies `event` to every item of the batch in a state that allows it (one transaction); returns the ids moved. */
+  transitionAll(batchId: string, event: ItemEvent, patch?: Omit<ItemChange, 'event'>): string[];
   /** Renumbers pending items of a batch in the given order (ids not pending are ignored). */
   setPositions(batchId: string, orderedIds: readonly string[]): void;
   ledgerHas(key: string): boolean;
@@ -77,7 +83,7 @@ function migrate(db: Db): void {
  * are written with synchronous=FULL (~7 ms, survives a power cut). Every commit being FULL would block the event
  * loop for seconds over a batch and starve the encoder.
  */
-export function openJournal(stateDir: string): Journal {
+export function openJournal(stateDir: string, options: { transitions?: TransitionPolicy } = {}): Journal {
   ensureStateDir(stateDir);
   const path = join(stateDir, 'journal.db');
   // Created owner-only before SQLite opens it: SQLite gives -wal and -shm the database file's mode. Files an older
@@ -96,6 +102,7 @@ export function openJournal(stateDir: string): Journal {
   restrictToOwner(sidecars);
 
   const now = () => new Date().toISOString();
+  const checkTransition = transitionChecker(options.transitions);
   const stmt = (() => {
     const cache = new Map<string, Stmt>();
     return (sql: string): Stmt => {
@@ -139,12 +146,24 @@ export function openJournal(stateDir: string): Journal {
     }
   };
 
-  const updateItem = (id: string, patch: ItemPatch, options: { durable?: boolean } = {}) => {
-    if (options.durable) { durably(() => updateItem(id, patch)); return; }
+  /** The state `event` moves the item to (checked against the table), or throws for an item that does not exist. */
+  const stateAfter = (id: string, event: ItemEvent): ItemState => {
+    const row = stmt(`SELECT state FROM items WHERE id = ?`).get(id) as Row | undefined;
+    if (!row) throw new Error(`unknown item ${id}`);
+    return checkTransition(id, String(row.state) as ItemState, event);
+  };
+
+  const updateItem = (id: string, change: ItemChange, options: { durable?: boolean } = {}) => {
+    if (options.durable) { durably(() => updateItem(id, change)); return; }
     const sets: string[] = [];
     const values: unknown[] = [];
+    const { event, ...patch } = change;
+    if (event !== undefined) {
+      sets.push('state = ?');
+      values.push(stateAfter(id, event));
+    }
     for (const [key, value] of Object.entries(patch)) {
-      const column = ITEM_PATCH_COLUMNS[key as keyof ItemPatch];
+      const column = ITEM_PATCH_COLUMNS[key as keyof typeof patch];
       if (!column || value === undefined) continue;
       sets.push(`${column.name} = ?`);
       values.push(column.encode ? column.encode(value) : value);
@@ -155,11 +174,11 @@ export function openJournal(stateDir: string): Journal {
     stmt(`UPDATE items SET ${sets.join(', ')} WHERE id = ?`).run(...values);
   };
 
-  const recordAccepted = db.transaction((itemId: string, executionId: string, credits: number, at: string) => {
+  const recordAccepted = db.transaction((itemId: string, executionId: string, credits: number, at: string, event: 'accept' | 'adopt') => {
     const item = stmt(`SELECT batch_id FROM items WHERE id = ?`).get(itemId) as Row | undefined;
     if (!item) throw new Error(`unknown item ${itemId}`);
-    stmt(`UPDATE items SET state = 'submitted', execution_id = ?, credits_charged = ?, progress = 0, submitted_at = ?, reason = NULL, updated_at = ? WHERE id = ?`)
-      .run(executionId, credits, at, at, itemId);
+    stmt(`UPDATE items SET state = ?, execution_id = ?, credits_charged = ?, progress = 0, submitted_at = ?, reason = NULL, updated_at = ? WHERE id = ?`)
+      .run(stateAfter(itemId, event), executionId, credits, at, at, itemId);
     stmt(`INSERT INTO executions (id, item_id, batch_id, created_at, status, credits) VALUES (?, ?, ?, ?, 'queued', ?)`)
       .run(executionId, itemId, item.batch_id, at, credits);
     stmt(`UPDATE batches SET credits_spent = credits_spent + ?, updated_at = ? WHERE id = ?`).run(credits, at, item.batch_id);
@@ -169,14 +188,16 @@ export function openJournal(stateDir: string): Journal {
     const item = stmt(`SELECT batch_id, credits_charged FROM items WHERE id = ?`).get(itemId) as Row | undefined;
     if (!item) return;
     const credits = Number(item.credits_charged ?? 0);
-    stmt(`UPDATE items SET state = 'failed', credits_charged = 0, reason = ?, completed_at = ?, updated_at = ? WHERE id = ?`).run(reason, at, at, itemId);
+    stmt(`UPDATE items SET state = ?, credits_charged = 0, reason = ?, completed_at = ?, updated_at = ? WHERE id = ?`)
+      .run(stateAfter(itemId, 'execution-failed'), reason, at, at, itemId);
     stmt(`UPDATE batches SET credits_spent = MAX(0, credits_spent - ?), updated_at = ? WHERE id = ?`).run(credits, at, item.batch_id);
   });
 
-  const transitionAll = db.transaction((batchId: string, from: readonly ItemState[], patch: ItemPatch & { state: ItemState }) => {
+  const transitionAll = db.transaction((batchId: string, event: ItemEvent, patch: Omit<ItemChange, 'event'>) => {
+    const from = statesAllowing(event);
     const ids = (stmt(`SELECT id FROM items WHERE batch_id = ? AND state IN (${statePlaceholders(from)})`).all(batchId, ...from) as Row[])
       .map((r) => String(r.id));
-    for (const id of ids) updateItem(id, patch);
+    for (const id of ids) updateItem(id, { ...patch, event });
     return ids;
   });
 
@@ -229,7 +250,7 @@ export function openJournal(stateDir: string): Journal {
       return Number(row.p);
     },
     updateItem,
-    recordAccepted: (itemId, executionId, credits, at) => { durably(() => recordAccepted.immediate(itemId, executionId, credits, at)); },
+    recordAccepted: (itemId, executionId, credits, at, event = 'accept') => { durably(() => recordAccepted.immediate(itemId, executionId, credits, at, event)); },
     recordRefund: (itemId, reason, at) => { recordRefund.immediate(itemId, reason, at); },
     updateExecution: (id, patch) => {
       stmt(`UPDATE executions SET status = ?, error = COALESCE(?, error), completed_at = COALESCE(?, completed_at) WHERE id = ?`)
@@ -242,7 +263,7 @@ export function openJournal(stateDir: string): Journal {
         : stmt(`SELECT ${cols} FROM executions ORDER BY created_at`).all();
       return (rows as Row[]).map(mapExecution);
     },
-    transitionAll: (batchId, from, patch) => transitionAll.immediate(batchId, from, patch) as string[],
+    transitionAll: (batchId, event, patch = {}) => transitionAll.immediate(batchId, event, patch) as string[],
     setPositions: (batchId, orderedIds) => { setPositions(batchId, orderedIds); },
     ledgerHas: (key) => stmt(`SELECT 1 AS hit FROM ledger WHERE key = ?`).get(key) !== undefined,
     ledgerGet: (key) => {

@@ -82,7 +82,6 @@ export const ITEM_PATCH_COLUMNS: { [K in keyof ItemPatch]-?: { name: string; enc
   sources: { name: 'sources_json', encode: json },
   relDir: { name: 'rel_dir' },
   contentHash: { name: 'content_hash' },
-  state: { name: 'state', encode: (v) => v as ItemState },
   progress: { name: 'progress' },
   reason: { name: 'reason' },
   executionId: { name: 'execution_id' },

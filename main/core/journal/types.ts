@@ -1,4 +1,5 @@
 import type { BatchSpec, BatchState, ItemState, Verdict } from '../../../shared/engine/model';
+import type { ItemEvent } from '../../../shared/engine/item-states';
 import type { WorkflowDetail } from '../../../shared/service/model';
 
 /** A batch as the journal stores it (the engine projects it to BatchSummary). */
@@ -47,7 +48,11 @@ export interface ItemRecord {
 
 export type NewItem = Pick<ItemRecord, 'id' | 'position' | 'displayName' | 'sources' | 'relDir' | 'contentHash' | 'state' | 'reason'>;
 
-export type ItemPatch = Partial<Omit<ItemRecord, 'id' | 'batchId' | 'updatedAt'>>;
+/** Fields an update may set. The state is never set directly: an `event` of the item state machine moves it. */
+export type ItemPatch = Partial<Omit<ItemRecord, 'id' | 'batchId' | 'updatedAt' | 'state'>>;
+
+/** An item update: fields, and optionally the state-machine event that moves its state (shared/engine/item-states). */
+export type ItemChange = ItemPatch & { event?: ItemEvent };
 
 /** Hot-folder ledger: one row per (content, workflow, parameters) already processed, so a file is never paid twice. */
 export interface LedgerEntry {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { FINAL_ITEM_STATES, ITEM_STATES, type ItemState, type ItemView } from '../../../shared/engine/model';
+import { inGroup, statesOf } from '../../../shared/engine/item-states';
+import { ITEM_STATES, type ItemState, type ItemView } from '../../../shared/engine/model';
 import type { Engine } from '../engine';
 import { journalDoneLedger } from '../journal/done-ledger';
 import type { Journal } from '../journal/journal';
@@ -15,8 +16,6 @@ import { createHotFolderManager, type HotFolderEvents, type HotFolderManager, ty
 import type { HotFolderConfigStore, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
 
 // Maps the manager's ports onto the real engine, journal, service client and settings store.
-
-const DONE_STATES: ReadonlySet<ItemState> = new Set(['saved', 'unknown', 'cancelled']);
 
 interface BatchFacts {
   hotFolderId: string | null;
@@ -76,7 +75,7 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
   };
 
   const report = (item: Pick<ItemView, 'id' | 'batchId' | 'state' | 'sources' | 'outputs' | 'reason' | 'executionId' | 'creditsCharged'>) => {
-    if (!FINAL_ITEM_STATES.has(item.state) || reported.get(item.id) === item.state) return;
+    if (!inGroup('terminal', item.state) || reported.get(item.id) === item.state) return;
     reported.set(item.id, item.state);
     const facts = factsOf(item.batchId);
     if (!facts?.hotFolderId) return;
@@ -105,7 +104,7 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
     if (!folderId) continue;
     for (const item of journal.itemsInStates(batch.id, ITEM_STATES)) {
       if (item.contentHash) indexItem(folderId, item.contentHash, item.id);
-      if (FINAL_ITEM_STATES.has(item.state)) reported.set(item.id, item.state);
+      if (inGroup('terminal', item.state)) reported.set(item.id, item.state);
     }
   }
 
@@ -122,7 +121,7 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
       for (const item of items) {
         for (const source of Object.values(item.sources)) seen.add(source);
         if (item.contentHash && spec.source.hotFolderId) indexItem(spec.source.hotFolderId, item.contentHash, item.id);
-        if (FINAL_ITEM_STATES.has(item.state)) report(viewOf(item));
+        if (inGroup('terminal', item.state)) report(viewOf(item));
       }
       for (const path of spec.inputs.paths.filter((p) => !seen.has(p))) {
         for (const listener of listeners) {
@@ -151,8 +150,8 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
       for (const itemId of byContent.get(`${hotFolderId}\n${contentHash}`) ?? []) {
         const state = journal.getItem(itemId)?.state;
         if (!state) continue;
-        if (!FINAL_ITEM_STATES.has(state)) return true;
-        if (DONE_STATES.has(state) && reported.get(itemId) !== state) return true;
+        if (!inGroup('terminal', state)) return true;
+        if (inGroup('settled', state) && reported.get(itemId) !== state) return true;
       }
       return false;
     },
@@ -176,7 +175,7 @@ export function reconcileLedger(journal: Journal, logger?: Logger): number {
   for (const batch of journal.listBatches()) {
     if (batch.spec.source.kind !== 'hotFolder') continue;
     const ph = parametersHash(batch.spec.parameters);
-    for (const item of journal.itemsInStates(batch.id, ['saved', 'unknown', 'cancelled', 'failed'])) {
+    for (const item of journal.itemsInStates(batch.id, statesOf('terminal').filter((s) => s !== 'skipped'))) {
       if (!item.contentHash) continue;
       const key = ledgerKey(item.contentHash, batch.spec.workflowId, ph);
       if (journal.ledgerHas(key)) continue;

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { inGroup } from '../../../shared/engine/item-states';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import { fingerprintOf } from './baseline-store';
@@ -8,9 +9,6 @@ import { DONE_DIR, FAILED_DIR } from './ignore';
 import { moveOriginal } from './originals';
 import { BatchSubmitter, type Candidate } from './submitter';
 import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
-
-/** Ledger outcomes that make a file "done": never submitted again unless the user asks (reprocess). */
-const DONE_OUTCOMES: ReadonlySet<LedgerOutcome> = new Set(['saved', 'unknown', 'cancelled', 'skipped']);
 
 /**
  * Where a candidate file came from. `event`/`scan`: process it if it is new. `review`: existing file under the
@@ -91,7 +89,8 @@ export class FilePipeline {
     ];
     for (const s of settings) {
       const entry = await this.shared.ledger.get(ledgerKey(contentHash, s.workflowId, s.parametersHash));
-      if (entry && DONE_OUTCOMES.has(entry.outcome)) return entry.outcome;
+      // A settled outcome makes the file "done": never submitted again unless the user asks (reprocess).
+      if (entry && inGroup('settled', entry.outcome)) return entry.outcome;
     }
     return null;
   }

@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { inGroup } from '../../../shared/engine/item-states';
 import type { ItemView } from '../../../shared/engine/model';
 import { useActions, useApp } from '../../store/context';
 import { matchesFilter } from '../../store/queue-slice';
@@ -7,13 +8,12 @@ import { ITEM_STATE_LABELS, stateTone } from './labels';
 import { ResubmitDialog } from './ResubmitDialog';
 
 const ROW_HEIGHT = 48;
-const ACTIVE = new Set(['encoding', 'submitting', 'submitted', 'running', 'downloading']);
 const EMPTY: ItemView[] = [];
 const estimateSize = () => ROW_HEIGHT;
 
 const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; onResubmit: (item: ItemView) => void }) {
   const { cancelItem, moveToFront, openReview } = useActions();
-  const active = ACTIVE.has(item.state);
+  const active = inGroup('inFlight', item.state);
   return (
     <div className="item-row" role="row" aria-label={`${item.displayName}: ${ITEM_STATE_LABELS[item.state]}`}>
       <span role="cell" className="item-pos">{item.position + 1}</span>

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BatchProgressEvent } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
 import { createBatchHandlers, createEngine, type Engine } from '../../../main/core/engine';
 import { tempPathFor } from '../../../main/core/images/save';
 import { openJournal, type Journal } from '../../../main/core/journal';
 import { createFakeClient } from './fake-client';
-import { makeTempDir, waitForBatch, writePhotos } from './helpers';
+import { forceState, makeTempDir, waitForBatch, writePhotos } from './helpers';
 
 async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -120,8 +120,9 @@ describe('engine controls', () => {
     const batch = await engine.createBatch(spec({ budget: 3 }));
     // Something already spent 2 of the 3 credits (e.g. an earlier retry): one more item fits, the last does not.
     const first = engine.listItems({ batchId: batch.id }).items[0]!;
+    for (const event of ['encode', 'submit'] as const) journal.updateItem(first.id, { event });
     journal.recordAccepted(first.id, 'exe_earlier', 2, new Date().toISOString());
-    journal.updateItem(first.id, { state: 'saved' });
+    for (const event of ['complete', 'save'] as const) journal.updateItem(first.id, { event });
     await engine.start();
     const paused = await waitForBatch(engine, batch.id, { states: ['paused'], timeoutMs: 10_000 });
     expect(paused.pausedReason).toMatch(/budget reached: 3 of 3 credits spent/);
@@ -172,6 +173,38 @@ describe('engine controls', () => {
     expect((await waitForBatch(engine, rerun.id)).counts.saved).toBe(1);
   });
 
+  it('refuses an action in the wrong state and changes nothing', async () => {
+    await writePhotos(input, 2);
+    const client = createFakeClient({ durationMs: 400 });
+    engine = createEngine({ journal, client, concurrency: 1 });
+    const batch = await engine.createBatch(spec());
+    const [first, second] = engine.listItems({ batchId: batch.id }).items;
+    // Pending: nothing to resubmit; a running batch cannot be resumed, a paused one cannot be paused again.
+    expect(() => engine!.resubmitItem(first!.id)).toThrow(/only unknown or failed items can be resubmitted \(this one is pending\)/);
+    expect(engine.resume(batch.id).state).toBe('running');
+    expect(engine.pause(batch.id).pausedReason).toMatch(/paused by you/);
+    expect(engine.pause(batch.id).state).toBe('paused');
+    engine.resume(batch.id);
+    await engine.start();
+    await vi.waitFor(() => expect(['submitted', 'running']).toContain(engine!.getItem(first!.id).state), { timeout: 20_000, interval: 20 });
+    // Sent and paid for: it can be neither cancelled nor resubmitted.
+    const conflict = (() => { try { engine!.cancelItem(first!.id); } catch (error) { return error; } return null; })();
+    expect(conflict).toBeInstanceOf(AppError);
+    expect((conflict as AppError).code).toBe('conflict');
+    expect(() => engine!.resubmitItem(first!.id)).toThrow(/only unknown or failed/);
+    expect(['submitted', 'running', 'downloading', 'saved']).toContain(engine.getItem(first!.id).state);
+    const done = await waitForBatch(engine, batch.id);
+    expect(done.counts.saved).toBe(2);
+    // Finished: cancelling, resuming, retrying or cancelling an item changes nothing and sends nothing.
+    expect(engine.cancel(batch.id).state).toBe('completed');
+    expect(engine.resume(batch.id).state).toBe('completed');
+    expect(engine.retryFailed(batch.id).state).toBe('completed');
+    expect(engine.cancelItem(second!.id).state).toBe('saved');
+    expect(() => engine!.resubmitItem(second!.id)).toThrow(/this one is saved/);
+    expect(engine.getBatch(batch.id).counts).toMatchObject({ saved: 2, cancelled: 0, pending: 0 });
+    expect(client.executeCalls()).toBe(2);
+  });
+
   it('retries failed items: a result that was paid for is downloaded again, not re-executed', async () => {
     await writePhotos(input, 2);
     const client = createFakeClient({ onExecute: (n) => (n === 0 ? new AppError('validation', 'the service rejected the image') : null) });
@@ -183,7 +216,8 @@ describe('engine controls', () => {
     expect(engine.listItems({ batchId: batch.id, states: ['failed'] }).items[0]!.reason).toBe('the service rejected the image');
     // Simulate a saved-result loss: mark the saved item failed as if its save had failed.
     const saved = engine.listItems({ batchId: batch.id, states: ['saved'] }).items[0]!;
-    journal.updateItem(saved.id, { state: 'failed', outputs: [], reason: 'cannot write' });
+    forceState(journal, saved.id, 'failed');
+    journal.updateItem(saved.id, { outputs: [], reason: 'cannot write' });
     engine.retryFailed(batch.id);
     const second = await waitForBatch(engine, batch.id);
     expect(second.counts.saved).toBe(2);
@@ -199,12 +233,13 @@ describe('engine controls', () => {
     await mkdir(out, { recursive: true });
     const items = first.listItems({ batchId: batch.id }).items;
     // Item 0 was being POSTed when the process died.
-    journal.updateItem(items[0]!.id, { state: 'submitting' });
+    for (const event of ['encode', 'submit'] as const) journal.updateItem(items[0]!.id, { event });
     // Item 1's result was verified and its final name chosen; the rename never happened.
     const temp = tempPathFor(out, items[1]!.id);
     await writeFile(temp, Buffer.from(await (await client.downloadResult('x')).arrayBuffer()));
+    for (const event of ['encode', 'submit'] as const) journal.updateItem(items[1]!.id, { event });
     journal.recordAccepted(items[1]!.id, 'exe_recovered', 1, new Date().toISOString());
-    journal.updateItem(items[1]!.id, { state: 'downloading', resultUrls: ['http://fake.test/r.jpg'], pendingTemp: temp, pendingFinal: join(out, 'final.jpg') });
+    journal.updateItem(items[1]!.id, { event: 'complete', resultUrls: ['http://fake.test/r.jpg'], pendingTemp: temp, pendingFinal: join(out, 'final.jpg') });
     // A stray temp from a download that never finished.
     const stray = tempPathFor(out, items[2]!.id);
     await writeFile(stray, 'partial');

@@ -1,8 +1,10 @@
+import Database from 'libsql';
+import type { Journal } from '../../../main/core/journal';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { BatchSummary } from '../../../shared/engine/model';
+import type { BatchSummary, ItemState } from '../../../shared/engine/model';
 import type { Engine } from '../../../main/core/engine/engine';
 import { isTempName } from '../../../main/core/images/save';
 
@@ -44,4 +46,19 @@ export async function listFilesDeep(folder: string): Promise<string[]> {
 
 export async function tempFilesIn(folder: string): Promise<string[]> {
   return (await listFilesDeep(folder)).filter((p) => isTempName(p.split(/[\\/]/).pop()!));
+}
+
+/**
+ * Sets an item's state behind the state machine's back, through a second connection: only for setting up a state
+ * the engine reaches by a path a test cannot easily provoke (a saved result lost on disk). Everything else walks
+ * the table with journal.updateItem({ event }).
+ */
+export function forceState(journal: Journal, itemId: string, state: ItemState): void {
+  const db = new Database(journal.path);
+  try {
+    db.exec('PRAGMA busy_timeout = 5000');
+    db.prepare('UPDATE items SET state = ? WHERE id = ?').run(state, itemId);
+  } finally {
+    db.close();
+  }
 }

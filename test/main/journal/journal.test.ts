@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IllegalTransitionError } from '../../../shared/engine/item-states';
 import { BatchSpecSchema } from '../../../shared/engine/model';
 import { ledgerKey, openJournal, parametersHash, type BatchRecord, type Journal, type NewItem } from '../../../main/core/journal';
 import { MIGRATIONS } from '../../../main/core/journal/migrations';
@@ -63,8 +64,8 @@ describe('journal', () => {
 
   it('records acceptance and refunds atomically with the batch spend', () => {
     journal.createBatch(batchRecord('b1'), items(2));
-    journal.recordAccepted('item-0', 'exe_1', 2, new Date().toISOString());
-    journal.recordAccepted('item-1', 'exe_2', 2, new Date().toISOString());
+    journal.recordAccepted('item-0', 'exe_1', 2, new Date().toISOString(), 'adopt');
+    journal.recordAccepted('item-1', 'exe_2', 2, new Date().toISOString(), 'adopt');
     expect(journal.getBatch('b1')?.creditsSpent).toBe(4);
     expect(journal.getItem('item-0')).toMatchObject({ state: 'submitted', executionId: 'exe_1', creditsCharged: 2 });
     journal.recordRefund('item-1', 'failed on the service', new Date().toISOString());
@@ -73,24 +74,38 @@ describe('journal', () => {
     expect(journal.listExecutions('b1').map((e) => e.id)).toEqual(['exe_1', 'exe_2']);
   });
 
+  it('moves states only along the state machine: an illegal event throws under test and changes nothing', () => {
+    journal.createBatch(batchRecord('b1'), items(1));
+    expect(() => journal.updateItem('item-0', { event: 'save', outputs: ['/out/x.jpg'] })).toThrow(IllegalTransitionError);
+    expect(() => journal.recordRefund('item-0', 'no', new Date().toISOString())).toThrow(/pending --execution-failed-->/);
+    expect(journal.getItem('item-0')).toMatchObject({ state: 'pending', outputs: [] });
+    expect(journal.transitionAll('b1', 'retry')).toEqual([]);
+    journal.updateItem('item-0', { event: 'encode' });
+    expect(journal.getItem('item-0')?.state).toBe('encoding');
+  });
+
   it('never lets two items hold the same execution id', () => {
     journal.createBatch(batchRecord('b1'), items(2));
-    journal.recordAccepted('item-0', 'exe_1', 2, new Date().toISOString());
-    expect(() => journal.recordAccepted('item-1', 'exe_1', 2, new Date().toISOString())).toThrow();
+    journal.recordAccepted('item-0', 'exe_1', 2, new Date().toISOString(), 'adopt');
+    expect(() => journal.recordAccepted('item-1', 'exe_1', 2, new Date().toISOString(), 'adopt')).toThrow(/UNIQUE/);
     expect(journal.getItem('item-1')?.state).toBe('pending');
     expect(journal.getBatch('b1')?.creditsSpent).toBe(2);
   });
 
   it('filters, counts, transitions in bulk and reorders', () => {
     journal.createBatch(batchRecord('b1'), items(5));
-    journal.updateItem('item-0', { state: 'saved', outputs: ['/out/a.jpg'] });
-    journal.updateItem('item-1', { state: 'running', progress: 50 }, { durable: true });
+    for (const event of ['encode', 'submit'] as const) journal.updateItem('item-0', { event });
+    journal.recordAccepted('item-0', 'exe_0', 1, new Date().toISOString());
+    journal.updateItem('item-0', { event: 'complete' });
+    journal.updateItem('item-0', { event: 'save', outputs: ['/out/a.jpg'] });
+    journal.recordAccepted('item-1', 'exe_1', 1, new Date().toISOString(), 'adopt');
+    journal.updateItem('item-1', { event: 'progress', progress: 50 }, { durable: true });
     expect(journal.countByState('b1')).toEqual({ saved: 1, running: 1, pending: 3 });
     expect(journal.progressSum('b1', ['running'])).toBe(50);
     expect(journal.listItems({ batchId: 'b1', states: ['pending'], limit: 2 }).items.map((i) => i.id)).toEqual(['item-2', 'item-3']);
     journal.setPositions('b1', ['item-4', 'item-3', 'item-2', 'item-1', 'item-0']);
     expect(journal.itemsInStates('b1', ['pending']).map((i) => i.id)).toEqual(['item-4', 'item-3', 'item-2']);
-    expect(journal.transitionAll('b1', ['pending'], { state: 'cancelled', reason: 'cancelled by you' }).sort()).toEqual(['item-2', 'item-3', 'item-4']);
+    expect(journal.transitionAll('b1', 'cancel', { reason: 'cancelled by you' }).sort()).toEqual(['item-2', 'item-3', 'item-4']);
     expect(journal.countByState('b1').cancelled).toBe(3);
     expect(journal.getItem('item-0')?.outputs).toEqual(['/out/a.jpg']);
   });

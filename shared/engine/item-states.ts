@@ -1,0 +1,110 @@
+import { ITEM_STATES, type ItemState } from './model';
+
+// The item state machine: every change of an item's state is one of these events, and this table says from which
+// states it may happen and which state it leads to. The journal applies it on every write (main/core/journal), so
+// no part of the engine can move an item along a path that is not written here. The state groups below are the
+// only lists of states anywhere: a screen, a report or the scheduler asks a group, never spells states out.
+//
+// Adding a state: add it to ITEM_STATES (model.ts), give it its rows here (the events that lead into and out of
+// it), and add it to the groups it belongs to. The table tests (test/shared/item-states.test.ts) check that every
+// state is reachable and that every group and row names only known states.
+
+export const ITEM_EVENTS = [
+  'encode', 'requeue', 'submit', 'wait', 'accept', 'adopt', 'answer-lost', 'claimed-elsewhere', 'refused',
+  'queued', 'progress', 'complete', 'execution-failed', 'execution-cancelled', 'execution-gone',
+  'save', 'save-skipped', 'save-failed', 'encode-failed', 'cancel', 'retry', 'redownload', 'resubmit',
+] as const;
+export type ItemEvent = (typeof ITEM_EVENTS)[number];
+
+interface Transition {
+  readonly from: readonly ItemState[];
+  readonly to: ItemState;
+  /** Why this move exists (shown by the table test names and docs/engine.md). */
+  readonly why: string;
+}
+
+export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
+  encode: { from: ['pending'], to: 'encoding', why: 'the encoder picked the item up' },
+  requeue: { from: ['encoding'], to: 'pending', why: 'nothing was sent: restart, or the engine stopped with the payload unsent' },
+  submit: { from: ['encoding'], to: 'submitting', why: 'journalled (fsynced) before the POST leaves' },
+  wait: { from: ['submitting'], to: 'encoding', why: 'an answered refusal that costs nothing (rate limit, 402, 401, ledger unreachable): back to the ready queue' },
+  accept: {
+    from: ['submitting', 'unknown'], to: 'submitted',
+    why: 'the service answered with an execution id (charged); also when the answer comes after a restart marked the item unknown',
+  },
+  adopt: { from: ['pending'], to: 'submitted', why: 'following an execution another instance submitted' },
+  'answer-lost': { from: ['submitting'], to: 'unknown', why: 'the request may have reached the service: never resubmitted automatically' },
+  'claimed-elsewhere': { from: ['submitting'], to: 'cancelled', why: 'the studio ledger says another instance owns the photo' },
+  refused: { from: ['submitting'], to: 'failed', why: 'the service refused it for good, or a 5xx the user must decide to resend' },
+  queued: { from: ['submitted', 'running'], to: 'submitted', why: 'a poll says the execution is queued' },
+  progress: { from: ['submitted', 'running'], to: 'running', why: 'a poll says the execution is running' },
+  complete: { from: ['submitted', 'running'], to: 'downloading', why: 'the execution completed: its result URLs are journalled' },
+  'execution-failed': { from: ['submitted', 'running'], to: 'failed', why: 'the execution failed and the service refunded it' },
+  'execution-cancelled': { from: ['submitted', 'running'], to: 'failed', why: 'the service cancelled or expired the execution' },
+  'execution-gone': { from: ['submitted', 'running'], to: 'failed', why: 'the service no longer knows the execution' },
+  save: { from: ['downloading'], to: 'saved', why: 'every result is on disk under its final name' },
+  'save-skipped': { from: ['downloading'], to: 'skipped', why: 'collision policy "skip": the name was taken' },
+  'save-failed': { from: ['downloading'], to: 'failed', why: 'the paid result could not be downloaded or written' },
+  'encode-failed': { from: ['encoding'], to: 'failed', why: 'the source could not be read or encoded' },
+  cancel: { from: ['pending', 'encoding'], to: 'cancelled', why: 'cancelled before anything was sent' },
+  retry: { from: ['failed'], to: 'pending', why: '"Retry failed" for an item whose result was never paid for' },
+  redownload: { from: ['failed'], to: 'downloading', why: '"Retry failed" for a paid result that was not saved: fetched again, not re-executed' },
+  resubmit: { from: ['unknown', 'failed'], to: 'pending', why: 'the user explicitly sends it again' },
+};
+
+/** The state `event` leads to from `from`, or null when the table has no such move. */
+export function nextItemState(from: ItemState, event: ItemEvent): ItemState | null {
+  const row = ITEM_TRANSITIONS[event];
+  return row.from.includes(from) ? row.to : null;
+}
+
+export function canApply(from: ItemState, event: ItemEvent): boolean {
+  return nextItemState(from, event) !== null;
+}
+
+/** States an item may be in for `event` to apply (a bulk move selects these). */
+export function statesAllowing(event: ItemEvent): readonly ItemState[] {
+  return ITEM_TRANSITIONS[event].from;
+}
+
+export class IllegalTransitionError extends Error {
+  constructor(readonly itemId: string, readonly from: ItemState, readonly event: ItemEvent) {
+    super(`illegal item transition: ${from} --${event}--> (item ${itemId}); allowed from ${ITEM_TRANSITIONS[event].from.join(', ')}`);
+    this.name = 'IllegalTransitionError';
+  }
+}
+
+const group = (...states: ItemState[]): ReadonlySet<ItemState> => new Set(states);
+
+/** The state groups: each defined once, here. */
+export const ITEM_STATE_GROUPS = {
+  /** Being worked on: encoding, at the service or downloading (the UI's "active" filter, the CLI's in-flight count). */
+  inFlight: group('encoding', 'submitting', 'submitted', 'running', 'downloading'),
+  /** Sent to the service: it cannot be stopped, and it is (or may be) paid for. */
+  sent: group('submitting', 'submitted', 'running', 'downloading'),
+  /** An execution id is known and the service is being polled for it. */
+  followed: group('submitted', 'running'),
+  /** Nothing more will happen without the user: the batch is complete when every item is in one of these. */
+  terminal: group('saved', 'failed', 'cancelled', 'unknown', 'skipped'),
+  /** Charged by the service (an accepted execution that was not refunded), whatever became of the result. */
+  charged: group('submitted', 'running', 'downloading', 'saved'),
+  /** Picked up again by "Retry failed". */
+  retryable: group('failed'),
+  /** May be sent again on the user's explicit request (unknown: may have been charged). */
+  resubmittable: group('unknown', 'failed'),
+  /** Terminal and never to be submitted again automatically (a hot folder's ledger treats the photo as done). */
+  settled: group('saved', 'cancelled', 'unknown', 'skipped'),
+} as const;
+export type ItemStateGroup = keyof typeof ITEM_STATE_GROUPS;
+
+export function inGroup(group: ItemStateGroup, state: ItemState): boolean {
+  return ITEM_STATE_GROUPS[group].has(state);
+}
+
+/** A group as an ordered list (ITEM_STATES order), for SQL `IN (…)` and for walking states in order. */
+export function statesOf(group: ItemStateGroup): ItemState[] {
+  return ITEM_STATES.filter((s) => ITEM_STATE_GROUPS[group].has(s));
+}
+
+/** States a new item may start in (planner): everything else is reached through the table. */
+export const INITIAL_ITEM_STATES: ReadonlySet<ItemState> = group('pending', 'skipped');

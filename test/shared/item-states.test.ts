@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canApply, IllegalTransitionError, INITIAL_ITEM_STATES, inGroup, ITEM_EVENTS, ITEM_STATE_GROUPS, ITEM_TRANSITIONS, nextItemState, statesOf,
+  type ItemEvent,
+} from '../../shared/engine/item-states';
+import { ITEM_STATES, type ItemState } from '../../shared/engine/model';
+import { transitionChecker } from '../../main/core/journal/transitions';
+
+// The whole table, written out as the paths the engine takes: a change to a row shows up here as a failing case.
+const LEGAL: [ItemState, ItemEvent, ItemState][] = [
+  ['pending', 'encode', 'encoding'],
+  ['encoding', 'requeue', 'pending'],
+  ['encoding', 'submit', 'submitting'],
+  ['encoding', 'encode-failed', 'failed'],
+  ['submitting', 'wait', 'encoding'],
+  ['submitting', 'accept', 'submitted'],
+  ['unknown', 'accept', 'submitted'],
+  ['pending', 'adopt', 'submitted'],
+  ['submitting', 'answer-lost', 'unknown'],
+  ['submitting', 'claimed-elsewhere', 'cancelled'],
+  ['submitting', 'refused', 'failed'],
+  ['submitted', 'progress', 'running'],
+  ['running', 'progress', 'running'],
+  ['running', 'queued', 'submitted'],
+  ['submitted', 'queued', 'submitted'],
+  ['submitted', 'complete', 'downloading'],
+  ['running', 'complete', 'downloading'],
+  ['submitted', 'execution-failed', 'failed'],
+  ['running', 'execution-failed', 'failed'],
+  ['submitted', 'execution-cancelled', 'failed'],
+  ['running', 'execution-cancelled', 'failed'],
+  ['submitted', 'execution-gone', 'failed'],
+  ['running', 'execution-gone', 'failed'],
+  ['downloading', 'save', 'saved'],
+  ['downloading', 'save-skipped', 'skipped'],
+  ['downloading', 'save-failed', 'failed'],
+  ['pending', 'cancel', 'cancelled'],
+  ['encoding', 'cancel', 'cancelled'],
+  ['failed', 'retry', 'pending'],
+  ['failed', 'redownload', 'downloading'],
+  ['unknown', 'resubmit', 'pending'],
+  ['failed', 'resubmit', 'pending'],
+];
+
+// Moves that must never happen: each one would pay twice, lose a paid result or resurrect a finished item.
+const ILLEGAL: [ItemState, ItemEvent][] = [
+  ['pending', 'submit'], // never sent without being encoded and journalled `submitting` first
+  ['unknown', 'retry'], // "Retry failed" never resends an item that may have been charged
+  ['unknown', 'submit'],
+  ['saved', 'save'], // a result is saved once
+  ['saved', 'cancel'],
+  ['submitting', 'cancel'], // sent: the service cannot stop it
+  ['submitted', 'cancel'],
+  ['downloading', 'cancel'],
+  ['cancelled', 'encode'],
+  ['skipped', 'encode'],
+  ['saved', 'resubmit'],
+  ['failed', 'accept'],
+  ['pending', 'complete'],
+];
+
+describe('item state machine', () => {
+  it.each(LEGAL)('%s --%s--> %s', (from, event, to) => {
+    expect(nextItemState(from, event)).toBe(to);
+    expect(canApply(from, event)).toBe(true);
+  });
+
+  it.each(ILLEGAL)('refuses %s --%s-->', (from, event) => {
+    expect(nextItemState(from, event)).toBeNull();
+  });
+
+  it('lists exactly the legal moves above (no row added without a case)', () => {
+    const all = ITEM_EVENTS.flatMap((event) => ITEM_TRANSITIONS[event].from.map((from) => `${from} ${event} ${ITEM_TRANSITIONS[event].to}`));
+    expect(all.sort()).toEqual(LEGAL.map((t) => t.join(' ')).sort());
+  });
+
+  it('reaches every state from an initial one, and names only known states', () => {
+    const reached = new Set<ItemState>(INITIAL_ITEM_STATES);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const event of ITEM_EVENTS) {
+        const row = ITEM_TRANSITIONS[event];
+        if (row.from.some((s) => reached.has(s)) && !reached.has(row.to)) { reached.add(row.to); grew = true; }
+      }
+    }
+    expect([...reached].sort()).toEqual([...ITEM_STATES].sort());
+    for (const set of Object.values(ITEM_STATE_GROUPS)) for (const s of set) expect(ITEM_STATES).toContain(s);
+  });
+
+  it('leaves a terminal state only on a user action (retry, redownload, resubmit) or a late answer (accept)', () => {
+    const userOrLate = new Set<ItemEvent>(['retry', 'redownload', 'resubmit', 'accept']);
+    for (const event of ITEM_EVENTS) {
+      if (ITEM_TRANSITIONS[event].from.some((s) => inGroup('terminal', s))) expect(userOrLate.has(event), event).toBe(true);
+    }
+  });
+
+  it.each([
+    ['inFlight', ['encoding', 'submitting', 'submitted', 'running', 'downloading']],
+    ['sent', ['submitting', 'submitted', 'running', 'downloading']],
+    ['followed', ['submitted', 'running']],
+    ['terminal', ['saved', 'failed', 'cancelled', 'unknown', 'skipped']],
+    ['charged', ['submitted', 'running', 'downloading', 'saved']],
+    ['retryable', ['failed']],
+    ['resubmittable', ['failed', 'unknown']],
+    ['settled', ['saved', 'cancelled', 'unknown', 'skipped']],
+  ] as const)('group %s is %j', (group, states) => {
+    expect(statesOf(group)).toEqual(states);
+  });
+
+  it('groups agree with the table: cancel exactly before sending, retry exactly the retryable, resubmit exactly the resubmittable', () => {
+    for (const state of ITEM_STATES) {
+      expect(canApply(state, 'cancel'), state).toBe(!inGroup('sent', state) && !inGroup('terminal', state));
+      expect(canApply(state, 'retry'), state).toBe(inGroup('retryable', state));
+      expect(canApply(state, 'resubmit'), state).toBe(inGroup('resubmittable', state));
+      expect(inGroup('settled', state), state).toBe(inGroup('terminal', state) && !inGroup('retryable', state));
+    }
+  });
+});
+
+describe('journal transition policy', () => {
+  it('throws on an illegal move when strict (tests)', () => {
+    const check = transitionChecker({ strict: true });
+    expect(check('i1', 'pending', 'encode')).toBe('encoding');
+    expect(() => check('i1', 'saved', 'save')).toThrow(IllegalTransitionError);
+    expect(() => check('i1', 'unknown', 'retry')).toThrow(/unknown --retry-->/);
+  });
+
+  it('logs an illegal move and applies the event as before when not strict (production)', () => {
+    const reported: IllegalTransitionError[] = [];
+    const check = transitionChecker({ strict: false, report: (e) => reported.push(e) });
+    expect(check('i2', 'cancelled', 'encode-failed')).toBe('failed');
+    expect(reported.map((e) => [e.itemId, e.from, e.event])).toEqual([['i2', 'cancelled', 'encode-failed']]);
+  });
+});

@@ -59,10 +59,11 @@ function assemble(segments: readonly Segment[], suffix: string, ext: string): st
   return finishComponent(`${stem}${suffix}${replaceInvalid(ext)}`);
 }
 
-function compareItems(a: NamingItem, b: NamingItem): number {
-  const x = a.sourcePath.normalize('NFC');
-  const y = b.sourcePath.normalize('NFC');
-  return x < y ? -1 : x > y ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+/** Sorted source-path order (NFC, then key): the order collisions are settled in. */
+function sortedForNaming(items: readonly NamingItem[]): NamingItem[] {
+  const keyed = items.map((item) => ({ item, source: item.sourcePath.normalize('NFC') }));
+  keyed.sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.item.key < b.item.key ? -1 : a.item.key > b.item.key ? 1 : 0));
+  return keyed.map((k) => k.item);
 }
 
 /**
@@ -78,7 +79,7 @@ export function planOutputNames(items: readonly NamingItem[], options: NamingOpt
   const claimed = new Set<string>();
   const planned = new Map<string, PlannedItem>();
 
-  for (const item of [...items].sort(compareItems)) {
+  for (const item of sortedForNaming(items)) {
     const relDir = safeRelDir(item.relDir);
     const claim = (fileName: string, action: 'write' | 'overwrite', collidedWith: PlannedOutput['collidedWith']): PlannedOutput => {
       const relPath = joinRel(relDir, fileName);

@@ -1,12 +1,13 @@
 import { extname, join } from 'node:path';
 import type { BatchSpec, ItemState } from '../../../shared/engine/model';
 import {
-  expectedExtension, nameKey, namingSourceOf, planOutputNames, safeRelDir, type NamingItem, type NamingOutput, type PlannedOutput,
+  expectedExtension, nameKey, namingSourceOf, planOutputNames, safeRelDir, sourceExtension, type NamingItem, type NamingOutput, type PlannedOutput,
 } from '../../../shared/naming';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { existingNames, relativeInside } from '../images/output-names';
 import type { Journal } from '../journal/journal';
 import type { BatchRecord, ItemRecord, NewItem } from '../journal/types';
+import type { NamePlanCache } from './name-plan-cache';
 
 // The engine's two uses of the namer: the estimate's preview (before anything runs) and the saver's final name
 // (when a result is in hand). Both plan every item of the batch the same way, so the preview is what gets written.
@@ -55,27 +56,47 @@ export async function previewOutputNames(spec: BatchSpec, workflow: WorkflowDeta
 /**
  * The name for result `n` (0-based) of `item`, whose real extension is now known. Other items of the batch in the
  * same folder take part as in the preview: saved ones keep the names they have, the rest are planned with their
- * predicted extension, so who gets the plain name does not depend on which download finished first.
+ * predicted extension (corrected by what the service returned for earlier results of the same kind), so who gets
+ * the plain name does not depend on which download finished first. The folder's plan is reused from `cache` while
+ * its assumptions hold; `takenMeanwhile` (names found taken when placing) forces a fresh look at the folder.
  */
 export async function planResultName(
-  journal: Journal, batch: BatchRecord, item: ItemRecord, n: number, ext: string, total: number, options: { originals: Iterable<string>; takenMeanwhile: readonly string[] },
+  journal: Journal, batch: BatchRecord, item: ItemRecord, n: number, ext: string, total: number,
+  options: { originals: Iterable<string>; takenMeanwhile: readonly string[]; cache: NamePlanCache },
 ): Promise<PlannedOutput> {
+  const { cache } = options;
   const fieldOrder = imageFieldOrder(batch.workflow);
-  const out = batch.outputFolder;
   const relDir = safeRelDir(item.relDir);
+  const extsOf = (record: ItemRecord, count: number, fallback: string) =>
+    Array.from({ length: Math.max(1, count) }, (_, i) => (i < record.outputs.length ? extname(record.outputs[i]!).toLowerCase() : fallback));
+  const exts = extsOf(item, item.resultUrls.length, ext);
+  cache.learn(batch.id, sourceExtension(namingSourceOf(item.sources, fieldOrder)), ext);
+  // Only what the template uses can invalidate a plan (an execution id arriving does not, unless it is in the name).
+  const template = batch.spec.output.namingTemplate;
+  const executionOf = (record: ItemRecord) => (template.includes('{execution}') ? record.executionId : null);
+  const positionOf = (record: ItemRecord) => (template.includes('{index}') ? record.position : 0);
+  const assumed = { exts, execution: executionOf(item), position: positionOf(item) };
+  if (options.takenMeanwhile.length === 0) {
+    const cached = cache.lookup(batch.id, relDir, item.id, n, assumed);
+    if (cached) return cached;
+  }
+
+  const out = batch.outputFolder;
   const siblings = journal.itemsInStates(batch.id, NAMED_STATES).filter((s) => s.id !== item.id && safeRelDir(s.relDir) === relDir);
   const ownOutputs = new Set(relativeInside(out, [...siblings.flatMap((s) => s.outputs), ...item.outputs]).map(nameKey));
-  const savedSiblings = siblings.filter((s) => s.outputs.length > 0);
-  const protectedNames = [...relativeInside(out, options.originals), ...relativeInside(out, savedSiblings.flatMap((s) => s.outputs))];
+  const unsaved = siblings.filter((s) => s.outputs.length === 0);
+  const protectedNames = [...relativeInside(out, options.originals), ...relativeInside(out, siblings.filter((s) => s.outputs.length > 0).flatMap((s) => s.outputs))];
   const existing = (await existingNames(out, [relDir])).filter((name) => !ownOutputs.has(nameKey(name))).concat(options.takenMeanwhile);
-  const outputs = item.resultUrls.map((_, i): NamingOutput => ({ ext: i < item.outputs.length ? extname(item.outputs[i]!).toLowerCase() : ext }));
-  const namingItems = [
-    namingItemOf(item, fieldOrder, outputs, item.executionId),
-    ...siblings.filter((s) => s.outputs.length === 0).map((s) => namingItemOf(s, fieldOrder, predicted(s, fieldOrder, s.resultUrls.length), s.executionId)),
-  ];
-  const plan = planOutputNames(namingItems, {
-    template: batch.spec.output.namingTemplate, workflow: batch.workflow.id, total, at: new Date(batch.createdAt),
-    policy: batch.spec.output.collisionPolicy, protectedNames,
+  const predictedExt = (record: ItemRecord) => {
+    const source = namingSourceOf(record.sources, fieldOrder);
+    return cache.learnedExt(batch.id, sourceExtension(source)) ?? expectedExtension(source);
+  };
+  const planned = [{ record: item, exts }, ...unsaved.map((s) => ({ record: s, exts: extsOf(s, s.resultUrls.length, predictedExt(s)) }))];
+  const plan = planOutputNames(planned.map(({ record, exts: e }) => namingItemOf(record, fieldOrder, e.map((x) => ({ ext: x })), record.executionId)), {
+    template, workflow: batch.workflow.id, total, at: new Date(batch.createdAt), policy: batch.spec.output.collisionPolicy, protectedNames,
   }, existing);
+  cache.store(batch.id, relDir, new Map(plan.map((p, i) => [p.key, {
+    outputs: p.outputs, exts: planned[i]!.exts, execution: executionOf(planned[i]!.record), position: positionOf(planned[i]!.record),
+  }])));
   return plan[0]!.outputs[n]!;
 }

@@ -13,6 +13,7 @@ import { ExecutionFollower } from './follow-execution';
 import { RequestGate } from './limiter';
 import { pauseForOutage, resumeAfterOutage } from './outage-pause';
 import type { EngineStats, ReadyPayload, RunnerCore, RunnerOptions } from './runner-core';
+import { NamePlanCache } from './name-plan-cache';
 import { destinationFolder, recoverPlacement, type SaverDeps } from './saver';
 import { submitItem } from './submit-item';
 
@@ -55,7 +56,7 @@ export class Runner implements RunnerCore {
     this.credits = new CreditGuard({ gate: this.gate, client: o.client, balanceRefreshMs: o.balanceRefreshMs, kick: () => this.kick() });
     this.saverDeps = {
       journal: o.journal, client: o.client, gate: this.gate, now: o.now,
-      originalsOf: (batchId) => this.originalsOf(batchId), onChange: (item) => o.onItem(item),
+      originalsOf: (batchId) => this.originalsOf(batchId), onChange: (item) => o.onItem(item), namePlans: new NamePlanCache(),
     };
     // At least two encodes overlap: each is a chain of small async steps, and one at a time cannot keep 8 slots fed.
     this.encoder = new EncodeAhead(this, o.encodeConcurrency ?? Math.max(2, Math.min(4, availableParallelism())));

@@ -12,6 +12,7 @@ import type { Journal } from '../journal/journal';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { ServiceClient } from '../service/types';
 import type { RequestGate } from './limiter';
+import type { NamePlanCache } from './name-plan-cache';
 import { planResultName } from './output-plan';
 
 // Downloads an item's results and saves each one safely. Progress is journalled per result: the temp path before
@@ -23,6 +24,8 @@ export interface SaverDeps {
   client: ServiceClient;
   gate: RequestGate;
   originalsOf: (batchId: string) => ReadonlySet<string>;
+  /** Each output folder's name plan, reused while it holds (see name-plan-cache.ts). */
+  namePlans: NamePlanCache;
   now: () => Date;
   onChange: (item: ItemRecord) => void;
 }
@@ -90,7 +93,7 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       let lastName = '';
       for (let attempt = 0; attempt < 20 && placed === null; attempt++) {
         const planned = await planResultName(deps.journal, batch, { ...item, outputs }, n, extensionForFormat(format), total, {
-          originals: deps.originalsOf(batch.id), takenMeanwhile,
+          originals: deps.originalsOf(batch.id), takenMeanwhile, cache: deps.namePlans,
         });
         const destination = absoluteOf(batch.outputFolder, planned.relPath);
         lastName = planned.fileName;

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../main/core/engine';
 import { openJournal, type Journal } from '../../../main/core/journal';
@@ -56,6 +57,24 @@ describe('output names: preview equals disk', () => {
     expect((await waitForBatch(engine, batch.id)).counts.saved).toBe(2);
     const written = new Map(engine.listItems({ batchId: batch.id }).items.map((i) => [Object.values(i.sources)[0], i.outputs[0]]));
     for (const preview of estimate.namingPreview) expect(written.get(preview.source)).toBe(preview.output);
+  });
+
+  it('settles names in source order even when the service returns another format than predicted', async () => {
+    // color-grade answers JPEG for a PNG: the preview predicted .png, the results are .jpg and still meet in order.
+    const sources: string[] = [];
+    for (const folder of ['a', 'b', 'c']) {
+      await mkdir(join(dir.path, folder), { recursive: true });
+      const path = join(dir.path, folder, 'photo.png');
+      await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: folder.charCodeAt(0), g: 80, b: 40 } } }).png().toFile(path);
+      sources.push(path);
+    }
+    const output = join(dir.path, 'out');
+    const batch = await engine.createBatch({
+      workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [...sources].reverse() }, output: { outputFolder: output },
+    });
+    expect((await waitForBatch(engine, batch.id)).counts.saved).toBe(3);
+    const written = new Map(engine.listItems({ batchId: batch.id }).items.map((i) => [Object.values(i.sources)[0], basename(i.outputs[0]!)]));
+    expect(sources.map((s) => written.get(s))).toEqual(['photo_color-grade.jpg', 'photo_color-grade (2).jpg', 'photo_color-grade (3).jpg']);
   });
 
   it('lists five names and says how many more', async () => {

@@ -1,15 +1,17 @@
+import { AppError } from '../../../shared/errors';
 import { redactSecrets } from '../../../shared/redact';
 
 /** The API version prefix every service URL carries (spec: "Versioning"). */
 export const API_PREFIX = '/api/v1';
 
-export class InvalidServiceUrlError extends Error {
+/** A typed refusal (`bad_request`), so IPC answers it as bad input and never as an internal failure. */
+export class InvalidServiceUrlError extends AppError {
   override readonly name = 'InvalidServiceUrlError';
   readonly input: string;
   constructor(input: string, reason: string) {
     // A key pasted into the URL field must not come back in the error.
     const shown = redactSecrets(input);
-    super(`Invalid service URL "${shown}": ${reason}. Expected something like https://host/api/v1.`);
+    super('bad_request', `Invalid service URL "${shown}": ${reason}. Expected something like https://host/api/v1.`, { field: 'serviceUrl' });
     this.input = shown;
   }
 }

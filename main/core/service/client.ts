@@ -1,3 +1,4 @@
+import { AppError } from '../../../shared/errors';
 import type { ExecuteRequest, WorkflowDetail } from '../../../shared/service/model';
 import { validateExecuteRequest } from '../../../shared/service/validate-request';
 import { redactSecrets } from '../../../shared/redact';
@@ -120,7 +121,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       ...(request.switchSelections && Object.keys(request.switchSelections).length > 0 ? { switchSelections: request.switchSelections } : {}),
       ...(request.globalOverrides && Object.values(request.globalOverrides).some((v) => v !== undefined) ? { globalOverrides: request.globalOverrides } : {}),
     });
-    const url = `${baseUrl}/workflows/${encodeURIComponent(workflow.id)}/execute`;
+    const url = `${baseUrl}/workflows/${pathSegment(workflow.id)}/execute`;
     return withRetries<ExecuteOutcome>(policy, { signal: opts.signal, log, label }, async () => {
       let ex: Exchange;
       try {
@@ -185,7 +186,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     baseUrl,
     async listWorkflows(query = {}, opts) {
       const label = `GET ${basePath}/workflows`;
-      const search = query.tag ? `?tag=${encodeURIComponent(query.tag)}` : '';
+      const search = query.tag ? `?tag=${pathSegment(query.tag)}` : '';
       // The spec shows no pagination; every common style a service may use is followed (see normalize/pagination),
       // on its own origin only and for a bounded number of pages, and a listing cut short says so.
       return collectCatalog(`${baseUrl}/workflows${search}`, {
@@ -196,13 +197,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     },
     async getWorkflow(id, opts) {
       const label = labelFor(`GET ${basePath}/workflows/${id}`);
-      const { body } = await getJson(label, `/workflows/${encodeURIComponent(id)}`, opts);
+      const { body } = await getJson(label, `/workflows/${pathSegment(id)}`, opts);
       return normalizeWorkflowDetail(context(label), body);
     },
     execute,
     async getExecution(id, opts) {
       const label = labelFor(`GET ${basePath}/executions/${id}`);
-      const { body, headers } = await getJson(label, `/executions/${encodeURIComponent(id)}`, opts);
+      const { body, headers } = await getJson(label, `/executions/${pathSegment(id)}`, opts);
       const execution = normalizeExecution(context(label), body, id);
       const retryAfterMs = parseRetryAfter(headers.get('retry-after'));
       return retryAfterMs === undefined ? execution : { ...execution, retryAfterMs };
@@ -214,4 +215,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     },
     downloadResult,
   };
+}
+
+/** An id or tag for a URL; a string that cannot be encoded (a lone UTF-16 surrogate) is bad input, not a crash. */
+function pathSegment(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    throw new AppError('bad_request', 'The value is not valid text (it holds an unpaired UTF-16 surrogate).');
+  }
 }

@@ -1,8 +1,10 @@
 import { AppError } from '../../shared/errors';
+import { ACCEPTED_IMAGE_EXTENSIONS } from '../../shared/media/input-policy';
 import type { HostCapabilities } from '../core/app/types';
 import type { MediaRegistry } from './media-protocol';
 
-export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp', 'heic', 'heif', 'tif', 'tiff', 'gif', 'avif', 'bmp'];
+/** The file dialog offers what the input policy accepts (without the dot, as Electron wants). */
+export const IMAGE_EXTENSIONS = ACCEPTED_IMAGE_EXTENSIONS.map((ext) => ext.slice(1));
 
 export interface OpenDialogRequest {
   title?: string;

@@ -1,9 +1,8 @@
+import { hasImageExtension } from '../../shared/media/input-policy';
 import { currentHost } from '../bridge/host';
 
 // Dropped files become local paths through the host: Electron knows each File's real path (folders included); the
 // browser host uploads files and answers staged paths, so there the renderer expands dropped folders itself.
-
-const IMAGE_NAME = /\.(jpe?g|png|webp|tiff?|gif|avif|heic|heif|bmp)$/i;
 
 interface EntryLike {
   isFile: boolean;
@@ -21,7 +20,7 @@ async function readDirectory(entry: EntryLike, recursive: boolean, out: File[]):
     const chunk = await new Promise<EntryLike[]>((ok, fail) => reader.readEntries(ok, fail));
     if (chunk.length === 0) break;
     for (const child of chunk) {
-      if (child.isFile && IMAGE_NAME.test(child.name) && child.file) out.push(await new Promise<File>((ok, fail) => child.file!(ok, fail)));
+      if (child.isFile && hasImageExtension(child.name) && child.file) out.push(await new Promise<File>((ok, fail) => child.file!(ok, fail)));
       else if (child.isDirectory && recursive) await readDirectory(child, recursive, out);
     }
   }

@@ -93,7 +93,12 @@ export const BatchSpecSchema = z.object({
 export type BatchSpec = z.infer<typeof BatchSpecSchema>;
 export type BatchSpecInput = z.input<typeof BatchSpecSchema>;
 
-export const SkippedInputSchema = z.object({ path: z.string(), reason: z.string() });
+export const SkippedInputSchema = z.object({
+  path: z.string(),
+  reason: z.string(),
+  /** Photos left in sub-folders of this input folder because recursion is off (one grouped entry per folder). */
+  subfolders: z.object({ photos: z.number().int().positive(), folders: z.number().int().positive() }).optional(),
+});
 export type SkippedInput = z.infer<typeof SkippedInputSchema>;
 
 /** A photo the done ledger knows: when it was done and the results that run saved. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CollisionPolicySchema } from '../engine/model';
+import { CollisionPolicySchema, SkippedInputSchema } from '../engine/model';
 import { WorkflowParametersSchema } from '../service/model';
 
 /** What to do with files already in a folder when it is armed. */
@@ -57,7 +57,8 @@ export const DryRunReportSchema = z.object({
   toProcess: z.array(z.object({ path: z.string(), output: z.string() })),
   alreadyDone: z.array(z.object({ path: z.string() })),
   colliding: z.array(z.object({ path: z.string(), output: z.string() })),
-  unsupported: z.array(z.object({ path: z.string(), reason: z.string() })),
+  /** Files of an unsupported type and every other path the input policy passes over (photos left in sub-folders, loops). */
+  unsupported: z.array(SkippedInputSchema),
   totalCredits: z.number().nonnegative(),
 });
 export type DryRunReport = z.infer<typeof DryRunReportSchema>;

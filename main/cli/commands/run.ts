@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline/promises';
 import { AppError } from '../../../shared/errors';
 import { describeAlreadyDone, describeResultsGone } from '../../../shared/engine/done-summary';
 import type { BatchEstimate } from '../../../shared/engine/model';
+import { describeSkip } from '../../../shared/engine/skip-text';
 import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
 import { followBatches } from '../follow';
@@ -78,7 +79,7 @@ function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: stri
   }
   out.line(`${workflowName}: ${plural(estimate.itemCount, 'photo')} × ${credits(estimate.costPerItem, kind)} = ${credits(estimate.totalCost, kind)}` +
     (estimate.balance === null ? ' (balance unknown)' : ` (balance ${credits(estimate.balance, kind)})`));
-  for (const s of estimate.skipped.slice(0, 20)) out.line(`  skip ${s.path}: ${s.reason}`);
+  for (const s of estimate.skipped.slice(0, 20)) out.line(`  skip ${s.path}: ${describeSkip(s, 'cli')}`);
   if (estimate.skipped.length > 20) out.line(`  … and ${estimate.skipped.length - 20} more skipped`);
   for (const d of estimate.duplicates.slice(0, 20)) out.line(`  duplicate ${d.path} (same as ${d.duplicateOf}): sent once`);
   if (estimate.alreadyDone.length > 0) {

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { ExistingFilesPolicySchema, type HotFolderActivity, type HotFolderConfigInput, type HotFolderState } from '../../../shared/hotfolders/model';
+import { describeSkip } from '../../../shared/engine/skip-text';
 import type { Core } from '../../core/app/types';
 import type { HotFolderManager } from '../../core/watch';
 import { UsageError } from '../errors';
@@ -145,6 +146,7 @@ function createPrinter(out: Output) {
       out.line(`Already in the folder: ${report.toProcess.length} to process, ${report.colliding.length} colliding in the output, ` +
         `${report.alreadyDone.length} already done, ${report.unsupported.length} unsupported — ${report.totalCredits} credits.`);
       for (const f of report.toProcess.slice(0, 10)) out.line(`  ${f.path} → ${f.output}`);
+      for (const s of report.unsupported.filter((u) => u.subfolders)) out.line(`  ${s.path}: ${describeSkip(s, 'cli')}`);
       out.line('They wait for review: run again with --existing process to include them. New photos are processed now.');
     },
   };

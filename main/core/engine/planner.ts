@@ -7,7 +7,7 @@ import { AppError } from '../../../shared/errors';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { classifyInputFile } from '../images/classify';
 import { hashFile } from '../images/hash';
-import { scanInputs } from '../images/scan';
+import { resolveInputs } from '../images/resolve-inputs';
 import type { DoneLedger } from '../journal/done-ledger';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import type { NewItem } from '../journal/types';
@@ -99,7 +99,7 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, done?
 
   if (spec.inputs.paths.length > 0) {
     const field = defaultImageField(workflow, spec);
-    const scan = await scanInputs(spec.inputs.paths, { recursive: spec.inputs.recursive, exclude: [spec.output.outputFolder] });
+    const scan = await resolveInputs(spec.inputs.paths, { recursive: spec.inputs.recursive, exclude: [spec.output.outputFolder] });
     for (const skip of scan.skipped) {
       skipped.push(skip);
       push({ [field]: skip.path }, '', basename(skip.path), null, skip.reason);

@@ -1,5 +1,5 @@
 export { classifyInputFile, IMAGE_EXTENSIONS, type InputClassification } from './classify';
-export { scanInputs, type ScanResult, type ScannedFile } from './scan';
+export { resolveInputs, type ResolvedInputs, type ResolvedFile } from './resolve-inputs';
 export { hashFile } from './hash';
 export { encodeForUpload, toDataUrl, OUTPUT_LONG_EDGE, DEFAULT_OUTPUT_SIZE, type EncodedImage, type EncodeOptions } from './encode';
 export { InputImageError, describeImageError } from './errors';

@@ -12,7 +12,7 @@ import { expectedExtension, planOutputNames, type NamingItem } from '../../../sh
 import { DEFAULT_NAMING_TEMPLATE } from '../../../shared/engine/model';
 import { absoluteOf, existingNames, relativeInside } from '../images/output-names';
 import type { FileInspector, HotFolderEngine } from './ports';
-import { scanFolder } from './scan';
+import { candidatesOf, scanFolderInputs } from './scan';
 
 /**
  * What arming (or approving) this folder would do right now, without doing any of it: no activity, no ledger
@@ -25,7 +25,10 @@ export async function dryRunFolder(
   const config = runtime.config;
   const reason = await folderUnavailableReason(config.path);
   if (reason) throw new AppError('unavailable', `${config.path}: ${reason}`);
-  const files = await scanFolder(config.path, config.recursive, ignoreRulesFor(config.path, config.outputFolder));
+  const scan = await scanFolderInputs(config.path, config.recursive, ignoreRulesFor(config.path, config.outputFolder));
+  // Files of an unsupported type go through the inspector below like any file (as the armed folder does); the
+  // policy's other skips (photos left in sub-folders, links that loop or break) are reported as they are.
+  const { files, unsupported: typeSkips } = candidatesOf(scan);
   const verdicts = new Map<string, { kind: 'process' | 'done' | 'unsupported'; reason?: string }>();
   await runLimited(files, deps.concurrency, async (path) => {
     const info = await stat(path).catch(() => null);
@@ -38,7 +41,7 @@ export async function dryRunFolder(
       || (await deps.engine.isInFlight?.(contentHash, config.id)) === true;
     verdicts.set(path, { kind: done ? 'done' : 'process' });
   });
-  const report: DryRunReport = { path: config.path, toProcess: [], alreadyDone: [], colliding: [], unsupported: [], totalCredits: 0 };
+  const report: DryRunReport = { path: config.path, toProcess: [], alreadyDone: [], colliding: [], unsupported: scan.skipped.filter((s) => !typeSkips.has(s)), totalCredits: 0 };
   // Names from the one namer, as the submitter's batches will be named: one batch per sub-folder, mirrored under
   // the output folder, {index} counted within it, collisions judged against what is in the output folder now.
   const candidates = files.filter((path) => verdicts.get(path)?.kind === 'process');

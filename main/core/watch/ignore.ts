@@ -1,24 +1,16 @@
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { junkReason as junkNameReason } from '../../../shared/media/input-policy';
 
 /** Subfolders of a watched folder that receive moved originals; always ignored so moved files never loop. */
 export const DONE_DIR = 'Done';
 export const FAILED_DIR = 'Failed';
 
-const JUNK_NAMES = new Set(['thumbs.db', 'desktop.ini', '.ds_store', 'ehthumbs.db', 'icon\r']);
-const PARTIAL_SUFFIXES = ['.part', '.crdownload', '.tmp', '.partial', '.download', '.opdownload', '.!ut'];
-
 /**
- * Files that are never photos to process: OS litter, hidden files, and the temp names browsers, sync clients and
- * Office give a file while it is still being written (the real name appears by rename when the write is done).
+ * Files that are never photos to process (OS litter, hidden files, files still being written): the one input
+ * policy's rule (shared/media/input-policy.ts), applied to a path.
  */
 export function junkReason(path: string): string | null {
-  const name = basename(path);
-  const lower = name.toLowerCase();
-  if (JUNK_NAMES.has(lower)) return 'system file';
-  if (name.startsWith('.')) return 'hidden file';
-  if (name.startsWith('~$')) return 'temporary file';
-  if (PARTIAL_SUFFIXES.some((suffix) => lower.endsWith(suffix))) return 'partial or temporary file';
-  return null;
+  return junkNameReason(basename(path));
 }
 
 const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';

@@ -1,35 +1,32 @@
-import type { Dirent } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { opendir } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { SkippedInput } from '../../../shared/engine/model';
+import { classifyInputName } from '../../../shared/media/input-policy';
+import { resolveInputs, type ResolvedInputs } from '../images/resolve-inputs';
 
 /**
- * Lists the files of a watched folder (recursive or not) that the ignore rules let through. Used when a folder is
- * armed, after a restart, when it comes back from being unavailable, and by the dry run. Throws when the root
- * itself cannot be read; unreadable subfolders are skipped (they are reported by the watcher's error path).
+ * A watched folder through the one input policy (links followed, loops and photos left in sub-folders reported),
+ * with the folder's ignore rules passing junk and its Done/Failed/output folders over without a word. Throws when
+ * the root itself cannot be read.
+ */
+export async function scanFolderInputs(root: string, recursive: boolean, ignored: (path: string) => boolean): Promise<ResolvedInputs> {
+  await (await opendir(root)).close();
+  return resolveInputs([root], { recursive, ignore: (path) => path !== root && ignored(path) });
+}
+
+/**
+ * The files of a watched folder to consider, sorted. Files of an unsupported type are included so the pipeline
+ * records them as unsupported in the folder's activity, as it does for files that arrive while armed.
  */
 export async function scanFolder(root: string, recursive: boolean, ignored: (path: string) => boolean): Promise<string[]> {
-  const files: string[] = [];
-  const pending: string[] = [root];
-  let first = true;
-  while (pending.length > 0) {
-    const dir = pending.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      if (first) throw error;
-      continue;
-    }
-    first = false;
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (ignored(path)) continue;
-      if (entry.isDirectory()) {
-        if (recursive) pending.push(path);
-      } else if (entry.isFile()) {
-        files.push(path);
-      }
-    }
-  }
-  return files.sort();
+  return candidatesOf(await scanFolderInputs(root, recursive, ignored)).files;
+}
+
+/** The files to consider (sorted) and which of the skips are files the name rule refused (included in `files`). */
+export function candidatesOf(scan: ResolvedInputs): { files: string[]; unsupported: ReadonlySet<SkippedInput> } {
+  const unsupported = new Set(scan.skipped.filter((s) => {
+    const verdict = classifyInputName(basename(s.path));
+    return !verdict.ok && verdict.reason === s.reason;
+  }));
+  return { files: [...scan.files.map((f) => f.path), ...[...unsupported].map((s) => s.path)].sort(), unsupported };
 }

@@ -1,4 +1,5 @@
 import type { HotFolderState } from '../../../shared/hotfolders/model';
+import { describeSkip } from '../../../shared/engine/skip-text';
 import { baseName } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 
@@ -79,7 +80,7 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
           )}
           {report.unsupported.length > 0 && (
             <ul className="dry-list">
-              {report.unsupported.slice(0, 5).map((f) => <li key={f.path}><span className="mono">{baseName(f.path)}</span> — {f.reason}</li>)}
+              {report.unsupported.slice(0, 5).map((f, i) => <li key={`${i}:${f.path}`}><span className="mono">{baseName(f.path)}</span> — {describeSkip(f, 'hot-folder')}</li>)}
             </ul>
           )}
         </section>

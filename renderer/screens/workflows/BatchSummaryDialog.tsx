@@ -2,6 +2,7 @@ import { Dialog } from '../../components/Dialog';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { baseName, formatCredits } from '../../lib/format';
 import { describeAlreadyDone, describeResultsGone } from '../../../shared/engine/done-summary';
+import { describeSkip } from '../../../shared/engine/skip-text';
 import { useActions, useApp } from '../../store/context';
 
 /** The last look before spending: count, skipped files and why, cost against balance, where results go. */
@@ -93,7 +94,7 @@ export function BatchSummaryDialog() {
         <details className="skipped">
           <summary>{skippedCount} skipped {skippedCount === 1 ? 'file' : 'files'}</summary>
           <ul aria-label="Skipped files">
-            {estimate.skipped.map((s) => <li key={s.path}><span className="mono">{baseName(s.path)}</span> — {s.reason}</li>)}
+            {estimate.skipped.map((s, i) => <li key={`${i}:${s.path}`}><span className="mono">{baseName(s.path)}</span> — {describeSkip(s, 'app')}</li>)}
             {estimate.duplicates.map((d) => <li key={d.path}><span className="mono">{baseName(d.path)}</span> — same photo as {baseName(d.duplicateOf)}</li>)}
           </ul>
         </details>

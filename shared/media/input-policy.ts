@@ -1,0 +1,59 @@
+// What Batchroom accepts as an input photo, decided from the name alone, in one place for every way in (the CLI,
+// the app's drop and file dialog, hot folders). Content problems (corrupt, mislabelled, too large) are found later by
+// the encoder. Pure: callers pass a file or folder name, never a path.
+
+/** The extensions accepted as photos. Adding a format is a one-line change here. */
+export const ACCEPTED_IMAGE_EXTENSIONS: readonly string[] = [
+  '.jpg', '.jpeg', '.jpe', '.jfif', '.png', '.webp', '.tif', '.tiff', '.gif', '.avif', '.heic', '.heif', '.hif',
+];
+
+const ACCEPTED: ReadonlySet<string> = new Set(ACCEPTED_IMAGE_EXTENSIONS);
+const PARTIAL_EXTENSIONS: ReadonlySet<string> = new Set(['.part', '.partial', '.crdownload', '.download', '.tmp', '.temp', '.opdownload', '.!ut']);
+const SYSTEM_FILES: ReadonlySet<string> = new Set(['thumbs.db', 'ehthumbs.db', 'desktop.ini', '.ds_store', 'icon\r']);
+const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['__MACOSX', '$RECYCLE.BIN', 'System Volume Information']);
+
+/** The lowercase extension of a name, with its dot ('' when there is none; a leading dot is not an extension). */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot).toLowerCase() : '';
+}
+
+/** True when a name ends in an accepted photo extension (used also to notice a folder named like a photo). */
+export function hasImageExtension(name: string): boolean {
+  return ACCEPTED.has(extensionOf(name));
+}
+
+/**
+ * Files that are never photos: OS litter, hidden files, and the temporary names browsers, sync clients and Office
+ * give a file while it is still being written. Hot folders ignore these without a word; scans report them.
+ */
+export function junkReason(name: string): string | null {
+  const lower = name.toLowerCase();
+  if (SYSTEM_FILES.has(lower)) return 'system file';
+  if (lower.startsWith('~$')) return 'temporary file of an application (~$…)';
+  if (lower.startsWith('.batchroom-')) return 'Batchroom temporary file';
+  if (lower.startsWith('._')) return 'macOS resource fork (._ file)';
+  if (lower.startsWith('.')) return 'hidden file';
+  const ext = extensionOf(lower);
+  if (PARTIAL_EXTENSIONS.has(ext)) return `partial download or temporary file (${ext})`;
+  return null;
+}
+
+export type InputClassification = { ok: true } | { ok: false; reason: string };
+
+/** Whether a file of this name is read as an input photo, and if not, why. */
+export function classifyInputName(name: string): InputClassification {
+  const junk = junkReason(name);
+  if (junk) return { ok: false, reason: junk };
+  const ext = extensionOf(name);
+  if (!ext) return { ok: false, reason: 'no file extension: not recognised as an image' };
+  if (!ACCEPTED.has(ext)) return { ok: false, reason: `not a supported image type (${ext})` };
+  return { ok: true };
+}
+
+/** Folders a scan never descends into: hidden ones (.git, .Trash) and system litter. The reason, or null. */
+export function skippedFolderReason(name: string): string | null {
+  if (name.startsWith('.')) return 'hidden folder: not searched';
+  if (SKIPPED_FOLDERS.has(name)) return 'system folder: not searched';
+  return null;
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FaultInjector } from '../../../main/sandbox/faults';
 import { outputDimensions } from '../../../main/sandbox/imaging/output-size';
+import { Limiter } from '../../../main/sandbox/limiter';
 import { DEFAULT_FAULTS, faultsFromEnv, mergeFaults, seedFromEnv } from '../../../main/sandbox/options';
 import { canonicalMime, sniffImageType } from '../../../main/sandbox/sniff';
 
@@ -77,5 +78,40 @@ describe('fault options', () => {
   it('merges partial updates and validates them', () => {
     expect(mergeFaults(DEFAULT_FAULTS, { malformedJsonRate: 0.5 }).malformedJsonRate).toBe(0.5);
     expect(() => mergeFaults(DEFAULT_FAULTS, { dropBeforeRate: 1.1 })).toThrow(RangeError);
+  });
+});
+
+describe('imaging Limiter', () => {
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
+
+  it('runs tasks in arrival order and follows a change of the slot count while it runs', async () => {
+    let slots = 2;
+    const limiter = new Limiter(() => slots);
+    let active = 0;
+    let peak = 0;
+    const started: number[] = [];
+    const gates: Array<() => void> = [];
+    const task = (i: number) => limiter.run(async () => {
+      started.push(i);
+      active++;
+      peak = Math.max(peak, active);
+      await new Promise<void>((resolve) => gates.push(resolve));
+      active--;
+    });
+    const first = [0, 1, 2, 3].map(task);
+    await tick();
+    expect(started).toEqual([0, 1]);
+    slots = 3; // raised while running: the next task queued picks up the new count
+    const more = [4].map(task);
+    await tick();
+    expect(started).toEqual([0, 1, 2]);
+    expect(peak).toBe(3);
+    while (gates.length > 0) {
+      gates.shift()!();
+      await tick();
+    }
+    await Promise.all([...first, ...more]);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    expect(peak).toBe(3);
   });
 });

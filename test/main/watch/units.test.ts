@@ -100,3 +100,22 @@ describe('limiter', () => {
     expect(peak).toBe(3);
   });
 });
+
+describe('runLimited', () => {
+  it('runs every item with at most N at once, and one failure does not stop the others', async () => {
+    const { runLimited } = await import('../../../main/core/watch/limit');
+    let active = 0;
+    let peak = 0;
+    const done: number[] = [];
+    await runLimited(Array.from({ length: 12 }, (_, i) => i), 4, async (i) => {
+      active++;
+      peak = Math.max(peak, active);
+      await sleep(3);
+      active--;
+      if (i === 5) throw new Error('one bad file');
+      done.push(i);
+    });
+    expect(peak).toBe(4);
+    expect(done.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11]);
+  });
+});

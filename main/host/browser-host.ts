@@ -10,7 +10,8 @@ import { MEDIA_PREFIX, type MediaRegistry } from './media-registry';
 import { checkRequest, createToken, sessionCookie } from './request-guard';
 import { resolveRendererFile, stillRegisteredFile } from '../core/media/inside-root';
 import { notBuiltPage, sendFile } from './static-files';
-import { stageUpload, sweepUploads, UploadError } from './uploads';
+import { browserHostLimits, type BrowserHostLimits } from './limits';
+import { createStagingBudget, stageUpload, sweepUploads, UploadError } from './uploads';
 import { createWsChannel } from './ws-channel';
 
 export const WS_PATH = '/ws';
@@ -28,6 +29,8 @@ export interface BrowserHostOptions {
   logger?: Logger;
   /** Tests pin the token; normal runs get a fresh random one. */
   token?: string;
+  /** Resource limits (defaults in limits.ts, documented in docs/security.md). */
+  limits?: Partial<BrowserHostLimits>;
 }
 
 export interface BrowserHost {
@@ -51,6 +54,8 @@ const SECURITY_HEADERS = {
   'Cache-Control': 'no-store',
 };
 const PAGE_CSP = "default-src 'self'; img-src 'self' blob: data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'";
+
+const TOO_MANY = 'Too many connections to the Batchroom browser host; try again shortly.\n';
 
 function decodedPath(path: string): string {
   try {
@@ -82,7 +87,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     secrets: () => core.secrets(),
     onInternalError: (channel, message) => logger.error('handler failed', { channel, message }),
   });
-  const channel = createWsChannel(dispatch, logger);
+  const limits = browserHostLimits(options.limits);
+  const channel = createWsChannel(dispatch, logger, limits);
+  const staging = createStagingBudget(limits);
   const unsubscribe = core.onEvent((event, payload) => channel.broadcast(event, payload));
   let port = 0;
   void sweepUploads(uploadDir).then((n) => n > 0 && logger.info('old staged uploads removed', { folders: n }));
@@ -100,7 +107,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (url.pathname === UPLOAD_PATH) {
       if (method !== 'POST') return sendText(response, 405, 'Use POST.\n', { Allow: 'POST' });
       try {
-        const path = await stageUpload(request, uploadDir, url.searchParams.get('name'));
+        const path = await stageUpload(request, uploadDir, url.searchParams.get('name'), staging);
         return sendJson(response, 200, { path }, cookie);
       } catch (error) {
         const status = error instanceof UploadError ? error.status : 500;
@@ -140,12 +147,33 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     sendText(response, 404, 'Not found.\n', cookie);
   };
 
-  const server = createServer((request, response) => {
+  const server = createServer({
+    maxHeaderSize: limits.maxHeaderBytes,
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // How often the header and request timeouts are enforced (Node's default of 30 s would stretch a 10 s limit).
+    connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(limits.headersTimeoutMs / 2))),
+  }, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       logger.error('browser host request failed', { error: error instanceof Error ? error.message : String(error) });
       if (!response.headersSent) sendText(response, 500, 'Internal error.\n');
       else response.destroy();
     });
+  });
+  let connections = 0;
+  server.on('connection', (socket) => {
+    connections += 1;
+    socket.once('close', () => {
+      connections -= 1;
+    });
+    if (connections > limits.maxConnections) {
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: text/plain\r\nRetry-After: 5\r\nContent-Length: ${TOO_MANY.length}\r\n\r\n${TOO_MANY}`);
+      socket.destroySoon();
+      return;
+    }
+    // Idle connections (no bytes either way, WebSocket pings included) are closed rather than held forever.
+    socket.setTimeout(limits.idleTimeoutMs, () => socket.destroy());
   });
   server.on('upgrade', (request, socket, head) => {
     const verdict = checkRequest(request, port, token);

@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 
 export class UploadError extends Error {
-  constructor(readonly status: 400 | 413, message: string) {
+  constructor(readonly status: 400 | 413 | 507, message: string) {
     super(message);
   }
 }
@@ -30,23 +30,51 @@ export function safeUploadName(raw: string | null): string {
  * the renderer uploads what the user dropped; each file gets its own folder so two `IMG_0001.jpg` never collide and
  * the original name survives for output naming.
  */
-export async function stageUpload(request: IncomingMessage, dir: string, rawName: string | null): Promise<string> {
+/** Files and bytes staged right now (all batches), so a client cannot fill the disk of a NAS one upload at a time. */
+export interface StagingBudget {
+  files: number;
+  bytes: number;
+  readonly maxFiles: number;
+  readonly maxBytes: number;
+  readonly maxFileBytes: number;
+}
+
+export function createStagingBudget(limits: { maxStagedFiles: number; maxStagedBytes: number; maxUploadFileBytes: number }): StagingBudget {
+  return { files: 0, bytes: 0, maxFiles: limits.maxStagedFiles, maxBytes: limits.maxStagedBytes, maxFileBytes: limits.maxUploadFileBytes };
+}
+
+export async function stageUpload(
+  request: IncomingMessage,
+  dir: string,
+  rawName: string | null,
+  budget: StagingBudget = createStagingBudget({ maxStagedFiles: Infinity, maxStagedBytes: Infinity, maxUploadFileBytes: MAX_UPLOAD_BYTES }),
+): Promise<string> {
+  const maxFileBytes = budget.maxFileBytes;
   const declared = Number(request.headers['content-length'] ?? NaN);
-  if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES) throw new UploadError(413, 'file too large');
+  if (Number.isFinite(declared) && declared > maxFileBytes) throw new UploadError(413, `file too large (limit ${maxFileBytes} bytes per file)`);
+  if (budget.files + 1 > budget.maxFiles) throw new UploadError(507, `too many staged uploads (limit ${budget.maxFiles} files); old uploads are removed after 14 days`);
+  if (Number.isFinite(declared) && budget.bytes + declared > budget.maxBytes) {
+    throw new UploadError(507, `the upload staging area is full (limit ${budget.maxBytes} bytes); old uploads are removed after 14 days`);
+  }
   const folder = join(dir, randomBytes(8).toString('hex'));
   await mkdir(folder, { recursive: true, mode: 0o700 });
   const path = join(folder, safeUploadName(rawName));
   let received = 0;
+  budget.files += 1;
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       received += chunk.length;
-      if (received > MAX_UPLOAD_BYTES) callback(new UploadError(413, 'file too large'));
+      budget.bytes += chunk.length;
+      if (received > maxFileBytes) callback(new UploadError(413, `file too large (limit ${maxFileBytes} bytes per file)`));
+      else if (budget.bytes > budget.maxBytes) callback(new UploadError(507, `the upload staging area is full (limit ${budget.maxBytes} bytes)`));
       else callback(null, chunk);
     },
   });
   try {
     await pipeline(request, limit, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
   } catch (error) {
+    budget.files -= 1;
+    budget.bytes -= received;
     await rm(folder, { recursive: true, force: true });
     if (error instanceof UploadError) throw error;
     throw new UploadError(400, 'upload interrupted');

@@ -1,9 +1,9 @@
 import { WebSocket, WebSocketServer } from 'ws';
 import type { InvokeDispatcher } from '../../shared/ipc/dispatch';
 import type { Logger } from '../core/log';
+import { DEFAULT_BROWSER_HOST_LIMITS, type BrowserHostLimits } from './limits';
 
-/** Invoke requests are small JSON objects; anything bigger is a mistake or an attack. */
-const MAX_MESSAGE_BYTES = 1024 * 1024;
+type ChannelLimits = Pick<BrowserHostLimits, 'maxMessageBytes' | 'maxInFlightPerClient' | 'maxOutboundBufferBytes' | 'idleTimeoutMs'>;
 
 export interface WsChannel {
   readonly server: WebSocketServer;
@@ -37,26 +37,67 @@ function parseInvoke(data: string): InvokeMessage | null {
  * IpcResult envelope Electron's preload returns, produced by the same dispatcher), and `{event, payload}` pushed to
  * every client. Authentication happens before the upgrade (see browser-host.ts); this only speaks the protocol.
  */
-export function createWsChannel(dispatch: InvokeDispatcher, logger: Logger): WsChannel {
-  const server = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+export function createWsChannel(dispatch: InvokeDispatcher, logger: Logger, limits: ChannelLimits = DEFAULT_BROWSER_HOST_LIMITS): WsChannel {
+  // Larger messages close the socket with 1009 (ws enforces maxPayload while reading, before buffering them whole).
+  const server = new WebSocketServer({ noServer: true, maxPayload: limits.maxMessageBytes });
+  /**
+   * Backpressure: a client that does not read its replies and events makes the host queue them in memory. Past the
+   * limit it is disconnected with 1008 and a reason it can show, instead of the host growing without bound.
+   */
+  const send = (socket: WebSocket, data: string) => {
+    if (socket.readyState !== WebSocket.OPEN) return;
+    if (socket.bufferedAmount + data.length > limits.maxOutboundBufferBytes) {
+      logger.warn('websocket client not reading; disconnected', { buffered: socket.bufferedAmount });
+      socket.close(1008, 'outbound buffer full: the page stopped reading');
+      return;
+    }
+    socket.send(data);
+  };
+  const alive = new WeakMap<WebSocket, boolean>();
+  // Pings keep a healthy idle page's connection alive past the idle timeout; a page that no longer answers is closed.
+  const heartbeat = setInterval(() => {
+    for (const client of server.clients) {
+      if (alive.get(client) === false) {
+        client.terminate();
+        continue;
+      }
+      alive.set(client, false);
+      client.ping();
+    }
+  }, Math.max(1000, Math.floor(limits.idleTimeoutMs / 2)));
+  heartbeat.unref();
   server.on('connection', (socket) => {
+    let inFlight = 0;
+    alive.set(socket, true);
+    socket.on('pong', () => alive.set(socket, true));
     socket.on('message', (raw, isBinary) => {
+      alive.set(socket, true);
       const message = isBinary ? null : parseInvoke(raw.toString());
       if (!message) {
-        socket.send(JSON.stringify({ id: null, result: { ok: false, code: 'bad_request', message: 'Expected {id, channel, args}.' } }));
+        send(socket, JSON.stringify({ id: null, result: { ok: false, code: 'bad_request', message: 'Expected {id, channel, args}.' } }));
         return;
       }
+      if (inFlight >= limits.maxInFlightPerClient) {
+        send(socket, JSON.stringify({
+          id: message.id,
+          result: { ok: false, code: 'rate_limited', message: `Too many requests at once (limit ${limits.maxInFlightPerClient}); wait for the answers.` },
+        }));
+        return;
+      }
+      inFlight += 1;
       void dispatch(message.channel, message.args).then((result) => {
-        if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ id: message.id, result }));
+        inFlight -= 1;
+        send(socket, JSON.stringify({ id: message.id, result }));
       });
     });
     socket.on('error', (error) => logger.debug('websocket error', { error: error.message }));
   });
+  server.on('close', () => clearInterval(heartbeat));
   return {
     server,
     broadcast(event, payload) {
       const data = JSON.stringify({ event, payload });
-      for (const client of server.clients) if (client.readyState === WebSocket.OPEN) client.send(data);
+      for (const client of server.clients) send(client, data);
     },
     get clientCount() {
       return server.clients.size;

@@ -1,13 +1,14 @@
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'libsql';
-import type { BatchState, ItemState } from '../../../shared/engine/model';
+import type { ItemState } from '../../../shared/engine/model';
 import { MIGRATIONS } from './migrations';
 import { ensureStateDir, restrictToOwner, OWNER_ONLY_FILE_MODE } from '../settings/state-dir';
 import { mapBatch, mapExecution, mapItem, mapLedger, BATCH_COLUMNS, ITEM_COLUMNS, ITEM_PATCH_COLUMNS } from './rows';
-import { statesAllowing, type ItemEvent } from '../../../shared/engine/item-states';
+import { inGroup, ITEM_TRANSITIONS, statesAllowing, type ItemEvent } from '../../../shared/engine/item-states';
+import { createOutbox } from './outbox';
 import { transitionChecker, type TransitionPolicy } from './transitions';
-import type { BatchRecord, ExecutionRecord, ItemChange, ItemRecord, LedgerEntry, NewItem } from './types';
+import type { BatchRecord, ItemChange, NewItem } from './types';
 
 type Db = InstanceType<typeof Database>;
 type Row = Record<string, unknown>;
@@ -17,49 +18,9 @@ interface Stmt {
   all(...params: unknown[]): unknown[];
 }
 
-export interface ListItemsQuery {
-  batchId: string;
-  offset?: number;
-  limit?: number;
-  states?: readonly ItemState[];
-}
+import type { Journal } from './journal-api';
 
-export interface Journal {
-  readonly path: string;
-  createBatch(batch: BatchRecord, items: readonly NewItem[]): void;
-  getBatch(id: string): BatchRecord | null;
-  listBatches(): BatchRecord[];
-  /** Ids of batches in a state, oldest first (cheap: no spec parsing). */
-  batchIdsInState(state: BatchState): string[];
-  updateBatch(id: string, patch: { state?: BatchState; pausedReason?: string | null }): void;
-  getItem(id: string): ItemRecord | null;
-  listItems(query: ListItemsQuery): { total: number; items: ItemRecord[] };
-  /** Items of a batch in the given states, in queue order. */
-  itemsInStates(batchId: string | null, states: readonly ItemState[], limit?: number): ItemRecord[];
-  countByState(batchId: string): Partial<Record<ItemState, number>>;
-  /** Sum of per-item progress (0–100) over items of the batch in the given states. */
-  progressSum(batchId: string, states: readonly ItemState[]): number;
-  /**
-   * Updates an item's fields; a change with an `event` also moves its state through the item state machine
-   * (shared/engine/item-states.ts), which refuses a move it does not list. durable: fsync before returning (use
-   * before acting on the change outside the process).
-   */
-  updateItem(id: string, change: ItemChange, options?: { durable?: boolean }): void;
-  /** Item → submitted (event accept, or adopt) with its execution id, the execution row and the batch's spend, in one transaction. */
-  recordAccepted(itemId: string, executionId: string, credits: number, at: string, event?: 'accept' | 'adopt'): void;
-  /** Refund (execution-failed): item → failed, its charge back to 0 and the batch's spend reduced. */
-  recordRefund(itemId: string, reason: string, at: string): void;
-  updateExecution(id: string, patch: { status: string; error?: string | null; completedAt?: string | null }): void;
-  listExecutions(batchId?: string): ExecutionRecord[];
-  /** Applies `event` to every item of the batch in a state that allows it (one transaction); returns the ids moved. */
-  transitionAll(batchId: string, event: ItemEvent, patch?: Omit<ItemChange, 'event'>): string[];
-  /** Renumbers pending items of a batch in the given order (ids not pending are ignored). */
-  setPositions(batchId: string, orderedIds: readonly string[]): void;
-  ledgerHas(key: string): boolean;
-  ledgerGet(key: string): LedgerEntry | null;
-  ledgerRecord(entry: LedgerEntry): void;
-  close(): void;
-}
+export type { Journal, ListItemsQuery } from './journal-api';
 
 function migrate(db: Db): void {
   const row = db.prepare('PRAGMA user_version').get() as Row;
@@ -112,6 +73,8 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     };
   })();
 
+  const outbox = createOutbox(stmt, now);
+
   const insertBatch = db.prepare(`INSERT INTO batches (id, spec_json, workflow_id, workflow_name, workflow_json, credit_cost, state,
     paused_reason, created_at, updated_at, credits_spent, budget, output_folder)
     VALUES (@id, @spec, @workflowId, @workflowName, @workflow, @creditCost, @state, @pausedReason, @createdAt, @updatedAt, @creditsSpent, @budget, @outputFolder)`);
@@ -132,6 +95,8 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
         sources: JSON.stringify(item.sources), relDir: item.relDir, contentHash: item.contentHash, state: item.state,
         reason: item.reason, updatedAt: at,
       });
+      // An item settled at planning (a duplicate, an unreadable file) has its one outcome now.
+      if (inGroup('terminal', item.state)) outbox.record(item.id);
     }
   });
 
@@ -147,20 +112,25 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   };
 
   /** The state `event` moves the item to (checked against the table), or throws for an item that does not exist. */
-  const stateAfter = (id: string, event: ItemEvent): ItemState => {
+  /** The state `event` moves the item to (checked against the table), and whether that ends an attempt. */
+  const moveOf = (id: string, event: ItemEvent): { to: ItemState; ends: boolean } => {
     const row = stmt(`SELECT state FROM items WHERE id = ?`).get(id) as Row | undefined;
     if (!row) throw new Error(`unknown item ${id}`);
-    return checkTransition(id, String(row.state) as ItemState, event);
+    const from = String(row.state) as ItemState;
+    const to = checkTransition(id, from, event);
+    return { to, ends: !inGroup('terminal', from) && inGroup('terminal', to) };
   };
+  const stateAfter = (id: string, event: ItemEvent): ItemState => moveOf(id, event).to;
 
-  const updateItem = (id: string, change: ItemChange, options: { durable?: boolean } = {}) => {
-    if (options.durable) { durably(() => updateItem(id, change)); return; }
+  /** Writes a change; returns whether it ended an attempt (its outcome is then in the outbox, same transaction). */
+  const applyChange = (id: string, change: ItemChange): boolean => {
     const sets: string[] = [];
     const values: unknown[] = [];
     const { event, ...patch } = change;
-    if (event !== undefined) {
+    const move = event === undefined ? null : moveOf(id, event);
+    if (move) {
       sets.push('state = ?');
-      values.push(stateAfter(id, event));
+      values.push(move.to);
     }
     for (const [key, value] of Object.entries(patch)) {
       const column = ITEM_PATCH_COLUMNS[key as keyof typeof patch];
@@ -168,10 +138,20 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
       sets.push(`${column.name} = ?`);
       values.push(column.encode ? column.encode(value) : value);
     }
-    if (sets.length === 0) return;
+    if (sets.length === 0) return false;
     sets.push('updated_at = ?');
     values.push(now(), id);
     stmt(`UPDATE items SET ${sets.join(', ')} WHERE id = ?`).run(...values);
+    if (move?.ends) outbox.record(id);
+    return move?.ends ?? false;
+  };
+  const applyAtomically = db.transaction(applyChange);
+
+  const updateItem = (id: string, change: ItemChange, options: { durable?: boolean } = {}) => {
+    if (options.durable) { durably(() => updateItem(id, change)); return; }
+    if (db.inTransaction) { applyChange(id, change); return; }
+    const ended = change.event === undefined ? applyChange(id, change) : applyAtomically.immediate(id, change);
+    if (ended) outbox.notify();
   };
 
   const recordAccepted = db.transaction((itemId: string, executionId: string, credits: number, at: string, event: 'accept' | 'adopt') => {
@@ -191,13 +171,14 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     stmt(`UPDATE items SET state = ?, credits_charged = 0, reason = ?, completed_at = ?, updated_at = ? WHERE id = ?`)
       .run(stateAfter(itemId, 'execution-failed'), reason, at, at, itemId);
     stmt(`UPDATE batches SET credits_spent = MAX(0, credits_spent - ?), updated_at = ? WHERE id = ?`).run(credits, at, item.batch_id);
+    outbox.record(itemId);
   });
 
   const transitionAll = db.transaction((batchId: string, event: ItemEvent, patch: Omit<ItemChange, 'event'>) => {
     const from = statesAllowing(event);
     const ids = (stmt(`SELECT id FROM items WHERE batch_id = ? AND state IN (${statePlaceholders(from)})`).all(batchId, ...from) as Row[])
       .map((r) => String(r.id));
-    for (const id of ids) updateItem(id, { ...patch, event });
+    for (const id of ids) applyChange(id, { ...patch, event });
     return ids;
   });
 
@@ -209,7 +190,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
 
   return {
     path,
-    createBatch: (batch, items) => { createBatch(batch, items); },
+    createBatch: (batch, items) => { createBatch(batch, items); outbox.notify(); },
     getBatch: (id) => {
       const row = stmt(`SELECT ${BATCH_COLUMNS} FROM batches WHERE id = ?`).get(id) as Row | undefined;
       return row ? mapBatch(row) : null;
@@ -251,7 +232,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     },
     updateItem,
     recordAccepted: (itemId, executionId, credits, at, event = 'accept') => { durably(() => recordAccepted.immediate(itemId, executionId, credits, at, event)); },
-    recordRefund: (itemId, reason, at) => { recordRefund.immediate(itemId, reason, at); },
+    recordRefund: (itemId, reason, at) => { recordRefund.immediate(itemId, reason, at); outbox.notify(); },
     updateExecution: (id, patch) => {
       stmt(`UPDATE executions SET status = ?, error = COALESCE(?, error), completed_at = COALESCE(?, completed_at) WHERE id = ?`)
         .run(patch.status, patch.error ?? null, patch.completedAt ?? null, id);
@@ -263,7 +244,16 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
         : stmt(`SELECT ${cols} FROM executions ORDER BY created_at`).all();
       return (rows as Row[]).map(mapExecution);
     },
-    transitionAll: (batchId, event, patch = {}) => transitionAll.immediate(batchId, event, patch) as string[],
+    transitionAll: (batchId, event, patch = {}) => {
+      const ids = transitionAll.immediate(batchId, event, patch) as string[];
+      if (ids.length > 0 && inGroup('terminal', ITEM_TRANSITIONS[event].to)) outbox.notify();
+      return ids;
+    },
+    outcomesAfter: outbox.outcomesAfter,
+    lastOutcomeSeq: outbox.lastOutcomeSeq,
+    outcomeCursor: outbox.outcomeCursor,
+    saveOutcomeCursor: outbox.saveOutcomeCursor,
+    onOutcome: outbox.onOutcome,
     setPositions: (batchId, orderedIds) => { setPositions(batchId, orderedIds); },
     ledgerHas: (key) => stmt(`SELECT 1 AS hit FROM ledger WHERE key = ?`).get(key) !== undefined,
     ledgerGet: (key) => {

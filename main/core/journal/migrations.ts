@@ -69,4 +69,26 @@ export const MIGRATIONS: readonly string[] = [
     recorded_at TEXT NOT NULL
   );
   `,
+  // 2: the outcome outbox — each terminal outcome of each attempt of an item, once, in order — and where each
+  // consumer (hot folders, notifications, the CLI summary) has read up to.
+  `
+  CREATE TABLE outcomes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    item_id TEXT NOT NULL REFERENCES items(id),
+    batch_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    reason TEXT,
+    outputs_json TEXT NOT NULL DEFAULT '[]',
+    execution_id TEXT,
+    credits_charged REAL NOT NULL DEFAULT 0,
+    recorded_at TEXT NOT NULL,
+    UNIQUE (item_id, attempt)
+  );
+  CREATE INDEX outcomes_by_batch ON outcomes(batch_id, seq);
+  CREATE TABLE outcome_cursors (
+    consumer TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL
+  );
+  `,
 ];

@@ -1,0 +1,51 @@
+import type { ItemEvent } from '../../../shared/engine/item-states';
+import type { BatchState, ItemState } from '../../../shared/engine/model';
+import type { OutcomeStream } from './outbox';
+import type { BatchRecord, ExecutionRecord, ItemChange, ItemRecord, LedgerEntry, NewItem } from './types';
+
+// What the journal offers (journal.ts implements it over SQLite).
+
+export interface ListItemsQuery {
+  batchId: string;
+  offset?: number;
+  limit?: number;
+  states?: readonly ItemState[];
+}
+
+/** The journal: batches, items and executions, the done ledger, and the outcome outbox (outbox.ts). */
+export interface Journal extends OutcomeStream {
+  readonly path: string;
+  createBatch(batch: BatchRecord, items: readonly NewItem[]): void;
+  getBatch(id: string): BatchRecord | null;
+  listBatches(): BatchRecord[];
+  /** Ids of batches in a state, oldest first (cheap: no spec parsing). */
+  batchIdsInState(state: BatchState): string[];
+  updateBatch(id: string, patch: { state?: BatchState; pausedReason?: string | null }): void;
+  getItem(id: string): ItemRecord | null;
+  listItems(query: ListItemsQuery): { total: number; items: ItemRecord[] };
+  /** Items of a batch in the given states, in queue order. */
+  itemsInStates(batchId: string | null, states: readonly ItemState[], limit?: number): ItemRecord[];
+  countByState(batchId: string): Partial<Record<ItemState, number>>;
+  /** Sum of per-item progress (0–100) over items of the batch in the given states. */
+  progressSum(batchId: string, states: readonly ItemState[]): number;
+  /**
+   * Updates an item's fields; a change with an `event` also moves its state through the item state machine
+   * (shared/engine/item-states.ts), which refuses a move it does not list. durable: fsync before returning (use
+   * before acting on the change outside the process).
+   */
+  updateItem(id: string, change: ItemChange, options?: { durable?: boolean }): void;
+  /** Item → submitted (event accept, or adopt) with its execution id, the execution row and the batch's spend, in one transaction. */
+  recordAccepted(itemId: string, executionId: string, credits: number, at: string, event?: 'accept' | 'adopt'): void;
+  /** Refund (execution-failed): item → failed, its charge back to 0 and the batch's spend reduced. */
+  recordRefund(itemId: string, reason: string, at: string): void;
+  updateExecution(id: string, patch: { status: string; error?: string | null; completedAt?: string | null }): void;
+  listExecutions(batchId?: string): ExecutionRecord[];
+  /** Applies `event` to every item of the batch in a state that allows it (one transaction); returns the ids moved. */
+  transitionAll(batchId: string, event: ItemEvent, patch?: Omit<ItemChange, 'event'>): string[];
+  /** Renumbers pending items of a batch in the given order (ids not pending are ignored). */
+  setPositions(batchId: string, orderedIds: readonly string[]): void;
+  ledgerHas(key: string): boolean;
+  ledgerGet(key: string): LedgerEntry | null;
+  ledgerRecord(entry: LedgerEntry): void;
+  close(): void;
+}

@@ -4,7 +4,7 @@
 //   3. peak RSS of the engine process over 1,000 × 12 MP inputs                         — goal ≤ 250 MB
 //   4. status requests per execution at L=10 s, and how late completion is seen         — goal ≤ 6, ≤ max(1 s, L/10)
 // Sizes can be shrunk for a quick look: BENCH_ENGINE_SCALE=0.1; one part only: BENCH_ENGINE_ONLY=memory (poll, upload,
-// throughput, memory); node flags for the memory child: CHILD_FLAGS. Last line: one JSON object of metrics.
+// throughput, memory); extra node flags for the memory child: CHILD_FLAGS. Last line: one JSON object of metrics.
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,8 +16,8 @@ import { createEngine, type Engine } from '../main/core/engine';
 import { openJournal, type Journal } from '../main/core/journal';
 import { createServiceClient } from '../main/core/service';
 import { spawnSandbox, type SpawnedSandbox } from '../test/helpers/sandbox';
+import { relaunchWithMemoryProfile } from '../bin/memory-profile.mjs';
 
-const RECOMMENDED_NODE_FLAGS = '--max-old-space-size=128 --max-semi-space-size=4';
 const SCALE = Number(process.env.BENCH_ENGINE_SCALE ?? '1');
 const scaled = (n: number) => Math.max(8, Math.round(n * SCALE));
 const round = (value: number, digits = 3) => Number(value.toFixed(digits));
@@ -153,13 +153,12 @@ async function peakRss(): Promise<Record<string, number>> {
     await mkdir(input);
     const base = await photoLike(4000, 3000, 80);
     for (let i = 0; i < N; i++) await writeFile(join(input, `p${i}.jpg`), uniqueCopy(base, i));
-    // The engine process as docs/engine.md recommends hosts run it: glibc arenas capped, a modest V8 heap (override
-    // with CHILD_FLAGS="" and MALLOC_ARENA_MAX= to measure Node's defaults).
-    const flags = (process.env.CHILD_FLAGS ?? RECOMMENDED_NODE_FLAGS).split(' ').filter(Boolean);
-    const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
-    const child = spawnSync(process.execPath, [...flags, '--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', input], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] });
+    // Started with no memory flags or environment of its own: the child applies the same memory profile as the CLI
+    // (bin/memory-profile.mjs), as any host of the engine does.
+    const flags = (process.env.CHILD_FLAGS ?? '').split(' ').filter(Boolean);
+    const child = spawnSync(process.execPath, [...flags, '--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', input], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     const result = JSON.parse(child.stdout.trim().split('\n').pop() ?? '{}') as { peak: number; baseline: number; wallMs: number };
-    log(`memory: ${N} × 12 MP inputs (${round(base.length / 1e6, 1)} MB each) in ${round(result.wallMs / 1000, 1)} s: peak RSS ${round(result.peak / 2 ** 20, 0)} MB (baseline ${round(result.baseline / 2 ** 20, 0)} MB; MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX || 'default'}, node flags "${flags.join(' ')}")`);
+    log(`memory: ${N} × 12 MP inputs (${round(base.length / 1e6, 1)} MB each) in ${round(result.wallMs / 1000, 1)} s: peak RSS ${round(result.peak / 2 ** 20, 0)} MB (baseline ${round(result.baseline / 2 ** 20, 0)} MB; the hosts' memory profile${flags.length ? `, extra node flags "${flags.join(' ')}"` : ''})`);
     return { rssItems: N, peakRssMB: round(result.peak / 2 ** 20, 0), baselineRssMB: round(result.baseline / 2 ** 20, 0) };
   } finally {
     await rm(root, { recursive: true, force: true });
@@ -211,6 +210,8 @@ async function pollCost(): Promise<Record<string, number>> {
 }
 
 if (process.argv[2] === '--memory-child') {
+  const relaunched = await relaunchWithMemoryProfile();
+  if (relaunched !== null) process.exit(relaunched);
   await memoryChild(process.argv[3]!);
   process.exit(0);
 }

@@ -13,10 +13,22 @@ import { PRIVILEGED_SCHEMES } from './constants';
 import { installIpc } from './ipc-main';
 import { createElectronStoreBackend } from './settings-backend';
 import { createFileLogSink } from './log-file';
+import { hasMemoryProfile, MEMORY_ENV, MEMORY_NODE_FLAGS } from '../../bin/memory-profile.mjs';
 
 const APP_ID = 'app.batchroom.desktop';
 // dist/electron/main.cjs → the app root (package.json, dist/renderer, assets).
 const appRoot = join(__dirname, '..', '..');
+
+// The engine's memory profile (bin/memory-profile.mjs). Renderers take the V8 flags through the command line; the
+// main process only reads them at start-up, and glibc only reads MALLOC_ARENA_MAX then, so on Linux the app starts
+// once more with both before anything else happens (elsewhere the core's sharp settings apply; the arena setting is
+// glibc's).
+app.commandLine.appendSwitch('js-flags', MEMORY_NODE_FLAGS.join(' '));
+if (process.platform === 'linux' && !hasMemoryProfile()) {
+  Object.assign(process.env, MEMORY_ENV, { BATCHROOM_MEMORY_PROFILE: '1' });
+  app.relaunch({ args: [...process.argv.slice(1), `--js-flags=${MEMORY_NODE_FLAGS.join(' ')}`] });
+  app.exit(0);
+}
 
 app.setName(APP_NAME);
 app.setPath('userData', join(app.getPath('appData'), APP_NAME));

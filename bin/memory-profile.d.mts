@@ -1,0 +1,4 @@
+export declare const MEMORY_NODE_FLAGS: string[];
+export declare const MEMORY_ENV: Record<string, string>;
+export declare function hasMemoryProfile(env?: NodeJS.ProcessEnv, execArgv?: string[]): boolean;
+export declare function relaunchWithMemoryProfile(): Promise<number | null>;

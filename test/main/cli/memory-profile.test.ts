@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasMemoryProfile, MEMORY_ENV, MEMORY_NODE_FLAGS } from '../../../bin/memory-profile.mjs';
+
+// The memory profile hosts apply themselves: a process started plainly re-executes once under it, and one that
+// already has it (or whose user chose the settings) goes on.
+
+let dir: string;
+const profile = fileURLToPath(new URL('../../../bin/memory-profile.mjs', import.meta.url));
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'batchroom-memprof-'));
+  await writeFile(join(dir, 'probe.mjs'), `
+    import { getHeapStatistics } from 'node:v8';
+    import { relaunchWithMemoryProfile } from ${JSON.stringify(profile)};
+    const code = await relaunchWithMemoryProfile();
+    if (code !== null) process.exit(code);
+    console.log(JSON.stringify({ arenas: process.env.MALLOC_ARENA_MAX ?? null, heapMB: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20), args: process.argv.slice(2) }));
+    process.exit(7);
+  `);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('memory profile', () => {
+  it.each<[string, NodeJS.ProcessEnv, string[], boolean]>([
+    ['a plain start', {}, [], false],
+    ['the relaunched process (marker)', { BATCHROOM_MEMORY_PROFILE: '1' }, [], true],
+    ['settings the user chose', { ...MEMORY_ENV, NODE_OPTIONS: MEMORY_NODE_FLAGS.join(' ') }, [], true],
+    ['flags without the allocator setting', {}, MEMORY_NODE_FLAGS, Object.keys(MEMORY_ENV).length === 0],
+  ])('%s', (_what, env, execArgv, expected) => {
+    expect(hasMemoryProfile(env, execArgv)).toBe(expected);
+  });
+
+  it('re-executes a plain start once under the profile, passing arguments and the exit code through', () => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'MALLOC_ARENA_MAX' && k !== 'NODE_OPTIONS' && k !== 'BATCHROOM_MEMORY_PROFILE'));
+    const run = spawnSync(process.execPath, [join(dir, 'probe.mjs'), 'a b', '--x'], { env, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(7);
+    const seen = JSON.parse(run.stdout.trim()) as { arenas: string | null; heapMB: number; args: string[] };
+    expect(seen.args).toEqual(['a b', '--x']);
+    expect(seen.arenas).toBe(MEMORY_ENV.MALLOC_ARENA_MAX ?? null);
+    // --max-old-space-size=192 caps the heap near 192 MB (plus the young generation); Node's default is far larger.
+    expect(seen.heapMB).toBeLessThan(260);
+  });
+});

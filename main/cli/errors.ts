@@ -39,7 +39,7 @@ const HINT_BY_CODE: Partial<Record<ErrorCode, string>> = {
 /** Errors from the keychain and credential layer are plain classes carrying a hint; map them by name. */
 function credentialError(error: Error): { code: ExitCode; hint?: string } | null {
   const hint = (error as { hint?: unknown }).hint;
-  if (error.name === 'MissingApiKeyError' || error.name === 'KeychainUnavailableError') {
+  if (error.name === 'MissingApiKeyError' || error.name === 'KeychainUnavailableError' || error.name === 'KeyTransportError') {
     return { code: EXIT.auth, hint: typeof hint === 'string' ? hint : undefined };
   }
   if (error.name === 'InvalidServiceUrlError') return { code: EXIT.usage };

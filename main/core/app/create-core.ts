@@ -39,7 +39,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     try {
       return await resolveCredentials(credentialInputs());
     } catch (error) {
-      if (!(error instanceof Error) || !['MissingApiKeyError', 'KeychainUnavailableError'].includes(error.name)) throw error;
+      if (!(error instanceof Error) || !['MissingApiKeyError', 'KeychainUnavailableError', 'KeyTransportError'].includes(error.name)) throw error;
       logger.warn('no usable service', { reason: error.message });
       return error;
     }

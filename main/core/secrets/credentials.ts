@@ -1,7 +1,8 @@
 import { maskKey } from '../../../shared/redact';
 import type { ActiveKeySource, KeyStatus, SandboxReason } from '../../../shared/settings/key-status';
 import type { Settings } from '../../../shared/settings/schema';
-import { KeychainUnavailableError, MissingApiKeyError } from './errors';
+import { KeychainUnavailableError, KeyTransportError, MissingApiKeyError } from './errors';
+import { keyTransportProblem } from './key-transport';
 import type { SecretStore } from './secret-store';
 import { normalizeServiceUrl } from './service-url';
 
@@ -41,6 +42,10 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
  * `JSON.stringify(credentials)` or `console.log(credentials)` cannot leak it.
  */
 function liveCredentials(serviceUrl: string, apiKey: string, source: ActiveKeySource): LiveCredentials {
+  // Checked for every source (flag, environment, keychain): a key set for one service never rides along to another
+  // over plain http, and a sandbox key never leaves this machine.
+  const problem = keyTransportProblem(serviceUrl, apiKey);
+  if (problem) throw new KeyTransportError(serviceUrl, problem);
   const safe = () => ({ mode: 'live', serviceUrl, apiKey: maskKey(apiKey), source });
   const credentials: LiveCredentials = { mode: 'live', serviceUrl, apiKey, source };
   Object.defineProperty(credentials, 'toJSON', { value: safe, enumerable: false });
@@ -137,7 +142,7 @@ export async function getKeyStatus(inputs: CredentialInputs): Promise<KeyStatus>
       message: credentials.message,
     };
   } catch (error) {
-    if (!(error instanceof KeychainUnavailableError || error instanceof MissingApiKeyError)) throw error;
+    if (!(error instanceof KeychainUnavailableError || error instanceof MissingApiKeyError || error instanceof KeyTransportError)) throw error;
     return {
       mode: 'live',
       serviceUrl: fallbackUrl,

@@ -29,3 +29,15 @@ export class MissingApiKeyError extends Error {
     super(`No API key for ${serviceUrl}.`);
   }
 }
+
+/**
+ * A key would travel where it must not: a live key over plain http to another machine, or a sandbox key (sk_test_)
+ * off this machine. Nothing is sent; the message says which rule and the hint how to fix the service URL.
+ */
+export class KeyTransportError extends Error {
+  override readonly name = 'KeyTransportError';
+  readonly hint = 'Use the https:// address of the service, or `--service-url` with a matching `--api-key` for another service.';
+  constructor(readonly serviceUrl: string, reason: string) {
+    super(`The API key was not sent to ${serviceUrl}: ${reason}.`);
+  }
+}

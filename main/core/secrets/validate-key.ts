@@ -2,6 +2,7 @@ import { maskKey, redactSecrets } from '../../../shared/redact';
 import { USER_AGENT } from '../../../shared/app-info';
 import { BalanceSchema, type Balance } from '../../../shared/service/model';
 import type { SecretStore } from './secret-store';
+import { keyTransportProblem } from './key-transport';
 import { normalizeServiceUrl } from './service-url';
 
 export type KeyRejectReason = 'unauthorized' | 'network' | 'wrong-url' | 'malformed';
@@ -51,6 +52,8 @@ export async function saveValidatedKey(input: {
   if (shapeProblem) {
     return { ok: false, serviceUrl, reason: 'malformed', message: `Key not saved: ${REASON_TEXT.malformed} (${shapeProblem}).` };
   }
+  const transport = keyTransportProblem(serviceUrl, apiKey);
+  if (transport) return { ok: false, serviceUrl, reason: 'malformed', message: `Key not saved and not sent: ${transport} (${serviceUrl}).` };
   let verdict: KeyValidation;
   try {
     verdict = await input.validate(serviceUrl, apiKey);

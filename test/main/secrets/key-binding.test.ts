@@ -1,0 +1,71 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createInMemorySecretStore, isLoopbackHost, KeyTransportError, resolveCredentials, saveValidatedKey, type KeyValidator,
+} from '../../../main/core/secrets';
+
+// A key goes only where it belongs: a stored key to the service it was saved for, a live key only over https (plain
+// http only on this machine), a sandbox key never off this machine — whatever its source (flag, environment, keychain).
+
+const LIVE = 'sk_live_abcdefghijklmnop1234';
+const TEST = 'sk_test_abcdefghijklmnop1234';
+const settings = (serviceUrl: string) => ({ serviceUrl, sandboxMode: 'auto' as const });
+
+describe('where a key may be sent', () => {
+  it.each([
+    ['http://evil.example/api/v1', LIVE, 'env', 'live keys are only sent over https'],
+    ['http://192.168.1.20:8080', LIVE, 'flag', 'live keys are only sent over https'],
+    ['https://api.example.com', TEST, 'env', 'sandbox keys'],
+    ['http://10.0.0.5:4000', TEST, 'flag', 'sandbox keys'],
+  ] as const)('refuses %s with a %s key from the %s', async (serviceUrl, key, source, reason) => {
+    const inputs = {
+      settings: settings(serviceUrl), secretStore: createInMemorySecretStore(),
+      env: source === 'env' ? { BATCHROOM_API_KEY: key } : {},
+      flags: source === 'flag' ? { apiKey: key } : {},
+    };
+    const refusal = await resolveCredentials(inputs).then(() => null, (error: unknown) => error);
+    expect(refusal).toBeInstanceOf(KeyTransportError);
+    expect((refusal as Error).message).toContain(reason);
+    expect((refusal as Error).message).not.toContain('abcdefghijklmnop');
+  });
+
+  it('refuses a keychain key too when its service URL was changed to plain http', async () => {
+    const secretStore = createInMemorySecretStore();
+    await secretStore.set('http://nas.example/api/v1', LIVE);
+    await expect(resolveCredentials({ settings: settings('http://nas.example'), env: {}, secretStore })).rejects.toBeInstanceOf(KeyTransportError);
+  });
+
+  it.each([
+    ['https://api.example.com', LIVE],
+    ['http://127.0.0.1:4010', LIVE],
+    ['http://localhost:4010', TEST],
+    ['http://[::1]:4010', TEST],
+  ] as const)('sends to %s', async (serviceUrl, key) => {
+    const credentials = await resolveCredentials({ settings: settings(serviceUrl), env: { BATCHROOM_API_KEY: key }, secretStore: createInMemorySecretStore() });
+    expect(credentials.mode).toBe('live');
+  });
+
+  it('binds a stored key to the service it was saved for: another URL does not get it', async () => {
+    const secretStore = createInMemorySecretStore();
+    await secretStore.set('https://api.example.com/api/v1', LIVE);
+    const other = await resolveCredentials({ settings: settings('https://other.example'), env: {}, secretStore });
+    expect(other.mode).toBe('sandbox');
+    const same = await resolveCredentials({ settings: settings('https://API.example.com/'), env: {}, secretStore });
+    expect(same.mode === 'live' && same.apiKey).toBe(LIVE);
+  });
+
+  it('never sends a key to validate it where it must not go', async () => {
+    const validate = vi.fn<KeyValidator>(async () => ({ ok: true, balance: null }));
+    const secretStore = createInMemorySecretStore();
+    const saved = await saveValidatedKey({ secretStore, serviceUrl: 'http://evil.example', apiKey: LIVE, validate });
+    expect(saved.ok).toBe(false);
+    expect(validate).not.toHaveBeenCalled();
+    expect(await secretStore.get('http://evil.example/api/v1')).toBeNull();
+  });
+
+  it.each([
+    ['localhost', true], ['app.localhost', true], ['127.0.0.1', true], ['127.8.9.10', true], ['[::1]', true],
+    ['::1', true], ['192.168.1.1', false], ['localhost.evil.example', false], ['example.com', false], ['0.0.0.0', false],
+  ] as const)('%s is loopback: %s', (host, expected) => {
+    expect(isLoopbackHost(host)).toBe(expected);
+  });
+});

@@ -64,6 +64,8 @@ export default tseslint.config(
   { files: ['renderer/**/*.{ts,tsx}', 'test/renderer/**/*.{ts,tsx}'], languageOptions: { globals: { ...globals.browser } } },
   restrict(['shared/**/*.ts'], { patterns: SHARED_PATTERNS }),
   restrict(PLAIN_NODE, { patterns: CORE_PATTERNS }),
+  // The product core never depends on its test double: the hosts start the sandbox (CoreOptions.startEmbeddedService).
+  restrict(['main/core/**/*.ts'], { patterns: [...CORE_PATTERNS, { group: ['**/sandbox/**'], message: 'main/core may not import the sandbox: hosts start it and hand it over (CoreOptions.startEmbeddedService).' }] }),
   restrict(['main/electron/**/*.ts'], { paths: [ipcBan('ipcMain', IPC_MAIN_WRAPPER)] }, [IPC_MAIN_WRAPPER]),
   restrict(['renderer/**/*.{ts,tsx}'], { patterns: RENDERER_PATTERNS }),
   restrict(['preload/**/*.ts'], { patterns: PRELOAD_PATTERNS, paths: [ipcBan('ipcRenderer', IPC_RENDERER_WRAPPER)] }, [IPC_RENDERER_WRAPPER]),

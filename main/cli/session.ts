@@ -6,6 +6,7 @@ import type { ServiceStatus } from '../../shared/ipc/channels/service';
 import { createInvokeDispatcher, unwrap } from '../../shared/ipc/dispatch';
 import type { Core, HostCapabilities } from '../core/app/types';
 import { createLogger, type LogRecord } from '../core/log';
+import { startEmbeddedSandbox } from '../sandbox/embedded';
 
 /** The program-wide flags every command sees (declared once in main.ts). */
 export interface GlobalOptions {
@@ -116,6 +117,7 @@ export async function openSession(command: Command, extra: SessionNeeds = {}): P
     logger,
     startHotFolders: extra.startHotFolders ?? false,
     withEngine: extra.withEngine ?? true,
+    startEmbeddedService: startEmbeddedSandbox,
   });
   for (const secret of core.secrets()) rememberSecret(secret);
   const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: () => [...knownSecrets(), ...core.secrets()] });

@@ -14,6 +14,7 @@ import { installIpc } from './ipc-main';
 import { createElectronStoreBackend } from './settings-backend';
 import { createFileLogSink } from './log-file';
 import { hasMemoryProfile, MEMORY_ENV, MEMORY_NODE_FLAGS } from '../../bin/memory-profile.mjs';
+import { startEmbeddedSandbox } from '../sandbox/embedded';
 
 const APP_ID = 'app.batchroom.desktop';
 // dist/electron/main.cjs → the app root (package.json, dist/renderer, assets).
@@ -103,7 +104,7 @@ startElectronApp({
   installIpc,
   createCore: async (options) => {
     // Settings through electron-store inside Electron (the same settings.json the CLI reads through conf).
-    const core = await createCore({ ...options, createSettingsBackend: createElectronStoreBackend });
+    const core = await createCore({ ...options, createSettingsBackend: createElectronStoreBackend, startEmbeddedService: startEmbeddedSandbox });
     secrets = () => core.secrets();
     return core;
   },

@@ -10,6 +10,7 @@ import { interruptSignal } from '../batch-tracker';
 import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
 import { API_KEY_FLAG_WARNING, createOutput, globalOptions, knownSecrets, rememberSecret } from '../session';
+import { startEmbeddedSandbox } from '../../sandbox/embedded';
 
 /**
  * `ui`: the renderer in any browser, served on 127.0.0.1 with a one-time token. Runs until Ctrl-C. With --json the
@@ -45,7 +46,7 @@ export function registerUiCommand(program: Command): void {
       const { createCore } = await import('../../core/app/create-core');
       const core = await createCore({
         host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,
-        logger, startHotFolders: true,
+        logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox,
       });
       for (const secret of core.secrets()) rememberSecret(secret);
       const host = await startBrowserHost({ core, media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });

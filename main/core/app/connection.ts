@@ -5,6 +5,7 @@ import type { Logger } from '../log';
 import type { Credentials } from '../secrets';
 import { createServiceClient } from '../service';
 import type { ServiceClient } from '../service/types';
+import type { EmbeddedService } from './types';
 
 /** The service the core talks to right now: a live service with a key, the embedded sandbox, or neither (why). */
 export interface Connection {
@@ -41,10 +42,10 @@ export function failedConnection(serviceUrl: string, error: Error & { hint?: str
 }
 
 /**
- * Opens the connection the credentials call for. Sandbox mode starts the embedded sandbox in this process on a
- * loopback port with its own sk_test_ key (closed again by `close`).
+ * Opens the connection the credentials call for. Sandbox mode asks the host for its embedded service (the built-in
+ * sandbox on a loopback port with its own sk_test_ key, closed again by `close`).
  */
-export async function openConnection(credentials: Credentials, logger: Logger): Promise<Connection> {
+export async function openConnection(credentials: Credentials, logger: Logger, startEmbedded?: () => Promise<EmbeddedService>): Promise<Connection> {
   if (credentials.mode === 'live') {
     const client = createServiceClient({ baseUrl: credentials.serviceUrl, apiKey: credentials.apiKey, logger });
     const from = { env: 'the BATCHROOM_API_KEY environment variable', flag: 'the --api-key flag', keychain: 'the OS keychain' }[credentials.source];
@@ -58,9 +59,10 @@ export async function openConnection(credentials: Credentials, logger: Logger): 
       close: async () => undefined,
     };
   }
-  // Loaded on demand: the sandbox pulls in sharp and its workflows, which a live-service command never needs.
-  const { startSandbox } = await import('../../sandbox/index');
-  const sandbox = await startSandbox({});
+  if (!startEmbedded) {
+    return failedConnection(credentials.serviceUrl, new Error('No API key is set, and this host has no built-in sandbox. Set a key first.'));
+  }
+  const sandbox = await startEmbedded();
   logger.info('embedded sandbox started', { url: sandbox.url });
   const client = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, logger });
   return {

@@ -45,7 +45,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }
   };
   const open = (verdict: Credentials | Error): Promise<Connection> =>
-    verdict instanceof Error ? Promise.resolve(failedConnection(options.serviceUrl ?? settings.get().serviceUrl, verdict)) : openConnection(verdict, logger);
+    verdict instanceof Error ? Promise.resolve(failedConnection(options.serviceUrl ?? settings.get().serviceUrl, verdict)) : openConnection(verdict, logger, options.startEmbeddedService);
 
   let connection = await open(await credentials());
   const retired: Connection[] = [];

@@ -20,6 +20,13 @@ export interface HostCapabilities {
   previewUrlFor(path: string): string;
 }
 
+/** A service a host started for sandbox mode (the built-in sandbox): its URL, its test key, and how to stop it. */
+export interface EmbeddedService {
+  readonly url: string;
+  readonly apiKey: string;
+  close(): Promise<void>;
+}
+
 export interface CoreOptions {
   host: HostCapabilities;
   /** --state-dir / BATCHROOM_STATE_DIR / the platform default. */
@@ -41,6 +48,11 @@ export interface CoreOptions {
   createSettingsBackend?: SettingsBackendFactory;
   /** Tests pass an in-memory store; hosts use the OS keychain. */
   secretStore?: SecretStore;
+  /**
+   * Starts the service used when there is no key. The hosts (CLI, browser host, Electron) pass the built-in sandbox
+   * (main/sandbox/embedded.ts): the product core never depends on its test double. Without it, no key means no service.
+   */
+  startEmbeddedService?: () => Promise<EmbeddedService>;
 }
 
 /** Everything a host needs from the core: the contract's handlers, its events, and lifecycle. */

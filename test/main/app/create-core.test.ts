@@ -12,6 +12,7 @@ import { contract, type EventChannelName } from '../../../shared/ipc/contract';
 import { createInvokeDispatcher } from '../../../shared/ipc/dispatch';
 import type { ItemView } from '../../../shared/engine/model';
 import { startTestSandbox } from '../../helpers/sandbox';
+import { startEmbeddedSandbox } from '../../../main/sandbox/embedded';
 
 const host: HostCapabilities = { host: 'browser', platform: 'linux', previewUrlFor: (p) => `/media/x/${encodeURIComponent(p)}` };
 
@@ -21,7 +22,7 @@ let counter = 0;
 
 function options(extra: Partial<CoreOptions> = {}): CoreOptions {
   counter += 1;
-  return { host, stateDir: join(dir, `state-${counter}`), env: {}, secretStore: createInMemorySecretStore(), ...extra };
+  return { host, stateDir: join(dir, `state-${counter}`), env: {}, secretStore: createInMemorySecretStore(), startEmbeddedService: startEmbeddedSandbox, ...extra };
 }
 
 function item(extra: Partial<ItemView>): ItemView {

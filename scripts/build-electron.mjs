@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-// Electron 41 runs Chromium 146 and Node 24.
+// Conservative targets: Electron 45's own Node and Chromium are newer than both.
 const ELECTRON_NODE_TARGET = 'node22';
 const ELECTRON_CHROME_TARGET = 'chrome130';
 
@@ -22,7 +22,7 @@ const ELECTRON_CHROME_TARGET = 'chrome130';
  * their default export arrives as a namespace object (`ElectronStore is not a constructor`). Everything else stays
  * external (electron-builder packs node_modules): native modules (sharp, libsql, keytar) must load from disk.
  */
-export const BUNDLED_ESM_ONLY = ['chokidar', 'conf', 'electron-store'];
+export const BUNDLED_ESM_ONLY = ['chokidar', 'conf', 'electron-store', 'p-limit'];
 export const MAIN_EXTERNALS = ['electron', ...Object.keys(pkg.dependencies ?? {}).filter((name) => !BUNDLED_ESM_ONLY.includes(name))];
 
 export async function buildElectron({ outDir = join(root, 'dist', 'electron'), minify = false } = {}) {

@@ -19,6 +19,8 @@ interface Report {
   calls: Record<string, { ok: boolean; code?: string; data?: Record<string, unknown> }>;
   index: { status: number; csp: string };
   errors: string[];
+  switches: Array<[string, string | null]>;
+  relaunched: { args?: string[] } | null;
 }
 
 beforeAll(async () => {
@@ -41,12 +43,15 @@ describe('the bundled main process against a fake Electron', () => {
       encoding: 'utf8',
       timeout: 60_000,
       // No D-Bus session: the keychain is unavailable and the core falls back to its built-in sandbox.
-      env: { PATH: process.env.PATH, HOME: home, FAKE_ELECTRON_HOME: home, BATCHROOM_STATE_DIR: join(home, 'state') },
+      // BATCHROOM_MEMORY_PROFILE: as after the one relaunch that gives the process its memory settings (tested below).
+      env: { PATH: process.env.PATH, HOME: home, FAKE_ELECTRON_HOME: home, BATCHROOM_STATE_DIR: join(home, 'state'), BATCHROOM_MEMORY_PROFILE: '1' },
     });
     const line = result.stdout.trim().split('\n').at(-1) ?? '';
     expect(result.status, `${result.stderr}\n${result.stdout}`).toBe(0);
     const report = JSON.parse(line) as Report;
     expect(report.errors).toEqual([]);
+    expect(report.relaunched).toBeNull();
+    expect(report.switches).toContainEqual(['js-flags', expect.stringContaining('--max-old-space-size=')]);
     expect(report.privileged).toEqual(['batchroom', 'batchroom-media']);
     expect(report.protocols.sort()).toEqual(['batchroom', 'batchroom-media']);
     expect(report.windows).toHaveLength(1);
@@ -56,6 +61,8 @@ describe('the bundled main process against a fake Electron', () => {
     expect(report.ipcChannels).toBe(INVOKE_CHANNELS.length);
     expect(report.calls.info).toMatchObject({ ok: true, data: { host: 'electron' } });
     expect(report.calls.status).toMatchObject({ ok: true });
+    expect(report.calls.previewUngranted).toMatchObject({ ok: false, code: 'forbidden_path' });
+    expect(report.calls.picked).toMatchObject({ ok: true });
     expect(report.calls.preview).toMatchObject({ ok: true, data: { url: expect.stringMatching(/^batchroom-media:\/\/file\//) } });
     expect(report.calls.foreign).toMatchObject({ ok: false, code: 'untrusted_sender' });
     expect(report.calls.malformed).toMatchObject({ ok: false, code: 'bad_request' });
@@ -65,5 +72,19 @@ describe('the bundled main process against a fake Electron', () => {
     const log = readFileSync(join(home, 'logs', 'main.log'), 'utf8');
     expect(log).toContain('refused IPC message');
     expect(existsSync(join(home, 'state', 'settings.json'))).toBe(true);
+  });
+  it.runIf(process.platform === 'linux')('starts once more with the memory settings when launched without them', () => {
+    const home = join(dir, 'home');
+    const result = spawnSync(process.execPath, ['--import', join(import.meta.dirname, 'fixtures', 'fake-electron.mjs'), join(dir, 'dist', 'electron', 'main.cjs')], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { PATH: process.env.PATH, HOME: home, FAKE_ELECTRON_HOME: home, BATCHROOM_STATE_DIR: join(home, 'state-relaunch') },
+    });
+    expect(result.status, `${result.stderr}\n${result.stdout}`).toBe(0);
+    const report = JSON.parse(result.stdout.trim().split('\n').at(-1) ?? '') as Report;
+    expect(report.errors).toEqual([]);
+    expect(report.relaunched?.args).toContainEqual(expect.stringMatching(/^--js-flags=.*--max-old-space-size=/));
+    expect(report.windows).toHaveLength(0); // nothing started before the relaunch
   });
 });

@@ -63,7 +63,8 @@ function cli(args: string[], env: Record<string, string>): Promise<{ code: numbe
   });
 }
 
-const runArgs = (out: string) => ['--json', 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--out', join(dir, out), '--yes', join(dir, 'in')];
+// --rerun: each step pays for the same photos again on purpose (the done ledger would skip them otherwise).
+const runArgs = (out: string) => ['--json', 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--out', join(dir, out), '--yes', '--rerun', join(dir, 'in')];
 const summaryOf = (stdout: string) =>
   JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as { saved: number; failed: number; unknown: number; skipped: number };
 

@@ -13,8 +13,8 @@ export interface OutcomeConsumer {
 export interface ConsumeOptions {
   /** Where a consumer never seen before starts: only outcomes from now on (default), or the whole outbox. */
   from?: 'now' | 'start';
-  /** A handler that throws is reported here and the outcome counts as handled (it is not retried forever). */
-  onError?: (error: unknown, outcome: OutcomeRecord) => void;
+  /** A handler that throws is reported here and the outcome counts as handled (it is not retried forever); null: reading failed. */
+  onError?: (error: unknown, outcome: OutcomeRecord | null) => void;
 }
 
 export function consumeOutcomes(stream: OutcomeStream, consumer: string, handle: (outcome: OutcomeRecord) => void | Promise<void>,
@@ -46,7 +46,10 @@ export function consumeOutcomes(stream: OutcomeStream, consumer: string, handle:
     if (stopped) return Promise.resolve();
     if (running) { again = true; return running; }
     // Not inside the journal write that announced the outcome: handlers run on a later turn.
-    running = new Promise<void>((resolve) => setImmediate(resolve)).then(pump).finally(() => { running = null; });
+    running = new Promise<void>((resolve) => setImmediate(resolve)).then(pump)
+      // The journal closed under a pending wake-up (the host is quitting): the cursor says where to go on next time.
+      .catch((error: unknown) => { if (!stopped) options.onError?.(error, null); })
+      .finally(() => { running = null; });
     return running;
   };
   const unsubscribe = stream.onOutcome(() => void wake());

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import { inGroup, statesOf } from '../../../shared/engine/item-states';
-import { ITEM_STATES, type ItemState, type ItemView } from '../../../shared/engine/model';
+import { ITEM_STATES, type ItemState } from '../../../shared/engine/model';
 import type { Engine } from '../engine';
 import { journalDoneLedger } from '../journal/done-ledger';
 import type { Journal } from '../journal/journal';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
-import type { ItemRecord } from '../journal/types';
+import type { OutcomeRecord } from '../journal/outbox';
+import { consumeOutcomes, type OutcomeConsumer } from '../engine/outcome-consumer';
 import type { Logger } from '../log';
 import type { ServiceClient } from '../service/types';
 import type { SettingsStore } from '../settings/store';
@@ -43,13 +44,16 @@ export function settingsConfigStore(settings: Pick<SettingsStore, 'get' | 'updat
 }
 
 /**
- * The engine as the manager sees it. Outcomes come from the engine's coalesced progress events: each item is
- * reported once per final state it reaches (a failed item retried and then saved is reported twice, correctly).
+ * The engine as the manager sees it. Outcomes come from the journal's outcome outbox (consumer "hotfolders"): each
+ * terminal outcome of each attempt once, in order, resumed from the last one handled after a restart — a failed
+ * item retried and then saved is delivered twice (attempt 1 failed, attempt 2 saved) and the folder replaces the
+ * first with the second.
  */
-export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pick<ServiceClient, 'getWorkflow'>): HotFolderEngine {
+export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pick<ServiceClient, 'getWorkflow'>, logger?: Logger): HotFolderEngine {
   const batchFacts = new Map<string, BatchFacts>();
   const reported = new Map<string, ItemState>();
-  const listeners = new Set<(outcome: HotFolderItemOutcome) => void>();
+  const listeners = new Set<(outcome: HotFolderItemOutcome) => void | Promise<void>>();
+  let consumer: OutcomeConsumer | null = null;
   /** folder + content hash → items of that folder's batches (built from the journal now, then kept current). */
   const byContent = new Map<string, Set<string>>();
   const indexItem = (hotFolderId: string, contentHash: string, itemId: string) => {
@@ -74,31 +78,31 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
     return facts;
   };
 
-  const report = (item: Pick<ItemView, 'id' | 'batchId' | 'state' | 'sources' | 'outputs' | 'reason' | 'executionId' | 'creditsCharged'>) => {
-    if (!inGroup('terminal', item.state) || reported.get(item.id) === item.state) return;
-    reported.set(item.id, item.state);
-    const facts = factsOf(item.batchId);
-    if (!facts?.hotFolderId) return;
-    const contentHash = journal.getItem(item.id)?.contentHash ?? null;
+  const deliver = async (record: OutcomeRecord) => {
+    reported.set(record.itemId, record.state);
+    const facts = factsOf(record.batchId);
+    const item = journal.getItem(record.itemId);
+    if (!facts?.hotFolderId || !item) return;
     const outcome: HotFolderItemOutcome = {
-      batchId: item.batchId,
+      batchId: record.batchId,
       sourcePath: Object.values(item.sources)[0] ?? '',
-      state: item.state as HotFolderItemOutcome['state'],
-      outputs: item.outputs,
-      reason: item.reason,
-      executionId: item.executionId,
-      itemId: item.id,
-      creditsCharged: item.creditsCharged,
+      state: record.state as HotFolderItemOutcome['state'],
+      outputs: record.outputs,
+      reason: record.reason,
+      executionId: record.executionId,
+      itemId: record.itemId,
+      creditsCharged: record.creditsCharged,
       hotFolderId: facts.hotFolderId,
-      contentHash,
+      contentHash: item.contentHash,
       workflowId: facts.workflowId,
       parametersHash: facts.parametersHash,
+      attempt: record.attempt,
     };
-    for (const listener of listeners) listener(outcome);
+    for (const listener of listeners) await listener(outcome);
   };
 
   // Built synchronously at creation, right after reconcileLedger: an item already final now is in the ledger, so
-  // it counts as reported; only items that end from here on wait for their progress event.
+  // it counts as reported; only outcomes recorded from here on wait for the outbox consumer.
   for (const batch of journal.listBatches()) {
     const folderId = factsOf(batch.id)?.hotFolderId;
     if (!folderId) continue;
@@ -108,24 +112,19 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
     }
   }
 
-  engine.onProgress((event) => {
-    for (const item of event.items) report(item);
-  });
-
   return {
     async submit(spec) {
       const summary = await engine.createBatch(spec);
-      // Items the engine settled at creation (duplicates, unreadable files) never show up in progress events.
+      // Items the engine settled at creation (duplicates, unreadable files) arrive through the outbox like the rest.
       const { items } = journal.listItems({ batchId: summary.id, limit: spec.inputs.paths.length + 10 });
       const seen = new Set<string>();
       for (const item of items) {
         for (const source of Object.values(item.sources)) seen.add(source);
         if (item.contentHash && spec.source.hotFolderId) indexItem(spec.source.hotFolderId, item.contentHash, item.id);
-        if (inGroup('terminal', item.state)) report(viewOf(item));
       }
       for (const path of spec.inputs.paths.filter((p) => !seen.has(p))) {
         for (const listener of listeners) {
-          listener({
+          await listener({
             batchId: summary.id, sourcePath: path, state: 'skipped', outputs: [], reason: 'not accepted by the engine',
             executionId: null, itemId: null, creditsCharged: 0, hotFolderId: spec.source.hotFolderId ?? null, contentHash: null,
           });
@@ -135,7 +134,20 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
     },
     onItemFinal(listener) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      // Consuming starts with the first listener, so no outcome is read (and its cursor advanced) with nobody to hear it.
+      consumer ??= consumeOutcomes(journal, 'hotfolders', deliver, {
+        onError: (error, o) => logger?.error('hot-folder outcome not handled', { itemId: o?.itemId ?? null, error: String(error) }),
+      });
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) { consumer?.stop(); consumer = null; }
+      };
+    },
+    sourceMoved(itemId, from, to) {
+      const item = journal.getItem(itemId);
+      if (!item) return;
+      const sources = Object.fromEntries(Object.entries(item.sources).map(([field, path]) => [field, path === from ? to : path]));
+      journal.updateItem(itemId, { sources });
     },
     async creditCost(workflowId) {
       const cached = costs.get(workflowId);
@@ -146,7 +158,7 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
     },
     isInFlight(contentHash, hotFolderId) {
       // In flight: not final yet (the engine resumed it after a restart), or final but its outcome not yet handed to
-      // the manager (progress events are coalesced), so the ledger may not know it for another few milliseconds.
+      // the manager (the outbox consumer runs a moment later), so the ledger may not know it yet.
       for (const itemId of byContent.get(`${hotFolderId}\n${contentHash}`) ?? []) {
         const state = journal.getItem(itemId)?.state;
         if (!state) continue;
@@ -155,13 +167,6 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
       }
       return false;
     },
-  };
-}
-
-function viewOf(item: ItemRecord): Pick<ItemView, 'id' | 'batchId' | 'state' | 'sources' | 'outputs' | 'reason' | 'executionId' | 'creditsCharged'> {
-  return {
-    id: item.id, batchId: item.batchId, state: item.state, sources: item.sources, outputs: item.outputs, reason: item.reason,
-    executionId: item.executionId, creditsCharged: item.creditsCharged,
   };
 }
 
@@ -211,7 +216,7 @@ export function createCoreHotFolders(deps: CoreHotFoldersDeps): { manager: HotFo
   reconcileLedger(deps.journal, deps.logger);
   const manager = createHotFolderManager({
     ...deps.options,
-    engine: engineHotFolderPort(deps.engine, deps.journal, deps.client),
+    engine: engineHotFolderPort(deps.engine, deps.journal, deps.client, deps.logger),
     ledger: journalLedger(deps.journal),
     configStore: deps.configStore,
     baseline: createFileBaselineStore(join(deps.stateDir, 'hotfolders')),

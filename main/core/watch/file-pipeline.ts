@@ -55,6 +55,8 @@ export class FilePipeline {
   private readonly inFlight = new Map<string, Candidate>();
   private readonly chains = new Map<string, Promise<void>>();
   private readonly sessionFailed = new Set<string>();
+  /** The last outcome handled per item: a retried item's next outcome replaces it instead of adding to it. */
+  private readonly lastOutcome = new Map<string, { state: HotFolderItemOutcome['state']; credits: number; movedTo: string | null }>();
   private readonly deferredSince = new Map<string, number>();
   private readonly submitter: BatchSubmitter;
 
@@ -188,6 +190,8 @@ export class FilePipeline {
 
   /** Ledger first (the result is saved), then Done/Failed: a crash in between leaves a done file that the next scan moves. */
   async handleOutcome(outcome: HotFolderItemOutcome): Promise<void> {
+    const previous = outcome.itemId ? this.lastOutcome.get(outcome.itemId) : undefined;
+    if (previous) return this.handleLaterAttempt(outcome, previous);
     const config = this.folder.config;
     const current = this.inFlight.get(outcome.sourcePath);
     // The same path may already hold newer content in flight (rewritten while its first version ran): an outcome
@@ -204,6 +208,8 @@ export class FilePipeline {
       this.folder.status.queued = Math.max(0, this.folder.status.queued - 1);
     }
     this.submitter.settled(outcome.creditsCharged);
+    const handled = { state: outcome.state, credits: outcome.creditsCharged, movedTo: null as string | null };
+    if (outcome.itemId) this.lastOutcome.set(outcome.itemId, handled);
     // Moving the original away while a newer version of it is still queued would pull the file from under it.
     const mayMove = config.moveOriginals && !this.inFlight.has(outcome.sourcePath);
     if (key && contentHash && outcome.state !== 'skipped') {
@@ -224,7 +230,7 @@ export class FilePipeline {
         this.folder.status.failed++;
         if (key) this.sessionFailed.add(key);
         this.folder.activity('failed', path, outcome.reason ?? 'failed');
-        if (mayMove) await this.moveTo(path, FAILED_DIR);
+        if (mayMove) handled.movedTo = await this.moveTo(path, FAILED_DIR, outcome.itemId);
         return;
       case 'unknown':
         this.folder.status.failed++;
@@ -235,13 +241,55 @@ export class FilePipeline {
     }
   }
 
-  private async moveTo(path: string, subfolder: string): Promise<void> {
+  /**
+   * A retried item ended again (the outbox delivers every attempt): its new outcome replaces the earlier one. The
+   * budget reservation was released and the submitter settled by the first outcome, so only the difference in
+   * credits is added; the counts move from the old state to the new; an original moved to Failed/ (the item was
+   * told where) goes on to Done/ when the retry saved it.
+   */
+  private async handleLaterAttempt(outcome: HotFolderItemOutcome, previous: { state: HotFolderItemOutcome['state']; credits: number; movedTo: string | null }): Promise<void> {
+    const status = this.folder.status;
+    if (previous.state === 'saved') status.processed = Math.max(0, status.processed - 1);
+    if (previous.state === 'failed' || previous.state === 'unknown') status.failed = Math.max(0, status.failed - 1);
+    status.creditsSpent += outcome.creditsCharged - previous.credits;
+    this.lastOutcome.set(outcome.itemId!, { state: outcome.state, credits: outcome.creditsCharged, movedTo: previous.movedTo });
+    const config = this.folder.config;
+    const contentHash = outcome.contentHash;
+    const workflowId = outcome.workflowId ?? config.workflowId;
+    const paramsHash = outcome.parametersHash ?? this.parametersHash;
+    const key = contentHash ? ledgerKey(contentHash, workflowId, paramsHash) : null;
+    if (key && contentHash && outcome.state !== 'skipped') {
+      await this.shared.ledger.record({
+        key, contentHash, workflowId, parametersHash: paramsHash, sourcePath: outcome.sourcePath, outcome: outcome.state,
+        outputs: outcome.outputs, executionId: outcome.executionId, itemId: outcome.itemId, hotFolderId: config.id,
+      });
+    }
+    const path = outcome.sourcePath;
+    if (outcome.state === 'saved') {
+      status.processed++;
+      if (key) this.sessionFailed.delete(key);
+      this.folder.activity('saved', path, outcome.outputs[0] ?? 'saved');
+      if (config.moveOriginals && previous.movedTo) await this.moveTo(previous.movedTo, DONE_DIR, null, FAILED_DIR);
+    } else if (outcome.state === 'failed' || outcome.state === 'unknown') {
+      status.failed++;
+      this.folder.activity('failed', path, outcome.reason ?? outcome.state);
+    } else {
+      this.folder.activity('skipped', path, outcome.reason ?? outcome.state);
+    }
+  }
+
+  /** Moves an original; returns where it went (null when it could not). `fromSorted`: it sits in that sort folder. */
+  private async moveTo(path: string, subfolder: string, itemId: string | null = null, fromSorted?: string): Promise<string | null> {
     try {
-      const target = await moveOriginal(this.folder.config.path, path, subfolder);
+      const target = await moveOriginal(this.folder.config.path, path, subfolder, fromSorted);
       this.folder.activity('moved', path, target);
+      // A failed item may be retried: it must read its original where it now is, not fail with "file not found".
+      if (itemId) this.shared.engine.sourceMoved?.(itemId, path, target);
+      return target;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       this.folder.activity('failed', path, `could not move the original to ${subfolder}/: ${(error as Error).message}`);
+      return null;
     }
   }
 }

@@ -121,7 +121,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
     onStatusChange: scheduleChanged,
   };
 
-  const unsubscribe = options.engine.onItemFinal((outcome) => void routeOutcome(outcome));
+  const unsubscribe = options.engine.onItemFinal((outcome) => routeOutcome(outcome));
 
   async function routeOutcome(outcome: HotFolderItemOutcome): Promise<void> {
     if (!outcome.hotFolderId) return;

@@ -6,8 +6,10 @@ import { basename, dirname, extname, join, relative } from 'node:path';
  * ` (2)`, ` (3)`… suffix: a second `IMG_0001.jpg` from another card must never overwrite the first.
  * Returns the new path.
  */
-export async function moveOriginal(root: string, path: string, subfolder: string): Promise<string> {
-  const rel = relative(root, dirname(path));
+export async function moveOriginal(root: string, path: string, subfolder: string, fromSorted?: string): Promise<string> {
+  // An original already sorted into `fromSorted`/ (Failed/, then saved by a retry) keeps its sub-path from there.
+  const base = fromSorted ? join(root, fromSorted) : root;
+  const rel = relative(base, dirname(path));
   const targetDir = rel.startsWith('..') ? join(root, subfolder) : join(root, subfolder, rel);
   await mkdir(targetDir, { recursive: true });
   const ext = extname(path);

@@ -22,13 +22,20 @@ export interface HotFolderItemOutcome {
   /** The batch's workflow and parameters hash: the ledger key of a batch resumed after its folder was edited. */
   workflowId?: string;
   parametersHash?: string;
+  /** 1 for the item's first outcome; a retried item's later outcome replaces the earlier one (outcome outbox). */
+  attempt?: number;
 }
 
 export interface HotFolderEngine {
   /** Starts a batch for these files (spec.inputs.paths); resolves once the batch is durable in the journal. */
   submit(spec: BatchSpec): Promise<{ batchId: string }>;
-  /** Every item of a hot-folder batch that reaches a final state, including batches resumed after a restart. */
-  onItemFinal(listener: (outcome: HotFolderItemOutcome) => void): () => void;
+  /**
+   * Every terminal outcome of every attempt of an item of a hot-folder batch, once, in order (the journal's outcome
+   * outbox), including batches resumed after a restart. The next one is delivered after the returned promise settles.
+   */
+  onItemFinal(listener: (outcome: HotFolderItemOutcome) => void | Promise<void>): () => void;
+  /** The folder moved an original (move-originals): the item reads it from there if it is retried. */
+  sourceMoved?(itemId: string, from: string, to: string): void;
   /** Credits one execution of the workflow costs (dry-run totals, budget). */
   creditCost(workflowId: string): Promise<number>;
   /** A non-final item with this content hash exists for this folder (survives restarts: the engine resumes it). */

@@ -27,10 +27,18 @@ export interface Submission {
  */
 export function createFakeEngine(options: { autoComplete?: boolean; delayMs?: number; fail?: (path: string) => boolean; refuse?: () => string | null } = {}) {
   const submissions: Submission[] = [];
-  const listeners = new Set<(o: HotFolderItemOutcome) => void>();
+  const listeners = new Set<(o: HotFolderItemOutcome) => void | Promise<void>>();
+  const moved: { itemId: string; from: string; to: string }[] = [];
   let nextBatch = 1;
-  const engine: HotFolderEngine & { submissions: Submission[]; submittedPaths(): string[]; completeSubmission(index: number): Promise<void> } = {
+  const engine: HotFolderEngine & {
+    submissions: Submission[]; moved: typeof moved; submittedPaths(): string[]; completeSubmission(index: number): Promise<void>;
+    emit(outcome: HotFolderItemOutcome): Promise<void>;
+  } = {
     submissions,
+    moved,
+    /** Delivers one outcome as the outbox consumer would: the next only after the folder handled this one. */
+    emit: async (outcome) => { for (const l of listeners) await l(outcome); },
+    sourceMoved: (itemId, from, to) => void moved.push({ itemId, from, to }),
     completeSubmission: async (index) => {
       const s = submissions[index]!;
       await complete(s.spec, s.batchId, s.paths, s.hashes);

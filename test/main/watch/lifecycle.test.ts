@@ -225,6 +225,39 @@ describe('move originals', () => {
   });
 });
 
+describe('a retried item (outcome outbox delivers each attempt)', () => {
+  it('fail then retry-saved counts 1 processed 0 failed, releases the budget once, and moves the original once more to Done/', async () => {
+    const engine = createFakeEngine({ autoComplete: false });
+    const h = track(harness({ engine }));
+    // 2 credits per photo, 4 for the folder: two photos in flight use the whole budget.
+    await h.manager.save(folderConfig({ path: inbox, outputFolder: out, moveOriginals: true, budget: 4 }));
+    await writeFile(join(inbox, 'bad.jpg'), jpegBytes('broken at first'));
+    await writeFile(join(inbox, 'a.jpg'), jpegBytes('slow one'));
+    await waitFor(() => engine.submittedPaths().length === 2, 5_000, 'two submitted');
+    const sub = (name: string) => {
+      const s = engine.submissions.find((x) => x.paths.some((p) => p.endsWith(name)))!;
+      const i = s.paths.findIndex((p) => p.endsWith(name));
+      return { batchId: s.batchId, path: s.paths[i]!, contentHash: s.hashes[i]!, itemId: `item-${name}` };
+    };
+    const bad = sub('bad.jpg');
+    const base = { ...bad, outputs: [], executionId: 'e1', hotFolderId: 'f1', reason: null };
+    await engine.emit({ ...base, sourcePath: bad.path, state: 'failed', reason: 'corrupt image', creditsCharged: 0, attempt: 1 });
+    expect(await readdir(join(inbox, 'Failed'))).toEqual(['bad.jpg']);
+    expect(engine.moved).toEqual([{ itemId: bad.itemId, from: bad.path, to: join(inbox, 'Failed', 'bad.jpg') }]);
+    // "Retry failed": the engine reads the original where the folder moved it, and this time it is saved.
+    await engine.emit({ ...base, sourcePath: join(inbox, 'Failed', 'bad.jpg'), state: 'saved', outputs: [join(out, 'bad_wf-color.jpg')], creditsCharged: 2, attempt: 2 });
+    const status = h.manager.list().find((f) => f.config.id === 'f1')!.status;
+    expect({ processed: status.processed, failed: status.failed, creditsSpent: status.creditsSpent }).toEqual({ processed: 1, failed: 0, creditsSpent: 2 });
+    expect(await readdir(join(inbox, 'Done'))).toEqual(['bad.jpg']);
+    expect(await readdir(join(inbox, 'Failed'))).toEqual([]);
+    expect(h.activity.filter((a) => a.kind === 'failed' && /could not move|not found/.test(a.message))).toEqual([]);
+    // a.jpg is still in flight (2 committed) and 2 are spent: a third photo must not be sent past the budget.
+    await writeFile(join(inbox, 'c.jpg'), jpegBytes('one too many'));
+    await waitFor(() => h.activity.some((a) => a.kind === 'skipped' && a.path.endsWith('c.jpg')), 5_000, 'budget refusal');
+    expect(engine.submittedPaths()).toHaveLength(2);
+  });
+});
+
 describe('dry run and reprocess', () => {
   it('reports what would be processed, what is done, what collides and what is unsupported', async () => {
     const ledger = createFakeLedger();

@@ -75,14 +75,20 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /** Real JPEGs with distinct colours and a gradient, so before/after differ visibly. */
+// Every photo made in one test process differs: the done ledger recognises photos by content, so two identical
+// photos in different journeys would be (rightly) skipped as already done.
+let photosMade = 0;
+
 export async function makePhotos(dir: string, count: number, prefix = 'IMG_'): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
   const paths: string[] = [];
   for (let n = 0; n < count; n++) {
-    const hue = (n * 67) % 360;
+    const index = photosMade++;
+    const hue = (index * 67) % 360;
+    const cy = 100 + (Math.floor(index / 6) % 6) * 24;
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="320">
       <defs><linearGradient id="g" x1="0" x2="1" y1="0" y2="1"><stop offset="0" stop-color="hsl(${hue},70%,60%)"/><stop offset="1" stop-color="hsl(${(hue + 120) % 360},60%,35%)"/></linearGradient></defs>
-      <rect width="480" height="320" fill="url(#g)"/><circle cx="${160 + n * 40}" cy="160" r="80" fill="rgba(255,255,255,0.55)"/>
+      <rect width="480" height="320" fill="url(#g)"/><circle cx="${160 + (index % 6) * 40}" cy="${cy}" r="80" fill="rgba(255,255,255,0.55)"/>
       <rect x="300" y="60" width="120" height="200" rx="16" fill="rgba(0,0,0,0.25)"/></svg>`;
     const path = join(dir, `${prefix}${String(n + 1).padStart(4, '0')}.jpg`);
     await sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toFile(path);

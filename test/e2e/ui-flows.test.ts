@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../main/sandbox/index';
+import { expectLooksRight } from './screenshots';
 import { buildRenderer, launchChromium, makePhotos, screenshot, startUi, type RunningUi } from './ui-support';
+
+const look = expectLooksRight;
 
 // The other journeys through the real app: a hot folder from creation to a saved result, the insufficient-credits
 // error before anything is spent, and the API key entered in Settings (real gnome-keyring in a private D-Bus).
@@ -73,7 +76,7 @@ describe('live service (the sandbox as a separate service, key from the environm
     await dialog.getByRole('combobox', { name: 'Workflow' }).selectOption('color-grade');
     await dialog.getByRole('combobox', { name: /Look/ }).selectOption('warm');
     await dialog.getByRole('textbox', { name: 'Save results to' }).fill(hotOut);
-    await screenshot(page, '10-hot-folder-editor');
+    look(await screenshot(page, '10-hot-folder-editor'));
     await dialog.getByRole('button', { name: 'Save hot folder' }).click();
 
     const card = page.getByRole('article', { name: 'Hot folder watch' });
@@ -93,7 +96,7 @@ describe('live service (the sandbox as a separate service, key from the environm
     // The existing photo waited for review (dry-run policy): nothing was spent on it.
     expect(readdirSync(hotOut).some((f) => f.startsWith('OLD_'))).toBe(false);
     expect(existing).toBeDefined();
-    await screenshot(page, '11-hot-folder-active');
+    look(await screenshot(page, '11-hot-folder-active'));
     await card.getByRole('switch', { name: 'Watch watch' }).click();
     await expect.poll(() => card.getByRole('switch', { name: 'Watch watch' }).isChecked()).toBe(false);
   });
@@ -117,7 +120,7 @@ describe('live service (the sandbox as a separate service, key from the environm
     const summary = page.getByRole('dialog', { name: 'Batch summary' });
     await summary.getByText(/Not enough credits/).waitFor();
     expect(await summary.getByRole('button', { name: 'Start 3 photos' }).isDisabled()).toBe(true);
-    await screenshot(page, '12-insufficient-credits');
+    look(await screenshot(page, '12-insufficient-credits'));
     expect(photos).toHaveLength(3);
     expect(existsSync(join(work, 'pricey-out')) ? readdirSync(join(work, 'pricey-out')) : []).toEqual([]);
   });
@@ -145,14 +148,14 @@ describe.skipIf(!hasKeyring && !process.env.CI)('API key entry (real gnome-keyri
     await url.fill(sandbox.url);
     await url.press('Enter');
     await expect.poll(() => page.getByRole('region', { name: 'API key' }).innerText()).toContain(sandbox.url);
-    await screenshot(page, '13-no-key');
+    look(await screenshot(page, '13-no-key'));
     const keyField = page.getByLabel('Enter your API key');
     await keyField.fill('sk_live_notasandboxkey_00009999');
     await page.getByRole('button', { name: 'Save and check key' }).click();
     const keyPanel = page.getByRole('region', { name: 'API key' });
     await keyPanel.getByRole('alert').waitFor();
     expect(await keyPanel.getByRole('alert').innerText()).toMatch(/did not accept the API key/);
-    await screenshot(page, '14-key-rejected');
+    look(await screenshot(page, '14-key-rejected'));
 
     await page.getByLabel('Enter your API key').fill(KEY);
     await page.getByRole('button', { name: 'Save and check key' }).click();
@@ -162,6 +165,6 @@ describe.skipIf(!hasKeyring && !process.env.CI)('API key entry (real gnome-keyri
     expect(await page.content()).not.toContain(KEY);
     await page.getByRole('status', { name: /Live service/ }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: /^Balance: / }).waitFor({ timeout: 30_000 });
-    await screenshot(page, '15-key-accepted');
+    look(await screenshot(page, '15-key-accepted'));
   });
 });

@@ -9,8 +9,9 @@ import sharp from 'sharp';
 // (optionally inside a private D-Bus session with gnome-keyring), Debian's Chromium, real photos and screenshots.
 
 export const ROOT = resolve(__dirname, '../..');
-export const SCREENSHOT_DIR = join(ROOT, 'test-artifacts', 'screenshots');
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export { screenshot } from './screenshots';
 
 /** Builds the renderer from the current sources into `outDir` (the tests never depend on a stale dist/). */
 export function buildRenderer(outDir: string): void {
@@ -95,16 +96,6 @@ export async function makePhotos(dir: string, count: number, prefix = 'IMG_'): P
     paths.push(path);
   }
   return paths;
-}
-
-/** Saves `<name>-<theme>.png` under test-artifacts/screenshots/. */
-export async function screenshot(page: Page, name: string): Promise<string> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  const theme = await page.evaluate<string>(`document.documentElement.dataset.theme ?? 'light'`);
-  const path = join(SCREENSHOT_DIR, `${name}-${theme}.png`);
-  await page.waitForTimeout(150); // let transitions settle
-  await page.screenshot({ path });
-  return path;
 }
 
 /** Drops real files on the window the way a desktop drag does: a DataTransfer carrying File objects. */

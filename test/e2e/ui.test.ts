@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectLooksRight, type Shot } from './screenshots';
 import { buildRenderer, dropFiles, launchChromium, makePhotos, screenshot, startUi, type RunningUi } from './ui-support';
 
 // The app as people use it: the real `batchroom ui` (browser host + core + engine + embedded sandbox) driven in
@@ -42,6 +43,14 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+/** Every screenshot must look right; the light ones are kept to compare the dark theme against. */
+const lightShots = new Map<string, Shot>();
+function look(shot: Shot): Shot {
+  expectLooksRight(shot);
+  if (shot.theme === 'light') lightShots.set(shot.name, shot);
+  return shot;
+}
+
 const nav = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name });
 
 describe('batchroom ui in Chromium (embedded sandbox)', () => {
@@ -51,7 +60,7 @@ describe('batchroom ui in Chromium (embedded sandbox)', () => {
     expect(await page.getByRole('list', { name: 'Workflows' }).getByRole('button').count()).toBeGreaterThan(3);
     // The token left the address bar once the page had it.
     expect(page.url()).not.toContain('token=');
-    await screenshot(page, '01-workflows');
+    look(await screenshot(page, '01-workflows'));
   });
 
   it('runs a batch end to end: form, picked and dropped photos, summary, progress, review, files on disk', async () => {
@@ -66,21 +75,21 @@ describe('batchroom ui in Chromium (embedded sandbox)', () => {
     await dropFiles(page, [{ name: 'IMG_0003.jpg', base64: readFileSync(photos[2]!).toString('base64') }]);
     await expect.poll(() => page.getByRole('list', { name: 'Photos to process' }).getByRole('listitem').count()).toBe(3);
     await page.getByRole('textbox', { name: 'Output folder' }).fill(outDir);
-    await screenshot(page, '02-form');
+    look(await screenshot(page, '02-form'));
 
     await page.getByRole('button', { name: 'Review batch…' }).click();
     const summary = page.getByRole('dialog', { name: 'Batch summary' });
     await summary.waitFor();
     expect(await summary.getByRole('table', { name: 'Output names' }).getByRole('row').count()).toBe(4);
-    await screenshot(page, '03-summary');
+    look(await screenshot(page, '03-summary'));
     await summary.getByRole('button', { name: 'Start 3 photos' }).click();
 
     const panel = page.getByRole('region', { name: 'Batch Color Grade' });
     await panel.waitFor();
-    await screenshot(page, '04-queue-running');
+    look(await screenshot(page, '04-queue-running'));
     await panel.getByText('Finished').waitFor({ timeout: 60_000 });
     expect(await panel.getByRole('progressbar', { name: 'Batch progress' }).getAttribute('aria-valuenow')).toBe('100');
-    await screenshot(page, '05-queue-done');
+    look(await screenshot(page, '05-queue-done'));
 
     // The bridge delivers coalesced progress: no one-second window carries more than ~10 messages.
     const busiest = Math.max(...progressFrames.map((t) => progressFrames.filter((u) => u >= t && u < t + 1000).length));
@@ -103,29 +112,48 @@ describe('batchroom ui in Chromium (embedded sandbox)', () => {
     expect(await divider.getAttribute('aria-valuenow')).toBe('40');
     await page.getByRole('button', { name: '✓ Approve' }).click();
     await expect.poll(() => page.getByRole('button', { name: '✓ Approve' }).getAttribute('aria-pressed')).toBe('true');
-    await screenshot(page, '06-review');
+    look(await screenshot(page, '06-review'));
     await page.getByRole('radio', { name: 'Side by side' }).click();
-    await screenshot(page, '07-review-side');
+    look(await screenshot(page, '07-review-side'));
     await page.getByRole('radio', { name: 'Slider' }).click();
   });
 
   it('shows hot folders and settings', async () => {
     await nav('Hot folders').click();
     await page.getByRole('heading', { name: 'Hot folders', exact: true }).waitFor();
-    await screenshot(page, '08-hot-folders');
+    // A first-time user sees what a hot folder is and how to add one, not an empty page.
+    await page.getByText('No hot folders yet').waitFor();
+    expect(await page.getByRole('button', { name: 'Add hot folder' }).count()).toBe(2);
+    look(await screenshot(page, '08-hot-folders'));
+
     await nav('Settings').click();
-    await page.getByRole('region', { name: 'API key' }).waitFor();
-    await screenshot(page, '09-settings');
+    const key = page.getByRole('region', { name: 'API key' });
+    await key.waitFor();
+    // No key: the sandbox badge, no masked key, and a form asking for a live key.
+    expect(await key.getByText('Sandbox', { exact: true }).count()).toBe(1);
+    expect(await key.getByLabel('Masked API key').count()).toBe(0);
+    expect(await key.getByRole('button', { name: 'Save and check key' }).isDisabled()).toBe(true);
+    for (const section of ['Service', 'Output', 'Uploads', 'Appearance']) {
+      expect(await page.getByRole('region', { name: section }).count(), section).toBe(1);
+    }
+    expect(await page.getByRole('radio', { name: 'System' }).getAttribute('aria-checked')).toBe('true');
+    look(await screenshot(page, '09-settings'));
   });
 
   it('photographs every screen in the dark theme', async () => {
     await page.getByRole('radio', { name: 'Dark' }).click();
     await expect.poll(() => page.evaluate<string | undefined>(`document.documentElement.dataset.theme`)).toBe('dark');
-    await screenshot(page, '09-settings');
+    const shots = [look(await screenshot(page, '09-settings'))];
     for (const [view, name] of [['Workflows', '02-form'], ['Queue', '05-queue-done'], ['Review', '06-review'], ['Hot folders', '08-hot-folders']] as const) {
       await nav(view).click();
       await page.waitForTimeout(300);
-      await screenshot(page, name);
+      shots.push(look(await screenshot(page, name)));
+    }
+    // The dark theme really is dark on every screen: far below the same screen in the light theme.
+    for (const dark of shots) {
+      const light = lightShots.get(dark.name);
+      expect(light, dark.name).toBeDefined();
+      expect(dark.mean, dark.name).toBeLessThan(light!.mean - 60);
     }
     await nav('Settings').click();
     await page.getByRole('radio', { name: 'System' }).click();

@@ -1,6 +1,6 @@
 import { EXIT } from './exit-codes';
 import { statesOf } from '../../shared/engine/item-states';
-import { SERVICE_UNREACHABLE, type BatchProgressEvent, type BatchSummary, type ItemView, type ServiceUnreachable } from '../../shared/engine/model';
+import { SERVICE_UNREACHABLE, type BatchProgressEvent, type BatchSummary, type ItemOutcomeEvent, type ItemView, type ServiceUnreachable } from '../../shared/engine/model';
 import type { CliSession } from './session';
 
 const IN_FLIGHT = statesOf('inFlight');
@@ -10,6 +10,8 @@ export interface TrackerListener {
   service?(unreachable: ServiceUnreachable | null): void;
   batches?(batches: BatchSummary[]): void;
   items?(items: ItemView[]): void;
+  /** Each terminal outcome of each attempt of an item of the followed batches, once, in order. */
+  outcome?(outcome: ItemOutcomeEvent): void;
 }
 
 export type TrackOutcome = { kind: 'finished'; batches: BatchSummary[] } | { kind: 'interrupted' };
@@ -28,7 +30,8 @@ export function isSettled(batch: BatchSummary): boolean {
 }
 
 /**
- * Follows batches until each is settled, from the engine's coalesced progress events, with a slow poll of
+ * Follows batches until each is settled, from the engine's coalesced progress events (and reports each item's
+ * outcomes from the outcome outbox's `batches:outcome`, which misses none), with a slow poll of
  * `batches:list` as a safety net (an event missed between create and subscribe must not hang the command). Resolves
  * `interrupted` as soon as `signal` aborts (Ctrl-C): nothing is cancelled, the journal keeps the state.
  */
@@ -41,6 +44,7 @@ export function trackBatches(session: CliSession, batchIds: string[], listener: 
       if (done) return;
       done = true;
       unsubscribe();
+      stopOutcomes();
       clearInterval(timer);
       signal.removeEventListener('abort', onAbort);
       if (outcome instanceof Error) reject(outcome);
@@ -52,9 +56,16 @@ export function trackBatches(session: CliSession, batchIds: string[], listener: 
       for (const b of mine) latest.set(b.id, b);
       listener.batches?.(mine);
       if (latest.size === wanted.size && [...latest.values()].every(isSettled)) {
-        finish({ kind: 'finished', batches: batchIds.map((id) => latest.get(id)!) });
+        const settled = batchIds.map((id) => latest.get(id)!);
+        // The outbox relay wakes on the turn after the journal commit that the progress reports: one more turn
+        // lets the last items' outcomes out before the summary.
+        setImmediate(() => finish({ kind: 'finished', batches: settled }));
       }
     };
+    // Outcomes before progress: a batch settles on progress, and its last items' outcomes must be out by then.
+    const stopOutcomes = session.onOutcome((outcome) => {
+      if (wanted.has(outcome.batchId)) listener.outcome?.(outcome);
+    });
     const unsubscribe = session.core.onEvent((channel, payload) => {
       if (channel !== 'batches:progress') return;
       const event = payload as BatchProgressEvent;

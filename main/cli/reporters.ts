@@ -26,14 +26,22 @@ export function ndjsonReporter(out: Output): Reporter {
       unreachable = value;
     },
     items(items) {
+      // Finished states come from the outcome outbox (every attempt, none missed); progress gives the others.
       for (const item of items) {
-        if (lastState.get(item.id) === item.state) continue;
+        if (inGroup('terminal', item.state) || lastState.get(item.id) === item.state) continue;
         lastState.set(item.id, item.state);
         out.record({
           type: 'item', batchId: item.batchId, id: item.id, name: item.displayName, state: item.state,
           reason: item.reason, executionId: item.executionId, outputs: item.outputs, creditsCharged: item.creditsCharged,
         });
       }
+    },
+    outcome(o) {
+      lastState.set(o.itemId, o.state);
+      out.record({
+        type: 'item', batchId: o.batchId, id: o.itemId, name: o.displayName, state: o.state, attempt: o.attempt,
+        reason: o.reason, executionId: o.executionId, outputs: o.outputs, creditsCharged: o.creditsCharged,
+      });
     },
     batches(batches) {
       const now = Date.now();
@@ -55,7 +63,6 @@ export function ndjsonReporter(out: Output): Reporter {
 
 /** Without a terminal (logs, pipes) and without --json: one line per finished item. */
 export function lineReporter(out: Output): Reporter {
-  const reported = new Set<string>();
   let outage = false;
   return {
     service(value) {
@@ -64,13 +71,10 @@ export function lineReporter(out: Output): Reporter {
       if (!value && outage) out.line('The service answers again — resuming.');
       outage = value !== null;
     },
-    items(items) {
-      for (const item of items) {
-        if (!inGroup('terminal', item.state) || reported.has(item.id)) continue;
-        reported.add(item.id);
-        const detail = item.state === 'saved' ? `→ ${item.outputs.join(', ')}` : item.reason ? `: ${item.reason}` : '';
-        out.line(`${item.state.padEnd(9)} ${item.displayName} ${detail}`.trimEnd());
-      }
+    outcome(o) {
+      // One line per finished attempt: a failure the user then retried, and the retry's result, are both facts.
+      const detail = o.state === 'saved' ? `→ ${o.outputs.join(', ')}` : o.reason ? `: ${o.reason}` : '';
+      out.line(`${o.state.padEnd(9)} ${o.displayName}${o.attempt > 1 ? ` (attempt ${o.attempt})` : ''} ${detail}`.trimEnd());
     },
     stop: () => undefined,
   };
@@ -88,7 +92,6 @@ export function terminalReporter(total: number): Reporter {
   const overall = multibar.create(Math.max(total, 1), 0, { label: 'batch'.padEnd(24), status: 'starting…' });
   const itemBars = new Map<string, cliProgress.SingleBar>();
   const totals = new Map<string, BatchSummary>();
-  const logged = new Set<string>();
   let unreachable: ServiceUnreachable | null = null;
   const label = (name: string) => {
     const short = basename(name);
@@ -125,11 +128,10 @@ export function terminalReporter(total: number): Reporter {
           multibar.remove(bar);
           itemBars.delete(item.id);
         }
-        if ((item.state === 'failed' || item.state === 'unknown') && !logged.has(item.id)) {
-          logged.add(item.id);
-          multibar.log(`${item.state}: ${item.displayName}${item.reason ? ` — ${item.reason}` : ''}\n`);
-        }
       }
+    },
+    outcome(o) {
+      if (o.state === 'failed' || o.state === 'unknown') multibar.log(`${o.state}: ${o.displayName}${o.reason ? ` — ${o.reason}` : ''}\n`);
     },
     stop: () => multibar.stop(),
   };

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { contract, type Contract, type InvokeChannelName } from '../../shared/ipc/contract';
 import type { ArgsOf, ResultOf } from '../../shared/ipc/contract-kit';
 import type { ServiceStatus } from '../../shared/ipc/channels/service';
+import type { ItemOutcomeEvent } from '../../shared/engine/model';
 import { createInvokeDispatcher, unwrap } from '../../shared/ipc/dispatch';
 import type { Core, HostCapabilities } from '../core/app/types';
 import { createLogger, type LogRecord } from '../core/log';
@@ -79,6 +80,11 @@ export interface CliSession {
   readonly call: CallChannel;
   /** The service this session talks to (live, or the embedded sandbox), as of its start. */
   readonly status: ServiceStatus;
+  /**
+   * Every item outcome of this session (`batches:outcome`), from the first — replayed to a new listener, then live:
+   * an item settled while its batch was being created (a duplicate, an unreadable file) is not missed.
+   */
+  onOutcome(listener: (outcome: ItemOutcomeEvent) => void): () => void;
   close(options?: { graceful?: boolean }): Promise<void>;
 }
 
@@ -92,6 +98,8 @@ export interface SessionNeeds {
   /** false for commands that only read the catalog (no journal, no engine); 'lazy' for `run`. */
   withEngine?: boolean | 'lazy';
 }
+
+const MAX_BUFFERED_OUTCOMES = 50_000;
 
 export async function openSession(command: Command, extra: SessionNeeds = {}): Promise<CliSession> {
   const options = globalOptions(command);
@@ -120,6 +128,16 @@ export async function openSession(command: Command, extra: SessionNeeds = {}): P
     startEmbeddedService: startEmbeddedSandbox,
   });
   for (const secret of core.secrets()) rememberSecret(secret);
+  // Kept until the command follows its batches (run/resume subscribe right after creating them); bounded for the
+  // commands that never do (watch runs for weeks).
+  const outcomes: ItemOutcomeEvent[] = [];
+  const outcomeListeners = new Set<(outcome: ItemOutcomeEvent) => void>();
+  core.onEvent((channel, payload) => {
+    if (channel !== 'batches:outcome') return;
+    const outcome = payload as ItemOutcomeEvent;
+    if (outcomes.length < MAX_BUFFERED_OUTCOMES) outcomes.push(outcome);
+    for (const listener of outcomeListeners) listener(outcome);
+  });
   const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: () => [...knownSecrets(), ...core.secrets()] });
   const call = (async (channel: string, args: unknown) => unwrap(await dispatch(channel, args))) as CallChannel;
   const status = await call('service:status', {});
@@ -131,6 +149,11 @@ export async function openSession(command: Command, extra: SessionNeeds = {}): P
     options,
     call,
     status,
+    onOutcome(listener) {
+      for (const outcome of outcomes) listener(outcome);
+      outcomeListeners.add(listener);
+      return () => outcomeListeners.delete(listener);
+    },
     async close(closeOptions = {}) {
       if (closed) return;
       closed = true;

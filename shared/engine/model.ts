@@ -171,6 +171,27 @@ export const ItemViewSchema = z.object({
 });
 export type ItemView = z.infer<typeof ItemViewSchema>;
 
+/**
+ * One terminal outcome of one attempt of an item, from the journal's outcome outbox: every one is delivered once, in
+ * `seq` order — unlike the coalesced progress, which shows only the latest state (a failure quickly retried and
+ * saved would be seen as saved only). Hosts relay it as `batches:outcome`; the CLI prints finished items from it.
+ */
+export const ItemOutcomeEventSchema = z.object({
+  seq: z.number().int().positive(),
+  batchId: z.string(),
+  itemId: z.string(),
+  displayName: z.string(),
+  /** 1 for the item's first outcome; a retried or resubmitted item's next is 2, and so on. */
+  attempt: z.number().int().positive(),
+  state: ItemStateSchema,
+  reason: z.string().nullable(),
+  outputs: z.array(z.string()),
+  executionId: z.string().nullable(),
+  creditsCharged: z.number().nonnegative(),
+  recordedAt: z.string(),
+});
+export type ItemOutcomeEvent = z.infer<typeof ItemOutcomeEventSchema>;
+
 /** The service stopped answering at `since` (epoch ms); the next health probe goes out at `nextTryAt`. */
 export const ServiceUnreachableSchema = z.object({
   since: z.number(),

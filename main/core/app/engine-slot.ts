@@ -1,6 +1,7 @@
 import { batchChannels } from '../../../shared/ipc/channels/batches';
 import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
 import { createBatchHandlers, createEngine, type Engine } from '../engine';
+import { consumeOutcomes } from '../engine/outcome-consumer';
 import { openJournal, type Journal } from '../journal';
 import type { Logger } from '../log';
 import type { ServiceClient } from '../service/types';
@@ -45,7 +46,15 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
         transitions: { report: (error) => deps.logger.error('illegal item transition (applied as before)', { itemId: error.itemId, from: error.from, event: error.event }) },
       });
       const engine = createEngine({ journal, client: deps.client, logger: deps.logger, concurrency: deps.concurrency() });
-      const unsubscribe = engine.onProgress((event) => deps.bus.emit('batches:progress', event));
+      const stopProgress = engine.onProgress((event) => deps.bus.emit('batches:progress', event));
+      // A live relay of the outcome outbox (consumer "events"): listeners (the CLI's item lines, notifications)
+      // see every attempt's outcome once, including one recorded while this host was between its last event and a
+      // crash. Started before the engine so recovery's outcomes are relayed too.
+      const relay = consumeOutcomes(journal, 'events', (outcome) => {
+        const displayName = journal.getItem(outcome.itemId)?.displayName ?? outcome.itemId;
+        deps.bus.emit('batches:outcome', { ...outcome, displayName });
+      }, { onError: (error) => deps.logger.warn('outcome relay failed', { error: String(error) }) });
+      const unsubscribe = () => { stopProgress(); relay.stop(); };
       await engine.start();
       running = { engine, journal, handlers: createBatchHandlers(engine), unsubscribe, release };
       return running;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  BatchEstimateSchema, BatchProgressEventSchema, BatchSpecSchema, BatchSummarySchema, ItemStateSchema, ItemViewSchema,
+  BatchEstimateSchema, BatchProgressEventSchema, BatchSpecSchema, BatchSummarySchema, ItemOutcomeEventSchema, ItemStateSchema, ItemViewSchema,
   VerdictSchema,
 } from '../../engine/model';
 import { WorkflowParametersSchema } from '../../service/model';
@@ -29,6 +29,8 @@ export const batchChannels = {
   'batches:cancel': invoke(BatchRef, BatchSummarySchema),
   'batches:retryFailed': invoke(BatchRef, BatchSummarySchema),
   'batches:progress': event(BatchProgressEventSchema),
+  /** Each terminal outcome of each attempt, once, in order (the journal's outcome outbox). */
+  'batches:outcome': event(ItemOutcomeEventSchema),
   'items:cancel': invoke(ItemRef, ItemViewSchema),
   /** Resubmitting an `unknown` item may charge twice: the caller must say it knows. */
   'items:resubmit': invoke(z.object({ itemId: z.string().min(1), acknowledgeMayChargeTwice: z.literal(true) }).strict(), ItemViewSchema),

@@ -10,7 +10,7 @@ import { createInMemorySecretStore } from '../../../main/core/secrets';
 import type { RunningSandbox } from '../../../main/sandbox/index';
 import { contract, type EventChannelName } from '../../../shared/ipc/contract';
 import { createInvokeDispatcher } from '../../../shared/ipc/dispatch';
-import type { ItemView } from '../../../shared/engine/model';
+import { ItemOutcomeEventSchema, type ItemView } from '../../../shared/engine/model';
 import { startTestSandbox } from '../../helpers/sandbox';
 import { startEmbeddedSandbox } from '../../../main/sandbox/embedded';
 
@@ -146,6 +146,10 @@ describe('createCore', () => {
         return list.ok ? (list.data as Array<{ id: string; state: string }>).find((b) => b.id === batchId)?.state : null;
       }, { timeout: 15_000, interval: 100 }).toBe('completed');
       expect(seen.some((e) => e.channel === 'batches:progress')).toBe(true);
+      // The item's outcome is relayed from the outbox once, whole, and valid against the contract.
+      await expect.poll(() => seen.filter((e) => e.channel === 'batches:outcome').length, { timeout: 5_000, interval: 50 }).toBe(1);
+      const outcome = seen.find((e) => e.channel === 'batches:outcome')!.payload;
+      expect(ItemOutcomeEventSchema.parse(outcome)).toMatchObject({ batchId, displayName: 'one.jpg', attempt: 1, state: 'saved', creditsCharged: 1 });
       // Credits were spent: every window learns the new balance without asking.
       await expect.poll(() => seen.some((e) => e.channel === 'balance:changed'), { timeout: 10_000, interval: 100 }).toBe(true);
       expect(await dispatch('hotFolders:list', {})).toEqual({ ok: true, data: [] });

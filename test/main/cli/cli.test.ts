@@ -131,7 +131,12 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     expect(result.code, result.stderr).toBe(0);
     const lines = ndjson(result.stdout);
     expect(lines[0]).toMatchObject({ type: 'estimate', itemCount: 3, totalCost: 3 });
-    expect(lines.some((l) => l.type === 'item' && l.state === 'saved')).toBe(true);
+    // Each finished item has exactly one line (from the outcome outbox), with its attempt and its result.
+    const finished = lines.filter((l) => l.type === 'item' && ['saved', 'failed', 'unknown', 'cancelled', 'skipped'].includes(l.state as string));
+    expect(finished.map((l) => [l.state, l.attempt]).sort()).toEqual([['saved', 1], ['saved', 1], ['saved', 1], ['skipped', 1]]);
+    expect(new Set(finished.map((l) => l.id)).size).toBe(4);
+    const saved = finished.filter((l) => l.state === 'saved');
+    expect(saved.every((l) => (l.outputs as string[]).length === 1 && (l.outputs as string[])[0]!.startsWith(out))).toBe(true);
     const last = lines[lines.length - 1]!;
     expect(Object.keys(last)).toEqual(['type', 'saved', 'failed', 'skipped', 'unknown', 'creditsSpent', 'outputs']);
     expect(last).toMatchObject({ type: 'summary', saved: 3, failed: 0, skipped: 1, unknown: 0, creditsSpent: 3 });

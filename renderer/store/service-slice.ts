@@ -23,6 +23,10 @@ export interface ServiceSlice {
   updateSettings(patch: SettingsPatchInput): Promise<boolean>;
   /** Sends the key to main once; the renderer keeps nothing but the masked form main answers with. */
   setKey(apiKey: string, serviceUrl?: string): Promise<boolean>;
+  /** After the user confirmed: main checks the key saved for `fromServiceUrl` with the current service and stores it. */
+  reuseKey(fromServiceUrl: string): Promise<boolean>;
+  /** After the user confirmed: the environment's key may go to the service now configured. */
+  allowKeyOrigin(): Promise<boolean>;
   deleteKey(): Promise<void>;
   applyServiceStatus(status: ServiceStatus): void;
   applyBalance(balance: Balance): void;
@@ -79,6 +83,32 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge)
     set({ keyCheck: { state: 'checking' } });
     try {
       const keyStatus = await unwrap(bridge.key.set(serviceUrl ? { apiKey, serviceUrl } : { apiKey }));
+      set({ keyStatus, keyCheck: { state: 'ok', message: keyStatus.message } });
+      void get().loadService();
+      return true;
+    } catch (error) {
+      set({ keyCheck: { state: 'failed', error: asUiError(error) } });
+      return false;
+    }
+  },
+
+  async reuseKey(fromServiceUrl) {
+    set({ keyCheck: { state: 'checking' } });
+    try {
+      const keyStatus = await unwrap(bridge.key.reuse({ fromServiceUrl }));
+      set({ keyStatus, keyCheck: { state: 'ok', message: keyStatus.message } });
+      void get().loadService();
+      return true;
+    } catch (error) {
+      set({ keyCheck: { state: 'failed', error: asUiError(error) } });
+      return false;
+    }
+  },
+
+  async allowKeyOrigin() {
+    set({ keyCheck: { state: 'checking' } });
+    try {
+      const keyStatus = await unwrap(bridge.key.allowOrigin({}));
       set({ keyStatus, keyCheck: { state: 'ok', message: keyStatus.message } });
       void get().loadService();
       return true;

@@ -30,5 +30,13 @@ export const KeyStatusSchema = z.object({
   keychainAvailable: z.boolean(),
   /** A sentence for people: which key is used, why sandbox, or how to get out of a missing keychain. */
   message: z.string(),
+  /**
+   * Keys stored for other service URLs (masked). A key is bound to the service it was saved for: after the service
+   * URL changes, one of these is used for the new service only when the user confirms (`key:reuse`).
+   */
+  otherServiceKeys: z.array(z.object({ serviceUrl: z.string(), keyMasked: z.string() })).default([]),
+  /** The key from the environment (or --api-key) was first used with another service origin: sent again only after
+   * the user confirms this one (`key:allowOrigin`). */
+  awaitingOriginConfirmation: z.boolean().default(false),
 });
 export type KeyStatus = z.infer<typeof KeyStatusSchema>;

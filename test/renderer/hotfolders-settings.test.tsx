@@ -1,9 +1,10 @@
+import type { KeyStatus } from '../../shared/settings/key-status';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HotFolderConfig } from '../../shared/hotfolders/model';
 import { FakeFailure } from './helpers/fake-bridge';
-import { hotFolder, settings, standardBridge } from './helpers/fixtures';
+import { hotFolder, keyStatus, settings, standardBridge } from './helpers/fixtures';
 import { renderApp } from './helpers/render-app';
 
 afterEach(cleanup);
@@ -112,7 +113,7 @@ describe('hot folders', () => {
 
 describe('settings', () => {
   it('sends the key once, clears the field, and shows it back only masked', async () => {
-    const stored = { mode: 'live', serviceUrl: 'https://api.example/api/v1', hasKey: true, keyMasked: 'sk_live_…9f2c', source: 'keychain', sandboxReason: null, keychainAvailable: true, message: 'Using the key from the keychain.' } as const;
+    const stored: KeyStatus = { mode: 'live', serviceUrl: 'https://api.example/api/v1', hasKey: true, keyMasked: 'sk_live_…9f2c', source: 'keychain', sandboxReason: null, keychainAvailable: true, message: 'Using the key from the keychain.', otherServiceKeys: [], awaitingOriginConfirmation: false };
     const fake = standardBridge();
     fake.handle('key:set', () => {
       fake.handle('key:status', () => stored);
@@ -128,6 +129,33 @@ describe('settings', () => {
     expect(fake.callsTo('key:set')).toEqual([{ apiKey: 'sk_live_abcdefgh12349f2c' }]);
     expect(screen.getByLabelText('Replace the key')).toHaveValue('');
     expect(document.body.innerHTML).not.toContain('abcdefgh1234');
+  });
+
+  it('offers a key saved for another service, and sends it there only when the user says so', async () => {
+    const elsewhere = { ...keyStatus, otherServiceKeys: [{ serviceUrl: 'https://old.example/api/v1', keyMasked: 'sk_live_…77aa' }] };
+    const moved: KeyStatus = { ...keyStatus, mode: 'live', hasKey: true, keyMasked: 'sk_live_…77aa', source: 'keychain', sandboxReason: null, message: 'Using the key from the keychain.' };
+    const fake = standardBridge({ 'key:status': () => elsewhere });
+    fake.handle('key:reuse', () => { fake.handle('key:status', () => moved); return moved; });
+    const { user } = await show('settings', fake);
+    const offer = await screen.findByRole('group', { name: 'Key saved for another service' });
+    expect(offer).toHaveTextContent('https://old.example/api/v1');
+    expect(offer).toHaveTextContent('sk_live_…77aa');
+    expect(fake.callsTo('key:reuse')).toEqual([]);
+    await user.click(within(offer).getByRole('button', { name: 'Use it for this service' }));
+    expect(fake.callsTo('key:reuse')).toEqual([{ fromServiceUrl: 'https://old.example/api/v1' }]);
+    expect(await screen.findByLabelText('Masked API key')).toHaveTextContent('sk_live_…77aa');
+  });
+
+  it('asks before sending the environment key to a service it was not first used with', async () => {
+    const waiting: KeyStatus = { ...keyStatus, mode: 'live', sandboxReason: null, awaitingOriginConfirmation: true, message: 'The API key was not sent.' };
+    const confirmed: KeyStatus = { ...waiting, hasKey: true, keyMasked: 'sk_live_…0001', source: 'env', awaitingOriginConfirmation: false };
+    const fake = standardBridge({ 'key:status': () => waiting });
+    fake.handle('key:allowOrigin', () => { fake.handle('key:status', () => confirmed); return confirmed; });
+    const { user } = await show('settings', fake);
+    const ask = await screen.findByRole('group', { name: 'Confirm the service for this key' });
+    await user.click(within(ask).getByRole('button', { name: 'Use it for this service' }));
+    expect(fake.callsTo('key:allowOrigin')).toEqual([{}]);
+    await waitFor(() => expect(screen.queryByRole('group', { name: 'Confirm the service for this key' })).not.toBeInTheDocument());
   });
 
   it('explains a rejected key in plain words with the detail one click away', async () => {

@@ -226,7 +226,7 @@ describe('service, settings and key', () => {
   });
 
   it('keeps the key out of the store: only main’s masked status comes back', async () => {
-    const fake = standardBridge({ 'key:set': () => ({ mode: 'live', serviceUrl: 'https://api.example/api/v1', hasKey: true, keyMasked: 'sk_live_…wxyz', source: 'keychain', sandboxReason: null, keychainAvailable: true, message: 'Using the key from the keychain.' }) });
+    const fake = standardBridge({ 'key:set': () => ({ mode: 'live', serviceUrl: 'https://api.example/api/v1', hasKey: true, keyMasked: 'sk_live_…wxyz', source: 'keychain', sandboxReason: null, keychainAvailable: true, message: 'Using the key from the keychain.', otherServiceKeys: [], awaitingOriginConfirmation: false }) });
     const { s, store } = await readyStore(fake);
     expect(await s().setKey('sk_live_secret123wxyz')).toBe(true);
     expect(JSON.stringify(store.getState())).not.toContain('secret123');

@@ -4,7 +4,8 @@ import type { Handlers } from '../../../shared/ipc/contract';
 import { silentLogger } from '../log';
 import { createCoreHotFolders, settingsConfigStore } from '../watch/adapters';
 import type { HotFolderEvents, HotFolderManager } from '../watch';
-import { createKeychainSecretStore, getKeyStatus, resolveCredentials, type Credentials } from '../secrets';
+import { API_KEY_ENV, createFileKeyOrigins, createKeychainSecretStore, getKeyStatus, normalizeServiceUrl, resolveCredentials, type Credentials } from '../secrets';
+import { AppError } from '../../../shared/errors';
 import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings';
 import { failedConnection, forwardingClient, openConnection, type Connection } from './connection';
 import { startBalanceRefresh } from './balance-refresh';
@@ -32,14 +33,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const unsubscribeSettings = settings.onChange((value) => bus.emit('settings:changed', value));
   const secretStore = options.secretStore ?? createKeychainSecretStore();
   const flags = { serviceUrl: options.serviceUrl, apiKey: options.apiKey };
-  const credentialInputs = () => ({ settings: settings.get(), env, secretStore, flags });
+  const keyOrigins = createFileKeyOrigins(stateDir);
+  const credentialInputs = () => ({ settings: settings.get(), env, secretStore, flags, keyOrigins });
 
   /** The credentials' verdict, or the reason there is no usable service (then every service call says why). */
   const credentials = async (): Promise<Credentials | Error> => {
     try {
       return await resolveCredentials(credentialInputs());
     } catch (error) {
-      if (!(error instanceof Error) || !['MissingApiKeyError', 'KeychainUnavailableError', 'KeyTransportError'].includes(error.name)) throw error;
+      if (!(error instanceof Error) || !['MissingApiKeyError', 'KeychainUnavailableError', 'KeyTransportError', 'KeyOriginError'].includes(error.name)) throw error;
       logger.warn('no usable service', { reason: error.message });
       return error;
     }
@@ -110,6 +112,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       validate: serviceKeyValidator(logger),
       keyStatus: () => getKeyStatus(credentialInputs()),
       reconnect,
+      allowKeyOrigin: () => {
+        const key = flags.apiKey?.trim() || env[API_KEY_ENV]?.trim();
+        if (!key) throw new AppError('not_found', `No key from ${API_KEY_ENV} or --api-key is waiting for a confirmation.`);
+        keyOrigins.bind(key, new URL(normalizeServiceUrl(flags.serviceUrl ?? settings.get().serviceUrl)).origin);
+      },
     }),
     ...engine.handlers,
     ...hotFolderHandlers,

@@ -38,6 +38,8 @@ export interface SettingsHandlerDeps {
   keyStatus: () => Promise<KeyStatus>;
   /** Re-resolves credentials and swaps the service connection (after a key or service-URL change). */
   reconnect: () => Promise<void>;
+  /** Binds the flag/environment key to the service origin now configured (the user confirmed it). */
+  allowKeyOrigin: () => void;
 }
 
 /** key:* and settings:*. The key arrives here once (key:set), is validated, stored in the keychain, never returned. */
@@ -51,6 +53,19 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): DomainHandler
         validate: deps.validate,
       });
       if (!saved.ok) throw new AppError(CODE_BY_REASON[saved.reason], saved.message);
+      await deps.reconnect();
+      return deps.keyStatus();
+    },
+    'key:reuse': async ({ fromServiceUrl }) => {
+      const apiKey = await deps.secretStore.get(fromServiceUrl);
+      if (!apiKey) throw new AppError('not_found', `No key is stored for ${fromServiceUrl}.`);
+      const saved = await saveValidatedKey({ secretStore: deps.secretStore, serviceUrl: deps.settings.get().serviceUrl, apiKey, validate: deps.validate });
+      if (!saved.ok) throw new AppError(CODE_BY_REASON[saved.reason], saved.message);
+      await deps.reconnect();
+      return deps.keyStatus();
+    },
+    'key:allowOrigin': async () => {
+      deps.allowKeyOrigin();
       await deps.reconnect();
       return deps.keyStatus();
     },

@@ -1,9 +1,10 @@
 import { maskKey } from '../../../shared/redact';
 import type { ActiveKeySource, KeyStatus, SandboxReason } from '../../../shared/settings/key-status';
 import type { Settings } from '../../../shared/settings/schema';
-import { KeychainUnavailableError, KeyTransportError, MissingApiKeyError } from './errors';
-import { keyTransportProblem } from './key-transport';
+import { KeychainUnavailableError, KeyOriginError, KeyTransportError, MissingApiKeyError } from './errors';
 import type { SecretStore } from './secret-store';
+import type { KeyOrigins } from './key-origins';
+import { keyTransportProblem as transportProblem } from './key-transport';
 import { normalizeServiceUrl } from './service-url';
 
 /** The environment variable that overrides the keychain (headless servers, CI). */
@@ -33,6 +34,9 @@ export interface CredentialInputs {
   secretStore: SecretStore;
   /** Command-line overrides; an explicit service URL means "this live service", never the sandbox. */
   flags?: { serviceUrl?: string | undefined; apiKey?: string | undefined };
+  /** Where flag/environment keys were first used (trust on first use). The core passes its state dir's record;
+   * without one (unit tests of other rules) the origin is not checked. */
+  keyOrigins?: KeyOrigins;
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
@@ -44,7 +48,7 @@ const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 function liveCredentials(serviceUrl: string, apiKey: string, source: ActiveKeySource): LiveCredentials {
   // Checked for every source (flag, environment, keychain): a key set for one service never rides along to another
   // over plain http, and a sandbox key never leaves this machine.
-  const problem = keyTransportProblem(serviceUrl, apiKey);
+  const problem = transportProblem(serviceUrl, apiKey);
   if (problem) throw new KeyTransportError(serviceUrl, problem);
   const safe = () => ({ mode: 'live', serviceUrl, apiKey: maskKey(apiKey), source });
   const credentials: LiveCredentials = { mode: 'live', serviceUrl, apiKey, source };
@@ -60,6 +64,23 @@ function sandboxMessage(reason: SandboxReason, serviceUrl: string, keychainError
     return `${keychainError?.message ?? 'The OS keychain is not available.'} No API key for ${serviceUrl}: ${tail} ${keychainError?.hint ?? ''}`.trim();
   }
   return `No API key for ${serviceUrl}: ${tail} Add one with \`batchroom key set\` or in Settings.`;
+}
+
+/**
+ * A flag/environment key goes to the service origin it was first used with. Another origin needs the user's say:
+ * `--service-url` given with the key (the CLI's explicit pair) or the app's confirmation (`key:allowOrigin`), which
+ * rebind it. Checked after the transport rules, so a refused key is never bound.
+ */
+function bindOrRefuse(origins: KeyOrigins, serviceUrl: string, apiKey: string, source: ActiveKeySource, urlGivenWithKey: boolean): void {
+  const origin = new URL(serviceUrl).origin;
+  const bound = origins.originOf(apiKey);
+  if (bound === origin) return;
+  if (bound === null || urlGivenWithKey) {
+    origins.bind(apiKey, origin);
+    return;
+  }
+  const from = source === 'flag' ? 'the key from --api-key' : `the key from ${API_KEY_ENV}`;
+  throw new KeyOriginError(serviceUrl, `${from} was first used with ${bound}, and the service is now ${origin}`);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -82,9 +103,14 @@ export async function resolveCredentials(inputs: CredentialInputs): Promise<Cred
   }
 
   const flagKey = nonEmpty(flags.apiKey);
-  if (flagKey) return liveCredentials(serviceUrl, flagKey, 'flag');
   const envKey = nonEmpty(env[API_KEY_ENV]);
-  if (envKey) return liveCredentials(serviceUrl, envKey, 'env');
+  const unboundKey = flagKey ?? envKey;
+  if (unboundKey) {
+    const source: ActiveKeySource = flagKey ? 'flag' : 'env';
+    const credentials = liveCredentials(serviceUrl, unboundKey, source);
+    if (inputs.keyOrigins) bindOrRefuse(inputs.keyOrigins, serviceUrl, unboundKey, source, explicitUrl !== undefined);
+    return credentials;
+  }
 
   let keychainError: KeychainUnavailableError | undefined;
   try {
@@ -116,6 +142,13 @@ export async function getKeyStatus(inputs: CredentialInputs): Promise<KeyStatus>
   const fallbackUrl = normalizeServiceUrl(nonEmpty(inputs.flags?.serviceUrl) ?? inputs.settings.serviceUrl);
   const keychainError = await probeKeychain(inputs.secretStore, fallbackUrl);
   const keychainAvailable = !keychainError;
+  const status = await keyStatusFor(inputs, fallbackUrl, keychainAvailable);
+  const stored = keychainAvailable ? await inputs.secretStore.list().catch(() => []) : [];
+  status.otherServiceKeys = stored.filter((k) => k.serviceUrl !== status.serviceUrl).map((k) => ({ serviceUrl: k.serviceUrl, keyMasked: k.masked }));
+  return status;
+}
+
+async function keyStatusFor(inputs: CredentialInputs, fallbackUrl: string, keychainAvailable: boolean): Promise<KeyStatus> {
   try {
     const credentials = await resolveCredentials(inputs);
     if (credentials.mode === 'live') {
@@ -129,6 +162,8 @@ export async function getKeyStatus(inputs: CredentialInputs): Promise<KeyStatus>
         sandboxReason: null,
         keychainAvailable,
         message: `Using the key from ${from} for ${credentials.serviceUrl}.`,
+        otherServiceKeys: [],
+        awaitingOriginConfirmation: false,
       };
     }
     return {
@@ -140,6 +175,8 @@ export async function getKeyStatus(inputs: CredentialInputs): Promise<KeyStatus>
       sandboxReason: credentials.reason,
       keychainAvailable,
       message: credentials.message,
+      otherServiceKeys: [],
+      awaitingOriginConfirmation: false,
     };
   } catch (error) {
     if (!(error instanceof KeychainUnavailableError || error instanceof MissingApiKeyError || error instanceof KeyTransportError)) throw error;
@@ -152,6 +189,8 @@ export async function getKeyStatus(inputs: CredentialInputs): Promise<KeyStatus>
       sandboxReason: null,
       keychainAvailable,
       message: `${error.message} ${error.hint}`,
+      otherServiceKeys: [],
+      awaitingOriginConfirmation: error instanceof KeyOriginError,
     };
   }
 }

@@ -35,9 +35,18 @@ export class MissingApiKeyError extends Error {
  * off this machine. Nothing is sent; the message says which rule and the hint how to fix the service URL.
  */
 export class KeyTransportError extends Error {
-  override readonly name = 'KeyTransportError';
-  readonly hint = 'Use the https:// address of the service, or `--service-url` with a matching `--api-key` for another service.';
+  override readonly name: string = 'KeyTransportError';
+  readonly hint: string = 'Use the https:// address of the service, or `--service-url` with a matching `--api-key` for another service.';
   constructor(readonly serviceUrl: string, reason: string) {
     super(`The API key was not sent to ${serviceUrl}: ${reason}.`);
   }
+}
+
+/**
+ * A flag/environment key presented to a service origin other than the one it was first used with: not sent until
+ * the user says so (a KeyTransportError, so every caller that handles refusals handles this one).
+ */
+export class KeyOriginError extends KeyTransportError {
+  override readonly name: string = 'KeyOriginError';
+  override readonly hint: string = 'If the new service is right: give its address with the key (`--service-url <url>`), or confirm in Settings.';
 }

@@ -6,7 +6,7 @@ import { useActions, useApp } from '../../store/context';
 export function KeySection() {
   const keyStatus = useApp((s) => s.keyStatus);
   const check = useApp((s) => s.keyCheck);
-  const { setKey, deleteKey } = useActions();
+  const { setKey, reuseKey, allowKeyOrigin, deleteKey } = useActions();
   const [value, setValue] = useState('');
   const id = useId();
 
@@ -30,6 +30,29 @@ export function KeySection() {
           <p className="muted">For <span className="mono">{keyStatus.serviceUrl}</span></p>
           <p className="muted">{keyStatus.message}</p>
           {!keyStatus.keychainAvailable && <p className="callout callout-warning">The system keychain is not available, so a key cannot be stored here.</p>}
+        </div>
+      )}
+      {keyStatus?.awaitingOriginConfirmation && check.state !== 'checking' && (
+        <div className="callout callout-warning" role="group" aria-label="Confirm the service for this key">
+          <p>
+            The key from your environment was first used with another service. Send it to{' '}
+            <span className="mono">{keyStatus.serviceUrl}</span>?{' '}
+            <button type="button" className="btn btn-small" onClick={() => void allowKeyOrigin()}>Use it for this service</button>
+          </p>
+        </div>
+      )}
+      {keyStatus && !keyStatus.hasKey && keyStatus.otherServiceKeys.length > 0 && check.state !== 'checking' && (
+        // A key belongs to the service it was saved for: using it with another one is the user's decision.
+        <div className="callout callout-warning" role="group" aria-label="Key saved for another service">
+          {keyStatus.otherServiceKeys.map((other) => (
+            <p key={other.serviceUrl}>
+              A key (<span className="mono">{other.keyMasked}</span>) is saved for <span className="mono">{other.serviceUrl}</span>, not for
+              this service. Send it to <span className="mono">{keyStatus.serviceUrl}</span>?{' '}
+              <button type="button" className="btn btn-small" onClick={() => void reuseKey(other.serviceUrl)}>
+                Use it for this service
+              </button>
+            </p>
+          ))}
         </div>
       )}
       <form className="key-form" onSubmit={(e) => void submit(e)}>

@@ -114,6 +114,42 @@ describe('createCore', () => {
     }
   });
 
+  it('uses a key with another service only once the user confirms it', async () => {
+    const here = sandbox.url;
+    const sameHostOtherName = sandbox.url.replace('127.0.0.1', 'localhost');
+    // A key saved in the keychain for one URL is offered (masked) for another, and moves only on key:reuse.
+    const core = await createCore(options({ withEngine: false }));
+    try {
+      const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: core.secrets });
+      await dispatch('settings:update', { patch: { serviceUrl: here } });
+      expect(await dispatch('key:set', { apiKey: sandbox.apiKey })).toMatchObject({ ok: true, data: { mode: 'live' } });
+      await dispatch('settings:update', { patch: { serviceUrl: sameHostOtherName } });
+      const offered = await dispatch('key:status', {});
+      expect(offered).toMatchObject({ ok: true, data: { hasKey: false, otherServiceKeys: [{ serviceUrl: here }] } });
+      expect(await dispatch('service:status', {})).toMatchObject({ ok: true, data: { mode: 'sandbox' } });
+      expect(await dispatch('key:reuse', { fromServiceUrl: here })).toMatchObject({ ok: true, data: { mode: 'live', hasKey: true, serviceUrl: sameHostOtherName } });
+      expect(await dispatch('service:status', {})).toMatchObject({ ok: true, data: { mode: 'live', serviceUrl: sameHostOtherName, keySource: 'keychain' } });
+    } finally {
+      await core.shutdown();
+    }
+
+    // A key from the environment is bound to the first origin it went to; another one waits for key:allowOrigin.
+    const stateDir = join(dir, 'state-origin');
+    const envCore = await createCore(options({ stateDir, withEngine: false, env: { BATCHROOM_API_KEY: sandbox.apiKey } }));
+    try {
+      const dispatch = createInvokeDispatcher(contract, envCore.handlers, { secrets: envCore.secrets });
+      await dispatch('settings:update', { patch: { serviceUrl: here } });
+      expect(await dispatch('service:status', {})).toMatchObject({ ok: true, data: { mode: 'live', keySource: 'env' } });
+      await dispatch('settings:update', { patch: { serviceUrl: sameHostOtherName } });
+      expect(await dispatch('key:status', {})).toMatchObject({ ok: true, data: { hasKey: false, awaitingOriginConfirmation: true } });
+      expect(await dispatch('balance:get', {})).toMatchObject({ ok: false });
+      expect(await dispatch('key:allowOrigin', {})).toMatchObject({ ok: true, data: { mode: 'live', source: 'env', awaitingOriginConfirmation: false } });
+      expect(await dispatch('balance:get', {})).toMatchObject({ ok: true });
+    } finally {
+      await envCore.shutdown();
+    }
+  });
+
   it('explains a missing key when a service URL is given explicitly', async () => {
     const core = await createCore(options({ withEngine: false, serviceUrl: sandbox.url }));
     try {

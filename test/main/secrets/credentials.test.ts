@@ -89,6 +89,8 @@ describe('getKeyStatus', () => {
       sandboxReason: null,
       keychainAvailable: true,
       message: `Using the key from the OS keychain for ${URL}.`,
+      otherServiceKeys: [],
+      awaitingOriginConfirmation: false,
     });
     expect(JSON.stringify(status)).not.toContain(KEY);
   });

@@ -1,6 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import {
-  createInMemorySecretStore, isLoopbackHost, KeyTransportError, resolveCredentials, saveValidatedKey, type KeyValidator,
+  createFileKeyOrigins, createInMemorySecretStore, getKeyStatus, isLoopbackHost, KeyOriginError, KeyTransportError, resolveCredentials,
+  saveValidatedKey, type KeyValidator,
 } from '../../../main/core/secrets';
 
 // A key goes only where it belongs: a stored key to the service it was saved for, a live key only over https (plain
@@ -67,5 +71,56 @@ describe('where a key may be sent', () => {
     ['::1', true], ['192.168.1.1', false], ['localhost.evil.example', false], ['example.com', false], ['0.0.0.0', false],
   ] as const)('%s is loopback: %s', (host, expected) => {
     expect(isLoopbackHost(host)).toBe(expected);
+  });
+
+  it('binds a key from the environment or --api-key to the first service origin it is sent to (trust on first use)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'batchroom-origins-'));
+    try {
+      const keyOrigins = createFileKeyOrigins(dir);
+      const env = { BATCHROOM_API_KEY: LIVE };
+      const secretStore = createInMemorySecretStore();
+      const first = await resolveCredentials({ settings: settings('https://api.example.com'), env, secretStore, keyOrigins });
+      expect(first.mode).toBe('live');
+      // The settings now point elsewhere: the key stays home, and the refusal names both services, never the key.
+      const moved = { settings: settings('https://collector.example.net'), env, secretStore, keyOrigins: createFileKeyOrigins(dir) };
+      const refusal = await resolveCredentials(moved).then(() => null, (error: unknown) => error);
+      expect(refusal).toBeInstanceOf(KeyOriginError);
+      expect(refusal).toBeInstanceOf(KeyTransportError);
+      expect((refusal as Error).message).toContain('first used with https://api.example.com');
+      expect((refusal as Error).message).toContain('https://collector.example.net');
+      expect((refusal as Error).message).not.toContain('abcdefghijklmnop');
+      expect(await getKeyStatus(moved)).toMatchObject({ hasKey: false, awaitingOriginConfirmation: true });
+      // The CLI's explicit pair (--service-url with the key) is the user's say: it rebinds.
+      const paired = await resolveCredentials({ ...moved, flags: { serviceUrl: 'https://collector.example.net' } });
+      expect(paired.mode).toBe('live');
+      expect((await resolveCredentials(moved)).mode).toBe('live');
+      await expect(resolveCredentials({ ...moved, settings: settings('https://api.example.com') })).rejects.toBeInstanceOf(KeyOriginError);
+      // The record holds fingerprints only, readable by this user alone.
+      const file = join(dir, 'key-origins.json');
+      expect(readFileSync(file, 'utf8')).not.toContain('abcdefghijklmnop');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('never binds a key the transport rules refused', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'batchroom-origins-'));
+    try {
+      const keyOrigins = createFileKeyOrigins(dir);
+      await expect(resolveCredentials({ settings: settings('http://evil.example'), env: { BATCHROOM_API_KEY: LIVE }, secretStore: createInMemorySecretStore(), keyOrigins }))
+        .rejects.toThrow(/only sent over https/);
+      expect(keyOrigins.originOf(LIVE)).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('lists the keys saved for other services (masked) so the app can offer one for a new URL', async () => {
+    const secretStore = createInMemorySecretStore();
+    await secretStore.set('https://api.example.com/api/v1', LIVE);
+    const status = await getKeyStatus({ settings: settings('https://other.example'), env: {}, secretStore });
+    expect(status.hasKey).toBe(false);
+    expect(status.otherServiceKeys).toEqual([{ serviceUrl: 'https://api.example.com/api/v1', keyMasked: 'sk_live_…1234' }]);
   });
 });

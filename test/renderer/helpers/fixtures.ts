@@ -44,7 +44,7 @@ export const sandboxStatus: ServiceStatus = { mode: 'sandbox', serviceUrl: 'http
 export const settings: Settings = { ...DEFAULT_SETTINGS, outputFolder: '/out' };
 export const keyStatus: KeyStatus = {
   mode: 'sandbox', serviceUrl: 'https://api.example/api/v1', hasKey: false, keyMasked: null, source: 'none', sandboxReason: 'no-key',
-  keychainAvailable: true, message: 'No API key stored: using the sandbox.',
+  keychainAvailable: true, message: 'No API key stored: using the sandbox.', otherServiceKeys: [], awaitingOriginConfirmation: false,
 };
 
 export function counts(some: Partial<BatchSummary['counts']>): BatchSummary['counts'] {

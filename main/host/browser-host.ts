@@ -11,6 +11,7 @@ import { checkRequest, createToken, sessionCookie } from './request-guard';
 import { resolveRendererFile, stillRegisteredFile } from '../core/media/inside-root';
 import { notBuiltPage, sendFile } from './static-files';
 import { browserHostLimits, type BrowserHostLimits } from './limits';
+import { createDropLedger } from './drop-budget';
 import { createStagingBudget, stageUpload, sweepUploads, UploadError } from './uploads';
 import { createWsChannel } from './ws-channel';
 
@@ -90,6 +91,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const limits = browserHostLimits(options.limits);
   const channel = createWsChannel(dispatch, logger, limits);
   const staging = createStagingBudget(limits);
+  const drops = createDropLedger(limits);
   const unsubscribe = core.onEvent((event, payload) => channel.broadcast(event, payload));
   let port = 0;
   void sweepUploads(uploadDir).then((n) => n > 0 && logger.info('old staged uploads removed', { folders: n }));
@@ -107,7 +109,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (url.pathname === UPLOAD_PATH) {
       if (method !== 'POST') return sendText(response, 405, 'Use POST.\n', { Allow: 'POST' });
       try {
-        const path = await stageUpload(request, uploadDir, url.searchParams.get('name'), staging);
+        const declared = { files: Number(url.searchParams.get('files') ?? 0) || 0, bytes: Number(url.searchParams.get('bytes') ?? 0) || 0 };
+        const drop = drops.open(url.searchParams.get('drop'), declared);
+        const path = await stageUpload(request, uploadDir, url.searchParams.get('name'), staging, drop);
         return sendJson(response, 200, { path }, cookie);
       } catch (error) {
         const status = error instanceof UploadError ? error.status : 500;

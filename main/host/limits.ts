@@ -17,6 +17,10 @@ export interface BrowserHostLimits {
   maxHeaderBytes: number;
   /** One uploaded file (413). */
   maxUploadFileBytes: number;
+  /** Photos one drop (or one file pick) may upload (413, refused at the first file when the page declares more). */
+  maxDropFiles: number;
+  /** Bytes one drop may upload (413). */
+  maxDropBytes: number;
   /** Files staged at once, all batches together (507 until old uploads are swept). */
   maxStagedFiles: number;
   /** Bytes staged at once, all batches together (507). */
@@ -37,6 +41,8 @@ export const DEFAULT_BROWSER_HOST_LIMITS: Readonly<BrowserHostLimits> = {
   idleTimeoutMs: 2 * 60_000,
   maxHeaderBytes: 16 * 1024,
   maxUploadFileBytes: 512 * 1024 * 1024,
+  maxDropFiles: 10_000,
+  maxDropBytes: 25 * 1024 * 1024 * 1024,
   maxStagedFiles: 20_000,
   maxStagedBytes: 50 * 1024 * 1024 * 1024,
   maxMessageBytes: 256 * 1024,

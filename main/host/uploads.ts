@@ -48,11 +48,13 @@ export async function stageUpload(
   dir: string,
   rawName: string | null,
   budget: StagingBudget = createStagingBudget({ maxStagedFiles: Infinity, maxStagedBytes: Infinity, maxUploadFileBytes: MAX_UPLOAD_BYTES }),
+  drop: { files: number; bytes: number; readonly maxFiles: number; readonly maxBytes: number } = { files: 0, bytes: 0, maxFiles: Infinity, maxBytes: Infinity },
 ): Promise<string> {
   const maxFileBytes = budget.maxFileBytes;
   const declared = Number(request.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > maxFileBytes) throw new UploadError(413, `file too large (limit ${maxFileBytes} bytes per file)`);
   if (budget.files + 1 > budget.maxFiles) throw new UploadError(507, `too many staged uploads (limit ${budget.maxFiles} files); old uploads are removed after 14 days`);
+  if (drop.files + 1 > drop.maxFiles) throw new UploadError(413, `one drop may add at most ${drop.maxFiles} photos — add the folder by path instead`);
   if (Number.isFinite(declared) && budget.bytes + declared > budget.maxBytes) {
     throw new UploadError(507, `the upload staging area is full (limit ${budget.maxBytes} bytes); old uploads are removed after 14 days`);
   }
@@ -61,11 +63,14 @@ export async function stageUpload(
   const path = join(folder, safeUploadName(rawName));
   let received = 0;
   budget.files += 1;
+  drop.files += 1;
   const limit = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       received += chunk.length;
       budget.bytes += chunk.length;
+      drop.bytes += chunk.length;
       if (received > maxFileBytes) callback(new UploadError(413, `file too large (limit ${maxFileBytes} bytes per file)`));
+      else if (drop.bytes > drop.maxBytes) callback(new UploadError(413, `this drop is over ${drop.maxBytes} bytes — add the folder by path instead`));
       else if (budget.bytes > budget.maxBytes) callback(new UploadError(507, `the upload staging area is full (limit ${budget.maxBytes} bytes)`));
       else callback(null, chunk);
     },
@@ -75,6 +80,8 @@ export async function stageUpload(
   } catch (error) {
     budget.files -= 1;
     budget.bytes -= received;
+    drop.files -= 1;
+    drop.bytes -= received;
     await rm(folder, { recursive: true, force: true });
     if (error instanceof UploadError) throw error;
     throw new UploadError(400, 'upload interrupted');

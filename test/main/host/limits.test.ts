@@ -42,7 +42,7 @@ beforeAll(async () => {
   host = await startBrowserHost({
     core, media, rendererDir, uploadDir: join(dir, 'uploads'), token: TOKEN,
     limits: {
-      maxConnections: 4, headersTimeoutMs: 400, idleTimeoutMs: 600, maxUploadFileBytes: 10, maxStagedFiles: 1,
+      maxConnections: 4, headersTimeoutMs: 400, idleTimeoutMs: 600, maxUploadFileBytes: 10, maxStagedFiles: 1, maxDropFiles: 3, maxDropBytes: 8,
       maxMessageBytes: 64 * 1024, maxInFlightPerClient: 2, maxOutboundBufferBytes: 32 * 1024,
     },
   });
@@ -67,9 +67,9 @@ function readAll(socket: Socket): Promise<string> {
     socket.on('error', () => resolve(text));
   });
 }
-function upload(body: Buffer): Promise<{ status: number; body: string }> {
+function upload(body: Buffer, drop = ''): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: host.port, method: 'POST', path: `/upload?name=a.jpg&token=${TOKEN}`, headers: { host: `127.0.0.1:${host.port}` } }, (res) => {
+    const req = request({ host: '127.0.0.1', port: host.port, method: 'POST', path: `/upload?name=a.jpg${drop}&token=${TOKEN}`, headers: { host: `127.0.0.1:${host.port}` } }, (res) => {
       let text = '';
       res.on('data', (d: Buffer) => (text += d.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
@@ -120,6 +120,16 @@ describe('browser host limits', () => {
     const socket = await rawSocket();
     await readAll(socket); // resolves only when the host closes it
     expect(socket.readableEnded || socket.destroyed).toBe(true);
+  });
+
+  it('refuses a drop declared over the per-drop limits at its first file, before anything is staged (413)', async () => {
+    const many = await upload(Buffer.alloc(5), '&drop=d1&files=4&bytes=20');
+    expect(many.status).toBe(413);
+    expect(many.body).toContain('this drop has 4 photos');
+    expect(many.body).toContain('add the folder by path');
+    const heavy = await upload(Buffer.alloc(5), '&drop=d2&files=2&bytes=9000000000');
+    expect(heavy.status).toBe(413);
+    expect(heavy.body).toContain('this drop holds 8 GiB');
   });
 
   it('refuses an upload over the per-file size (413) and beyond the staging limit (507)', async () => {

@@ -73,12 +73,14 @@ export class DownloadPool {
         core.stats.downloads += 1;
         const at = core.o.now().toISOString();
         if (outcome.kind === 'saved') {
-          core.update(itemId, { event: 'save', reason: null, completedAt: at });
-          if (item.contentHash) {
-            const entry = savedEntry(batch.spec, {
-              id: item.id, contentHash: item.contentHash, sourcePath: Object.values(item.sources)[0] ?? '', outputs: outcome.outputs, executionId: item.executionId,
-            }, at);
-            await core.o.doneLedger.record(entry).catch((error: unknown) => core.o.logger.warn('done ledger not updated', { itemId, error: String(error) }));
+          const entry = item.contentHash ? savedEntry(batch.spec, {
+            id: item.id, contentHash: item.contentHash, sourcePath: Object.values(item.sources)[0] ?? '', outputs: outcome.outputs, executionId: item.executionId,
+          }, at) : undefined;
+          const ledger = core.o.doneLedger;
+          const inJournal = ledger.journal !== undefined && ledger.journal === core.o.journal;
+          core.update(itemId, { event: 'save', reason: null, completedAt: at }, inJournal ? { ledger: entry } : {});
+          if (entry && !inJournal) {
+            await ledger.record(entry).catch((error: unknown) => core.o.logger.warn('done ledger not updated', { itemId, error: String(error) }));
           }
         } else core.update(itemId, { event: 'save-skipped', reason: outcome.reason, completedAt: at });
         if (item.submittedAt) this.itemMs.set(batch.id, learnDuration(this.itemMs.get(batch.id) ?? null, nowMs() - Date.parse(item.submittedAt)));

@@ -1,5 +1,6 @@
 import type { DoneLedger } from '../journal/done-ledger';
 import type { Journal } from '../journal/journal';
+import type { ItemWriteOptions } from '../journal/journal-api';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { Logger } from '../log';
 import type { ServiceClient } from '../service/types';
@@ -58,7 +59,7 @@ export interface RunnerCore {
   /** Runs a background task; stop({ graceful }) waits for every one still running. */
   run(work: () => Promise<unknown>): void;
   /** Journals an item change, tells the listeners, and completes the batch when this was its last open item. */
-  update(itemId: string, patch: Parameters<Journal['updateItem']>[1], durable?: boolean): ItemRecord;
+  update(itemId: string, patch: Parameters<Journal['updateItem']>[1], options?: ItemWriteOptions): ItemRecord;
   /** Schedules a scheduling pass. */
   kick(): void;
   batch(id: string): BatchRecord;

@@ -5,6 +5,7 @@ import { IllegalTransitionError, inGroup, statesOf } from '../../../shared/engin
 import { AppError } from '../../../shared/errors';
 import { removeTempFiles } from '../images/save';
 import type { Journal } from '../journal/journal';
+import type { ItemWriteOptions } from '../journal/journal-api';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { CreditGuard } from './credit-guard';
 import { DownloadPool } from './download-results';
@@ -219,8 +220,8 @@ export class Runner implements RunnerCore {
     void op.finally(() => this.ops.delete(op));
   }
 
-  update(itemId: string, patch: Parameters<Journal['updateItem']>[1], durable = false): ItemRecord {
-    this.o.journal.updateItem(itemId, patch, { durable });
+  update(itemId: string, patch: Parameters<Journal['updateItem']>[1], options: ItemWriteOptions = {}): ItemRecord {
+    this.o.journal.updateItem(itemId, patch, options);
     const item = this.o.journal.getItem(itemId)!;
     this.o.onItem(item);
     if (inGroup('terminal', item.state)) this.checkBatchDone(item.batchId);

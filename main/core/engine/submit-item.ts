@@ -27,7 +27,7 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
   if (!item || item.state !== 'encoding') return;
   const cost = batch.creditCost;
   // Journalled (and fsynced) before the request leaves: a crash from here on makes the item `unknown`, never `pending`.
-  core.update(itemId, { event: 'submit', attempts: item.attempts + 1, reason: null }, true);
+  core.update(itemId, { event: 'submit', attempts: item.attempts + 1, reason: null }, { durable: true });
   follower.track({ ...item, state: 'submitting' }, batch, nowMs());
   core.credits.reserve(batch.id, cost);
   core.run(async () => {

@@ -19,12 +19,18 @@ export interface DoneEntry {
 }
 
 export interface DoneLedger {
+  /**
+   * The journal whose ledger table this is, when it is one: the engine then writes an item's entry in the same
+   * transaction that marks it saved, so no crash can leave a saved photo the ledger does not know.
+   */
+  readonly journal?: unknown;
   lookup(key: string): Promise<DoneEntry | null>;
   record(entry: LedgerEntry): Promise<void>;
 }
 
 export function journalDoneLedger(journal: Pick<Journal, 'ledgerGet' | 'ledgerRecord'>): DoneLedger {
   return {
+    journal,
     async lookup(key) {
       const entry = journal.ledgerGet(key);
       if (!entry) return null;

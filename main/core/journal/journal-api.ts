@@ -12,6 +12,11 @@ export interface ListItemsQuery {
   states?: readonly ItemState[];
 }
 
+export interface ItemWriteOptions {
+  durable?: boolean;
+  ledger?: LedgerEntry;
+}
+
 /** The journal: batches, items and executions, the done ledger, and the outcome outbox (outbox.ts). */
 export interface Journal extends OutcomeStream {
   readonly path: string;
@@ -31,9 +36,10 @@ export interface Journal extends OutcomeStream {
   /**
    * Updates an item's fields; a change with an `event` also moves its state through the item state machine
    * (shared/engine/item-states.ts), which refuses a move it does not list. durable: fsync before returning (use
-   * before acting on the change outside the process).
+   * before acting on the change outside the process). ledger: records this done-ledger entry in the same
+   * transaction, so a crash can never leave a saved item the ledger does not know (it would be paid for again).
    */
-  updateItem(id: string, change: ItemChange, options?: { durable?: boolean }): void;
+  updateItem(id: string, change: ItemChange, options?: ItemWriteOptions): void;
   /** Item → submitted (event accept, or adopt) with its execution id, the execution row and the batch's spend, in one transaction. */
   recordAccepted(itemId: string, executionId: string, credits: number, at: string, event?: 'accept' | 'adopt'): void;
   /** Refund (execution-failed): item → failed, its charge back to 0 and the batch's spend reduced. */

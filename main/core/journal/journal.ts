@@ -8,7 +8,7 @@ import { mapBatch, mapExecution, mapItem, mapLedger, BATCH_COLUMNS, ITEM_COLUMNS
 import { inGroup, ITEM_TRANSITIONS, statesAllowing, type ItemEvent } from '../../../shared/engine/item-states';
 import { createOutbox } from './outbox';
 import { transitionChecker, type TransitionPolicy } from './transitions';
-import type { BatchRecord, ItemChange, NewItem } from './types';
+import type { BatchRecord, ItemChange, LedgerEntry, NewItem } from './types';
 
 type Db = InstanceType<typeof Database>;
 type Row = Record<string, unknown>;
@@ -18,7 +18,7 @@ interface Stmt {
   all(...params: unknown[]): unknown[];
 }
 
-import type { Journal } from './journal-api';
+import type { ItemWriteOptions, Journal } from './journal-api';
 
 export type { Journal, ListItemsQuery } from './journal-api';
 
@@ -145,12 +145,18 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     if (move?.ends) outbox.record(id);
     return move?.ends ?? false;
   };
-  const applyAtomically = db.transaction(applyChange);
+  const applyWithLedger = (id: string, change: ItemChange, ledger: LedgerEntry | undefined): boolean => {
+    const ended = applyChange(id, change);
+    if (ledger) recordLedger(ledger);
+    return ended;
+  };
+  const applyAtomically = db.transaction(applyWithLedger);
 
-  const updateItem = (id: string, change: ItemChange, options: { durable?: boolean } = {}) => {
-    if (options.durable) { durably(() => updateItem(id, change)); return; }
-    if (db.inTransaction) { applyChange(id, change); return; }
-    const ended = change.event === undefined ? applyChange(id, change) : applyAtomically.immediate(id, change);
+  const updateItem = (id: string, change: ItemChange, options: ItemWriteOptions = {}) => {
+    const { durable, ledger } = options;
+    if (durable) { durably(() => updateItem(id, change, { ledger })); return; }
+    if (db.inTransaction) { applyWithLedger(id, change, ledger); return; }
+    const ended = change.event === undefined && !ledger ? applyChange(id, change) : applyAtomically.immediate(id, change, ledger);
     if (ended) outbox.notify();
   };
 
@@ -261,14 +267,16 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
         hot_folder_id, recorded_at FROM ledger WHERE key = ?`).get(key) as Row | undefined;
       return row ? mapLedger(row) : null;
     },
-    ledgerRecord: (entry) => {
-      stmt(`INSERT INTO ledger (key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,
-        hot_folder_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        ON CONFLICT(key) DO UPDATE SET source_path = excluded.source_path, outcome = excluded.outcome, outputs_json = excluded.outputs_json,
-        execution_id = excluded.execution_id, item_id = excluded.item_id, hot_folder_id = excluded.hot_folder_id, recorded_at = excluded.recorded_at`)
-        .run(entry.key, entry.contentHash, entry.workflowId, entry.parametersHash, entry.sourcePath, entry.outcome,
-          JSON.stringify(entry.outputs), entry.executionId, entry.itemId, entry.hotFolderId, entry.recordedAt ?? now());
-    },
+    ledgerRecord: (entry) => { recordLedger(entry); },
     close: () => { db.close(); },
   };
+  /** Upserts a done-ledger entry (inside the caller's transaction when there is one). */
+  function recordLedger(entry: LedgerEntry): void {
+    stmt(`INSERT INTO ledger (key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,
+      hot_folder_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(key) DO UPDATE SET source_path = excluded.source_path, outcome = excluded.outcome, outputs_json = excluded.outputs_json,
+      execution_id = excluded.execution_id, item_id = excluded.item_id, hot_folder_id = excluded.hot_folder_id, recorded_at = excluded.recorded_at`)
+      .run(entry.key, entry.contentHash, entry.workflowId, entry.parametersHash, entry.sourcePath, entry.outcome,
+        JSON.stringify(entry.outputs), entry.executionId, entry.itemId, entry.hotFolderId, entry.recordedAt ?? now());
+  }
 }

@@ -124,6 +124,31 @@ describe('journal', () => {
     expect(journal.ledgerGet(key)?.sourcePath).toBe('/in/renamed.jpg');
   });
 
+  it('marks an item saved and records its done-ledger entry in one transaction (a crash keeps both or neither)', () => {
+    journal.createBatch(batchRecord('b1'), items(2));
+    const toDownloading = (id: string, exe: string) => {
+      for (const event of ['encode', 'submit'] as const) journal.updateItem(id, { event });
+      journal.recordAccepted(id, exe, 1, new Date().toISOString());
+      journal.updateItem(id, { event: 'complete' });
+    };
+    toDownloading('item-0', 'exe_0');
+    toDownloading('item-1', 'exe_1');
+    const params = parametersHash({});
+    const entry = (id: string, contentHash: string) => ({
+      key: ledgerKey(contentHash, 'color-grade', params), contentHash, workflowId: 'color-grade', parametersHash: params,
+      sourcePath: `/in/${id}.jpg`, outcome: 'saved' as const, outputs: ['/out/a.jpg'], executionId: 'exe_0', itemId: id, hotFolderId: null,
+    });
+    journal.updateItem('item-0', { event: 'save', outputs: ['/out/a.jpg'] }, { ledger: entry('item-0', 'h0') });
+    expect(journal.getItem('item-0')?.state).toBe('saved');
+    expect(journal.ledgerGet(entry('item-0', 'h0').key)?.itemId).toBe('item-0');
+    // A ledger write that fails (here: a NOT NULL column) takes the state change back with it.
+    const broken = { ...entry('item-1', 'h1'), sourcePath: null as unknown as string };
+    expect(() => journal.updateItem('item-1', { event: 'save', outputs: ['/out/b.jpg'] }, { ledger: broken })).toThrow(/NOT NULL/);
+    expect(journal.getItem('item-1')?.state).toBe('downloading');
+    expect(journal.ledgerHas(broken.key)).toBe(false);
+    expect(journal.outcomesAfter(0).filter((o) => o.itemId === 'item-1')).toEqual([]);
+  });
+
   it('handles 10,000 items without a per-item transaction each', () => {
     const start = journal.listBatches().length;
     journal.createBatch(batchRecord('big'), items(10_000).map((i) => ({ ...i, id: `big-${i.id}` })));

@@ -3,7 +3,7 @@ import type { Accounts } from './accounts';
 import type { Limiter } from './limiter';
 import type { ResultStore } from './results';
 import type { StatsRecorder } from './stats';
-import type { WorkflowDefinition, WorkflowRunInput } from './workflow-types';
+import type { WorkflowDefinition, WorkflowResult, WorkflowRunInput } from './workflow-types';
 
 // Execution lifecycle: queued (10% of the duration) → running (progress rising in 5-point steps while the edit runs
 // on sharp's thread pool) → completed (no earlier than the configured duration, and never before the edit is done)
@@ -24,6 +24,8 @@ export interface ExecutionRecord {
   creditsCharged: number;
   creditsRefunded: number;
   resultUrls: string[];
+  /** The label of each result (same order as resultUrls), null where the workflow gives none. */
+  resultLabels: (string | null)[];
   resultsExpireAt?: number;
   error?: { code: 'execution_failed' | 'processing_failed'; message: string };
 }
@@ -62,6 +64,7 @@ export class Executions {
       creditsCharged: workflow.creditCost,
       creditsRefunded: 0,
       resultUrls: [],
+      resultLabels: [],
     };
     this.records.set(record.id, record);
     this.deps.stats.executionCreated(key, workflow.creditCost);
@@ -110,9 +113,10 @@ export class Executions {
     );
   }
 
-  private complete(record: ExecutionRecord, results: Parameters<ResultStore['add']>[0]): void {
+  private complete(record: ExecutionRecord, results: WorkflowResult[]): void {
     const ttl = this.deps.resultTtlMs();
     record.resultUrls = this.deps.results.add(results, ttl);
+    record.resultLabels = results.map((result) => result.label ?? null);
     record.status = 'completed';
     record.finishedAt = this.now();
     record.resultsExpireAt = record.finishedAt + ttl;

@@ -68,6 +68,8 @@ export function executionView(record: ExecutionRecord, executions: Executions) {
     status: record.status,
     progress: executions.progress(record),
     resultUrls: record.resultUrls,
+    // Each result with its label too, the way services that return several results name them.
+    results: record.resultUrls.map((url, i) => ({ url, ...optional('label', record.resultLabels[i] ?? undefined) })),
     ...optional('resultsExpireAt', record.resultsExpireAt === undefined ? undefined : iso(record.resultsExpireAt)),
     ...optional('error', record.error?.message),
     ...optional('errorCode', record.error?.code),

@@ -65,5 +65,8 @@ export interface WorkflowDefinition {
   /** Human description of how many results an execution yields. */
   results: string;
   inputSchema: InputSchema;
-  run(input: WorkflowRunInput): Promise<EncodedResult[]>;
+  run(input: WorkflowRunInput): Promise<WorkflowResult[]>;
 }
+
+/** One result of an execution; a workflow with several results labels each (a look's name), as services do. */
+export type WorkflowResult = EncodedResult & { label?: string };

@@ -179,7 +179,9 @@ const lookVariations: WorkflowDefinition = {
     // Resize once, then one colour pipeline per look over the shared fitted raster.
     const fitted = await fitToOutput(image(input, 'photo'), input.output, 'crop');
     const chosen = LOOKS.filter((look) => switches(input, 'looks').has(look));
-    return Promise.all(chosen.map((look) => encodePipeline(withLook(pipeline(fitted), look), 'jpeg', fitted.width, fitted.height)));
+    return Promise.all(chosen.map(async (look) => ({
+      ...await encodePipeline(withLook(pipeline(fitted), look), 'jpeg', fitted.width, fitted.height), label: LOOK_LABELS[look],
+    })));
   },
 };
 

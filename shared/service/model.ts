@@ -119,6 +119,8 @@ export const ExecutionSchema = z
     status: ExecutionStatusSchema,
     progress: z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100'),
     resultUrls: z.array(z.string().url('must be a URL')).default([]),
+    /** The service's label for each result (a look's name), in resultUrls order; null where it gave none. */
+    resultLabels: z.array(z.string().nullable()).optional(),
     error: z.string().optional(),
   })
   .refine((e) => e.status !== 'completed' || e.resultUrls.length > 0, {

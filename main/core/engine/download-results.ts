@@ -117,7 +117,8 @@ export class DownloadPool {
       throw new DownloadRetry(`could not refresh result URLs: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (execution.status !== 'completed') throw new DownloadRetry(`execution is ${execution.status}`);
-    core.o.journal.updateItem(item.id, { resultUrls: execution.resultUrls });
-    return { ...item, resultUrls: execution.resultUrls };
+    const resultLabels = execution.resultLabels ?? [];
+    core.o.journal.updateItem(item.id, { resultUrls: execution.resultUrls, resultLabels });
+    return { ...item, resultUrls: execution.resultUrls, resultLabels };
   }
 }

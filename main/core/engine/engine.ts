@@ -236,7 +236,7 @@ export function createEngine(options: EngineOptions): Engine {
           journal.updateItem(item.id, { event: 'redownload', reason: null });
           runner.enqueueDownload(item.id);
         } else {
-          journal.updateItem(item.id, { event: 'retry', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [] });
+          journal.updateItem(item.id, { event: 'retry', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [], resultLabels: [] });
         }
         coalescer.markItem(item.id, batchId);
       }
@@ -258,7 +258,7 @@ export function createEngine(options: EngineOptions): Engine {
     resubmitItem: (itemId) => {
       const item = requireItem(itemId);
       if (!canApply(item.state, 'resubmit')) throw new AppError('conflict', `only unknown or failed items can be resubmitted (this one is ${item.state})`);
-      journal.updateItem(itemId, { event: 'resubmit', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [], outputs: [] });
+      journal.updateItem(itemId, { event: 'resubmit', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [], resultLabels: [], outputs: [] });
       coalescer.markItem(itemId, item.batchId);
       const batch = runner.batch(item.batchId);
       if (batch.state !== 'running') runner.setBatchState(item.batchId, 'running', null);

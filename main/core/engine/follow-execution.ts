@@ -105,7 +105,7 @@ export class ExecutionFollower {
       this.expectedMs.set(flight.batchId, learnDuration(expected, sample));
       const at = core.o.now().toISOString();
       journal.updateExecution(flight.executionId, { status: 'completed', completedAt: at });
-      core.update(flight.itemId, { event: 'complete', progress: 100, resultUrls: execution.resultUrls, completedAt: at });
+      core.update(flight.itemId, { event: 'complete', progress: 100, resultUrls: execution.resultUrls, resultLabels: execution.resultLabels ?? [], completedAt: at });
       this.onCompleted(flight.itemId);
       core.kick();
       return;

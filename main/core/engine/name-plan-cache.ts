@@ -2,7 +2,7 @@ import type { PlannedOutput } from '../../../shared/naming';
 
 // Planning a result's name plans the whole folder of its batch (so the answer does not depend on which download
 // finished first). Doing that for every result would make saving a batch quadratic, so the plan of a folder is kept
-// and reused while what it assumed still holds: the item's extensions, execution id and position. Anything else
+// and reused while what it assumed still holds: the item's extensions, result labels, execution id and position. Anything else
 // that changes it (a file someone else wrote meanwhile) shows up as a taken name when the result is placed, and
 // the folder is planned again.
 
@@ -10,6 +10,8 @@ export interface PlannedItemNames {
   outputs: PlannedOutput[];
   /** What the plan assumed for this item. */
   exts: string[];
+  /** The service's labels of the item's results (known once it completed; results are named after them). */
+  labels: (string | null)[];
   execution: string | null;
   position: number;
 }
@@ -30,7 +32,7 @@ export class NamePlanCache {
     const entry = this.folders.get(NamePlanCache.key(batchId, relDir))?.get(itemId);
     if (!entry) return null;
     const same = entry.exts.length === assumed.exts.length && entry.exts[n] === assumed.exts[n]
-      && entry.execution === assumed.execution && entry.position === assumed.position;
+      && JSON.stringify(entry.labels) === JSON.stringify(assumed.labels) && entry.execution === assumed.execution && entry.position === assumed.position;
     return same ? entry.outputs[n] ?? null : null;
   }
 

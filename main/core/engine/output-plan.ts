@@ -75,7 +75,8 @@ export async function planResultName(
   const template = batch.spec.output.namingTemplate;
   const executionOf = (record: ItemRecord) => (template.includes('{execution}') ? record.executionId : null);
   const positionOf = (record: ItemRecord) => (template.includes('{index}') ? record.position : 0);
-  const assumed = { exts, execution: executionOf(item), position: positionOf(item) };
+  const labelsOf = (record: ItemRecord, count: number) => Array.from({ length: count }, (_, i) => record.resultLabels[i] ?? null);
+  const assumed = { exts, labels: labelsOf(item, exts.length), execution: executionOf(item), position: positionOf(item) };
   if (options.takenMeanwhile.length === 0) {
     const cached = cache.lookup(batch.id, relDir, item.id, n, assumed);
     if (cached) return cached;
@@ -92,11 +93,12 @@ export async function planResultName(
     return cache.learnedExt(batch.id, sourceExtension(source)) ?? expectedExtension(source);
   };
   const planned = [{ record: item, exts }, ...unsaved.map((s) => ({ record: s, exts: extsOf(s, s.resultUrls.length, predictedExt(s)) }))];
-  const plan = planOutputNames(planned.map(({ record, exts: e }) => namingItemOf(record, fieldOrder, e.map((x) => ({ ext: x })), record.executionId)), {
+  const outputsOf = (record: ItemRecord, e: readonly string[]) => e.map((ext, i) => ({ ext, label: record.resultLabels[i] ?? null }));
+  const plan = planOutputNames(planned.map(({ record, exts: e }) => namingItemOf(record, fieldOrder, outputsOf(record, e), record.executionId)), {
     template, workflow: batch.workflow.id, total, at: new Date(batch.createdAt), policy: batch.spec.output.collisionPolicy, protectedNames,
   }, existing);
   cache.store(batch.id, relDir, new Map(plan.map((p, i) => [p.key, {
-    outputs: p.outputs, exts: planned[i]!.exts, execution: executionOf(planned[i]!.record), position: positionOf(planned[i]!.record),
+    outputs: p.outputs, exts: planned[i]!.exts, labels: labelsOf(planned[i]!.record, planned[i]!.exts.length), execution: executionOf(planned[i]!.record), position: positionOf(planned[i]!.record),
   }])));
   return plan[0]!.outputs[n]!;
 }

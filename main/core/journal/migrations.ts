@@ -91,4 +91,8 @@ export const MIGRATIONS: readonly string[] = [
     seq INTEGER NOT NULL
   );
   `,
+  // 3: the service's label of each result (a look's name), so several results of one photo are named after it.
+  `
+  ALTER TABLE items ADD COLUMN result_labels_json TEXT NOT NULL DEFAULT '[]';
+  `,
 ];

@@ -9,7 +9,7 @@ type Row = Record<string, unknown>;
 
 export const BATCH_COLUMNS = 'id, spec_json, workflow_json, credit_cost, state, paused_reason, created_at, updated_at, credits_spent, budget, output_folder';
 export const ITEM_COLUMNS = `id, batch_id, position, display_name, sources_json, rel_dir, content_hash, state, progress, reason, execution_id,
-  result_urls_json, outputs_json, pending_temp, pending_final, credits_charged, verdict, attempts, submitted_at, completed_at, updated_at`;
+  result_urls_json, result_labels_json, outputs_json, pending_temp, pending_final, credits_charged, verdict, attempts, submitted_at, completed_at, updated_at`;
 
 const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
@@ -45,6 +45,7 @@ export function mapItem(row: Row): ItemRecord {
     reason: strOrNull(row.reason),
     executionId: strOrNull(row.execution_id),
     resultUrls: JSON.parse(str(row.result_urls_json ?? '[]')) as string[],
+    resultLabels: JSON.parse(str(row.result_labels_json ?? '[]')) as (string | null)[],
     outputs: JSON.parse(str(row.outputs_json ?? '[]')) as string[],
     pendingTemp: strOrNull(row.pending_temp),
     pendingFinal: strOrNull(row.pending_final),
@@ -86,6 +87,7 @@ export const ITEM_PATCH_COLUMNS: { [K in keyof ItemPatch]-?: { name: string; enc
   reason: { name: 'reason' },
   executionId: { name: 'execution_id' },
   resultUrls: { name: 'result_urls_json', encode: json },
+  resultLabels: { name: 'result_labels_json', encode: json },
   outputs: { name: 'outputs_json', encode: json },
   pendingTemp: { name: 'pending_temp' },
   pendingFinal: { name: 'pending_final' },

@@ -33,6 +33,8 @@ export interface ItemRecord {
   reason: string | null;
   executionId: string | null;
   resultUrls: string[];
+  /** The service's label for each result (a look's name), in resultUrls order; results are named after it. */
+  resultLabels: (string | null)[];
   /** Results already saved (in result order). */
   outputs: string[];
   /** A result being saved: its temp file, and once verified its chosen final path (see saver recovery). */

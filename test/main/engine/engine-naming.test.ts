@@ -99,4 +99,23 @@ describe('output names: preview equals disk', () => {
     await waitForBatch(engine, batch.id);
     expect(engine.listItems({ batchId: batch.id }).items[0]!.outputs).toEqual([join(output, 'photo-001_before-after.jpg')]);
   });
+
+  it('names several results of one photo after the labels the service gives them (the looks)', async () => {
+    const input = join(dir.path, 'in');
+    await mkdir(input);
+    await writePhotos(input, 2);
+    const output = join(dir.path, 'out');
+    const spec = {
+      workflowId: 'look-variations', parameters: { switchSelections: { looks: ['mono', 'warm', 'cool'] } },
+      inputs: { paths: [input] }, output: { outputFolder: output },
+    };
+    const batch = await engine.createBatch(spec);
+    expect((await waitForBatch(engine, batch.id)).counts.saved).toBe(2);
+    const outputs = engine.listItems({ batchId: batch.id }).items.flatMap((item) => item.outputs.map((o) => basename(o))).sort();
+    // The sandbox labels each result with its look's name, as services that return several results do.
+    expect(outputs).toEqual([
+      'photo-000_look-variations_Black & white.jpg', 'photo-000_look-variations_Cool.jpg', 'photo-000_look-variations_Warm.jpg',
+      'photo-001_look-variations_Black & white.jpg', 'photo-001_look-variations_Cool.jpg', 'photo-001_look-variations_Warm.jpg',
+    ]);
+  });
 });

@@ -269,6 +269,25 @@ describe('executions', () => {
     expect(execution({ id: 'e1', status: 'completed', ...part }).resultUrls).toEqual(['https://x.test/a.png']);
   });
 
+  it.each([
+    ['objects with label', { results: [{ url: 'https://x.test/a.jpg', label: 'Warm' }, { url: 'https://x.test/b.jpg', label: 'Cool' }] }, ['Warm', 'Cool']],
+    ['objects with look/name', { outputs: [{ uri: 'https://x.test/a.jpg', look: 'warm' }, { uri: 'https://x.test/b.jpg', name: 'cool' }] }, ['warm', 'cool']],
+    ['a map of look names to urls', { outputs: { warm: 'https://x.test/a.jpg', cool: 'https://x.test/b.jpg' } }, ['warm', 'cool']],
+    ['plain URLs beside labelled objects', { resultUrls: ['https://x.test/a.jpg', 'https://x.test/b.jpg'], results: [{ url: 'https://x.test/b.jpg', label: 'Mono' }] }, [null, 'Mono']],
+    ['relative URLs with labels', { results: [{ url: '/r/a.jpg', label: 'Warm' }, { url: '/r/b.jpg', label: 'Cool' }] }, ['Warm', 'Cool']],
+  ])('reads result labels from %s', (_name, part, labels) => {
+    expect(execution({ id: 'e1', status: 'completed', ...part }).resultLabels).toEqual(labels);
+  });
+
+  it.each([
+    ['plain URLs', { resultUrls: ['https://x.test/a.jpg', 'https://x.test/b.jpg'] }],
+    ['file names of the service', { results: [{ url: 'https://x.test/a.jpg', name: 'result_0.jpg' }, { url: 'https://x.test/b.jpg', name: 'result_1.jpg' }] }],
+    ['numbered keys', { outputs: { 0: 'https://x.test/a.jpg', 1: 'https://x.test/b.jpg' } }],
+    ['a URL as the label', { results: [{ url: 'https://x.test/a.jpg', title: 'https://x.test/a.jpg' }] }],
+  ])('gives no labels for %s', (_name, part) => {
+    expect(execution({ id: 'e1', status: 'completed', ...part }).resultLabels).toBeUndefined();
+  });
+
   it('resolves relative result URLs against the service and keeps several results in order', () => {
     const result = execution({ id: 'e1', status: 'succeeded', results: ['/results/a.png', 'https://cdn.test/b.png'] });
     expect(result.resultUrls).toEqual(['https://svc.example.com/results/a.png', 'https://cdn.test/b.png']);

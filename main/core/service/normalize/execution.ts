@@ -9,6 +9,7 @@ const STATUS_KEYS = ['status', 'state', 'executionStatus', 'phase'];
 const PROGRESS_KEYS = ['progress', 'progressPercent', 'percent', 'percentage', 'progressPct', 'pct', 'percentComplete'];
 const RESULT_KEYS = ['resultUrls', 'results', 'outputs', 'output', 'images', 'urls', 'resultUrl', 'outputUrls', 'outputUrl', 'imageUrls', 'files', 'result', 'data'];
 const URL_KEYS = ['url', 'uri', 'href', 'src', 'link', 'downloadUrl', 'signedUrl'];
+const LABEL_KEYS = ['label', 'look', 'variant', 'variation', 'style', 'preset', 'title', 'name'];
 const ERROR_KEYS = ['error', 'errorMessage', 'failureReason', 'reason', 'message', 'detail'];
 
 const STATUS_SYNONYMS: Record<ExecutionStatus, readonly string[]> = {
@@ -59,6 +60,42 @@ function urlsOf(raw: unknown, depth = 0): string[] {
     return Object.values(raw).flatMap((value) => (typeof value === 'string' || isRecord(value) ? (urlOf(value) ?? []) : []));
   }
   return [];
+}
+
+/** A label worth naming a file after: short text, not a file name of the service's own (`result_0.png`). */
+function labelText(raw: unknown): string | undefined {
+  const text = toText(raw)?.trim();
+  if (!text || text.length > 64 || /^\d+$/.test(text) || /\.[a-z0-9]{2,4}$/i.test(text) || /^[a-z]+:\/\//i.test(text)) return undefined;
+  return text;
+}
+
+/**
+ * Labels the service gives its results, wherever it puts them: `[{url, label}]` objects (or look/variant/name…)
+ * or a `{warm: url, cool: url}` map, under any of the result keys. Returned by result URL (before resolving).
+ */
+function labelsByUrl(record: WireRecord): Map<string, string> {
+  const labels = new Map<string, string>();
+  const visit = (raw: unknown, level: number): void => {
+    if (level > 3 || raw === null || raw === undefined) return;
+    if (Array.isArray(raw)) return void raw.forEach((entry) => visit(entry, level + 1));
+    if (!isRecord(raw)) return;
+    const url = urlOf(raw);
+    if (url) {
+      const label = labelText(pickValue(raw, LABEL_KEYS));
+      if (label && !labels.has(url)) labels.set(url, label);
+      return;
+    }
+    const nested = pick(raw, RESULT_KEYS);
+    if (nested) return visit(nested.value, level + 1);
+    for (const [key, value] of Object.entries(raw)) {
+      const mapped = typeof value === 'string' ? value.trim() : undefined;
+      const label = labelText(key);
+      if (mapped && label && !labels.has(mapped)) labels.set(mapped, label);
+      else if (isRecord(value)) visit(value, level + 1);
+    }
+  };
+  for (const key of RESULT_KEYS) visit(pickValue(record, [key]), 0);
+  return labels;
 }
 
 /** Relative result URLs (`/results/abc.png`) are resolved against the service's own address. */
@@ -121,6 +158,9 @@ export function normalizeExecution(ctx: NormalizeContext, body: unknown, request
   const resultUrls = [...new Set(rawUrls.map((u) => absolute(ctx, u)).filter((u): u is string => u !== undefined))];
   const status = statusOf(ctx, record, resultUrls.length > 0);
   const execution: Execution = { id, status, progress: progressOf(record, status), resultUrls };
+  const labels = new Map([...labelsByUrl(record)].map(([url, label]) => [absolute(ctx, url), label] as const));
+  const resultLabels = resultUrls.map((url) => labels.get(url) ?? null);
+  if (resultLabels.some((label) => label !== null)) execution.resultLabels = resultLabels;
   if (status === 'failed' || status === 'cancelled') {
     const error = errorText(record);
     if (error) execution.error = error.slice(0, 500);

@@ -1,5 +1,6 @@
 import { isAppError } from '../../../shared/errors';
 import { savedEntry } from '../journal/done-ledger';
+import { updateWithLedger } from './done-record';
 import type { ItemRecord } from '../journal/types';
 import { sleep } from './limiter';
 import { learnDuration } from './poll-timing';
@@ -76,12 +77,7 @@ export class DownloadPool {
           const entry = item.contentHash ? savedEntry(batch.spec, {
             id: item.id, contentHash: item.contentHash, sourcePath: Object.values(item.sources)[0] ?? '', outputs: outcome.outputs, executionId: item.executionId,
           }, at) : undefined;
-          const ledger = core.o.doneLedger;
-          const inJournal = ledger.journal !== undefined && ledger.journal === core.o.journal;
-          core.update(itemId, { event: 'save', reason: null, completedAt: at }, inJournal ? { ledger: entry } : {});
-          if (entry && !inJournal) {
-            await ledger.record(entry).catch((error: unknown) => core.o.logger.warn('done ledger not updated', { itemId, error: String(error) }));
-          }
+          await updateWithLedger(core, itemId, { event: 'save', reason: null, completedAt: at }, entry);
         } else core.update(itemId, { event: 'save-skipped', reason: outcome.reason, completedAt: at });
         if (item.submittedAt) this.itemMs.set(batch.id, learnDuration(this.itemMs.get(batch.id) ?? null, nowMs() - Date.parse(item.submittedAt)));
         return;

@@ -86,6 +86,12 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, done?
     }
     firstByKey.set(key, label);
     const earlier = done ? await done.lookup(key) : null;
+    if (earlier?.outcome === 'unknown' && !spec.rerun) {
+      const day = earlier.doneAt.slice(0, 10);
+      const reason = `sent${day ? ` on ${day}` : ''} but the answer was lost: it may have been charged — check the provider's dashboard, or run again to pay for it again`;
+      skipped.push({ path: label, reason });
+      return void push(sources, relDir, displayName, hash, reason);
+    }
     if (earlier?.outcome === 'saved') {
       const record: DoneInput = { path: label, doneAt: earlier.doneAt, outputs: earlier.outputs };
       if (!(await anyExists(earlier.outputs))) resultsGone.push(record);

@@ -6,6 +6,7 @@ import { AppError } from '../../../shared/errors';
 import { removeTempFiles } from '../images/save';
 import type { Journal } from '../journal/journal';
 import type { ItemWriteOptions } from '../journal/journal-api';
+import { lostEntryOf, recordLedger } from './done-record';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { CreditGuard } from './credit-guard';
 import { DownloadPool } from './download-results';
@@ -131,6 +132,12 @@ export class Runner implements RunnerCore {
         completedAt: at,
         reason: 'interrupted while being submitted: the service may have received and charged it. It is not resubmitted automatically; resubmit it explicitly if its result never appears.',
       })) this.o.onItem(journal.getItem(id)!);
+      // Every unknown item of an open batch is in the done ledger (idempotent: this also covers a crash right after
+      // the transition above), so a later batch of the same photo does not pay for it again without the user asking.
+      for (const item of journal.itemsInStates(batch.id, ['unknown'])) {
+        const entry = lostEntryOf(item, batch, item.completedAt ?? at);
+        if (entry && (await this.o.doneLedger.lookup(entry.key)) === null) await recordLedger(this, entry);
+      }
       for (const item of journal.itemsInStates(batch.id, statesOf('followed'))) {
         const flight = this.follower.track(item, batch, Date.parse(item.submittedAt ?? at));
         this.follower.schedule(flight, Math.random() * 200);

@@ -6,6 +6,7 @@ import type { ExecutionFollower } from './follow-execution';
 import { nowMs } from './clock';
 import type { RunnerCore } from './runner-core';
 import { announceAccepted, clearedToSubmit } from './submit-hooks';
+import { lostEntryOf, updateWithLedger } from './done-record';
 
 // Sending one encoded item to the service: the only place money is spent. The order of journal writes around the
 // POST is what guarantees an item is never paid for twice without the user asking:
@@ -50,10 +51,11 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
         if (!core.isStopping()) follower.schedule(flight);
       } else {
         follower.forget(itemId);
-        core.update(itemId, {
-          event: 'answer-lost', completedAt: core.o.now().toISOString(),
+        const at = core.o.now().toISOString();
+        await updateWithLedger(core, itemId, {
+          event: 'answer-lost', completedAt: at,
           reason: `the answer to the submission was lost (${outcome.reason}): it may have been charged. Not resubmitted automatically; resubmit explicitly if needed.`,
-        });
+        }, lostEntryOf(item, batch, at));
       }
     } catch (error) {
       follower.forget(itemId);

@@ -49,6 +49,18 @@ export function doneKeyOf(spec: Pick<BatchSpec, 'workflowId' | 'parameters'>, co
   return ledgerKey(contentHash, spec.workflowId, parametersHash(spec.parameters));
 }
 
+/**
+ * The entry for an item whose submission may have been charged without an answer (unknown): a later batch of the
+ * same photo is held back until the user says to pay again, exactly as for a saved one.
+ */
+export function unknownEntry(
+  spec: Pick<BatchSpec, 'workflowId' | 'parameters' | 'source'>,
+  item: { id: string; contentHash: string; sourcePath: string; executionId: string | null },
+  at: string,
+): LedgerEntry {
+  return { ...savedEntry(spec, { ...item, outputs: [] }, at), outcome: 'unknown' };
+}
+
 /** The entry for an item whose results are saved. */
 export function savedEntry(
   spec: Pick<BatchSpec, 'workflowId' | 'parameters' | 'source'>,

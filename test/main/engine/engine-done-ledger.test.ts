@@ -113,4 +113,53 @@ describe('done ledger: a photo is paid for once', () => {
     expect((await waitForBatch(engine, again.id)).creditsSpent).toBe(1);
     expect(sandbox.stats().executionsCreated).toBe(2);
   });
+
+  it('holds back a photo whose earlier submission may have been charged (answer lost) until the user says to pay again', async () => {
+    const input = join(dir.path, 'in');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(input);
+    await writePhotos(input, 2);
+    const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') } };
+    // The service runs and charges each execution, but its answer never arrives.
+    const answerLost: ServiceClient = Object.assign(Object.create(client) as ServiceClient, {
+      execute: async (...args: Parameters<ServiceClient['execute']>) => {
+        await client.execute(...args);
+        return { kind: 'unknown' as const, reason: 'the connection broke after the request was sent' };
+      },
+    });
+    await engine.stop({ graceful: true });
+    engine = createEngine({ journal, client: answerLost, concurrency: 4 });
+    await engine.start();
+    const first = await engine.createBatch(spec);
+    expect((await waitForBatch(engine, first.id)).counts.unknown).toBe(2);
+    expect(sandbox.stats().executionsCreated).toBe(2);
+
+    const again = await engine.estimate(spec);
+    expect(again).toMatchObject({ itemCount: 0, totalCost: 0 });
+    expect(again.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/answer was lost: it may have been charged/), expect.stringMatching(/may have been charged/)]);
+    await expect(engine.createBatch(spec)).rejects.toMatchObject({ code: 'validation' });
+    expect((await engine.estimate({ ...spec, rerun: true })).itemCount).toBe(2);
+  });
+
+  it('after a crash mid-submit, the photos left unknown are in the ledger too', async () => {
+    const input = join(dir.path, 'in');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(input);
+    await writePhotos(input, 2);
+    const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') } };
+    // The process dies while both submissions are on the wire (their answers never come).
+    const hanging: ServiceClient = Object.assign(Object.create(client) as ServiceClient, { execute: () => new Promise<never>(() => {}) });
+    await engine.stop({ graceful: true });
+    engine = createEngine({ journal, client: hanging, concurrency: 4 });
+    await engine.start();
+    const first = await engine.createBatch(spec);
+    const deadline = Date.now() + 10_000;
+    while (engine.listItems({ batchId: first.id }).items.some((i) => i.state !== 'submitting') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(engine.listItems({ batchId: first.id }).items.map((i) => i.state)).toEqual(['submitting', 'submitting']);
+    await engine.stop({ graceful: false });
+    engine = createEngine({ journal, client, concurrency: 4 });
+    await engine.start();
+    expect(engine.listItems({ batchId: first.id }).items.map((i) => i.state)).toEqual(['unknown', 'unknown']);
+    expect(await engine.estimate(spec)).toMatchObject({ itemCount: 0, skipped: [{ reason: expect.stringMatching(/may have been charged/) }, { reason: expect.stringMatching(/may have been charged/) }] });
+  });
 });

@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import { encodeForUpload, toDataUrl } from '../images/encode';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { RunnerCore } from './runner-core';
+import { addPhase } from './phase-times';
+import { nowMs } from './clock';
 
 // Encoding runs ahead of submission so an execution slot never waits for sharp, but only a little ahead: at most
 // min(concurrency, 8) + encoders payloads (base64 data URLs, several MB each) are ever held in memory, never the
@@ -55,6 +57,7 @@ export class EncodeAhead {
     }
     this.activeBytes += bytes;
     core.run(async () => {
+      const startedAt = nowMs();
       try {
         const images: Record<string, string> = {};
         for (const [field, source] of Object.entries(item.sources)) {
@@ -68,9 +71,10 @@ export class EncodeAhead {
           images[field] = toDataUrl(encoded);
         }
         core.stats.encoded += 1;
+        addPhase(core.stats.phases, 'encode', nowMs() - startedAt);
         // Cancelled (or the engine stopping) while it encoded: the payload is dropped.
         const current = core.o.journal.getItem(item.id);
-        if (current?.state === 'encoding' && !core.isStopping()) core.ready.set(item.id, { batchId: item.batchId, images });
+        if (current?.state === 'encoding' && !core.isStopping()) core.ready.set(item.id, { batchId: item.batchId, images, readyAt: nowMs() });
       } catch (error) {
         // Cancelled (or sent back to pending by a stop) while it encoded: nothing to fail.
         if (core.o.journal.getItem(item.id)?.state === 'encoding') {

@@ -323,7 +323,7 @@ export function createEngine(options: EngineOptions): Engine {
       concurrency = Math.max(1, Math.floor(value));
       runner.setConcurrency(concurrency);
     },
-    stats: () => ({ ...runner.stats }),
+    stats: () => ({ ...runner.stats, phases: structuredClone(runner.stats.phases) }),
     busy: () => runner.isBusy(),
   };
 }

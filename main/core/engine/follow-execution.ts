@@ -2,6 +2,7 @@ import { isAppError } from '../../../shared/errors';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { durationSample, learnDuration, nextPollDelayMs, predictRemainingMs, type ProgressSample } from './poll-timing';
 import { nowMs } from './clock';
+import { addPhase } from './phase-times';
 import type { RunnerCore } from './runner-core';
 
 // Follows executions from submission to completion. Each one in flight is a Flight holding what polling has learned
@@ -13,6 +14,8 @@ export interface Flight {
   batchId: string;
   executionId: string | null;
   acceptedAt: number;
+  /** When its slot was taken (just before the POST). */
+  trackedAt: number;
   progress: number;
   overdue: number;
   idlePolls: number;
@@ -39,7 +42,7 @@ export class ExecutionFollower {
 
   track(item: ItemRecord, batch: BatchRecord, acceptedAt: number): Flight {
     const flight: Flight = {
-      itemId: item.id, batchId: batch.id, executionId: item.executionId, acceptedAt, progress: item.progress, overdue: 0,
+      itemId: item.id, batchId: batch.id, executionId: item.executionId, acceptedAt, trackedAt: nowMs(), progress: item.progress, overdue: 0,
       idlePolls: 0, polls: 0, first: null, last: null, lastPendingPollAt: null, timer: null, cost: batch.creditCost,
     };
     this.flights.set(item.id, flight);
@@ -101,6 +104,7 @@ export class ExecutionFollower {
     const expected = this.expectedMs.get(flight.batchId) ?? null;
     if (execution.status === 'completed') {
       this.flights.delete(flight.itemId);
+      addPhase(core.stats.phases, 'slotHeld', now - flight.trackedAt);
       const sample = durationSample(now - flight.acceptedAt, flight.lastPendingPollAt === null ? null : flight.lastPendingPollAt - flight.acceptedAt, expected);
       this.expectedMs.set(flight.batchId, learnDuration(expected, sample));
       const at = core.o.now().toISOString();

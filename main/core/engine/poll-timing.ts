@@ -28,8 +28,8 @@ export interface PollState {
   polls: number;
 }
 
-export const POLL_MARGIN_MS = 25;
-const MIN_STEP_MS = 60;
+export const POLL_MARGIN_MS = 10;
+const MIN_STEP_MS = 25;
 const MAX_SLEEP_MS = 15_000;
 /** Services report progress in coarse steps (the sandbox: 5 points); a sample is taken to sit mid-step. */
 const HALF_STEP = 2.5;
@@ -52,7 +52,7 @@ export function predictRemainingMs(state: PollState): { remainingMs: number; con
 
 /** How far before the expected end the first look goes, so a completion is bracketed (and learned) tightly. */
 export function probeLeadMs(expectedMs: number): number {
-  return Math.max(80, expectedMs * 0.06);
+  return Math.max(40, expectedMs * 0.03);
 }
 
 export function nextPollDelayMs(state: PollState): number {
@@ -77,11 +77,13 @@ export function nextPollDelayMs(state: PollState): number {
 
 /**
  * What a completion says about the duration: the midpoint of the last look that found it unfinished and the look
- * that found it done; without an earlier look, only that it took at most this long (assume a lead's worth less).
+ * that found it done; without an earlier look, only that it took at most this long (assume a tenth less).
  */
 export function durationSample(observedMs: number, lastPendingMs: number | null, expectedMs: number | null): number {
   if (lastPendingMs !== null) return (lastPendingMs + observedMs) / 2;
-  return Math.max(0, observedMs - probeLeadMs(expectedMs ?? observedMs));
+  // Only an upper bound: step well below it (a tenth), or a too-high first estimate would take dozens of
+  // completions to come down with the lead as small as it is.
+  return Math.max(0, observedMs - Math.max(probeLeadMs(expectedMs ?? observedMs), observedMs * 0.1));
 }
 
 /** Updates a batch's expected duration after a completion was seen. */

@@ -1,3 +1,4 @@
+import type { PhaseTotals } from './phase-times';
 import type { DoneLedger } from '../journal/done-ledger';
 import type { Journal } from '../journal/journal';
 import type { ItemWriteOptions } from '../journal/journal-api';
@@ -40,12 +41,16 @@ export interface EngineStats {
   submits: number;
   statusRequests: number;
   downloads: number;
+  /** Time per phase of an execution's life (phase-times.ts). */
+  phases: PhaseTotals;
 }
 
 /** An encoded item waiting for an execution slot: its upload payload (data URLs or remote URLs) per image field. */
 export interface ReadyPayload {
   batchId: string;
   images: Record<string, string>;
+  /** When it became ready (nowMs), for the wait-for-slot phase. */
+  readyAt: number;
 }
 
 export interface RunnerCore {

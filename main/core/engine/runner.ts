@@ -18,6 +18,8 @@ import type { EngineStats, ReadyPayload, RunnerCore, RunnerOptions } from './run
 import { NamePlanCache } from './name-plan-cache';
 import { destinationFolder, recoverPlacement, type SaverDeps } from './saver';
 import { submitItem } from './submit-item';
+import { addPhase, emptyPhaseTotals } from './phase-times';
+import { nowMs } from './clock';
 
 export type { EngineStats, RunnerOptions } from './runner-core';
 
@@ -29,7 +31,7 @@ export type { EngineStats, RunnerOptions } from './runner-core';
 
 export class Runner implements RunnerCore {
   readonly gate: RequestGate;
-  readonly stats: EngineStats = { uploadBytes: 0, originalBytes: 0, encoded: 0, submits: 0, statusRequests: 0, downloads: 0 };
+  readonly stats: EngineStats = { uploadBytes: 0, originalBytes: 0, encoded: 0, submits: 0, statusRequests: 0, downloads: 0, phases: emptyPhaseTotals() };
   readonly credits: CreditGuard;
   readonly ready = new Map<string, ReadyPayload>();
   private readonly batches = new Map<string, BatchRecord>();
@@ -59,6 +61,7 @@ export class Runner implements RunnerCore {
     this.saverDeps = {
       journal: o.journal, client: o.client, gate: this.gate, now: o.now,
       originalsOf: (batchId) => this.originalsOf(batchId), onChange: (item) => o.onItem(item), namePlans: new NamePlanCache(),
+      onPhase: (phase, ms) => addPhase(this.stats.phases, phase, ms),
     };
     // At least two encodes overlap: each is a chain of small async steps, and one at a time cannot keep 8 slots fed.
     this.encoder = new EncodeAhead(this, o.encodeConcurrency ?? Math.max(2, Math.min(4, availableParallelism())));
@@ -211,6 +214,7 @@ export class Runner implements RunnerCore {
       if (blocked === 'wait') continue;
       if (blocked) { this.setBatchState(batch.id, 'paused', blocked); continue; }
       this.ready.delete(itemId);
+      addPhase(this.stats.phases, 'waitForSlot', nowMs() - payload.readyAt);
       submitItem(this, this.follower, itemId, payload.images, batch);
     }
     // 3. Downloads.

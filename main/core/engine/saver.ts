@@ -28,6 +28,8 @@ export interface SaverDeps {
   namePlans: NamePlanCache;
   now: () => Date;
   onChange: (item: ItemRecord) => void;
+  /** Time spent downloading and saving each result (the engine's phase totals). */
+  onPhase?: (phase: 'download' | 'save', ms: number) => void;
 }
 
 export class DownloadRetry extends Error {}
@@ -65,6 +67,8 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
     const temp = tempPathFor(folder, item.id);
     deps.journal.updateItem(item.id, { pendingTemp: temp, pendingFinal: null });
     let response: Response;
+    const startedAt = performance.now();
+    let downloadedAt = startedAt;
     try {
       await deps.gate.acquire();
       response = await deps.client.downloadResult(url);
@@ -77,6 +81,8 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       if (!response.body) throw new DownloadRetry('download failed: empty response');
       try {
         await writeTemp(temp, Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>));
+        downloadedAt = performance.now();
+        deps.onPhase?.('download', downloadedAt - startedAt);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code) throw new SaveFailure(describeWriteError(error, folder), { cause: error });
         throw new DownloadRetry(`download interrupted: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -114,6 +120,7 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       if (batch.spec.output.sidecars) await writeSidecar(batch, item, placed).catch(() => undefined);
       outputs.push(placed);
       deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
+      deps.onPhase?.('save', performance.now() - downloadedAt);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
       deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });

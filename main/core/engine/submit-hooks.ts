@@ -1,5 +1,6 @@
 import { isAppError } from '../../../shared/errors';
 import type { BatchRecord, ItemRecord } from '../journal/types';
+import { nowMs } from './clock';
 import type { RunnerCore } from './runner-core';
 import type { ExecutionFollower } from './follow-execution';
 
@@ -35,7 +36,7 @@ export async function clearedToSubmit(core: RunnerCore, follower: ExecutionFollo
     // Nothing was sent: back to the queue, and no new submission for a moment.
     core.gate.backOff(2_000);
     core.update(item.id, { event: 'wait', reason: `waiting: ${message}` });
-    if (!core.isStopping()) core.ready.set(item.id, { batchId: batch.id, images });
+    if (!core.isStopping()) core.ready.set(item.id, { batchId: batch.id, images, readyAt: nowMs() });
     else core.o.journal.updateItem(item.id, { event: 'requeue' });
     return false;
   }

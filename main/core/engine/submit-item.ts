@@ -4,6 +4,7 @@ import type { BatchRecord } from '../journal/types';
 import type { ExecuteOutcome } from '../service/types';
 import type { ExecutionFollower } from './follow-execution';
 import { nowMs } from './clock';
+import { addPhase } from './phase-times';
 import type { RunnerCore } from './runner-core';
 import { announceAccepted, clearedToSubmit } from './submit-hooks';
 import { lostEntryOf, updateWithLedger } from './done-record';
@@ -37,7 +38,9 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
       if (!(await clearedToSubmit(core, follower, { ...item, state: 'submitting' }, batch, images))) return;
       await core.gate.acquire();
       core.stats.submits += 1;
+      const sentAt = nowMs();
       const outcome: ExecuteOutcome = await core.o.client.execute(batch.workflow, request);
+      addPhase(core.stats.phases, 'upload', nowMs() - sentAt);
       core.gate.succeeded();
       if (outcome.kind === 'accepted') {
         journal.recordAccepted(itemId, outcome.executionId, cost, core.o.now().toISOString());
@@ -73,7 +76,7 @@ function onSubmitError(core: RunnerCore, itemId: string, images: Record<string, 
   const message = error instanceof Error ? error.message : String(error);
   const requeue = (reason: string | null) => {
     core.update(itemId, { event: 'wait', reason });
-    if (!core.isStopping()) core.ready.set(itemId, { batchId: batch.id, images });
+    if (!core.isStopping()) core.ready.set(itemId, { batchId: batch.id, images, readyAt: nowMs() });
     else core.o.journal.updateItem(itemId, { event: 'requeue' });
   };
   if (code === 'insufficient_credits') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationSample, learnDuration, nextPollDelayMs, type PollState, type ProgressSample } from '../../../main/core/engine/poll-timing';
+import { durationSample, learnDuration, nextPollDelayMs, POLL_MARGIN_MS, probeLeadMs, type PollState, type ProgressSample } from '../../../main/core/engine/poll-timing';
 
 // Simulates the sandbox's progress curve (queued for 10% of L, then 5-point steps, completed at L) against the
 // poll timing, counting status requests and how late completion is seen.
@@ -47,13 +47,13 @@ describe('adaptive poll timing', () => {
 
   it('learns the duration from the bracket of the last two looks', () => {
     expect(durationSample(2_100, 1_900, 2_000)).toBe(2_000);
-    expect(durationSample(2_100, null, 2_000)).toBe(2_100 - 120);
+    expect(durationSample(2_100, null, 2_000)).toBe(2_100 - 210);
     let expected: number | null = null;
     // A first estimate far too high converges to the truth within a dozen completions.
     expected = 3_000;
     for (let i = 0; i < 12; i++) {
-      const probe = expected - Math.max(80, expected * 0.06);
-      const seen = probe >= 2_000 ? probe : expected + 25;
+      const probe = expected - probeLeadMs(expected);
+      const seen = probe >= 2_000 ? probe : expected + POLL_MARGIN_MS;
       expected = learnDuration(expected, durationSample(seen, probe >= 2_000 ? null : probe, expected));
     }
     expect(Math.abs(expected - 2_000)).toBeLessThan(150);

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { APP_NAME, APP_VERSION } from '../../shared/app-info';
 import { registerBalanceCommand, registerWorkflowCommand, registerWorkflowsCommand } from './commands/catalog';
 import { registerKeyCommand } from './commands/key';
+import { registerReportCommand } from './commands/report';
 import { registerResumeCommand } from './commands/resume';
 import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerBalanceCommand(program);
   registerRunCommand(program);
   registerResumeCommand(program);
+  registerReportCommand(program);
   registerUiCommand(program);
   registerWatchCommand(program);
   registerKeyCommand(program);

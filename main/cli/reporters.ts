@@ -131,7 +131,7 @@ export function terminalReporter(total: number): Reporter {
       }
     },
     outcome(o) {
-      if (o.state === 'failed' || o.state === 'unknown') multibar.log(`${o.state}: ${o.displayName}${o.reason ? ` — ${o.reason}` : ''}\n`);
+      if (inGroup('unsuccessful', o.state)) multibar.log(`${o.state}: ${o.displayName}${o.reason ? ` — ${o.reason}` : ''}\n`);
     },
     stop: () => multibar.stop(),
   };

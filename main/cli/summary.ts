@@ -10,6 +10,8 @@ export interface SummaryLine {
   failed: number;
   skipped: number;
   unknown: number;
+  /** Charged by the service, which then lost the result (`batchroom report` lists them for the provider). */
+  chargedNoResult: number;
   creditsSpent: number;
   outputs: string[];
 }
@@ -28,6 +30,7 @@ export function summarize({ batches, items }: BatchOutcome): SummaryLine {
     failed: count('failed', 'cancelled'),
     skipped: count('skipped'),
     unknown: count('unknown'),
+    chargedNoResult: count('charged-no-result'),
     creditsSpent: Math.round(batches.reduce((sum, b) => sum + b.creditsSpent, 0) * 1e6) / 1e6,
     outputs: items.filter((i) => i.state === 'saved').flatMap((i) => i.outputs),
   };
@@ -37,7 +40,7 @@ export function summarize({ batches, items }: BatchOutcome): SummaryLine {
 export function exitCodeFor(summary: SummaryLine, batches: BatchSummary[]): ExitCode {
   const stoppedForMoney = batches.some((b) => b.state === 'paused' && /credit|budget/i.test(b.pausedReason ?? ''));
   if (stoppedForMoney) return EXIT.credits;
-  if (summary.failed > 0 || summary.unknown > 0) return EXIT.failed;
+  if (summary.failed > 0 || summary.unknown > 0 || summary.chargedNoResult > 0) return EXIT.failed;
   if (batches.some((b) => b.state === 'paused')) return EXIT.failed;
   return EXIT.ok;
 }
@@ -58,6 +61,7 @@ export function summaryText({ batches, items }: BatchOutcome, summary: SummaryLi
   };
   listed(['failed', 'cancelled'], 'Failed:');
   listed(['unknown'], 'Unknown (may have been charged; resubmit explicitly from the app if needed):');
+  listed(['charged-no-result'], 'Charged, no result (the service lost these; `batchroom report --out report.csv` lists them for the provider):');
   listed(['skipped'], 'Skipped:');
   for (const b of batches) {
     if (b.state === 'paused') lines.push('', `Batch ${b.id} is paused: ${b.pausedReason ?? 'paused'}. Continue with \`batchroom resume\`.`);

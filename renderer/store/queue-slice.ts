@@ -2,8 +2,9 @@ import { inGroup } from '../../shared/engine/item-states';
 import type { BatchProgressEvent, BatchSummary, ItemState, ItemView, ServiceUnreachable } from '../../shared/engine/model';
 import { asUiError, unwrap } from '../lib/errors';
 import type { SliceCreator } from './types';
+import type { ProviderReport } from '../../shared/engine/provider-report';
 
-export const STATUS_FILTERS = ['all', 'active', 'pending', 'saved', 'failed', 'unknown', 'cancelled', 'skipped'] as const;
+export const STATUS_FILTERS = ['all', 'active', 'pending', 'saved', 'failed', 'unknown', 'charged-no-result', 'cancelled', 'skipped'] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
 export function matchesFilter(state: ItemState, filter: StatusFilter): boolean {
@@ -40,6 +41,8 @@ export interface QueueSlice {
   cancelBatch(batchId: string): Promise<void>;
   cancelAll(): Promise<void>;
   retryFailed(batchId: string): Promise<void>;
+  /** The executions of a batch charged without a result, as a CSV to send the provider (null when it failed). */
+  providerReport(batchId: string): Promise<ProviderReport | null>;
   cancelItem(itemId: string): Promise<void>;
   /** Only after the user confirmed they understand it may be charged twice. */
   resubmitItem(itemId: string, acknowledgeMayChargeTwice: true): Promise<void>;
@@ -195,6 +198,14 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
     retryFailed: async (batchId) => {
       await control(() => unwrap(bridge.batches.retryFailed({ batchId })));
       await get().loadItems(batchId);
+    },
+    async providerReport(batchId) {
+      try {
+        return await unwrap(bridge.batches.providerReport({ batchId }));
+      } catch (error) {
+        get().notifyError(asUiError(error));
+        return null;
+      }
     },
     async cancelAll() {
       const open = Object.values(get().batches).filter((b) => b.state === 'running' || b.state === 'paused');

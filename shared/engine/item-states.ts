@@ -41,7 +41,10 @@ export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
   complete: { from: ['submitted', 'running'], to: 'downloading', why: 'the execution completed: its result URLs are journalled' },
   'execution-failed': { from: ['submitted', 'running'], to: 'failed', why: 'the execution failed and the service refunded it' },
   'execution-cancelled': { from: ['submitted', 'running'], to: 'failed', why: 'the service cancelled or expired the execution' },
-  'execution-gone': { from: ['submitted', 'running'], to: 'failed', why: 'the service no longer knows the execution' },
+  'execution-gone': {
+    from: ['submitted', 'running'], to: 'charged-no-result',
+    why: 'the service no longer knows an execution it accepted (and charged): kept out of "Retry failed", reported to the provider',
+  },
   save: { from: ['downloading'], to: 'saved', why: 'every result is on disk under its final name' },
   'save-skipped': { from: ['downloading'], to: 'skipped', why: 'collision policy "skip": the name was taken' },
   'save-failed': { from: ['downloading'], to: 'failed', why: 'the paid result could not be downloaded or written' },
@@ -49,7 +52,7 @@ export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
   cancel: { from: ['pending', 'encoding'], to: 'cancelled', why: 'cancelled before anything was sent' },
   retry: { from: ['failed'], to: 'pending', why: '"Retry failed" for an item whose result was never paid for' },
   redownload: { from: ['failed'], to: 'downloading', why: '"Retry failed" for a paid result that was not saved: fetched again, not re-executed' },
-  resubmit: { from: ['unknown', 'failed'], to: 'pending', why: 'the user explicitly sends it again' },
+  resubmit: { from: ['unknown', 'failed', 'charged-no-result'], to: 'pending', why: 'the user explicitly sends it again (and is told what it costs)' },
 };
 
 /** The state `event` leads to from `from`, or null when the table has no such move. */
@@ -85,15 +88,17 @@ export const ITEM_STATE_GROUPS = {
   /** An execution id is known and the service is being polled for it. */
   followed: group('submitted', 'running'),
   /** Nothing more will happen without the user: the batch is complete when every item is in one of these. */
-  terminal: group('saved', 'failed', 'cancelled', 'unknown', 'skipped'),
+  terminal: group('saved', 'failed', 'cancelled', 'unknown', 'charged-no-result', 'skipped'),
   /** Charged by the service (an accepted execution that was not refunded), whatever became of the result. */
-  charged: group('submitted', 'running', 'downloading', 'saved'),
+  charged: group('submitted', 'running', 'downloading', 'saved', 'charged-no-result'),
   /** Picked up again by "Retry failed". */
   retryable: group('failed'),
-  /** May be sent again on the user's explicit request (unknown: may have been charged). */
-  resubmittable: group('unknown', 'failed'),
+  /** May be sent again on the user's explicit request (unknown: may have been charged; charged-no-result: was). */
+  resubmittable: group('unknown', 'failed', 'charged-no-result'),
   /** Terminal and never to be submitted again automatically (a hot folder's ledger treats the photo as done). */
-  settled: group('saved', 'cancelled', 'unknown', 'skipped'),
+  settled: group('saved', 'cancelled', 'unknown', 'charged-no-result', 'skipped'),
+  /** Ended without a result: a hot folder counts these as failed. */
+  unsuccessful: group('failed', 'unknown', 'charged-no-result'),
 } as const;
 export type ItemStateGroup = keyof typeof ITEM_STATE_GROUPS;
 

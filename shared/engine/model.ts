@@ -24,7 +24,7 @@ export const DEFAULT_NAMING_TEMPLATE = '{name}_{workflow}{ext}';
  */
 export const ITEM_STATES = [
   'pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading',
-  'saved', 'failed', 'cancelled', 'unknown', 'skipped',
+  'saved', 'failed', 'cancelled', 'unknown', 'charged-no-result', 'skipped',
 ] as const;
 export const ItemStateSchema = z.enum(ITEM_STATES);
 export type ItemState = z.infer<typeof ItemStateSchema>;
@@ -146,7 +146,10 @@ export const BatchSummarySchema = z.object({
   /** 0–1 over all items, counting in-flight progress. */
   progress: z.number().min(0).max(1),
   etaMs: z.number().nonnegative().nullable(),
+  /** What the batch costs in all (every runnable item). */
   creditCost: z.number().nonnegative(),
+  /** What one execution of its workflow costs (a resubmission, a retry). */
+  unitCost: z.number().nonnegative(),
   creditsSpent: z.number().nonnegative(),
   budget: z.number().nullable(),
   outputFolder: z.string(),

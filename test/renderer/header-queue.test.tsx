@@ -114,6 +114,46 @@ describe('queue', () => {
     await waitFor(() => expect(fake.callsTo('items:resubmit')).toEqual([{ itemId: 'i3', acknowledgeMayChargeTwice: true }]));
   });
 
+  it('charged, no result: kept out of "Retry failed", reported to the provider as a CSV, resent only after a confirmation that shows the cost', async () => {
+    const lost = item(4, 'charged-no-result', { executionId: 'exe_lost', creditsCharged: 2, reason: 'charged, but the service no longer knows execution exe_lost' });
+    const csv = 'execution_id,submitted_at,credits,workflow_id,batch_id,photo,reason\r\nexe_lost,,2,grade,b1,IMG_0004.jpg,\r\n';
+    const fake = standardBridge({
+      'batches:list': () => [batch({ total: 2, counts: counts({ saved: 1, 'charged-no-result': 1 }), unitCost: 2, state: 'completed', progress: 1 })],
+      'batches:items': () => ({ total: 2, items: [item(1, 'saved', { outputs: ['/out/IMG_0001.jpg'] }), lost] }),
+      'batches:providerReport': () => ({ rows: [], csv, fileName: 'batchroom-provider-report-2026-11-24.csv' }),
+      'items:resubmit': () => item(4, 'pending'),
+    });
+    const downloads: string[] = [];
+    const createObjectURL = URL.createObjectURL;
+    URL.createObjectURL = (blob: Blob) => { downloads.push(blob.type); return 'blob:report'; };
+    const clicked: string[] = [];
+    const click = HTMLAnchorElement.prototype.click;
+    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) { clicked.push(this.download); };
+    try {
+      const user = userEvent.setup({ delay: null });
+      const { store } = renderApp(fake);
+      act(() => store.getState().setView('queue'));
+      expect(await screen.findByRole('button', { name: 'Report to provider (1)' })).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: /Retry failed/ })).toBeNull();
+      expect(screen.getByText('Charged, no result', { selector: 'dt' })).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Report to provider (1)' }));
+      await waitFor(() => expect(clicked).toEqual(['batchroom-provider-report-2026-11-24.csv']));
+      expect(fake.callsTo('batches:providerReport')).toEqual([{ batchId: 'b1' }]);
+      expect(downloads).toEqual(['text/csv;charset=utf-8']);
+
+      await user.click(await screen.findByRole('button', { name: 'Resubmit IMG_0004.jpg' }));
+      const dialog = screen.getByRole('dialog', { name: 'Resubmit this photo?' });
+      expect(dialog).toHaveTextContent(/no longer knows the execution/);
+      expect(dialog).toHaveTextContent(/Sending it again costs 2 credits more/);
+      await user.click(within(dialog).getByRole('checkbox', { name: 'I understand this charges 2 credits again' }));
+      await user.click(within(dialog).getByRole('button', { name: 'Resubmit' }));
+      await waitFor(() => expect(fake.callsTo('items:resubmit')).toEqual([{ itemId: 'i4', acknowledgeMayChargeTwice: true }]));
+    } finally {
+      URL.createObjectURL = createObjectURL;
+      HTMLAnchorElement.prototype.click = click;
+    }
+  });
+
   it('teaches the next step when there is no batch', async () => {
     const user = userEvent.setup({ delay: null });
     const { store } = renderApp(standardBridge());

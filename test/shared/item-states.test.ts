@@ -29,8 +29,8 @@ const LEGAL: [ItemState, ItemEvent, ItemState][] = [
   ['running', 'execution-failed', 'failed'],
   ['submitted', 'execution-cancelled', 'failed'],
   ['running', 'execution-cancelled', 'failed'],
-  ['submitted', 'execution-gone', 'failed'],
-  ['running', 'execution-gone', 'failed'],
+  ['submitted', 'execution-gone', 'charged-no-result'],
+  ['running', 'execution-gone', 'charged-no-result'],
   ['downloading', 'save', 'saved'],
   ['downloading', 'save-skipped', 'skipped'],
   ['downloading', 'save-failed', 'failed'],
@@ -40,12 +40,15 @@ const LEGAL: [ItemState, ItemEvent, ItemState][] = [
   ['failed', 'redownload', 'downloading'],
   ['unknown', 'resubmit', 'pending'],
   ['failed', 'resubmit', 'pending'],
+  ['charged-no-result', 'resubmit', 'pending'],
 ];
 
 // Moves that must never happen: each one would pay twice, lose a paid result or resurrect a finished item.
 const ILLEGAL: [ItemState, ItemEvent][] = [
   ['pending', 'submit'], // never sent without being encoded and journalled `submitting` first
   ['unknown', 'retry'], // "Retry failed" never resends an item that may have been charged
+  ['charged-no-result', 'retry'], // …nor one that was charged and lost: only an explicit resubmit, which shows the cost
+  ['charged-no-result', 'redownload'],
   ['unknown', 'submit'],
   ['saved', 'save'], // a result is saved once
   ['saved', 'cancel'],
@@ -98,11 +101,12 @@ describe('item state machine', () => {
     ['inFlight', ['encoding', 'submitting', 'submitted', 'running', 'downloading']],
     ['sent', ['submitting', 'submitted', 'running', 'downloading']],
     ['followed', ['submitted', 'running']],
-    ['terminal', ['saved', 'failed', 'cancelled', 'unknown', 'skipped']],
-    ['charged', ['submitted', 'running', 'downloading', 'saved']],
+    ['terminal', ['saved', 'failed', 'cancelled', 'unknown', 'charged-no-result', 'skipped']],
+    ['charged', ['submitted', 'running', 'downloading', 'saved', 'charged-no-result']],
     ['retryable', ['failed']],
-    ['resubmittable', ['failed', 'unknown']],
-    ['settled', ['saved', 'cancelled', 'unknown', 'skipped']],
+    ['resubmittable', ['failed', 'unknown', 'charged-no-result']],
+    ['settled', ['saved', 'cancelled', 'unknown', 'charged-no-result', 'skipped']],
+    ['unsuccessful', ['failed', 'unknown', 'charged-no-result']],
   ] as const)('group %s is %j', (group, states) => {
     expect(statesOf(group)).toEqual(states);
   });

@@ -17,7 +17,7 @@ export function registerResumeCommand(program: Command): void {
         const { call, out } = session;
         const unfinished = (await call('batches:list', {})).filter((b) => b.state === 'running' || b.state === 'paused');
         if (unfinished.length === 0) {
-          if (out.json) out.record({ type: 'summary', saved: 0, failed: 0, skipped: 0, unknown: 0, creditsSpent: 0, outputs: [] });
+          if (out.json) out.record({ type: 'summary', saved: 0, failed: 0, skipped: 0, unknown: 0, chargedNoResult: 0, creditsSpent: 0, outputs: [] });
           else out.result('Nothing to resume: every batch in the journal is finished.');
           return EXIT.ok;
         }

@@ -19,10 +19,10 @@ export async function recordLedger(core: RunnerCore, entry: LedgerEntry): Promis
   await core.o.doneLedger.record(entry).catch((error: unknown) => core.o.logger.warn('done ledger not updated', { itemId: entry.itemId, error: String(error) }));
 }
 
-/** The ledger entry of an item whose submission may have been charged without an answer (none without a content hash). */
-export function lostEntryOf(item: ItemRecord, batch: BatchRecord, at: string): LedgerEntry | undefined {
+/** The ledger entry of an item charged (or maybe charged) without a result (none without a content hash). */
+export function lostEntryOf(item: ItemRecord, batch: BatchRecord, at: string, outcome: 'unknown' | 'charged-no-result' = 'unknown'): LedgerEntry | undefined {
   if (!item.contentHash) return undefined;
   return unknownEntry(batch.spec, {
     id: item.id, contentHash: item.contentHash, sourcePath: Object.values(item.sources)[0] ?? '', executionId: item.executionId,
-  }, at);
+  }, at, outcome);
 }

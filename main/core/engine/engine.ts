@@ -22,6 +22,7 @@ import { toBatchSummary, toItemView } from './projection';
 import { Runner, type EngineStats } from './runner';
 import type { SubmitHooks } from './submit-hooks';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
+import { providerReportCsv, providerReportFileName, type ProviderReportRow } from '../../../shared/engine/provider-report';
 export type { AdoptedExecution } from './adopt';
 
 export interface EngineOptions {
@@ -60,6 +61,8 @@ export interface Engine {
   adopt(spec: BatchSpecInput, executions: readonly AdoptedExecution[]): Promise<BatchSummary>;
   /** Explicit resubmission of an `unknown` (or failed) item: may charge twice, the caller has asked the user. */
   resubmitItem(itemId: string): ItemView;
+  /** Executions charged without a result (`charged-no-result`) of one batch or of all, as rows and as a CSV. */
+  providerReport(batchId?: string | null): { rows: ProviderReportRow[]; csv: string; fileName: string };
   reorder(batchId: string, itemIds: readonly string[], beforeItemId?: string | null): { moved: number };
   setVerdict(itemId: string, verdict: Verdict): ItemView;
   rerun(itemIds: readonly string[], parameters: WorkflowParameters): Promise<BatchSummary>;
@@ -264,6 +267,17 @@ export function createEngine(options: EngineOptions): Engine {
       if (batch.state !== 'running') runner.setBatchState(item.batchId, 'running', null);
       runner.kick();
       return itemView(itemId);
+    },
+    providerReport: (batchId = null) => {
+      if (batchId) requireBatch(batchId);
+      const rows = journal.itemsInStates(batchId, ['charged-no-result']).map((item): ProviderReportRow => {
+        const batch = runner.batch(item.batchId);
+        return {
+          executionId: item.executionId ?? '', submittedAt: item.submittedAt, credits: item.creditsCharged, workflowId: batch.workflow.id,
+          batchId: item.batchId, photo: item.displayName, reason: item.reason,
+        };
+      });
+      return { rows, csv: providerReportCsv(rows), fileName: providerReportFileName(now()) };
     },
     reorder: (batchId, itemIds, beforeItemId = null) => {
       requireBatch(batchId);

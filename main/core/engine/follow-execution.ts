@@ -3,6 +3,7 @@ import type { BatchRecord, ItemRecord } from '../journal/types';
 import { durationSample, learnDuration, nextPollDelayMs, predictRemainingMs, type ProgressSample } from './poll-timing';
 import { nowMs } from './clock';
 import { addPhase } from './phase-times';
+import { lostEntryOf, updateWithLedger } from './done-record';
 import type { RunnerCore } from './runner-core';
 
 // Follows executions from submission to completion. Each one in flight is a Flight holding what polling has learned
@@ -90,7 +91,14 @@ export class ExecutionFollower {
       const code = isAppError(error) ? error.code : 'internal';
       if (code === 'not_found') {
         this.flights.delete(flight.itemId);
-        core.update(flight.itemId, { event: 'execution-gone', completedAt: core.o.now().toISOString(), reason: `the service no longer knows execution ${flight.executionId}: its result cannot be fetched` });
+        const at = core.o.now().toISOString();
+        const item = journal.getItem(flight.itemId);
+        const entry = item ? lostEntryOf(item, core.batch(flight.batchId), at, 'charged-no-result') : undefined;
+        await updateWithLedger(core, flight.itemId, {
+          event: 'execution-gone', completedAt: at,
+          reason: `charged, but the service no longer knows execution ${flight.executionId}, so its result cannot be fetched: report it to the provider (Report to provider). Not retried automatically: sending it again charges again`,
+        }, entry);
+        core.kick();
         return;
       }
       if (code === 'network' || code === 'timeout') core.gate.networkFailed();

@@ -86,9 +86,12 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, done?
     }
     firstByKey.set(key, label);
     const earlier = done ? await done.lookup(key) : null;
-    if (earlier?.outcome === 'unknown' && !spec.rerun) {
+    if ((earlier?.outcome === 'unknown' || earlier?.outcome === 'charged-no-result') && !spec.rerun) {
       const day = earlier.doneAt.slice(0, 10);
-      const reason = `sent${day ? ` on ${day}` : ''} but the answer was lost: it may have been charged — check the provider's dashboard, or run again to pay for it again`;
+      const on = day ? ` on ${day}` : '';
+      const reason = earlier.outcome === 'unknown'
+        ? `sent${on} but the answer was lost: it may have been charged — check the provider's dashboard, or run again to pay for it again`
+        : `charged${on} but the service lost the result — report it to the provider, or run again to pay for it again`;
       skipped.push({ path: label, reason });
       return void push(sources, relDir, displayName, hash, reason);
     }

@@ -56,6 +56,7 @@ export function toBatchSummary(journal: Journal, batch: BatchRecord, eta: EtaInp
     progress,
     etaMs,
     creditCost: runnable * batch.creditCost,
+    unitCost: batch.creditCost,
     creditsSpent: Math.max(0, batch.creditsSpent),
     budget: batch.budget,
     outputFolder: batch.outputFolder,

@@ -57,8 +57,9 @@ export function unknownEntry(
   spec: Pick<BatchSpec, 'workflowId' | 'parameters' | 'source'>,
   item: { id: string; contentHash: string; sourcePath: string; executionId: string | null },
   at: string,
+  outcome: 'unknown' | 'charged-no-result' = 'unknown',
 ): LedgerEntry {
-  return { ...savedEntry(spec, { ...item, outputs: [] }, at), outcome: 'unknown' };
+  return { ...savedEntry(spec, { ...item, outputs: [] }, at), outcome };
 }
 
 /** The entry for an item whose results are saved. */

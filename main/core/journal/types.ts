@@ -64,7 +64,7 @@ export interface LedgerEntry {
   workflowId: string;
   parametersHash: string;
   sourcePath: string;
-  outcome: 'saved' | 'failed' | 'unknown' | 'cancelled' | 'skipped';
+  outcome: 'saved' | 'failed' | 'unknown' | 'charged-no-result' | 'cancelled' | 'skipped';
   outputs: string[];
   executionId: string | null;
   itemId: string | null;

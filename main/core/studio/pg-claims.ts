@@ -9,7 +9,7 @@ import { inTransaction, num, type Queryable } from './pg-tx';
 // on its row lock and see it. Every check of a lease uses the database's clock, never a machine's.
 
 export const OPEN_STATES = ['claimed', 'submitting', 'submitted'] as const;
-const DONE_STATES: ReadonlySet<string> = new Set(['saved', 'unknown', 'cancelled', 'skipped']);
+const DONE_STATES: ReadonlySet<string> = new Set(['saved', 'unknown', 'charged-no-result', 'cancelled', 'skipped']);
 /** A failed photo is tried at most this often across the studio (then it waits for a person: reprocess). */
 const MAX_ATTEMPTS = 2;
 

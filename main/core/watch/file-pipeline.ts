@@ -236,6 +236,10 @@ export class FilePipeline {
         this.folder.status.failed++;
         this.folder.activity('failed', path, outcome.reason ?? 'outcome unknown: may have been charged; not resubmitted automatically');
         return;
+      case 'charged-no-result':
+        this.folder.status.failed++;
+        this.folder.activity('failed', path, outcome.reason ?? 'charged, but the service lost the result: report it to the provider; not resubmitted automatically');
+        return;
       default:
         this.folder.activity('skipped', path, outcome.reason ?? outcome.state);
     }
@@ -250,7 +254,7 @@ export class FilePipeline {
   private async handleLaterAttempt(outcome: HotFolderItemOutcome, previous: { state: HotFolderItemOutcome['state']; credits: number; movedTo: string | null }): Promise<void> {
     const status = this.folder.status;
     if (previous.state === 'saved') status.processed = Math.max(0, status.processed - 1);
-    if (previous.state === 'failed' || previous.state === 'unknown') status.failed = Math.max(0, status.failed - 1);
+    if (inGroup('unsuccessful', previous.state)) status.failed = Math.max(0, status.failed - 1);
     status.creditsSpent += outcome.creditsCharged - previous.credits;
     this.lastOutcome.set(outcome.itemId!, { state: outcome.state, credits: outcome.creditsCharged, movedTo: previous.movedTo });
     const config = this.folder.config;
@@ -270,7 +274,7 @@ export class FilePipeline {
       if (key) this.sessionFailed.delete(key);
       this.folder.activity('saved', path, outcome.outputs[0] ?? 'saved');
       if (config.moveOriginals && previous.movedTo) await this.moveTo(previous.movedTo, DONE_DIR, null, FAILED_DIR);
-    } else if (outcome.state === 'failed' || outcome.state === 'unknown') {
+    } else if (inGroup('unsuccessful', outcome.state)) {
       status.failed++;
       this.folder.activity('failed', path, outcome.reason ?? outcome.state);
     } else {

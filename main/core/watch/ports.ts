@@ -10,7 +10,7 @@ export interface HotFolderItemOutcome {
   batchId: string;
   /** Absolute path of the original the item was made from. */
   sourcePath: string;
-  state: 'saved' | 'failed' | 'cancelled' | 'unknown' | 'skipped';
+  state: 'saved' | 'failed' | 'cancelled' | 'unknown' | 'charged-no-result' | 'skipped';
   outputs: string[];
   reason: string | null;
   executionId: string | null;
@@ -42,7 +42,7 @@ export interface HotFolderEngine {
   isInFlight?(contentHash: string, hotFolderId: string): boolean | Promise<boolean>;
 }
 
-export type LedgerOutcome = 'saved' | 'failed' | 'unknown' | 'cancelled' | 'skipped';
+export type LedgerOutcome = 'saved' | 'failed' | 'unknown' | 'charged-no-result' | 'cancelled' | 'skipped';
 
 export interface LedgerRecordInput {
   key: string;

@@ -1,5 +1,6 @@
 import { SERVICE_UNREACHABLE, type BatchSummary } from '../../../shared/engine/model';
 import { OutageBanner } from '../../components/OutageBanner';
+import { downloadText } from '../../lib/download';
 import { formatCredits, formatEta, percent } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 import { STATUS_FILTERS } from '../../store/queue-slice';
@@ -12,11 +13,16 @@ function count(batch: BatchSummary, ...states: (keyof BatchSummary['counts'])[])
 
 export function BatchPanel({ batch }: { batch: BatchSummary }) {
   const filter = useApp((s) => s.statusFilter);
-  const { pauseBatch, resumeBatch, cancelBatch, retryFailed, setStatusFilter, openReview, openFolder } = useActions();
+  const { pauseBatch, resumeBatch, cancelBatch, retryFailed, setStatusFilter, openReview, openFolder, providerReport } = useActions();
   const open = batch.state === 'running' || batch.state === 'paused';
   const failed = count(batch, 'failed');
   const saved = count(batch, 'saved');
   const unknown = count(batch, 'unknown');
+  const noResult = count(batch, 'charged-no-result');
+  const exportReport = async () => {
+    const report = await providerReport(batch.id);
+    if (report) downloadText(report.fileName, report.csv);
+  };
 
   return (
     <section className="batch-panel" aria-label={`Batch ${batch.workflowName}`}>
@@ -38,6 +44,11 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
           )}
           {open && <button type="button" className="btn" onClick={() => void cancelBatch(batch.id)}>Cancel batch</button>}
           {failed > 0 && <button type="button" className="btn" onClick={() => void retryFailed(batch.id)}>Retry failed ({failed})</button>}
+          {noResult > 0 && (
+            <button type="button" className="btn" title="The executions the service charged but lost, as a CSV to send the provider" onClick={() => void exportReport()}>
+              Report to provider ({noResult})
+            </button>
+          )}
           {saved > 0 && <button type="button" className="btn" onClick={() => openReview(batch.id)}>Review results</button>}
           <button type="button" className="btn" onClick={() => void openFolder(batch.outputFolder)}>Open output folder</button>
         </div>
@@ -61,6 +72,7 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
           <div><dt>Credits</dt><dd>{formatCredits(batch.creditsSpent)} <span className="muted">of {batch.creditCost}</span></dd></div>
           {failed > 0 && <div><dt>Failed</dt><dd className="text-danger">{failed}</dd></div>}
           {unknown > 0 && <div><dt>Unknown</dt><dd className="text-warning">{unknown}</dd></div>}
+          {noResult > 0 && <div><dt>Charged, no result</dt><dd className="text-danger">{noResult}</dd></div>}
         </dl>
       </div>
 

@@ -37,7 +37,7 @@ const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; on
         {(item.state === 'pending' || active) && (
           <button type="button" className="btn btn-small" aria-label={`Cancel ${item.displayName}`} onClick={() => void cancelItem(item.id)}>Cancel</button>
         )}
-        {item.state === 'unknown' && (
+        {(item.state === 'unknown' || item.state === 'charged-no-result') && (
           <button type="button" className="btn btn-small btn-warning" aria-label={`Resubmit ${item.displayName}`} onClick={() => onResubmit(item)}>Resubmit…</button>
         )}
         {item.state === 'saved' && (
@@ -53,6 +53,7 @@ export function ItemList({ batchId }: { batchId: string }) {
   const items = useApp((s) => s.itemsByBatch[batchId]?.list ?? EMPTY);
   const loaded = useApp((s) => s.itemsByBatch[batchId]?.loaded ?? false);
   const filter = useApp((s) => s.statusFilter);
+  const unitCost = useApp((s) => s.batches[batchId]?.unitCost ?? 0);
   const { resubmitItem } = useActions();
   const [confirming, setConfirming] = useState<ItemView | null>(null);
   const visible = useMemo(() => (filter === 'all' ? items : items.filter((i) => matchesFilter(i.state, filter))), [items, filter]);
@@ -93,6 +94,7 @@ export function ItemList({ batchId }: { batchId: string }) {
       {confirming && (
         <ResubmitDialog
           item={confirming}
+          cost={unitCost}
           onClose={() => setConfirming(null)}
           onConfirm={() => {
             void resubmitItem(confirming.id, true);

@@ -12,6 +12,7 @@ export const ITEM_STATE_LABELS: Record<ItemState, string> = {
   failed: 'Failed',
   cancelled: 'Cancelled',
   unknown: 'May have been charged',
+  'charged-no-result': 'Charged, no result',
   skipped: 'Skipped',
 };
 
@@ -29,13 +30,14 @@ export const FILTER_LABELS: Record<StatusFilter, string> = {
   saved: 'Saved',
   failed: 'Failed',
   unknown: 'Unknown',
+  'charged-no-result': 'No result',
   cancelled: 'Cancelled',
   skipped: 'Skipped',
 };
 
 export function stateTone(state: ItemState | BatchState): string {
   if (state === 'saved' || state === 'completed') return 'ok';
-  if (state === 'failed') return 'danger';
+  if (state === 'failed' || state === 'charged-no-result') return 'danger';
   if (state === 'unknown' || state === 'paused') return 'warning';
   if (state === 'cancelled' || state === 'skipped' || state === 'pending') return 'neutral';
   return 'active';

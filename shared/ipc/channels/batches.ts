@@ -3,6 +3,7 @@ import {
   BatchEstimateSchema, BatchProgressEventSchema, BatchSpecSchema, BatchSummarySchema, ItemOutcomeEventSchema, ItemStateSchema, ItemViewSchema,
   VerdictSchema,
 } from '../../engine/model';
+import { ProviderReportSchema } from '../../engine/provider-report';
 import { WorkflowParametersSchema } from '../../service/model';
 import { event, invoke } from '../contract-kit';
 
@@ -28,6 +29,8 @@ export const batchChannels = {
   'batches:resume': invoke(BatchRef, BatchSummarySchema),
   'batches:cancel': invoke(BatchRef, BatchSummarySchema),
   'batches:retryFailed': invoke(BatchRef, BatchSummarySchema),
+  /** "Report to provider": executions charged without a result (one batch, or every batch when null), with a CSV. */
+  'batches:providerReport': invoke(z.object({ batchId: z.string().min(1).nullable().default(null) }).strict(), ProviderReportSchema),
   'batches:progress': event(BatchProgressEventSchema),
   /** Each terminal outcome of each attempt, once, in order (the journal's outcome outbox). */
   'batches:outcome': event(ItemOutcomeEventSchema),

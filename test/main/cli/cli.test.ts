@@ -138,10 +138,24 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     const saved = finished.filter((l) => l.state === 'saved');
     expect(saved.every((l) => (l.outputs as string[]).length === 1 && (l.outputs as string[])[0]!.startsWith(out))).toBe(true);
     const last = lines[lines.length - 1]!;
-    expect(Object.keys(last)).toEqual(['type', 'saved', 'failed', 'skipped', 'unknown', 'creditsSpent', 'outputs']);
+    expect(Object.keys(last)).toEqual(['type', 'saved', 'failed', 'skipped', 'unknown', 'chargedNoResult', 'creditsSpent', 'outputs']);
     expect(last).toMatchObject({ type: 'summary', saved: 3, failed: 0, skipped: 1, unknown: 0, creditsSpent: 3 });
     expect((await readdir(out)).sort()).toEqual(['p0_color-grade.jpg', 'p1_color-grade.jpg', 'p2_color-grade.jpg']);
     expect((last.outputs as string[]).every((p) => p.startsWith(out))).toBe(true);
+  });
+
+  it('report: nothing charged without a result after a clean run, and --out never replaces a file', async () => {
+    const { env, flags } = live('state-run');
+    // One engine per state dir: one after another.
+    const plain = await runCli([...flags, 'report'], env);
+    const json = await runCli([...flags, '--json', 'report'], env);
+    const taken = await runCli([...flags, 'report', '--out', photos], env);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('No execution was charged without a result.');
+    expect(json.code).toBe(0);
+    expect(json.stdout.trim()).toBe('');
+    expect(taken.code).not.toBe(0);
+    expect(taken.stderr).toMatch(/exists already/);
   });
 
   it('pays once for the same run twice, again only with --rerun, and offers a photo again when its result is gone', { timeout: 180_000 }, async () => {

@@ -78,7 +78,7 @@ describe('buildRunSpec', () => {
 describe('exit codes and the summary line', () => {
   const batch = (extra: Partial<BatchSummary> = {}): BatchSummary => ({
     id: 'b', workflowId: 'grade', workflowName: 'Grade', state: 'completed', pausedReason: null, createdAt: '', total: 3, counts: {} as BatchSummary['counts'],
-    progress: 1, etaMs: 0, creditCost: 2, creditsSpent: 4, budget: null, outputFolder: '/out', ...extra,
+    progress: 1, etaMs: 0, creditCost: 2, unitCost: 1, creditsSpent: 4, budget: null, outputFolder: '/out', ...extra,
   });
   const item = (state: ItemView['state'], outputs: string[] = []): ItemView => ({
     id: state, batchId: 'b', position: 0, displayName: `${state}.jpg`, sources: {}, state, progress: 0, reason: null, executionId: null,
@@ -87,7 +87,7 @@ describe('exit codes and the summary line', () => {
 
   it('counts cancelled as failed and lists saved outputs', () => {
     const summary = summarize({ batches: [batch()], items: [item('saved', ['/out/a.jpg']), item('cancelled'), item('skipped')] });
-    expect(summary).toEqual({ type: 'summary', saved: 1, failed: 1, skipped: 1, unknown: 0, creditsSpent: 4, outputs: ['/out/a.jpg'] });
+    expect(summary).toEqual({ type: 'summary', saved: 1, failed: 1, skipped: 1, unknown: 0, chargedNoResult: 0, creditsSpent: 4, outputs: ['/out/a.jpg'] });
     expect(exitCodeFor(summary, [batch()])).toBe(1);
   });
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { COLLISION_POLICIES, type BatchSpecInput, type CollisionPolicy } from '../../shared/engine/model';
+import { COLLISION_POLICIES, METADATA_POLICIES, type BatchSpecInput, type CollisionPolicy } from '../../shared/engine/model';
 import { ASPECT_RATIOS, IMAGE_SIZES, type AspectRatio, type ImageSize, type WorkflowDetail } from '../../shared/service/model';
 import type { Settings } from '../../shared/settings/schema';
 import { UsageError } from './errors';
@@ -17,6 +17,8 @@ export interface RunFlags {
   recursive?: boolean;
   naming?: string;
   onCollision?: string;
+  /** keep, strip-gps or strip (default: settings). */
+  metadata?: string;
   budget?: string;
   yes?: boolean;
   /** Run photos already done with this workflow and parameters again, paying again. */
@@ -125,6 +127,7 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
       namingTemplate: flags.naming ?? settings.namingTemplate,
       collisionPolicy,
       sidecars: settings.sidecars,
+      metadata: flags.metadata ? oneOf(flags.metadata, METADATA_POLICIES, '--metadata') : settings.metadataPolicy,
     },
     encode: { uploadSizePolicy: settings.uploadSizePolicy, stripMetadata: settings.stripMetadata },
     budget,

@@ -1,4 +1,4 @@
-import type { BatchEstimate, BatchSpecInput, CollisionPolicy } from '../../shared/engine/model';
+import type { BatchEstimate, BatchSpecInput, CollisionPolicy, MetadataPolicy } from '../../shared/engine/model';
 import { asUiError, toUiError, unwrap, type UiError } from '../lib/errors';
 import { toParameters, validateForm } from '../lib/form-model';
 import { selectCurrentDetail } from './catalog-slice';
@@ -12,6 +12,8 @@ export interface BatchDraft {
   outputFolder: string | null;
   namingTemplate: string | null;
   collisionPolicy: CollisionPolicy | null;
+  /** null: the policy from Settings. */
+  metadataPolicy: MetadataPolicy | null;
   budget: number | null;
   /** Run photos the done ledger knows again (and pay again): chosen in the summary, per estimate. */
   rerun: boolean;
@@ -37,7 +39,7 @@ export interface BatchSlice {
   startBatch(): Promise<boolean>;
 }
 
-const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null, namingTemplate: null, collisionPolicy: null, budget: null, rerun: false };
+const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null, namingTemplate: null, collisionPolicy: null, metadataPolicy: null, budget: null, rerun: false };
 
 export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => {
   /** The spec for the current form and draft, or an error in plain words saying what is missing. */
@@ -70,6 +72,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
           namingTemplate: draft.namingTemplate ?? settings?.namingTemplate,
           collisionPolicy: draft.collisionPolicy ?? settings?.collisionPolicy,
           sidecars: settings?.sidecars ?? false,
+          metadata: draft.metadataPolicy ?? settings?.metadataPolicy ?? 'keep',
         },
         encode: { uploadSizePolicy: settings?.uploadSizePolicy ?? 'fit', stripMetadata: settings?.stripMetadata ?? true },
         budget: draft.budget,

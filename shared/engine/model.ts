@@ -59,12 +59,21 @@ export type BatchInputs = z.infer<typeof BatchInputsSchema>;
 /** The folder created next to the photos when a batch names no output folder (settings: "next to originals"). */
 export const DEFAULT_OUTPUT_FOLDER_NAME = 'Batchroom';
 
+/**
+ * What a result keeps of its original's metadata: `keep` (EXIF, IPTC, XMP, GPS; capture date, camera, copyright,
+ * keywords…), `strip-gps` (the same without any location), `strip` (nothing but the colour profile and DPI).
+ */
+export const METADATA_POLICIES = ['keep', 'strip-gps', 'strip'] as const;
+export const MetadataPolicySchema = z.enum(METADATA_POLICIES);
+export type MetadataPolicy = z.infer<typeof MetadataPolicySchema>;
+
 export const OutputOptionsSchema = z.object({
   /** Empty: a `Batchroom` folder next to the photos (resolved by the engine and returned in the estimate). */
   outputFolder: z.string().default(''),
   namingTemplate: z.string().min(1).default(DEFAULT_NAMING_TEMPLATE),
   collisionPolicy: CollisionPolicySchema.default('suffix'),
   sidecars: z.boolean().default(false),
+  metadata: MetadataPolicySchema.default('keep'),
 });
 export type OutputOptions = z.infer<typeof OutputOptionsSchema>;
 

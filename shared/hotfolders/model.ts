@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CollisionPolicySchema, SkippedInputSchema } from '../engine/model';
+import { CollisionPolicySchema, MetadataPolicySchema, SkippedInputSchema } from '../engine/model';
 import { WorkflowParametersSchema } from '../service/model';
 
 /** What to do with files already in a folder when it is armed. */
@@ -16,6 +16,8 @@ export const HotFolderConfigSchema = z.object({
   outputFolder: z.string().min(1, 'choose an output folder'),
   namingTemplate: z.string().min(1).optional(),
   collisionPolicy: CollisionPolicySchema.default('suffix'),
+  /** What results keep of their originals' metadata. */
+  metadataPolicy: MetadataPolicySchema.default('keep'),
   /** Move originals into Done/ and Failed/ subfolders after processing. */
   moveOriginals: z.boolean().default(false),
   budget: z.number().nonnegative().nullable().default(null),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CollisionPolicySchema, DEFAULT_NAMING_TEMPLATE, UploadSizePolicySchema } from '../engine/model';
+import { CollisionPolicySchema, DEFAULT_NAMING_TEMPLATE, MetadataPolicySchema, UploadSizePolicySchema } from '../engine/model';
 import { HotFolderConfigSchema } from '../hotfolders/model';
 
 /**
@@ -52,6 +52,8 @@ export const SETTINGS_FIELDS = {
   stripMetadata: z.boolean().default(true),
   /** Write a `<result>.json` sidecar (workflow, parameters, source) next to each result. */
   sidecars: z.boolean().default(false),
+  /** What results keep of their originals' metadata (docs/photo-pipeline.md). */
+  metadataPolicy: MetadataPolicySchema.default('keep'),
   theme: ThemeSchema.default('system'),
   /** Warn when the API credit balance falls below this many credits; 0 never warns. */
   lowBalanceWarning: z.number().finite().nonnegative().default(50),

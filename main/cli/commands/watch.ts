@@ -41,6 +41,7 @@ export function registerWatchCommand(program: Command): void {
     .option('--image-field <field>', 'the image field photos are sent as')
     .option('--naming <template>', 'output names, e.g. "{name}_{workflow}{ext}"')
     .option('--on-collision <policy>', 'when a result name exists: suffix, skip or overwrite')
+    .option('--metadata <policy>', 'what results keep of the originals\' metadata: keep (default), strip-gps or strip')
     .action(async (dir: string | undefined, flags: WatchFlags, command: Command) => {
       if (flags.all && dir) throw new UsageError('Give either a folder or --all, not both.');
       if (!flags.all && !dir) throw new UsageError('Name the folder to watch, or --all for the hot folders in settings.', 'For example: batchroom watch ~/Inbox --workflow <id> --out ~/Results');
@@ -116,6 +117,7 @@ async function folderConfigFromFlags(session: CliSession, dir: string, flags: Wa
     outputFolder: requireOutput(spec.output.outputFolder),
     ...(spec.output.namingTemplate ? { namingTemplate: spec.output.namingTemplate } : {}),
     ...(spec.output.collisionPolicy ? { collisionPolicy: spec.output.collisionPolicy } : {}),
+    ...(spec.output.metadata ? { metadataPolicy: spec.output.metadata } : {}),
     moveOriginals: flags.moveOriginals === true,
     budget,
     enabled: true,

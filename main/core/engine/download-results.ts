@@ -77,7 +77,9 @@ export class DownloadPool {
           const entry = item.contentHash ? savedEntry(batch.spec, {
             id: item.id, contentHash: item.contentHash, sourcePath: Object.values(item.sources)[0] ?? '', outputs: outcome.outputs, executionId: item.executionId,
           }, at) : undefined;
-          await updateWithLedger(core, itemId, { event: 'save', reason: null, completedAt: at }, entry);
+          // A metadata or sidecar problem never costs the result: it is saved, and the item says what is missing.
+          const reason = outcome.warnings.length > 0 ? `saved, but ${outcome.warnings.join('; ')}` : null;
+          await updateWithLedger(core, itemId, { event: 'save', reason, completedAt: at }, entry);
         } else core.update(itemId, { event: 'save-skipped', reason: outcome.reason, completedAt: at });
         if (item.submittedAt) this.itemMs.set(batch.id, learnDuration(this.itemMs.get(batch.id) ?? null, nowMs() - Date.parse(item.submittedAt)));
         return;

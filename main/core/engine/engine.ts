@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import {
   BatchSpecSchema, SERVICE_UNREACHABLE, type BatchEstimate, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary,
   type ItemState, type ItemView, type ServiceUnreachable, type Verdict,
@@ -23,6 +23,8 @@ import { Runner, type EngineStats } from './runner';
 import type { SubmitHooks } from './submit-hooks';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
 import { providerReportCsv, providerReportFileName, type ProviderReportRow } from '../../../shared/engine/provider-report';
+import { createResultMetadataWriter, type ResultMetadataWriter } from '../images/result-metadata';
+import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
 export type { AdoptedExecution } from './adopt';
 
 export interface EngineOptions {
@@ -44,6 +46,8 @@ export interface EngineOptions {
   submitHooks?: SubmitHooks;
   /** What is already done (default: the journal's ledger). */
   doneLedger?: DoneLedger;
+  /** Writes results' metadata (default: ExifTool, its config beside the journal); ended with the engine. */
+  resultMetadata?: ResultMetadataWriter;
 }
 
 
@@ -105,6 +109,7 @@ export function createEngine(options: EngineOptions): Engine {
   }), options.eventIntervalMs ?? 100);
 
   const doneLedger = options.doneLedger ?? journalDoneLedger(journal);
+  const resultMetadata = options.resultMetadata ?? createResultMetadataWriter({ configDir: dirname(journal.path), creatorTool: `${APP_NAME} ${APP_VERSION}` });
   const runner: Runner = new Runner({
     journal, client, logger, concurrency, now,
     encodeConcurrency: options.encodeConcurrency,
@@ -114,6 +119,7 @@ export function createEngine(options: EngineOptions): Engine {
     maxInputPixels: options.maxInputPixels,
     submitHooks: options.submitHooks,
     doneLedger,
+    resultMetadata,
     onItem: (item) => coalescer.markItem(item.id, item.batchId),
     onBatch: (id) => coalescer.markBatch(id),
     onOffline: (value) => {
@@ -327,6 +333,7 @@ export function createEngine(options: EngineOptions): Engine {
     start: () => runner.start(),
     stop: async ({ graceful = true } = {}) => {
       await runner.stop(graceful);
+      await resultMetadata.end().catch((error: unknown) => logger.warn('ExifTool did not end cleanly', { error: String(error) }));
       coalescer.flush();
       coalescer.close();
     },

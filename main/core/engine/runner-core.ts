@@ -8,6 +8,7 @@ import type { ServiceClient } from '../service/types';
 import type { CreditGuard } from './credit-guard';
 import type { RequestGate } from './limiter';
 import type { SubmitHooks } from './submit-hooks';
+import type { ResultMetadataWriter } from '../images/result-metadata';
 
 // What the runner's parts share. The runner owns the state that several parts touch (the batch cache, the
 // ready-to-submit payloads, the in-flight task set) and hands itself to each part as a RunnerCore, so a part sees
@@ -32,6 +33,8 @@ export interface RunnerOptions {
   submitHooks?: SubmitHooks;
   /** Where a saved item is recorded as done (content + workflow + parameters), so no way in pays for it again. */
   doneLedger: DoneLedger;
+  /** Writes each result's metadata before it gets its final name. */
+  resultMetadata?: ResultMetadataWriter;
 }
 
 export interface EngineStats {

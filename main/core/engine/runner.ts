@@ -62,6 +62,7 @@ export class Runner implements RunnerCore {
       journal: o.journal, client: o.client, gate: this.gate, now: o.now,
       originalsOf: (batchId) => this.originalsOf(batchId), onChange: (item) => o.onItem(item), namePlans: new NamePlanCache(),
       onPhase: (phase, ms) => addPhase(this.stats.phases, phase, ms),
+      metadata: o.resultMetadata,
     };
     // At least two encodes overlap: each is a chain of small async steps, and one at a time cannot keep 8 slots fed.
     this.encoder = new EncodeAhead(this, o.encodeConcurrency ?? Math.max(2, Math.min(4, availableParallelism())));

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { isAppError } from '../../../shared/errors';
-import { extensionForFormat, safeRelDir } from '../../../shared/naming';
+import { extensionForFormat, namingSourceOf, safeRelDir } from '../../../shared/naming';
 import { absoluteOf } from '../images/output-names';
 import {
   describeWriteError, finishPlacement, placeFile, tempPathFor, verifyImage, writeJsonAtomic, writeTemp,
@@ -13,7 +13,8 @@ import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { ServiceClient } from '../service/types';
 import type { RequestGate } from './limiter';
 import type { NamePlanCache } from './name-plan-cache';
-import { planResultName } from './output-plan';
+import { imageFieldOrder, planResultName } from './output-plan';
+import type { ResultMetadataWriter } from '../images/result-metadata';
 
 // Downloads an item's results and saves each one safely. Progress is journalled per result: the temp path before
 // any byte is written, the final path once the temp is verified, the output list once it is in place — so recovery
@@ -30,6 +31,8 @@ export interface SaverDeps {
   onChange: (item: ItemRecord) => void;
   /** Time spent downloading and saving each result (the engine's phase totals). */
   onPhase?: (phase: 'download' | 'save', ms: number) => void;
+  /** Copies the original's metadata onto each result (policy per batch) before it is placed. */
+  metadata?: ResultMetadataWriter;
 }
 
 export class DownloadRetry extends Error {}
@@ -39,7 +42,7 @@ export function destinationFolder(batch: BatchRecord, item: ItemRecord): string 
   return resolve(batch.outputFolder, ...safeRelDir(item.relDir).split('/'));
 }
 
-export type SaveOutcome = { kind: 'saved'; outputs: string[] } | { kind: 'skipped'; reason: string };
+export type SaveOutcome = { kind: 'saved'; outputs: string[]; warnings: string[] } | { kind: 'skipped'; reason: string };
 
 /** Finishes a placement a crash interrupted (final name journalled, temp maybe still there). */
 export async function recoverPlacement(deps: SaverDeps, item: ItemRecord, batch: BatchRecord): Promise<ItemRecord> {
@@ -62,6 +65,7 @@ export async function recoverPlacement(deps: SaverDeps, item: ItemRecord, batch:
 export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: BatchRecord, total: number): Promise<SaveOutcome> {
   const folder = destinationFolder(batch, item);
   const outputs = [...item.outputs];
+  const warnings: string[] = [];
   for (let n = outputs.length; n < item.resultUrls.length; n++) {
     const url = item.resultUrls[n]!;
     const temp = tempPathFor(folder, item.id);
@@ -87,12 +91,14 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
         if ((error as NodeJS.ErrnoException).code) throw new SaveFailure(describeWriteError(error, folder), { cause: error });
         throw new DownloadRetry(`download interrupted: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
-      let format: string;
+      let verified: Awaited<ReturnType<typeof verifyImage>>;
       try {
-        format = (await verifyImage(temp)).format;
+        verified = await verifyImage(temp);
       } catch (error) {
         throw new DownloadRetry(`downloaded result does not decode (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
       }
+      const { format } = verified;
+      if (deps.metadata) warnings.push(...await writeMetadata(deps.metadata, temp, batch, item, verified));
       // The name comes from the one namer, planned over the whole batch; a name someone took meanwhile is planned again.
       const takenMeanwhile: string[] = [];
       let placed: string | null = null;
@@ -117,7 +123,9 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
         }
       }
       if (placed === null) throw new SaveFailure(`no free output name for ${lastName}`);
-      if (batch.spec.output.sidecars) await writeSidecar(batch, item, placed).catch(() => undefined);
+      if (batch.spec.output.sidecars) {
+        await writeSidecar(batch, item, placed).catch((error: unknown) => warnings.push(`the sidecar was not written: ${describeWriteError(error, dirname(placed))}`));
+      }
       outputs.push(placed);
       deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
       deps.onPhase?.('save', performance.now() - downloadedAt);
@@ -127,7 +135,25 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       throw error;
     }
   }
-  return { kind: 'saved', outputs };
+  return { kind: 'saved', outputs, warnings: [...new Set(warnings)] };
+}
+
+/** The original's metadata and the provenance onto the result (the first image field's file is the original). */
+async function writeMetadata(writer: ResultMetadataWriter, temp: string, batch: BatchRecord, item: ItemRecord, size: { width: number; height: number }): Promise<string[]> {
+  const source = namingSourceOf(item.sources, imageFieldOrder(batch.workflow));
+  const local = source && !/^https?:\/\//i.test(source) ? source : null;
+  try {
+    const { warnings } = await writer.apply(temp, {
+      source: local, policy: batch.spec.output.metadata, width: size.width, height: size.height,
+      provenance: {
+        workflowId: batch.workflow.id, workflowName: batch.workflow.name, parameters: batch.spec.parameters, executionId: item.executionId,
+        creditsCharged: item.creditsCharged, sourceName: item.displayName, sourceSha256: item.contentHash,
+      },
+    });
+    return warnings;
+  } catch (error) {
+    return [`metadata not written: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`];
+  }
 }
 
 /** Provenance next to a result: enough to trace and reproduce it, never the key or a local absolute path. */

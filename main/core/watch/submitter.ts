@@ -81,6 +81,7 @@ export class BatchSubmitter {
           outputFolder: rel && !rel.startsWith('..') ? join(config.outputFolder, ...safeRelDir(rel).split('/')) : config.outputFolder,
           ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
           collisionPolicy: config.collisionPolicy,
+          metadata: config.metadataPolicy,
         },
         budget: null,
         // The folder already asked the done ledger (and honours its own reprocess): the engine runs what it sends.

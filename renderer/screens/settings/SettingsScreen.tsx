@@ -1,4 +1,4 @@
-import { COLLISION_POLICIES, type CollisionPolicy, type UploadSizePolicy } from '../../../shared/engine/model';
+import { COLLISION_POLICIES, METADATA_POLICIES, type CollisionPolicy, type MetadataPolicy, type UploadSizePolicy } from '../../../shared/engine/model';
 import { MAX_CONCURRENCY, MIN_CONCURRENCY, SETTINGS_FIELDS, THEMES, type SandboxMode, type Theme } from '../../../shared/settings/schema';
 import { NAMING_TOKENS, previewNames, templateProblems } from '../../lib/naming';
 import { useActions, useApp } from '../../store/context';
@@ -6,6 +6,7 @@ import { COLLISION_LABELS } from '../workflows/PhotosPanel';
 import { KeySection } from './KeySection';
 import { OutputLocation } from './OutputLocation';
 import { SettingText } from './SettingText';
+import { METADATA_LABELS } from '../../lib/metadata-labels';
 
 const SANDBOX_LABELS: Record<SandboxMode, string> = {
   auto: 'Automatic: sandbox until a key is set',
@@ -84,6 +85,12 @@ export function SettingsScreen() {
           <label className="field-label" htmlFor="collision-policy">When a file with that name exists</label>
           <select id="collision-policy" className="input" value={settings.collisionPolicy} onChange={(e) => void save({ collisionPolicy: e.target.value as CollisionPolicy })}>
             {COLLISION_POLICIES.map((p) => <option key={p} value={p}>{COLLISION_LABELS[p]}</option>)}
+          </select>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor="metadata-policy">Photo metadata on results</label>
+          <select id="metadata-policy" className="input" value={settings.metadataPolicy} onChange={(e) => void save({ metadataPolicy: e.target.value as MetadataPolicy })}>
+            {METADATA_POLICIES.map((p) => <option key={p} value={p}>{METADATA_LABELS[p]}</option>)}
           </select>
         </div>
         <label className="inline-check"><input type="checkbox" checked={settings.sidecars} onChange={(e) => void save({ sidecars: e.target.checked })} /> Write a .json sidecar next to each result</label>

@@ -3,6 +3,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { baseName, formatCredits } from '../../lib/format';
 import { describeAlreadyDone, describeResultsGone } from '../../../shared/engine/done-summary';
 import { describeSkip } from '../../../shared/engine/skip-text';
+import { METADATA_LABELS } from '../../lib/metadata-labels';
 import { useActions, useApp } from '../../store/context';
 
 /** The last look before spending: count, skipped files and why, cost against balance, where results go. */
@@ -11,6 +12,7 @@ export function BatchSummaryDialog() {
   const starting = useApp((s) => s.starting);
   const draftError = useApp((s) => s.draftError);
   const estimating = useApp((s) => s.estimating);
+  const metadataPolicy = useApp((s) => s.draft.metadataPolicy ?? s.settings?.metadataPolicy ?? 'keep');
   const { resetEstimate, startBatch, setRerun } = useActions();
   if (!estimate) return null;
 
@@ -74,6 +76,7 @@ export function BatchSummaryDialog() {
       )}
       {!estimate.fitsBudget && <p className="callout callout-danger" role="alert">This batch costs more than the budget you set.</p>}
       <p className="summary-line"><span className="muted">Saved to</span> <span className="mono">{estimate.outputFolder}</span></p>
+      <p className="summary-line"><span className="muted">Photo metadata</span> {METADATA_LABELS[metadataPolicy]}</p>
       {estimate.namingPreview.length > 0 && (
         <table className="table naming-preview" aria-label="Output names">
           <thead><tr><th>Photo</th><th>Saved as</th></tr></thead>

@@ -1,8 +1,9 @@
 import { useId } from 'react';
-import { COLLISION_POLICIES, type CollisionPolicy } from '../../../shared/engine/model';
+import { COLLISION_POLICIES, METADATA_POLICIES, type CollisionPolicy, type MetadataPolicy } from '../../../shared/engine/model';
 import { FolderPickButton } from '../../components/FolderPickButton';
 import { useActions, useApp } from '../../store/context';
 import { PathInput } from './PathInput';
+import { METADATA_LABELS } from '../../lib/metadata-labels';
 
 const SHOWN_PATHS = 50;
 
@@ -21,6 +22,7 @@ export function PhotosPanel() {
   const outId = useId();
   const namingId = useId();
   const collisionId = useId();
+  const metadataId = useId();
   const shown = draft.paths.slice(0, SHOWN_PATHS);
 
   return (
@@ -89,6 +91,17 @@ export function PhotosPanel() {
             {COLLISION_POLICIES.map((p) => <option key={p} value={p}>{COLLISION_LABELS[p]}</option>)}
           </select>
         </div>
+      </div>
+      <div className="field">
+        <label htmlFor={metadataId} className="field-label">Photo metadata</label>
+        <select
+          id={metadataId}
+          className="input"
+          value={draft.metadataPolicy ?? settings?.metadataPolicy ?? 'keep'}
+          onChange={(e) => setDraft({ metadataPolicy: e.target.value as MetadataPolicy })}
+        >
+          {METADATA_POLICIES.map((p) => <option key={p} value={p}>{METADATA_LABELS[p]}</option>)}
+        </select>
       </div>
     </section>
   );

@@ -1,0 +1,170 @@
+import { mkdir, rename, stat, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ExifDateTime, ExifTool, exiftoolPath } from 'exiftool-vendored';
+import type { MetadataPolicy } from '../../../shared/engine/model';
+
+// What a result keeps of its original, written with ExifTool onto the verified temp file before it gets its final
+// name (so a result is never seen without its metadata, and the original is only ever read). One ExifTool process
+// (`-stay_open`), started on first use and ended with the engine. A metadata problem never costs the result: it is
+// saved anyway and the item carries a warning.
+//
+// keep:      EXIF, IPTC, XMP and GPS copied (`-tagsFromFile SRC -all:all`), except what describes the source's own
+//            pixels — its ICC profile (the result's pixels are sRGB), orientation (the result is upright), its
+//            thumbnail and preview images, its dimensions (the result's real ones are written);
+// strip-gps: the same, then every location tag removed (ExifTool's family-2 group `Location`: GPS, city, country…);
+// strip:     nothing but the result's ICC profile and the original's DPI.
+// keep and strip-gps also record provenance in XMP: xmp:CreatorTool and a `batchroom` namespace (workflow, parameters,
+// execution, credits, source name and SHA-256).
+
+export interface Provenance {
+  workflowId: string;
+  workflowName: string;
+  parameters: unknown;
+  executionId: string | null;
+  creditsCharged: number;
+  sourceName: string;
+  sourceSha256: string | null;
+}
+
+export interface ResultMetadataRequest {
+  /** The original the metadata comes from (a local file), or null (a URL input: nothing to copy). */
+  source: string | null;
+  policy: MetadataPolicy;
+  provenance: Provenance;
+  /** The result's real pixel size. */
+  width: number;
+  height: number;
+}
+
+export interface ResultMetadataOutcome {
+  /** What could not be done (the result is saved all the same). */
+  warnings: string[];
+}
+
+export interface ResultMetadataWriter {
+  apply(resultPath: string, request: ResultMetadataRequest): Promise<ResultMetadataOutcome>;
+  /** Ends the ExifTool process (no orphan perl processes). */
+  end(): Promise<void>;
+}
+
+export const XMP_NAMESPACE = 'https://batchroom.app/ns/provenance/1.0/';
+
+/** ExifTool user-defined XMP namespace for the provenance fields. */
+const CONFIG = `%Image::ExifTool::UserDefined = (
+  'Image::ExifTool::XMP::Main' => {
+    batchroom => { SubDirectory => { TagTable => 'Image::ExifTool::UserDefined::batchroom' } },
+  },
+);
+%Image::ExifTool::UserDefined::batchroom = (
+  GROUPS => { 0 => 'XMP', 1 => 'XMP-batchroom', 2 => 'Image' },
+  NAMESPACE => { 'batchroom' => '${XMP_NAMESPACE}' },
+  WRITABLE => 'string',
+  WorkflowId => { }, WorkflowName => { }, Parameters => { }, ExecutionId => { }, CreditsCharged => { },
+  SourceName => { }, SourceSHA256 => { },
+);
+1;
+`;
+
+/**
+ * `-stay_open` ExifTool keeps reading its argument file past end of input, so a parent killed with -9 would leave
+ * it running forever. This Perl prologue checks every 2 s that the process that started it is still its parent and
+ * exits otherwise, then runs ExifTool itself (its library is found from $0).
+ */
+const WATCHDOG = 'my $p = getppid(); $SIG{ALRM} = sub { exit 0 if getppid() != $p; alarm 2 }; alarm 2; my $e = shift @ARGV; $0 = $e; do $e; die $@ if $@;';
+
+async function spawnWithWatchdog(args: string[]): Promise<ChildProcess> {
+  return spawn('perl', ['-e', WATCHDOG, await exiftoolPath(), ...args], { stdio: 'pipe', shell: false, detached: false, env: { ...process.env, LANG: 'C' } });
+}
+
+/** Tags of the source that describe its own pixels, never copied onto a result. */
+const NOT_COPIED = ['ICC_Profile:all', 'IFD1:all', 'ThumbnailImage', 'PreviewImage', 'JpgFromRaw', 'Orientation',
+  'ExifImageWidth', 'ExifImageHeight', 'ImageWidth', 'ImageHeight'];
+
+const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
+
+export function createResultMetadataWriter(options: { configDir: string; creatorTool: string }): ResultMetadataWriter {
+  let tool: Promise<ExifTool> | null = null;
+  const exiftool = (): Promise<ExifTool> => {
+    tool ??= (async () => {
+      await mkdir(options.configDir, { recursive: true });
+      const config = join(options.configDir, 'exiftool-batchroom.config');
+      const temp = `${config}.${process.pid}.tmp`;
+      await writeFile(temp, CONFIG);
+      await rename(temp, config);
+      // `-config` must come first on ExifTool's command line.
+      return new ExifTool({
+        maxProcs: 1, exiftoolArgs: ['-config', config, '-stay_open', 'True', '-@', '-'], taskTimeoutMillis: 60_000,
+        ...(process.platform === 'win32' ? {} : { processFactory: () => spawnWithWatchdog(['-config', config, '-stay_open', 'True', '-@', '-']) }),
+      });
+    })();
+    return tool;
+  };
+  // The result's modification time is the original's capture time, so date-sorted folders keep their order.
+  const keepCaptureTime = async (resultPath: string, source: string | null) => {
+    const at = source ? await captureTimeOf(await exiftool(), source) : null;
+    if (at) await utimes(resultPath, at, at).catch(() => undefined);
+  };
+  const run = async (resultPath: string, args: string[]) => {
+    const et = await exiftool();
+    await et.write(resultPath, {}, { writeArgs: ['-overwrite_original', '-m', ...args], useMWG: false });
+  };
+
+  return {
+    async apply(resultPath, request) {
+      const warnings: string[] = [];
+      const { source, policy } = request;
+      if (policy === 'strip') {
+        await run(resultPath, ['-all=', '--ICC_Profile:all']).catch((e: unknown) => warnings.push(`metadata not removed: ${firstLine(e)}`));
+        if (source) {
+          await run(resultPath, ['-tagsFromFile', source, '-XResolution', '-YResolution', '-ResolutionUnit'])
+            .catch((e: unknown) => warnings.push(`DPI not copied: ${firstLine(e)}`));
+        }
+        await keepCaptureTime(resultPath, source);
+        return { warnings };
+      }
+      if (source) {
+        await run(resultPath, ['-tagsFromFile', source, '-all:all', ...NOT_COPIED.map((t) => `--${t}`)])
+          .catch((e: unknown) => warnings.push(`metadata not copied from the original: ${firstLine(e)}`));
+      }
+      const p = request.provenance;
+      const set = [
+        '-Orientation#=1', `-ExifImageWidth=${request.width}`, `-ExifImageHeight=${request.height}`,
+        `-XMP-xmp:CreatorTool=${options.creatorTool}`,
+        `-XMP-batchroom:WorkflowId=${p.workflowId}`, `-XMP-batchroom:WorkflowName=${p.workflowName}`,
+        `-XMP-batchroom:Parameters=${JSON.stringify(p.parameters ?? {})}`, `-XMP-batchroom:ExecutionId=${p.executionId ?? ''}`,
+        `-XMP-batchroom:CreditsCharged=${p.creditsCharged}`, `-XMP-batchroom:SourceName=${p.sourceName}`,
+        `-XMP-batchroom:SourceSHA256=${p.sourceSha256 ?? ''}`,
+        ...(policy === 'strip-gps' ? ['-Location:all='] : []),
+      ];
+      await run(resultPath, set).catch((e: unknown) => warnings.push(`provenance not written: ${firstLine(e)}`));
+      await keepCaptureTime(resultPath, source);
+      return { warnings };
+    },
+    async end() {
+      const current = tool;
+      tool = null;
+      if (current) await (await current).end();
+    },
+  };
+}
+
+/**
+ * When the original was taken: DateTimeOriginal (with its offset when the camera recorded one), else CreateDate,
+ * else the file's modification time.
+ */
+async function captureTimeOf(et: ExifTool, source: string): Promise<Date | null> {
+  try {
+    const tags = await et.read(source);
+    const taken = tags.DateTimeOriginal ?? tags.CreateDate;
+    if (taken instanceof ExifDateTime) {
+      const date = taken.toDate();
+      if (Number.isFinite(date.getTime())) return date;
+    }
+  } catch { /* fall back to the file's time */ }
+  try {
+    return (await stat(source)).mtime;
+  } catch {
+    return null;
+  }
+}

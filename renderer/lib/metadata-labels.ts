@@ -1,0 +1,8 @@
+import type { MetadataPolicy } from '../../shared/engine/model';
+
+/** How each metadata policy reads in a menu (docs/photo-pipeline.md says what each keeps). */
+export const METADATA_LABELS: Record<MetadataPolicy, string> = {
+  keep: 'Keep (EXIF, IPTC, XMP, location)',
+  'strip-gps': 'Keep, without location',
+  strip: 'Remove (colour profile and DPI only)',
+};

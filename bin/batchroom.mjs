@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader so that a fresh `npm install` leaves `npx batchroom` working with no
-// build step (and never a stale build). Commands that process images first re-execute under the memory profile
-// (memory-profile.mjs); quick ones (workflows, balance, key, help) start once.
+// The `batchroom` command. It runs the CLI bundled in dist/cli/ (scripts/build-cli.mjs: built at `npm install`, and
+// again here on the first start after a source file changed, so it is never stale); if it cannot be built, it runs
+// the TypeScript sources through tsx's loader instead (slower to start, same behaviour). BATCHROOM_CLI_FROM_SOURCE=1
+// forces the sources. Commands that process images first re-execute under the memory profile (memory-profile.mjs);
+// quick ones (workflows, balance, key, help) start once.
+import { pathToFileURL } from 'node:url';
 import { relaunchWithMemoryProfile } from './memory-profile.mjs';
 
 const IMAGE_COMMANDS = new Set(['run', 'resume', 'watch', 'ui']);
@@ -9,11 +12,27 @@ const args = process.argv.slice(2);
 const relaunched = args.some((arg) => IMAGE_COMMANDS.has(arg)) && !args.includes('--help') && !args.includes('-h')
   ? await relaunchWithMemoryProfile()
   : null;
+
+async function builtMain() {
+  if (process.env.BATCHROOM_CLI_FROM_SOURCE === '1') return null;
+  try {
+    const { buildCli, freshCliEntry } = await import('../scripts/build-cli.mjs');
+    const entry = (await freshCliEntry()) ?? (await buildCli()).entry;
+    return (await import(pathToFileURL(entry).href)).main;
+  } catch {
+    return null; // no esbuild (or no write access to dist/): run from the sources
+  }
+}
+
+async function sourceMain() {
+  const { register } = await import('tsx/esm/api');
+  register();
+  return (await import('../main/cli/main.ts')).main;
+}
+
 if (relaunched !== null) {
   process.exitCode = relaunched;
 } else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { main } = await import('../main/cli/main.ts');
+  const main = (await builtMain()) ?? (await sourceMain());
   process.exitCode = await main(args);
 }

@@ -7,7 +7,10 @@ import type { ItemOutcomeEvent } from '../../shared/engine/model';
 import { createInvokeDispatcher, unwrap } from '../../shared/ipc/dispatch';
 import type { Core, HostCapabilities } from '../core/app/types';
 import { createLogger, type LogRecord } from '../core/log';
-import { startEmbeddedSandbox } from '../sandbox/embedded';
+import type { startEmbeddedSandbox as StartEmbeddedSandbox } from '../sandbox/embedded';
+
+// Loaded when a command needs it, not at start: `batchroom --help` should not wait for sharp and the sandbox.
+const startEmbeddedSandbox: typeof StartEmbeddedSandbox = async (...args) => (await import('../sandbox/embedded')).startEmbeddedSandbox(...args);
 
 /** The program-wide flags every command sees (declared once in main.ts). */
 export interface GlobalOptions {

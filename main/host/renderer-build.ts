@@ -1,10 +1,20 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The repository (or installed package) root: two levels above main/host/. */
-export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/**
+ * The repository (or installed package) root: the nearest folder above this module with a package.json — two levels
+ * above main/host/ when run from the sources, three above dist/cli/build-…/ when run from the built CLI.
+ */
+export const PACKAGE_ROOT = packageRootAbove(dirname(fileURLToPath(import.meta.url)));
+
+function packageRootAbove(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return join(start, '..', '..');
+  }
+}
 
 export function defaultRendererDir(): string {
   return join(PACKAGE_ROOT, 'dist', 'renderer');

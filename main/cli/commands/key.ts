@@ -13,9 +13,8 @@ import {
   type KeyValidator,
   type SecretStore,
 } from '../../core/secrets';
-import { serviceKeyValidator } from '../../core/app/settings-handlers';
 import { createLogger } from '../../core/log';
-import { openSettingsStore, resolveStateDir, type SettingsStore } from '../../core/settings';
+import type { SettingsStore } from '../../core/settings';
 import { EXIT } from '../exit-codes';
 
 interface KeyGlobals {
@@ -46,7 +45,11 @@ function defaultDeps(): KeyCommandDeps {
     secretStore: () => createKeychainSecretStore(),
     // The real service client (same wire normalization and error mapping as every other command); quiet, since the
     // command reports the verdict itself.
-    validator: () => serviceKeyValidator(createLogger({ sink: () => undefined, minLevel: 'error' })),
+    validator: () => async (...args) => {
+      // Loaded when a key is checked, not when the CLI starts.
+      const { serviceKeyValidator } = await import('../../core/app/settings-handlers');
+      return serviceKeyValidator(createLogger({ sink: () => undefined, minLevel: 'error' }))(...args);
+    },
     env: () => process.env,
     readKey: readKeyFromStdin,
   };
@@ -85,7 +88,8 @@ export async function readKeyFromStdin(): Promise<string> {
   });
 }
 
-function openSettings(globals: KeyGlobals): SettingsStore {
+async function openSettings(globals: KeyGlobals): Promise<SettingsStore> {
+  const { openSettingsStore, resolveStateDir } = await import('../../core/settings');
   const store = openSettingsStore({ stateDir: resolveStateDir({ stateDir: globals.stateDir }) });
   if (!globals.quiet) for (const warning of store.warnings) process.stderr.write(`batchroom: ${warning.message}\n`);
   return store;
@@ -105,7 +109,7 @@ export function registerKeyCommand(program: Command, deps: KeyCommandDeps = defa
     .description('read a key from stdin, check it against the service (balance), and store it in the keychain')
     .action(async (_flags: unknown, command: Command) => {
       const globals = command.optsWithGlobals<KeyGlobals>();
-      const settings = openSettings(globals).get();
+      const settings = (await openSettings(globals)).get();
       const serviceUrl = normalizeServiceUrl(globals.serviceUrl ?? settings.serviceUrl);
       if (globals.apiKey) process.stderr.write('batchroom: key set reads the key from stdin; --api-key is ignored here.\n');
       const apiKey = await deps.readKey();
@@ -128,7 +132,7 @@ export function registerKeyCommand(program: Command, deps: KeyCommandDeps = defa
     .description('show the masked key in use, its source, the service URL and the balance')
     .action(async (_flags: unknown, command: Command) => {
       const globals = command.optsWithGlobals<KeyGlobals>();
-      const settings = openSettings(globals).get();
+      const settings = (await openSettings(globals)).get();
       const inputs = { settings, env: deps.env(), secretStore: deps.secretStore(), flags: { serviceUrl: globals.serviceUrl, apiKey: globals.apiKey } };
       const status = await getKeyStatus(inputs);
       let balance: Balance | null = null;
@@ -164,7 +168,7 @@ export function registerKeyCommand(program: Command, deps: KeyCommandDeps = defa
     .description('remove the stored key for the service URL from the keychain')
     .action(async (_flags: unknown, command: Command) => {
       const globals = command.optsWithGlobals<KeyGlobals>();
-      const settings = openSettings(globals).get();
+      const settings = (await openSettings(globals)).get();
       const serviceUrl = normalizeServiceUrl(globals.serviceUrl ?? settings.serviceUrl);
       const store = deps.secretStore();
       const masked = await store.masked(serviceUrl);

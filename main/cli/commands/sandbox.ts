@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { maskKey } from '../../../shared/redact';
-import { startSandbox, type FaultSettings, type SandboxOptions } from '../../sandbox/index';
+import type { FaultSettings, SandboxOptions } from '../../sandbox/index';
 
 // `batchroom sandbox`: the built-in sandbox service as its own process (for crash tests, benchmarks and trying the
 // app without a key). Runs until SIGINT/SIGTERM. With --json the first stdout line is exactly
@@ -103,6 +103,7 @@ export function registerSandboxCommand(program: Command): void {
     .option('--allow-private-urls', 'also fetch image URLs on loopback and the local network (tests only: SSRF otherwise)')
     .action(async (flags: SandboxFlags & { sandboxKey?: string }, command: Command) => {
       const json = Boolean(command.optsWithGlobals<{ json?: boolean }>().json);
+      const { startSandbox } = await import('../../sandbox/index');
       const sandbox = await startSandbox(sandboxOptionsFromFlags({ ...flags, apiKey: flags.sandboxKey }));
       if (json) {
         process.stdout.write(`${JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey })}\n`);

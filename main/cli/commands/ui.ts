@@ -2,15 +2,10 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '../../core/log';
-import { resolveStateDir } from '../../core/settings';
-import { browserHostCapabilities, startBrowserHost } from '../../host/browser-host';
-import { createHostMediaRegistry } from '../../host/media-registry';
-import { defaultRendererDir, ensureRendererBuilt } from '../../host/renderer-build';
 import { interruptSignal } from '../batch-tracker';
 import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
 import { API_KEY_FLAG_WARNING, createOutput, globalOptions, knownSecrets, rememberSecret } from '../session';
-import { startEmbeddedSandbox } from '../../sandbox/embedded';
 
 /**
  * `ui`: the renderer in any browser, served on 127.0.0.1 with a one-time token. Runs until Ctrl-C. With --json the
@@ -28,6 +23,10 @@ export function registerUiCommand(program: Command): void {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (got "${flags.port}").`);
       rememberSecret(options.apiKey);
       if (options.apiKey) out.notice(API_KEY_FLAG_WARNING);
+      // Loaded here, not at start: other commands (and --help) never pay for the web server and the sandbox.
+      const [{ resolveStateDir }, { browserHostCapabilities, startBrowserHost }, { createHostMediaRegistry }, { defaultRendererDir, ensureRendererBuilt }, { startEmbeddedSandbox }] = await Promise.all([
+        import('../../core/settings'), import('../../host/browser-host'), import('../../host/media-registry'), import('../../host/renderer-build'), import('../../sandbox/embedded'),
+      ]);
       const logger = createLogger({
         minLevel: options.debug ? 'debug' : 'warn',
         secrets: knownSecrets,

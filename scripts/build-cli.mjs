@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Bundles the command line (main/cli/main.ts) into dist/cli/ with esbuild, so `batchroom` starts without a
+// TypeScript loader: one ESM entry plus lazily loaded chunks (a command's heavy parts — the engine, sharp, the
+// sandbox, the web server — load only when it runs). Dependencies stay in node_modules.
+// A manifest lists every source file that went in, with its size and modification time: bin/batchroom.mjs
+// rebuilds (or falls back to the TypeScript sources) when any of them changed, so the built CLI is never stale.
+// Run by `npm install` (prepare) and by bin/batchroom.mjs on the first start after a change. Each build goes into its
+// own folder (dist/cli/build-<id>/) and `current.json` points at the newest: a CLI still running an older build
+// keeps loading its chunks from where they were; builds older than a day are removed.
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI_DIR = join(root, 'dist', 'cli');
+const CURRENT = join(CLI_DIR, 'current.json');
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export async function buildCli() {
+  const { build } = await import('esbuild');
+  const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+  await mkdir(CLI_DIR, { recursive: true });
+  const id = `${Date.now().toString(36)}-${process.pid}`;
+  const staging = join(CLI_DIR, `build-${id}`);
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { main: 'main/cli/main.ts' },
+    outdir: staging,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    metafile: true,
+    logLevel: 'warning',
+    external: [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})],
+    // Some dependencies are CommonJS and call require(): give the ESM bundle one.
+    banner: { js: "import { createRequire as __batchroomCreateRequire } from 'node:module'; const require = __batchroomCreateRequire(import.meta.url);" },
+  });
+  const inputs = [];
+  for (const file of Object.keys(result.metafile.inputs)) {
+    const info = await stat(join(root, file));
+    inputs.push({ file, size: info.size, mtimeMs: info.mtimeMs });
+  }
+  const manifest = { builtAt: new Date().toISOString(), entry: join(`build-${id}`, 'main.mjs'), inputs };
+  await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest));
+  const temp = `${CURRENT}.${id}.tmp`;
+  await writeFile(temp, JSON.stringify(manifest));
+  await rename(temp, CURRENT);
+  await removeOldBuilds(`build-${id}`);
+  return { inputs: inputs.length, entry: join(CLI_DIR, manifest.entry) };
+}
+
+async function removeOldBuilds(keep) {
+  for (const name of await readdir(CLI_DIR).catch(() => [])) {
+    if (!name.startsWith('build-') || name === keep) continue;
+    const info = await stat(join(CLI_DIR, name)).catch(() => null);
+    if (info && Date.now() - info.mtimeMs > DAY_MS) await rm(join(CLI_DIR, name), { recursive: true, force: true });
+  }
+}
+
+/** The built CLI's entry when it exists and no source file that went into it has changed since, else null. */
+export async function freshCliEntry() {
+  let manifest;
+  try {
+    manifest = JSON.parse(await readFile(CURRENT, 'utf8'));
+  } catch {
+    return null;
+  }
+  const checks = await Promise.all(manifest.inputs.map(async ({ file, size, mtimeMs }) => {
+    try {
+      const info = await stat(join(root, file));
+      return info.size === size && info.mtimeMs === mtimeMs;
+    } catch {
+      return false;
+    }
+  }));
+  return checks.every(Boolean) ? join(CLI_DIR, manifest.entry) : null;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const started = performance.now();
+  const { inputs } = await buildCli();
+  process.stdout.write(`batchroom CLI built: ${inputs} sources → dist/cli/ in ${Math.round(performance.now() - started)} ms\n`);
+}

@@ -154,6 +154,27 @@ describe('queue', () => {
     }
   });
 
+  it('says how a batch ended: failed, partly done or cancelled, never a green "Finished" over failures', async () => {
+    const fake = standardBridge({
+      'batches:list': () => [
+        batch({ id: 'b1', total: 2, counts: counts({ failed: 2 }), state: 'completed', progress: 1 }),
+        batch({ id: 'b2', total: 5, counts: counts({ saved: 4, cancelled: 1 }), state: 'cancelled', progress: 0.8 }),
+        batch({ id: 'b3', total: 1, counts: counts({ saved: 1 }), state: 'completed', progress: 1 }),
+      ],
+      'batches:items': () => ({ total: 0, items: [] }),
+    });
+    const { store } = renderApp(fake);
+    act(() => store.getState().setView('queue'));
+    const list = await screen.findByRole('heading', { name: 'Batches' });
+    const section = list.closest('section')!;
+    await waitFor(() => expect(section.querySelectorAll('.batch-card')).toHaveLength(3));
+    const texts = [...section.querySelectorAll('.batch-card')].map((c) => c.textContent ?? '');
+    expect(texts.some((t) => t.includes('Failed') && t.includes('2 photos'))).toBe(true);
+    expect(texts.some((t) => t.includes('Cancelled (partly saved)') && t.includes('5 photos'))).toBe(true);
+    expect(texts.some((t) => t.includes('Finished') && t.includes('1 photo ·'))).toBe(true);
+    expect(texts.filter((t) => t.includes('Finished')).length).toBe(1);
+  });
+
   it('teaches the next step when there is no batch', async () => {
     const user = userEvent.setup({ delay: null });
     const { store } = renderApp(standardBridge());

@@ -4,8 +4,9 @@ import { downloadText } from '../../lib/download';
 import { formatCredits, formatEta, percent } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 import { STATUS_FILTERS } from '../../store/queue-slice';
-import { BATCH_STATE_LABELS, FILTER_LABELS, stateTone } from './labels';
+import { FILTER_LABELS } from './labels';
 import { ItemList } from './ItemList';
+import { batchBadge } from '../../../shared/engine/batch-badge';
 
 function count(batch: BatchSummary, ...states: (keyof BatchSummary['counts'])[]): number {
   return states.reduce((sum, s) => sum + (batch.counts[s] ?? 0), 0);
@@ -19,6 +20,7 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
   const saved = count(batch, 'saved');
   const unknown = count(batch, 'unknown');
   const noResult = count(batch, 'charged-no-result');
+  const badge = batchBadge(batch);
   const exportReport = async () => {
     const report = await providerReport(batch.id);
     if (report) downloadText(report.fileName, report.csv);
@@ -30,7 +32,7 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
         <div>
           <h2>{batch.workflowName}</h2>
           <p className="muted">
-            <span className={`badge badge-${stateTone(batch.state)}`}>{BATCH_STATE_LABELS[batch.state]}</span>
+            <span className={`badge badge-${badge.tone}`}>{badge.label}</span>
             {batch.pausedReason && batch.pausedReason !== SERVICE_UNREACHABLE && <span className="paused-reason"> {batch.pausedReason}</span>}
           </p>
           {batch.pausedReason === SERVICE_UNREACHABLE && <OutageBanner variant="batch" />}
@@ -56,17 +58,19 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
 
       <div className="batch-progress">
         <div
-          className="progress"
+          className={`progress progress-${badge.tone}`}
           role="progressbar"
           aria-label="Batch progress"
-          aria-valuenow={Math.round(batch.progress * 100)}
+          aria-valuenow={Math.round(badge.fill * 100)}
           aria-valuemin={0}
           aria-valuemax={100}
+          aria-valuetext={badge.detail}
         >
-          <span className="progress-fill" style={{ width: percent(batch.progress) }} />
+          <span className="progress-fill" style={{ width: percent(badge.fill) }} />
         </div>
+        <p className="muted batch-detail">{badge.detail}</p>
         <dl className="stat-row">
-          <div><dt>Done</dt><dd>{percent(batch.progress)}</dd></div>
+          <div><dt>{open ? 'Done' : 'Saved'}</dt><dd>{percent(badge.fill)}</dd></div>
           <div><dt>Saved</dt><dd>{saved} / {batch.total}</dd></div>
           <div><dt>Time left</dt><dd>{open ? formatEta(batch.etaMs) : '—'}</dd></div>
           <div><dt>Credits</dt><dd>{formatCredits(batch.creditsSpent)} <span className="muted">of {batch.creditCost}</span></dd></div>

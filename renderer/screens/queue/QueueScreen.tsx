@@ -2,7 +2,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { percent } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 import { BatchPanel } from './BatchPanel';
-import { BATCH_STATE_LABELS, stateTone } from './labels';
+import { batchBadge, photos } from '../../../shared/engine/batch-badge';
 
 export function QueueScreen() {
   const order = useApp((s) => s.batchOrder);
@@ -33,15 +33,16 @@ export function QueueScreen() {
         <ul>
           {order.map((id) => {
             const b = batches[id]!;
+            const badge = batchBadge(b);
             return (
               <li key={id}>
                 <button type="button" className={`batch-card${id === selectedId ? ' is-selected' : ''}`} aria-pressed={id === selectedId} onClick={() => selectBatch(id)}>
                   <span className="batch-card-top">
                     <span className="workflow-name">{b.workflowName}</span>
-                    <span className={`badge badge-${stateTone(b.state)}`}>{BATCH_STATE_LABELS[b.state]}</span>
+                    <span className={`badge badge-${badge.tone}`}>{badge.label}</span>
                   </span>
-                  <span className="progress progress-small" aria-hidden="true"><span className="progress-fill" style={{ width: percent(b.progress) }} /></span>
-                  <span className="muted batch-card-meta">{b.total} photos · {new Date(b.createdAt).toLocaleString()}</span>
+                  <span className={`progress progress-small progress-${badge.tone}`} aria-hidden="true"><span className="progress-fill" style={{ width: percent(badge.fill) }} /></span>
+                  <span className="muted batch-card-meta">{photos(b.total)} · {new Date(b.createdAt).toLocaleString()}</span>
                 </button>
               </li>
             );

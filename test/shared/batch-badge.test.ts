@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { batchBadge, photos } from '../../shared/engine/batch-badge';
+import type { BatchSummary } from '../../shared/engine/model';
+
+const counts = (c: Partial<BatchSummary['counts']>) => c as BatchSummary['counts'];
+
+describe('batch badge', () => {
+  it.each([
+    ['all saved', 'completed', { saved: 3 }, 3, 'Finished', 'ok', 1, '3 of 3 photos saved'],
+    ['all saved, one skipped', 'completed', { saved: 2, skipped: 1 }, 3, 'Finished', 'ok', 1, '2 of 2 photos saved'],
+    ['every item failed', 'completed', { failed: 2 }, 2, 'Failed', 'danger', 0, '0 of 2 photos saved · 2 failed'],
+    ['some failed', 'completed', { saved: 3, failed: 1 }, 4, 'Finished with problems', 'warning', 0.75, '3 of 4 photos saved · 1 failed'],
+    ['charged without a result', 'completed', { saved: 1, 'charged-no-result': 1 }, 2, 'Finished with problems', 'warning', 0.5, '1 of 2 photos saved · 1 without a result'],
+    ['cancelled after some saved', 'cancelled', { saved: 4, cancelled: 1 }, 5, 'Cancelled (partly saved)', 'neutral', 0.8, '4 of 5 photos saved · 1 cancelled'],
+    ['cancelled before anything', 'cancelled', { cancelled: 1 }, 1, 'Cancelled', 'neutral', 0, '0 of 1 photo saved · 1 cancelled'],
+    ['nothing to run', 'completed', { skipped: 2 }, 2, 'Finished', 'ok', 1, '0 of 0 photos saved'],
+  ] as const)('%s', (_name, state, c, total, label, tone, fill, detail) => {
+    expect(batchBadge({ state, counts: counts(c), total, progress: 1 })).toEqual({ label, tone, fill, detail });
+  });
+
+  it('shows progress while open', () => {
+    expect(batchBadge({ state: 'running', counts: counts({ saved: 1, pending: 3 }), total: 4, progress: 0.4 })).toMatchObject({ label: 'Running', tone: 'active', fill: 0.4 });
+    expect(batchBadge({ state: 'paused', counts: counts({ pending: 4 }), total: 4, progress: 0 })).toMatchObject({ label: 'Paused', tone: 'warning' });
+  });
+
+  it('counts photos in the right number', () => {
+    expect([photos(0), photos(1), photos(2), photos(1200)]).toEqual(['0 photos', '1 photo', '2 photos', '1,200 photos']);
+  });
+});

@@ -12,7 +12,7 @@ import { ITEM_STATES, type ItemState } from './model';
 export const ITEM_EVENTS = [
   'encode', 'requeue', 'submit', 'wait', 'accept', 'adopt', 'answer-lost', 'claimed-elsewhere', 'refused',
   'queued', 'progress', 'complete', 'execution-failed', 'execution-cancelled', 'execution-gone',
-  'save', 'save-skipped', 'save-failed', 'encode-failed', 'cancel', 'retry', 'redownload', 'resubmit',
+  'save', 'save-skipped', 'save-failed', 'encode-failed', 'cancel', 'restore', 'retry', 'redownload', 'resubmit',
 ] as const;
 export type ItemEvent = (typeof ITEM_EVENTS)[number];
 
@@ -50,6 +50,7 @@ export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
   'save-failed': { from: ['downloading'], to: 'failed', why: 'the paid result could not be downloaded or written' },
   'encode-failed': { from: ['encoding'], to: 'failed', why: 'the source could not be read or encoded' },
   cancel: { from: ['pending', 'encoding'], to: 'cancelled', why: 'cancelled before anything was sent' },
+  restore: { from: ['cancelled'], to: 'pending', why: 'a cancelled batch resumed: what it never sent runs after all' },
   retry: { from: ['failed'], to: 'pending', why: '"Retry failed" for an item whose result was never paid for' },
   redownload: { from: ['failed'], to: 'downloading', why: '"Retry failed" for a paid result that was not saved: fetched again, not re-executed' },
   resubmit: { from: ['unknown', 'failed', 'charged-no-result'], to: 'pending', why: 'the user explicitly sends it again (and is told what it costs)' },

@@ -93,8 +93,19 @@ describe('queue', () => {
     expect(screen.getByText('Paused by you.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Move IMG_0005.jpg to the front' }));
     expect(fake.callsTo('items:reorder')).toEqual([{ batchId: 'b1', itemIds: ['i5'], beforeItemId: null }]);
+    // Retrying spends: it asks first, with the cost (unit cost 1 in the fixture).
     await user.click(screen.getByRole('button', { name: 'Retry failed (1)' }));
+    const retry = screen.getByRole('dialog', { name: 'Retry 1 photo?' });
+    expect(retry).toHaveTextContent(/costs up to 1 credit/);
+    expect(fake.callsTo('batches:retryFailed')).toEqual([]);
+    await user.click(within(retry).getByRole('button', { name: 'Retry (up to 1 credit)' }));
     expect(fake.callsTo('batches:retryFailed')).toEqual([{ batchId: 'b1' }]);
+    // Cancelling asks too, and "Keep running" changes nothing.
+    await user.click(screen.getByRole('button', { name: 'Cancel batch' }));
+    const cancel = screen.getByRole('dialog', { name: 'Cancel this batch?' });
+    expect(cancel).toHaveTextContent(/not sent yet will not be processed/);
+    await user.click(within(cancel).getByRole('button', { name: 'Keep running' }));
+    expect(fake.callsTo('batches:cancel')).toEqual([]);
   });
 
   it('resubmits an unknown item only after the may-be-charged-twice confirmation', async () => {

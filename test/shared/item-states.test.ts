@@ -41,6 +41,7 @@ const LEGAL: [ItemState, ItemEvent, ItemState][] = [
   ['unknown', 'resubmit', 'pending'],
   ['failed', 'resubmit', 'pending'],
   ['charged-no-result', 'resubmit', 'pending'],
+  ['cancelled', 'restore', 'pending'],
 ];
 
 // Moves that must never happen: each one would pay twice, lose a paid result or resurrect a finished item.
@@ -91,7 +92,7 @@ describe('item state machine', () => {
   });
 
   it('leaves a terminal state only on a user action (retry, redownload, resubmit) or a late answer (accept)', () => {
-    const userOrLate = new Set<ItemEvent>(['retry', 'redownload', 'resubmit', 'accept']);
+    const userOrLate = new Set<ItemEvent>(['retry', 'redownload', 'resubmit', 'restore', 'accept']);
     for (const event of ITEM_EVENTS) {
       if (ITEM_TRANSITIONS[event].from.some((s) => inGroup('terminal', s))) expect(userOrLate.has(event), event).toBe(true);
     }

@@ -216,7 +216,15 @@ export function createEngine(options: EngineOptions): Engine {
     },
     resume: (batchId) => {
       const batch = requireBatch(batchId);
-      if (batch.state !== 'paused') return summary(batch);
+      if (batch.state === 'cancelled') {
+        // A cancelled batch resumed: its items cancelled before they were sent run after all (nothing was spent on
+        // them); anything the service already had was finished and kept.
+        const restored = journal.transitionAll(batchId, 'restore', { reason: null, completedAt: null });
+        for (const id of restored) coalescer.markItem(id, batchId);
+        if (restored.length === 0) return summary(batch);
+      } else if (batch.state !== 'paused') {
+        return summary(batch);
+      }
       // While the service is unreachable a resume waits for it (resumed automatically) and asks for a probe now.
       if (runner.gate.offline) {
         runner.setBatchState(batchId, 'paused', SERVICE_UNREACHABLE);

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { SERVICE_UNREACHABLE, type BatchSummary } from '../../../shared/engine/model';
 import { OutageBanner } from '../../components/OutageBanner';
 import { downloadText } from '../../lib/download';
@@ -6,7 +7,8 @@ import { useActions, useApp } from '../../store/context';
 import { STATUS_FILTERS } from '../../store/queue-slice';
 import { FILTER_LABELS } from './labels';
 import { ItemList } from './ItemList';
-import { batchBadge } from '../../../shared/engine/batch-badge';
+import { batchBadge, photos } from '../../../shared/engine/batch-badge';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 
 function count(batch: BatchSummary, ...states: (keyof BatchSummary['counts'])[]): number {
   return states.reduce((sum, s) => sum + (batch.counts[s] ?? 0), 0);
@@ -21,6 +23,10 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
   const unknown = count(batch, 'unknown');
   const noResult = count(batch, 'charged-no-result');
   const badge = batchBadge(batch);
+  const [confirm, setConfirm] = useState<'cancel' | 'retry' | null>(null);
+  const notStarted = count(batch, 'cancelled');
+  const waiting = count(batch, 'pending', 'encoding');
+  const sent = count(batch, 'submitting', 'submitted', 'running', 'downloading');
   const exportReport = async () => {
     const report = await providerReport(batch.id);
     if (report) downloadText(report.fileName, report.csv);
@@ -44,8 +50,11 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
               {batch.pausedReason === SERVICE_UNREACHABLE ? 'Try now' : 'Resume'}
             </button>
           )}
-          {open && <button type="button" className="btn" onClick={() => void cancelBatch(batch.id)}>Cancel batch</button>}
-          {failed > 0 && <button type="button" className="btn" onClick={() => void retryFailed(batch.id)}>Retry failed ({failed})</button>}
+          {batch.state === 'cancelled' && notStarted > 0 && (
+            <button type="button" className="btn btn-primary" onClick={() => void resumeBatch(batch.id)}>Resume ({photos(notStarted)})</button>
+          )}
+          {open && <button type="button" className="btn" onClick={() => setConfirm('cancel')}>Cancel batch</button>}
+          {failed > 0 && <button type="button" className="btn" onClick={() => setConfirm('retry')}>Retry failed ({failed})</button>}
           {noResult > 0 && (
             <button type="button" className="btn" title="The executions the service charged but lost, as a CSV to send the provider" onClick={() => void exportReport()}>
               Report to provider ({noResult})
@@ -88,6 +97,19 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
         ))}
       </div>
       <ItemList batchId={batch.id} />
+      {confirm === 'cancel' && (
+        <ConfirmDialog title="Cancel this batch?" confirmLabel="Cancel batch" cancelLabel="Keep running" danger onClose={() => setConfirm(null)} onConfirm={() => void cancelBatch(batch.id)}>
+          <p>{photos(waiting)} not sent yet will not be processed: they cost nothing.</p>
+          {sent > 0 && <p>{photos(sent)} already at the service cannot be stopped: they finish, are charged and are saved.</p>}
+          <p className="muted">You can resume a cancelled batch later: its unstarted photos run then.</p>
+        </ConfirmDialog>
+      )}
+      {confirm === 'retry' && (
+        <ConfirmDialog title={`Retry ${photos(failed)}?`} confirmLabel={`Retry (up to ${formatCredits(failed * batch.unitCost)})`} cancelLabel="Not now" onClose={() => setConfirm(null)} onConfirm={() => void retryFailed(batch.id)}>
+          <p>Sending them again costs up to {formatCredits(failed * batch.unitCost)} ({formatCredits(batch.unitCost)} each).</p>
+          <p className="muted">A result that was paid for but could not be saved is downloaded again without a new charge.</p>
+        </ConfirmDialog>
+      )}
     </section>
   );
 }

@@ -150,6 +150,26 @@ describe('engine controls', () => {
     expect(cancelled.counts.cancelled).toBeGreaterThan(0);
   });
 
+  it('resumes a cancelled batch: what it never sent runs after all, nothing is sent twice', async () => {
+    await writePhotos(input, 5);
+    const client = createFakeClient({ durationMs: 100 });
+    engine = createEngine({ journal, client, concurrency: 1 });
+    await engine.start();
+    const batch = await engine.createBatch(spec());
+    await until(() => client.executeCalls() >= 1);
+    const cancelled = engine.cancel(batch.id);
+    expect(cancelled.counts.cancelled).toBeGreaterThan(0);
+    await waitForBatch(engine, batch.id, { states: ['cancelled'] });
+    const sentBefore = client.executeCalls();
+    const resumed = engine.resume(batch.id);
+    expect(resumed.state).toBe('running');
+    expect(resumed.counts.cancelled).toBe(0);
+    const done = await waitForBatch(engine, batch.id);
+    expect(done.counts.saved).toBe(5);
+    expect(client.executeCalls()).toBe(5);
+    expect(sentBefore).toBeLessThan(5);
+  });
+
   it('cancels single pending items, refuses to cancel paid ones, reorders and records verdicts', async () => {
     await writePhotos(input, 4);
     const client = createFakeClient();

@@ -79,7 +79,7 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
         </div>
         <p className="muted batch-detail">{badge.detail}</p>
         <dl className="stat-row">
-          <div><dt>{open ? 'Done' : 'Saved'}</dt><dd>{percent(badge.fill)}</dd></div>
+          {open && <div><dt>Done</dt><dd>{percent(badge.fill)}</dd></div>}
           <div><dt>Saved</dt><dd>{saved} / {batch.total}</dd></div>
           <div><dt>Time left</dt><dd>{open ? formatEta(batch.etaMs) : '—'}</dd></div>
           <div><dt>Credits</dt><dd>{formatCredits(batch.creditsSpent)} <span className="muted">of {batch.creditCost}</span></dd></div>

@@ -2,54 +2,43 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
-import { createEngine, type Engine } from '../../../main/core/engine';
-import { openJournal, type Journal } from '../../../main/core/journal';
-import { createServiceClient, type ServiceClient } from '../../../main/core/service';
-import type { RunningSandbox } from '../../../main/sandbox/index';
-import { startTestSandbox } from '../../helpers/sandbox';
-import { makeTempDir, waitForBatch, writePhotos } from './helpers';
+import type { ServiceClient } from '../../../main/core/service';
+import { waitForBatch, writePhotos } from './helpers';
+import { startSandboxRig, type SandboxRig } from './sandbox-rig';
 
 // An execution the service accepted (and charged) and then no longer knows: "charged, no result". It is kept out of
 // "Retry failed" (which would pay again without a word), reported to the provider, and sent again only explicitly.
 
 describe('charged, no result', () => {
-  let sandbox: RunningSandbox;
-  let dir: { path: string; cleanup: () => Promise<void> };
-  let journal: Journal;
-  let engine: Engine;
+  let rig: SandboxRig;
   const forgotten = new Set<string>();
 
   beforeEach(async () => {
-    dir = await makeTempDir();
-    sandbox = await startTestSandbox({ executionDurationMs: 60, credits: 100 });
-    journal = openJournal(join(dir.path, 'state'));
-    const real = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
     let accepted = 0;
     // The service forgets the first two executions it accepts, as a real one may after an incident.
-    const client: ServiceClient = Object.assign(Object.create(real) as ServiceClient, {
-      execute: async (...args: Parameters<ServiceClient['execute']>) => {
-        const outcome = await real.execute(...args);
-        if (outcome.kind === 'accepted' && accepted++ < 2) forgotten.add(outcome.executionId);
-        return outcome;
-      },
-      getExecution: async (id: string, ...rest: unknown[]) => {
-        if (forgotten.has(id)) throw new AppError('not_found', `no execution with id "${id}"`);
-        return (real.getExecution as (...a: unknown[]) => ReturnType<ServiceClient['getExecution']>)(id, ...rest);
-      },
+    rig = await startSandboxRig({
+      concurrency: 1,
+      client: (real) => Object.assign(Object.create(real) as ServiceClient, {
+        execute: async (...args: Parameters<ServiceClient['execute']>) => {
+          const outcome = await real.execute(...args);
+          if (outcome.kind === 'accepted' && accepted++ < 2) forgotten.add(outcome.executionId);
+          return outcome;
+        },
+        getExecution: async (id: string, ...rest: unknown[]) => {
+          if (forgotten.has(id)) throw new AppError('not_found', `no execution with id "${id}"`);
+          return (real.getExecution as (...a: unknown[]) => ReturnType<ServiceClient['getExecution']>)(id, ...rest);
+        },
+      }),
     });
-    engine = createEngine({ journal, client, concurrency: 1 });
-    await engine.start();
   });
 
   afterEach(async () => {
-    await engine.stop({ graceful: false });
-    journal.close();
-    await sandbox.close();
-    await dir.cleanup();
+    await rig.close();
     forgotten.clear();
   });
 
   it('is its own state: not retried by "Retry failed", listed for the provider, held back from a new batch, sent again only on request', async () => {
+    const { engine, sandbox, dir } = rig;
     const input = join(dir.path, 'in');
     await mkdir(input);
     await writePhotos(input, 3);

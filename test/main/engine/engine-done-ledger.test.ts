@@ -1,44 +1,41 @@
-import { readdir, unlink } from 'node:fs/promises';
+import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../../main/core/engine';
-import { openJournal, type Journal } from '../../../main/core/journal';
-import { createServiceClient, type ServiceClient } from '../../../main/core/service';
+import type { Engine } from '../../../main/core/engine';
+import type { ServiceClient } from '../../../main/core/service';
 import type { RunningSandbox } from '../../../main/sandbox/index';
-import { startTestSandbox } from '../../helpers/sandbox';
-import { makeTempDir, waitForBatch, writePhotos } from './helpers';
+import { waitForBatch, writePhotos } from './helpers';
+import { startSandboxRig, type SandboxRig } from './sandbox-rig';
 
 // The done ledger (content + workflow + parameters) applies to the app's batches as it does to hot folders: the
 // same batch twice charges once; `rerun` pays again; a photo whose earlier result is gone is offered again.
 
 describe('done ledger: a photo is paid for once', () => {
+  let rig: SandboxRig;
   let sandbox: RunningSandbox;
-  let dir: { path: string; cleanup: () => Promise<void> };
-  let journal: Journal;
+  let dir: SandboxRig['dir'];
   let client: ServiceClient;
   let engine: Engine;
 
   beforeEach(async () => {
-    dir = await makeTempDir();
-    sandbox = await startTestSandbox({ executionDurationMs: 60, credits: 100 });
-    journal = openJournal(join(dir.path, 'state'));
-    client = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
-    engine = createEngine({ journal, client, concurrency: 4 });
-    await engine.start();
+    rig = await startSandboxRig({ credits: 100 });
+    ({ sandbox, dir, client, engine } = rig);
   });
 
-  afterEach(async () => {
-    await engine.stop({ graceful: false });
-    journal.close();
-    await sandbox.close();
-    await dir.cleanup();
-  });
+  afterEach(() => rig.close());
+
+  /** `count` new photos in dir/in, and a color-grade batch of that folder into dir/out. */
+  const gradeSpecFor = async (count: number) => {
+    const input = join(dir.path, 'in');
+    await mkdir(input);
+    await writePhotos(input, count);
+    return { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') } };
+  };
 
   const balance = async () => (await client.getBalance()).apiCredits;
 
   it('skips what is done, reports it, pays again only on rerun, and offers a photo again when its result is gone', async () => {
     const input = join(dir.path, 'in');
-    const { mkdir } = await import('node:fs/promises');
     await mkdir(input);
     await writePhotos(input, 3);
     const output = join(dir.path, 'out');
@@ -88,11 +85,7 @@ describe('done ledger: a photo is paid for once', () => {
   });
 
   it('a different parameter is a different photo for the ledger', async () => {
-    const input = join(dir.path, 'in');
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(input);
-    await writePhotos(input, 2);
-    const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') } };
+    const spec = await gradeSpecFor(2);
     await waitForBatch(engine, (await engine.createBatch(spec)).id);
     const cool = await engine.estimate({ ...spec, parameters: { texts: { look: 'cool' } } });
     expect(cool).toMatchObject({ itemCount: 2, alreadyDone: [] });
@@ -100,7 +93,6 @@ describe('done ledger: a photo is paid for once', () => {
 
   it('knows a photo given as a one-field mapping, and "re-run" of chosen items runs and pays even when done', async () => {
     const input = join(dir.path, 'in');
-    const { mkdir } = await import('node:fs/promises');
     await mkdir(input);
     const [photo] = await writePhotos(input, 1);
     const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [photo!] }, output: { outputFolder: join(dir.path, 'out') } };
@@ -115,11 +107,7 @@ describe('done ledger: a photo is paid for once', () => {
   });
 
   it('holds back a photo whose earlier submission may have been charged (answer lost) until the user says to pay again', async () => {
-    const input = join(dir.path, 'in');
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(input);
-    await writePhotos(input, 2);
-    const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') } };
+    const spec = await gradeSpecFor(2);
     // The service runs and charges each execution, but its answer never arrives.
     const answerLost: ServiceClient = Object.assign(Object.create(client) as ServiceClient, {
       execute: async (...args: Parameters<ServiceClient['execute']>) => {
@@ -127,9 +115,7 @@ describe('done ledger: a photo is paid for once', () => {
         return { kind: 'unknown' as const, reason: 'the connection broke after the request was sent' };
       },
     });
-    await engine.stop({ graceful: true });
-    engine = createEngine({ journal, client: answerLost, concurrency: 4 });
-    await engine.start();
+    engine = await rig.restart({ client: answerLost });
     const first = await engine.createBatch(spec);
     expect((await waitForBatch(engine, first.id)).counts.unknown).toBe(2);
     expect(sandbox.stats().executionsCreated).toBe(2);
@@ -142,23 +128,15 @@ describe('done ledger: a photo is paid for once', () => {
   });
 
   it('after a crash mid-submit, the photos left unknown are in the ledger too', async () => {
-    const input = join(dir.path, 'in');
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(input);
-    await writePhotos(input, 2);
-    const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') } };
+    const spec = await gradeSpecFor(2);
     // The process dies while both submissions are on the wire (their answers never come).
     const hanging: ServiceClient = Object.assign(Object.create(client) as ServiceClient, { execute: () => new Promise<never>(() => {}) });
-    await engine.stop({ graceful: true });
-    engine = createEngine({ journal, client: hanging, concurrency: 4 });
-    await engine.start();
+    engine = await rig.restart({ client: hanging });
     const first = await engine.createBatch(spec);
     const deadline = Date.now() + 10_000;
     while (engine.listItems({ batchId: first.id }).items.some((i) => i.state !== 'submitting') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(engine.listItems({ batchId: first.id }).items.map((i) => i.state)).toEqual(['submitting', 'submitting']);
-    await engine.stop({ graceful: false });
-    engine = createEngine({ journal, client, concurrency: 4 });
-    await engine.start();
+    engine = await rig.restart({ graceful: false });
     expect(engine.listItems({ batchId: first.id }).items.map((i) => i.state)).toEqual(['unknown', 'unknown']);
     expect(await engine.estimate(spec)).toMatchObject({ itemCount: 0, skipped: [{ reason: expect.stringMatching(/may have been charged/) }, { reason: expect.stringMatching(/may have been charged/) }] });
   });

@@ -2,36 +2,24 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../../main/core/engine';
-import { openJournal, type Journal } from '../../../main/core/journal';
-import { createServiceClient } from '../../../main/core/service';
-import type { RunningSandbox } from '../../../main/sandbox/index';
-import { startTestSandbox } from '../../helpers/sandbox';
-import { makeTempDir, waitForBatch, writePhotos } from './helpers';
+import type { Engine } from '../../../main/core/engine';
+import { waitForBatch, writePhotos } from './helpers';
+import { startSandboxRig, type SandboxRig } from './sandbox-rig';
 
 // The estimate's naming preview and the saver use the one namer: what the preview shows is what lands on disk,
 // collision suffixes included, whatever order the downloads finish in.
 
 describe('output names: preview equals disk', () => {
-  let sandbox: RunningSandbox;
-  let dir: { path: string; cleanup: () => Promise<void> };
-  let journal: Journal;
+  let rig: SandboxRig;
+  let dir: SandboxRig['dir'];
   let engine: Engine;
 
   beforeEach(async () => {
-    dir = await makeTempDir();
-    sandbox = await startTestSandbox({ executionDurationMs: 60, credits: 1000 });
-    journal = openJournal(join(dir.path, 'state'));
-    engine = createEngine({ journal, client: createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }), concurrency: 4 });
-    await engine.start();
+    rig = await startSandboxRig({ credits: 1000 });
+    ({ dir, engine } = rig);
   });
 
-  afterEach(async () => {
-    await engine.stop({ graceful: false });
-    journal.close();
-    await sandbox.close();
-    await dir.cleanup();
-  });
+  afterEach(() => rig.close());
 
   it('same-named photos from two folders and a file already there: suffixes in sorted source order, as previewed', async () => {
     const [a, b] = [join(dir.path, 'a'), join(dir.path, 'b')];

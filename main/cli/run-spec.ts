@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { COLLISION_POLICIES, METADATA_POLICIES, type BatchSpecInput, type CollisionPolicy } from '../../shared/engine/model';
+import { COLLISION_POLICIES, METADATA_POLICIES, SIDECAR_KINDS, sidecarKindOf, type BatchSpecInput, type CollisionPolicy } from '../../shared/engine/model';
 import { ASPECT_RATIOS, IMAGE_SIZES, type AspectRatio, type ImageSize, type WorkflowDetail } from '../../shared/service/model';
 import type { Settings } from '../../shared/settings/schema';
 import { UsageError } from './errors';
@@ -19,6 +19,8 @@ export interface RunFlags {
   onCollision?: string;
   /** keep, strip-gps or strip (default: settings). */
   metadata?: string;
+  /** none, json or xmp (default: settings). */
+  sidecar?: string;
   budget?: string;
   yes?: boolean;
   /** Run photos already done with this workflow and parameters again, paying again. */
@@ -126,7 +128,7 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
       outputFolder: outputFolder ? resolve(cwd, outputFolder) : '',
       namingTemplate: flags.naming ?? settings.namingTemplate,
       collisionPolicy,
-      sidecars: settings.sidecars,
+      sidecar: flags.sidecar ? oneOf(flags.sidecar, SIDECAR_KINDS, '--sidecar') : sidecarKindOf(settings),
       metadata: flags.metadata ? oneOf(flags.metadata, METADATA_POLICIES, '--metadata') : settings.metadataPolicy,
     },
     encode: { uploadSizePolicy: settings.uploadSizePolicy, stripMetadata: settings.stripMetadata },

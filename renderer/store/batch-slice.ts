@@ -1,4 +1,4 @@
-import type { BatchEstimate, BatchSpecInput, CollisionPolicy, MetadataPolicy } from '../../shared/engine/model';
+import { sidecarKindOf, type BatchEstimate, type BatchSpecInput, type CollisionPolicy, type MetadataPolicy } from '../../shared/engine/model';
 import { asUiError, toUiError, unwrap, type UiError } from '../lib/errors';
 import { toParameters, validateForm } from '../lib/form-model';
 import { selectCurrentDetail } from './catalog-slice';
@@ -71,7 +71,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
           outputFolder,
           namingTemplate: draft.namingTemplate ?? settings?.namingTemplate,
           collisionPolicy: draft.collisionPolicy ?? settings?.collisionPolicy,
-          sidecars: settings?.sidecars ?? false,
+          sidecar: settings ? sidecarKindOf(settings) : 'none',
           metadata: draft.metadataPolicy ?? settings?.metadataPolicy ?? 'keep',
         },
         encode: { uploadSizePolicy: settings?.uploadSizePolicy ?? 'fit', stripMetadata: settings?.stripMetadata ?? true },

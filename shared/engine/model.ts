@@ -67,12 +67,24 @@ export const METADATA_POLICIES = ['keep', 'strip-gps', 'strip'] as const;
 export const MetadataPolicySchema = z.enum(METADATA_POLICIES);
 export type MetadataPolicy = z.infer<typeof MetadataPolicySchema>;
 
+/** A provenance file next to each result: none, `<result>.json`, or a standard `<result stem>.xmp` catalogues read. */
+export const SIDECAR_KINDS = ['none', 'json', 'xmp'] as const;
+export const SidecarKindSchema = z.enum(SIDECAR_KINDS);
+export type SidecarKind = z.infer<typeof SidecarKindSchema>;
+
+/** The sidecar a batch (or the settings) asks for: `sidecar`, or JSON where only the older `sidecars: true` says so. */
+export function sidecarKindOf(output: { sidecar?: SidecarKind | undefined; sidecars?: boolean | undefined }): SidecarKind {
+  return (output.sidecar ?? 'none') === 'none' && output.sidecars ? 'json' : output.sidecar ?? 'none';
+}
+
 export const OutputOptionsSchema = z.object({
   /** Empty: a `Batchroom` folder next to the photos (resolved by the engine and returned in the estimate). */
   outputFolder: z.string().default(''),
   namingTemplate: z.string().min(1).default(DEFAULT_NAMING_TEMPLATE),
   collisionPolicy: CollisionPolicySchema.default('suffix'),
+  /** Before `sidecar`: true meant a JSON sidecar (honoured while `sidecar` is 'none'). */
   sidecars: z.boolean().default(false),
+  sidecar: SidecarKindSchema.default('none'),
   metadata: MetadataPolicySchema.default('keep'),
 });
 export type OutputOptions = z.infer<typeof OutputOptionsSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CollisionPolicySchema, MetadataPolicySchema, SkippedInputSchema } from '../engine/model';
+import { CollisionPolicySchema, MetadataPolicySchema, SidecarKindSchema, SkippedInputSchema } from '../engine/model';
 import { WorkflowParametersSchema } from '../service/model';
 
 /** What to do with files already in a folder when it is armed. */
@@ -18,6 +18,8 @@ export const HotFolderConfigSchema = z.object({
   collisionPolicy: CollisionPolicySchema.default('suffix'),
   /** What results keep of their originals' metadata. */
   metadataPolicy: MetadataPolicySchema.default('keep'),
+  /** A provenance sidecar next to each result (none, json, xmp). */
+  sidecar: SidecarKindSchema.default('none'),
   /** Move originals into Done/ and Failed/ subfolders after processing. */
   moveOriginals: z.boolean().default(false),
   budget: z.number().nonnegative().nullable().default(null),

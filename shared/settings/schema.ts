@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CollisionPolicySchema, DEFAULT_NAMING_TEMPLATE, MetadataPolicySchema, UploadSizePolicySchema } from '../engine/model';
+import { CollisionPolicySchema, DEFAULT_NAMING_TEMPLATE, MetadataPolicySchema, SidecarKindSchema, UploadSizePolicySchema } from '../engine/model';
 import { HotFolderConfigSchema } from '../hotfolders/model';
 
 /**
@@ -52,6 +52,11 @@ export const SETTINGS_FIELDS = {
   stripMetadata: z.boolean().default(true),
   /** Write a `<result>.json` sidecar (workflow, parameters, source) next to each result. */
   sidecars: z.boolean().default(false),
+  /**
+   * A provenance sidecar next to each result: none, `<result>.json` or a standard `<result stem>.xmp`. The older
+   * `sidecars: true` still means `json` while this is 'none' (sidecarKindOf).
+   */
+  sidecar: SidecarKindSchema.default('none'),
   /** What results keep of their originals' metadata (docs/photo-pipeline.md). */
   metadataPolicy: MetadataPolicySchema.default('keep'),
   theme: ThemeSchema.default('system'),

@@ -184,7 +184,7 @@ describe('settings', () => {
 
   it('saves switches, selects and numbers, and checks numbers first', async () => {
     const { user, fake } = await show('settings');
-    await user.click(await screen.findByRole('checkbox', { name: /sidecar/ }));
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Sidecar next to each result' }), 'xmp');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Sandbox' }), 'always');
     const concurrency = screen.getByRole('spinbutton', { name: 'Photos in flight at once' });
     await user.clear(concurrency);
@@ -193,7 +193,7 @@ describe('settings', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('from 1 to 32');
     await user.clear(concurrency);
     await user.type(concurrency, '6{Enter}');
-    await waitFor(() => expect(fake.callsTo('settings:update')).toEqual([{ patch: { sidecars: true } }, { patch: { sandboxMode: 'always' } }, { patch: { concurrency: 6 } }]));
+    await waitFor(() => expect(fake.callsTo('settings:update')).toEqual([{ patch: { sidecar: 'xmp', sidecars: false } }, { patch: { sandboxMode: 'always' } }, { patch: { concurrency: 6 } }]));
   });
 
   it('applies the theme to the document', async () => {

@@ -14,6 +14,7 @@ describe('settings schema', () => {
       uploadSizePolicy: 'fit',
       stripMetadata: true,
       sidecars: false,
+      sidecar: 'none',
       metadataPolicy: 'keep',
       theme: 'system',
       lowBalanceWarning: 50,

@@ -32,6 +32,7 @@ export function registerRunCommand(program: Command): void {
     .option('--naming <template>', 'output names, e.g. "{name}_{workflow}{ext}"')
     .option('--on-collision <policy>', 'when a result name exists: suffix, skip or overwrite')
     .option('--metadata <policy>', 'what results keep of the originals\' metadata: keep (default), strip-gps or strip')
+    .option('--sidecar <kind>', 'a provenance file next to each result: none (default), json or xmp (<result stem>.xmp, read by Lightroom and Capture One)')
     .option('--budget <credits>', 'never spend more than this on the batch')
     .option('--rerun', 'also run photos already done with this workflow and parameters (pays for them again)')
     .option('-y, --yes', 'do not ask before spending credits')

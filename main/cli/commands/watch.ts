@@ -42,6 +42,7 @@ export function registerWatchCommand(program: Command): void {
     .option('--naming <template>', 'output names, e.g. "{name}_{workflow}{ext}"')
     .option('--on-collision <policy>', 'when a result name exists: suffix, skip or overwrite')
     .option('--metadata <policy>', 'what results keep of the originals\' metadata: keep (default), strip-gps or strip')
+    .option('--sidecar <kind>', 'a provenance file next to each result: none (default), json or xmp')
     .action(async (dir: string | undefined, flags: WatchFlags, command: Command) => {
       if (flags.all && dir) throw new UsageError('Give either a folder or --all, not both.');
       if (!flags.all && !dir) throw new UsageError('Name the folder to watch, or --all for the hot folders in settings.', 'For example: batchroom watch ~/Inbox --workflow <id> --out ~/Results');
@@ -118,6 +119,7 @@ async function folderConfigFromFlags(session: CliSession, dir: string, flags: Wa
     ...(spec.output.namingTemplate ? { namingTemplate: spec.output.namingTemplate } : {}),
     ...(spec.output.collisionPolicy ? { collisionPolicy: spec.output.collisionPolicy } : {}),
     ...(spec.output.metadata ? { metadataPolicy: spec.output.metadata } : {}),
+    ...(spec.output.sidecar ? { sidecar: spec.output.sidecar } : {}),
     moveOriginals: flags.moveOriginals === true,
     budget,
     enabled: true,

@@ -6,7 +6,7 @@ import { isAppError } from '../../../shared/errors';
 import { extensionForFormat, namingSourceOf, safeRelDir } from '../../../shared/naming';
 import { absoluteOf } from '../images/output-names';
 import {
-  describeWriteError, finishPlacement, placeFile, tempPathFor, verifyImage, writeJsonAtomic, writeTemp,
+  describeWriteError, finishPlacement, placeFile, tempPathFor, verifyImage, writeTemp,
 } from '../images/save';
 import type { Journal } from '../journal/journal';
 import type { BatchRecord, ItemRecord } from '../journal/types';
@@ -14,7 +14,10 @@ import type { ServiceClient } from '../service/types';
 import type { RequestGate } from './limiter';
 import type { NamePlanCache } from './name-plan-cache';
 import { imageFieldOrder, planResultName } from './output-plan';
-import type { ResultMetadataWriter } from '../images/result-metadata';
+import type { Provenance, ResultMetadataWriter } from '../images/result-metadata';
+import { writeSidecar, type SidecarContext } from '../images/sidecar';
+import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
+import { sidecarKindOf } from '../../../shared/engine/model';
 
 // Downloads an item's results and saves each one safely. Progress is journalled per result: the temp path before
 // any byte is written, the final path once the temp is verified, the output list once it is in place — so recovery
@@ -50,7 +53,7 @@ export async function recoverPlacement(deps: SaverDeps, item: ItemRecord, batch:
     const result = await finishPlacement(item.pendingTemp, item.pendingFinal);
     if (result === 'placed') {
       const outputs = [...item.outputs, item.pendingFinal];
-      if (batch.spec.output.sidecars) await writeSidecar(batch, item, item.pendingFinal).catch(() => undefined);
+      await writeSidecar(sidecarKindOf(batch.spec.output), deps.metadata, item.pendingFinal, sidecarContext(batch, item));
       deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
       return { ...item, outputs, pendingTemp: null, pendingFinal: null };
     }
@@ -123,9 +126,8 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
         }
       }
       if (placed === null) throw new SaveFailure(`no free output name for ${lastName}`);
-      if (batch.spec.output.sidecars) {
-        await writeSidecar(batch, item, placed).catch((error: unknown) => warnings.push(`the sidecar was not written: ${describeWriteError(error, dirname(placed))}`));
-      }
+      const sidecarProblem = await writeSidecar(sidecarKindOf(batch.spec.output), deps.metadata, placed, sidecarContext(batch, item));
+      if (sidecarProblem) warnings.push(sidecarProblem);
       outputs.push(placed);
       deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
       deps.onPhase?.('save', performance.now() - downloadedAt);
@@ -144,11 +146,7 @@ async function writeMetadata(writer: ResultMetadataWriter, temp: string, batch: 
   const local = source && !/^https?:\/\//i.test(source) ? source : null;
   try {
     const { warnings } = await writer.apply(temp, {
-      source: local, policy: batch.spec.output.metadata, width: size.width, height: size.height,
-      provenance: {
-        workflowId: batch.workflow.id, workflowName: batch.workflow.name, parameters: batch.spec.parameters, executionId: item.executionId,
-        creditsCharged: item.creditsCharged, sourceName: item.displayName, sourceSha256: item.contentHash,
-      },
+      source: local, policy: batch.spec.output.metadata ?? 'keep', width: size.width, height: size.height, provenance: provenanceOf(batch, item),
     });
     return warnings;
   } catch (error) {
@@ -156,17 +154,13 @@ async function writeMetadata(writer: ResultMetadataWriter, temp: string, batch: 
   }
 }
 
-/** Provenance next to a result: enough to trace and reproduce it, never the key or a local absolute path. */
-async function writeSidecar(batch: BatchRecord, item: ItemRecord, resultPath: string): Promise<void> {
-  await writeJsonAtomic(`${resultPath}.json`, {
-    generator: 'Batchroom',
-    workflow: { id: batch.workflow.id, name: batch.workflow.name },
-    parameters: batch.spec.parameters,
-    executionId: item.executionId,
-    credits: item.creditsCharged,
-    submittedAt: item.submittedAt,
-    completedAt: item.completedAt,
-    savedAt: new Date().toISOString(),
-    source: { name: item.displayName, sha256: item.contentHash },
-  });
+function provenanceOf(batch: BatchRecord, item: ItemRecord): Provenance {
+  return {
+    workflowId: batch.workflow.id, workflowName: batch.workflow.name, parameters: batch.spec.parameters, executionId: item.executionId,
+    creditsCharged: item.creditsCharged, sourceName: item.displayName, sourceSha256: item.contentHash,
+  };
 }
+
+const sidecarContext = (batch: BatchRecord, item: ItemRecord): SidecarContext => ({
+  provenance: provenanceOf(batch, item), submittedAt: item.submittedAt, completedAt: item.completedAt, creatorTool: `${APP_NAME} ${APP_VERSION}`,
+});

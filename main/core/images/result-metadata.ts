@@ -1,8 +1,9 @@
-import { mkdir, rename, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, rename, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ExifDateTime, ExifTool, exiftoolPath } from 'exiftool-vendored';
+import { ExifTool, ExifToolTask, exiftoolPath } from 'exiftool-vendored';
 import type { MetadataPolicy } from '../../../shared/engine/model';
+import { CaptureCache, type CaptureInfo, type ExifToolCommand } from './capture';
 
 // What a result keeps of its original, written with ExifTool onto the verified temp file before it gets its final
 // name (so a result is never seen without its metadata, and the original is only ever read). One ExifTool process
@@ -44,6 +45,10 @@ export interface ResultMetadataOutcome {
 
 export interface ResultMetadataWriter {
   apply(resultPath: string, request: ResultMetadataRequest): Promise<ResultMetadataOutcome>;
+  /** When and with what camera a source was taken (read once per file, cached): naming tokens and the result's mtime. */
+  capture(source: string): Promise<CaptureInfo | null>;
+  /** One ExifTool command on the shared process (sidecars); its standard output. */
+  command: ExifToolCommand;
   /** Ends the ExifTool process (no orphan perl processes). */
   end(): Promise<void>;
 }
@@ -81,6 +86,34 @@ async function spawnWithWatchdog(args: string[]): Promise<ChildProcess> {
 const NOT_COPIED = ['ICC_Profile:all', 'IFD1:all', 'ThumbnailImage', 'PreviewImage', 'JpgFromRaw', 'Orientation',
   'ExifImageWidth', 'ExifImageHeight', 'ImageWidth', 'ImageHeight'];
 
+/** ExifTool's -E decoding: `&`, `<`, `>`, quotes and every whitespace but the space as character references. */
+export function escapeValue(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[^\S ]|\0/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A raw command on the shared process: rejects on an ExifTool error, resolves to its standard output. */
+class CommandTask extends ExifToolTask<string> {
+  protected parse(stdout: string, error?: Error): string {
+    if (error) throw error;
+    return stdout;
+  }
+}
+
+/**
+ * Provenance as ExifTool assignments. Writes run with -E (exiftool-vendored's WriteTask), so values are escaped: a
+ * line break or `&` in a caption arrives intact instead of breaking the command.
+ */
+export function provenanceArgs(p: Provenance, creatorTool: string): string[] {
+  const esc = (value: string | number) => escapeValue(String(value));
+  return [
+    `-XMP-xmp:CreatorTool=${esc(creatorTool)}`,
+    `-XMP-batchroom:WorkflowId=${esc(p.workflowId)}`, `-XMP-batchroom:WorkflowName=${esc(p.workflowName)}`,
+    `-XMP-batchroom:Parameters=${esc(JSON.stringify(p.parameters ?? {}))}`, `-XMP-batchroom:ExecutionId=${esc(p.executionId ?? '')}`,
+    `-XMP-batchroom:CreditsCharged=${p.creditsCharged}`, `-XMP-batchroom:SourceName=${esc(p.sourceName)}`,
+    `-XMP-batchroom:SourceSHA256=${esc(p.sourceSha256 ?? '')}`,
+  ];
+}
+
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
 
 export function createResultMetadataWriter(options: { configDir: string; creatorTool: string }): ResultMetadataWriter {
@@ -100,9 +133,12 @@ export function createResultMetadataWriter(options: { configDir: string; creator
     })();
     return tool;
   };
+  const command: ExifToolCommand = async (args) => (await exiftool()).enqueueTask(() => new CommandTask([...args]), false);
+  const captures = new CaptureCache(command);
   // The result's modification time is the original's capture time, so date-sorted folders keep their order.
   const keepCaptureTime = async (resultPath: string, source: string | null) => {
-    const at = source ? await captureTimeOf(await exiftool(), source) : null;
+    const info = source ? await captures.get(source) : null;
+    const at = info ? new Date(info.capturedAtMs) : null;
     if (at) await utimes(resultPath, at, at).catch(() => undefined);
   };
   const run = async (resultPath: string, args: string[]) => {
@@ -126,45 +162,25 @@ export function createResultMetadataWriter(options: { configDir: string; creator
       if (source) {
         await run(resultPath, ['-tagsFromFile', source, '-all:all', ...NOT_COPIED.map((t) => `--${t}`)])
           .catch((e: unknown) => warnings.push(`metadata not copied from the original: ${firstLine(e)}`));
+        // ExifTool copies what it can read of damaged EXIF without a word: the capture read (cached) says so.
+        const damaged = (await captures.get(source))?.warning;
+        if (damaged) warnings.push(`the original's metadata is damaged (${damaged}): what could be read was copied`);
       }
-      const p = request.provenance;
       const set = [
         '-Orientation#=1', `-ExifImageWidth=${request.width}`, `-ExifImageHeight=${request.height}`,
-        `-XMP-xmp:CreatorTool=${options.creatorTool}`,
-        `-XMP-batchroom:WorkflowId=${p.workflowId}`, `-XMP-batchroom:WorkflowName=${p.workflowName}`,
-        `-XMP-batchroom:Parameters=${JSON.stringify(p.parameters ?? {})}`, `-XMP-batchroom:ExecutionId=${p.executionId ?? ''}`,
-        `-XMP-batchroom:CreditsCharged=${p.creditsCharged}`, `-XMP-batchroom:SourceName=${p.sourceName}`,
-        `-XMP-batchroom:SourceSHA256=${p.sourceSha256 ?? ''}`,
+        ...provenanceArgs(request.provenance, options.creatorTool),
         ...(policy === 'strip-gps' ? ['-Location:all='] : []),
       ];
       await run(resultPath, set).catch((e: unknown) => warnings.push(`provenance not written: ${firstLine(e)}`));
       await keepCaptureTime(resultPath, source);
       return { warnings };
     },
+    capture: (source) => captures.get(source),
+    command,
     async end() {
       const current = tool;
       tool = null;
       if (current) await (await current).end();
     },
   };
-}
-
-/**
- * When the original was taken: DateTimeOriginal (with its offset when the camera recorded one), else CreateDate,
- * else the file's modification time.
- */
-async function captureTimeOf(et: ExifTool, source: string): Promise<Date | null> {
-  try {
-    const tags = await et.read(source);
-    const taken = tags.DateTimeOriginal ?? tags.CreateDate;
-    if (taken instanceof ExifDateTime) {
-      const date = taken.toDate();
-      if (Number.isFinite(date.getTime())) return date;
-    }
-  } catch { /* fall back to the file's time */ }
-  try {
-    return (await stat(source)).mtime;
-  } catch {
-    return null;
-  }
 }

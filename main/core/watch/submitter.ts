@@ -82,6 +82,7 @@ export class BatchSubmitter {
           ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
           collisionPolicy: config.collisionPolicy,
           metadata: config.metadataPolicy,
+          sidecar: config.sidecar,
         },
         budget: null,
         // The folder already asked the done ledger (and honours its own reprocess): the engine runs what it sends.

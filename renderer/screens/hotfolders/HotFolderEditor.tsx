@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import { COLLISION_POLICIES, METADATA_POLICIES, type CollisionPolicy, type MetadataPolicy } from '../../../shared/engine/model';
+import { COLLISION_POLICIES, METADATA_POLICIES, SIDECAR_KINDS, type CollisionPolicy, type MetadataPolicy, type SidecarKind } from '../../../shared/engine/model';
 import type { ExistingFilesPolicy, HotFolderConfig } from '../../../shared/hotfolders/model';
 import { Dialog } from '../../components/Dialog';
 import { FolderPickButton } from '../../components/FolderPickButton';
@@ -9,7 +9,7 @@ import { selectCurrentDetail } from '../../store/catalog-slice';
 import { useActions, useApp } from '../../store/context';
 import { OutputOverrides, SwitchChips, TextFieldInput } from '../workflows/FormFields';
 import { COLLISION_LABELS } from '../workflows/PhotosPanel';
-import { METADATA_LABELS } from '../../lib/metadata-labels';
+import { METADATA_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
 
 const EXISTING_LABELS: Record<ExistingFilesPolicy, string> = {
   'dry-run': 'Show me first (dry run), then I decide',
@@ -28,6 +28,7 @@ export interface EditorDraft {
   namingTemplate: string;
   collisionPolicy: CollisionPolicy;
   metadataPolicy: MetadataPolicy;
+  sidecar: SidecarKind;
   moveOriginals: boolean;
   existingFiles: ExistingFilesPolicy;
   polling: boolean;
@@ -39,7 +40,7 @@ export function draftFrom(config: HotFolderConfig | null, defaults: { path?: str
     ? { ...config, namingTemplate: config.namingTemplate ?? '' }
     : {
       id: newId(), path: defaults.path ?? '', recursive: false, workflowId: '', outputFolder: defaults.outputFolder ?? '',
-      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false,
+      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', sidecar: 'none', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false,
     };
 }
 
@@ -51,7 +52,7 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
   const { saveHotFolder, selectWorkflow, replaceForm, revealFormErrors } = useActions();
   const [draft, setDraft] = useState<EditorDraft>(() => draftFrom(config, { path: initialPath, outputFolder: settings?.outputFolder }));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), metadata: useId(), existing: useId() };
+  const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), metadata: useId(), sidecar: useId(), existing: useId() };
   const set = (patch: Partial<EditorDraft>) => setDraft((d) => ({ ...d, ...patch }));
 
   useEffect(() => {
@@ -144,6 +145,12 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
         <label htmlFor={ids.metadata} className="field-label">Photo metadata</label>
         <select id={ids.metadata} className="input" value={draft.metadataPolicy} onChange={(e) => set({ metadataPolicy: e.target.value as MetadataPolicy })}>
           {METADATA_POLICIES.map((p) => <option key={p} value={p}>{METADATA_LABELS[p]}</option>)}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.sidecar} className="field-label">Sidecar next to each result</label>
+        <select id={ids.sidecar} className="input" value={draft.sidecar} onChange={(e) => set({ sidecar: e.target.value as SidecarKind })}>
+          {SIDECAR_KINDS.map((k) => <option key={k} value={k}>{SIDECAR_LABELS[k]}</option>)}
         </select>
       </div>
       <div className="field">

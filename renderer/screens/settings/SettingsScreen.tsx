@@ -1,4 +1,6 @@
-import { COLLISION_POLICIES, METADATA_POLICIES, type CollisionPolicy, type MetadataPolicy, type UploadSizePolicy } from '../../../shared/engine/model';
+import {
+  COLLISION_POLICIES, METADATA_POLICIES, SIDECAR_KINDS, sidecarKindOf, type CollisionPolicy, type MetadataPolicy, type SidecarKind, type UploadSizePolicy,
+} from '../../../shared/engine/model';
 import { MAX_CONCURRENCY, MIN_CONCURRENCY, SETTINGS_FIELDS, THEMES, type SandboxMode, type Theme } from '../../../shared/settings/schema';
 import { NAMING_TOKENS, previewNames, templateProblems } from '../../lib/naming';
 import { useActions, useApp } from '../../store/context';
@@ -6,7 +8,7 @@ import { COLLISION_LABELS } from '../workflows/PhotosPanel';
 import { KeySection } from './KeySection';
 import { OutputLocation } from './OutputLocation';
 import { SettingText } from './SettingText';
-import { METADATA_LABELS } from '../../lib/metadata-labels';
+import { METADATA_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
 
 const SANDBOX_LABELS: Record<SandboxMode, string> = {
   auto: 'Automatic: sandbox until a key is set',
@@ -93,7 +95,13 @@ export function SettingsScreen() {
             {METADATA_POLICIES.map((p) => <option key={p} value={p}>{METADATA_LABELS[p]}</option>)}
           </select>
         </div>
-        <label className="inline-check"><input type="checkbox" checked={settings.sidecars} onChange={(e) => void save({ sidecars: e.target.checked })} /> Write a .json sidecar next to each result</label>
+        <div className="field">
+          <label className="field-label" htmlFor="sidecar-kind">Sidecar next to each result</label>
+          {/* Choosing replaces the older on/off JSON switch (sidecars), which would otherwise still mean JSON. */}
+          <select id="sidecar-kind" className="input" value={sidecarKindOf(settings)} onChange={(e) => void save({ sidecar: e.target.value as SidecarKind, sidecars: false })}>
+            {SIDECAR_KINDS.map((k) => <option key={k} value={k}>{SIDECAR_LABELS[k]}</option>)}
+          </select>
+        </div>
       </section>
 
       <section className="panel" aria-label="Uploads">

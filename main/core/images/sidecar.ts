@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { rename, unlink } from 'node:fs/promises';
+import { basename, dirname, extname, join } from 'node:path';
+import type { SidecarKind } from '../../../shared/engine/model';
+import { provenanceArgs, type Provenance, type ResultMetadataWriter } from './result-metadata';
+import { TEMP_PREFIX, writeJsonAtomic } from './save';
+
+// Sidecars next to a result. `json`: Batchroom's provenance as JSON (`<result>.json`). `xmp`: a standard XMP sidecar
+// named after the result's stem (`IMG_2041_color-grade.xmp`, where Lightroom, Capture One and Bridge look for it):
+// the result's own metadata mapped to XMP plus the provenance — the provenance even under `strip`, since the user
+// asked for the sidecar. Both are written to a temp name and renamed into place.
+
+export function xmpSidecarPath(resultPath: string): string {
+  return join(dirname(resultPath), `${basename(resultPath, extname(resultPath))}.xmp`);
+}
+
+export interface SidecarContext {
+  provenance: Provenance;
+  submittedAt: string | null;
+  completedAt: string | null;
+  creatorTool: string;
+}
+
+async function writeJsonSidecar(resultPath: string, c: SidecarContext): Promise<void> {
+  await writeJsonAtomic(`${resultPath}.json`, {
+    generator: 'Batchroom',
+    workflow: { id: c.provenance.workflowId, name: c.provenance.workflowName },
+    parameters: c.provenance.parameters,
+    executionId: c.provenance.executionId,
+    credits: c.provenance.creditsCharged,
+    submittedAt: c.submittedAt,
+    completedAt: c.completedAt,
+    savedAt: new Date().toISOString(),
+    source: { name: c.provenance.sourceName, sha256: c.provenance.sourceSha256 },
+  });
+}
+
+async function writeXmpSidecar(writer: ResultMetadataWriter, resultPath: string, c: SidecarContext): Promise<void> {
+  // ExifTool picks the output format from the extension and never overwrites: a temp `.xmp`, then an atomic rename.
+  const temp = join(dirname(resultPath), `${TEMP_PREFIX}${randomBytes(4).toString('hex')}.xmp`);
+  try {
+    await writer.command([
+      '-charset', 'filename=utf8', '-E', '-o', temp, '-tagsFromFile', '@', '-xmp:all', '-all:all>xmp:all',
+      '-XMP-exif:DateTimeOriginal<SubSecDateTimeOriginal', '-XMP-photoshop:DateCreated<SubSecDateTimeOriginal',
+      ...provenanceArgs(c.provenance, c.creatorTool), resultPath,
+    ]);
+    await rename(temp, xmpSidecarPath(resultPath));
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Writes the batch's sidecar next to a placed result; the warning to show when it could not be written. */
+export async function writeSidecar(kind: SidecarKind, writer: ResultMetadataWriter | undefined, resultPath: string, c: SidecarContext): Promise<string | null> {
+  if (kind === 'none') return null;
+  try {
+    if (kind === 'json') await writeJsonSidecar(resultPath, c);
+    else if (writer) await writeXmpSidecar(writer, resultPath, c);
+    else return 'the XMP sidecar was not written: no ExifTool';
+    return null;
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    return `the ${kind.toUpperCase()} sidecar of ${basename(resultPath)} was not written (${message})`;
+  }
+}

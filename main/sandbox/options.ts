@@ -72,7 +72,8 @@ export const DEFAULT_FAULTS: FaultSettings = {
 export const DEFAULT_LIMITS: SandboxLimits = {
   maxBodyBytes: 40 * 1024 * 1024,
   maxImageBytes: 25 * 1024 * 1024,
-  maxImagePixels: 60_000_000,
+  // A 96 MP medium-format or high-resolution camera photo is a real input; 100 MP still refuses decompression bombs.
+  maxImagePixels: 100_000_000,
   downloadTimeoutMs: 10_000,
   maxTextLength: 200,
   requestsPerSecond: 200,

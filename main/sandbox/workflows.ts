@@ -98,7 +98,7 @@ const filmEffects: WorkflowDefinition = {
     if (effects.has('sharpen')) fitted = fitted.sharpen();
     if (effects.has('highContrast')) fitted = withHighContrast(fitted);
     const layers: OverlayOptions[] = [];
-    if (effects.has('grain')) layers.push({ input: await grainTile(contentSeed(photo)), tile: true, blend: 'overlay' as const });
+    if (effects.has('grain')) layers.push({ input: await grainTile(contentSeed(photo), width, height), tile: true, blend: 'overlay' as const });
     if (effects.has('vignette')) layers.push(await vignetteLayer(width, height));
     if (layers.length > 0) fitted = fitted.composite(layers);
     return [await encodePipeline(fitted, 'jpeg', width, height)];
@@ -269,8 +269,28 @@ const autoEnhance: WorkflowDefinition = {
   },
 };
 
+/**
+ * A plain resize, as an upscaling service returns it: the photo at the requested size (1K: 1024 px on the long edge,
+ * 2K: 2048 px), colours unchanged, as a PNG without metadata or ICC profile. Colour and metadata tests use it: any
+ * difference between original and result is the pipeline's, not an effect's.
+ */
+const upscale: WorkflowDefinition = {
+  id: 'upscale',
+  name: 'Upscale',
+  description: 'Resizes the photo to the requested size, nothing else.',
+  tags: ['enhance', 'photo'],
+  creditCost: 1,
+  aspectMode: 'crop',
+  results: '1 PNG',
+  inputSchema: { imageFields: [photoField], textFields: [], switchFields: [] },
+  async run(input) {
+    const fit = fitPipeline(image(input, 'photo'), input.output, 'crop');
+    return [await encodePipeline(fit.image, 'png', fit.width, fit.height)];
+  },
+};
+
 export const WORKFLOWS: readonly WorkflowDefinition[] = [
-  colorGrade, captionWatermark, filmEffects, beforeAfter, lookVariations, productBackdrop, autoEnhance,
+  colorGrade, captionWatermark, filmEffects, beforeAfter, lookVariations, productBackdrop, autoEnhance, upscale,
 ];
 
 export function findWorkflow(id: string): WorkflowDefinition | undefined {

@@ -76,10 +76,13 @@ export function contentSeed(raster: Raster): number {
 const GRAIN_TILE = 128;
 
 /** A tileable grey noise tile (RGBA, low alpha) built from a seeded xorshift generator. */
-export async function grainTile(seed: number): Promise<Buffer> {
-  const pixels = Buffer.alloc(GRAIN_TILE * GRAIN_TILE * 4);
+/** A grain tile no larger than the image it covers (a composite layer may not exceed its base, tiled or not). */
+export async function grainTile(seed: number, maxWidth = GRAIN_TILE, maxHeight = GRAIN_TILE): Promise<Buffer> {
+  const width = Math.max(1, Math.min(GRAIN_TILE, maxWidth));
+  const height = Math.max(1, Math.min(GRAIN_TILE, maxHeight));
+  const pixels = Buffer.alloc(width * height * 4);
   let state = seed >>> 0 || 0x9e3779b9;
-  for (let i = 0; i < GRAIN_TILE * GRAIN_TILE; i++) {
+  for (let i = 0; i < width * height; i++) {
     state ^= state << 13;
     state ^= state >>> 17;
     state ^= state << 5;
@@ -90,7 +93,7 @@ export async function grainTile(seed: number): Promise<Buffer> {
     pixels[i * 4 + 2] = value;
     pixels[i * 4 + 3] = 80;
   }
-  return sharp(pixels, { raw: { width: GRAIN_TILE, height: GRAIN_TILE, channels: 4 } }).png().toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 4 } }).png().toBuffer();
 }
 
 export async function composite(raster: Raster, layers: OverlayOptions[]): Promise<Raster> {

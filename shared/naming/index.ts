@@ -1,5 +1,5 @@
 export { planOutputNames, nameKey } from './plan';
-export { templateProblems, NAMING_TOKENS, TOKEN_DEFINITIONS } from './tokens';
+export { templateProblems, usesCaptureTokens, CAPTURE_TOKENS, NAMING_TOKENS, TOKEN_DEFINITIONS } from './tokens';
 export { expectedExtension, extensionForFormat, sourceExtension } from './extension';
 export { fileNameOf, namingSourceOf, stemOf } from './source';
 export { MAX_COMPONENT_BYTES, safeFolderName, safeRelDir, utf8Length } from './component';

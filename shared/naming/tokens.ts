@@ -6,6 +6,12 @@ import { stemOf } from './source';
 // would pass 255 bytes (1 first); tokens without it are never cut, like the template's literal text and {ext}.
 // Per-item values (known only for that photo: execution id, capture date, camera) come from `item.tokens`.
 
+/** Tokens whose values the core reads from each original's metadata. */
+export const CAPTURE_TOKENS = ['capture_date', 'capture_time', 'camera'] as const;
+
+/** Whether a template needs the originals' capture metadata read (an ExifTool call per photo). */
+export const usesCaptureTokens = (template: string): boolean => CAPTURE_TOKENS.some((t) => template.includes(`{${t}}`));
+
 export interface TokenContext {
   item: NamingItem;
   options: NamingOptions;
@@ -30,6 +36,11 @@ export const TOKEN_DEFINITIONS = {
   date: { value: (c) => `${c.options.at.getFullYear()}-${pad(c.options.at.getMonth() + 1, 2)}-${pad(c.options.at.getDate(), 2)}` },
   time: { value: (c) => `${pad(c.options.at.getHours(), 2)}-${pad(c.options.at.getMinutes(), 2)}-${pad(c.options.at.getSeconds(), 2)}` },
   execution: { value: perItem('execution', 'execution'), cut: 3 },
+  // The original's capture (DateTimeOriginal on the camera's clock, else the file's date) and camera model, read by
+  // the core once per source; a source without them (a URL, the app's live preview) gets the fallback.
+  capture_date: { value: perItem('capture_date', 'undated') },
+  capture_time: { value: perItem('capture_time', '000000') },
+  camera: { value: perItem('camera', 'unknown-camera'), cut: 3 },
 } satisfies Record<string, TokenDefinition>;
 
 export type TokenName = keyof typeof TOKEN_DEFINITIONS;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  expectedExtension, extensionForFormat, namingSourceOf, planOutputNames, templateProblems, utf8Length,
+  expectedExtension, extensionForFormat, namingSourceOf, planOutputNames, templateProblems, usesCaptureTokens, utf8Length,
   type NamingItem, type NamingOptions,
 } from '../../shared/naming';
 
@@ -31,6 +31,16 @@ describe('planOutputNames: templates (golden)', () => {
     ['{name}_{workflow}{ext}', 'C:\\Photos\\IMG_9.png', 'IMG_9_color-grade.png'],
   ])('%s on %s → %s', (template, source, expected) => {
     expect(one(source, { template }, { index: 2, tokens: { execution: 'exe_42' } })).toBe(expected);
+  });
+
+  it('{capture_date} {capture_time} {camera}: the values the core read, else plain fallbacks; the template knows it needs them', () => {
+    const template = '{capture_date}_{capture_time}_{camera}_{name}{ext}';
+    expect(one('/in/a.jpg', { template }, { tokens: { capture_date: '2024-06-01', capture_time: '142233', camera: 'Canon-EOS-R5' } }))
+      .toBe('2024-06-01_142233_Canon-EOS-R5_a.jpg');
+    expect(one('/in/a.jpg', { template })).toBe('undated_000000_unknown-camera_a.jpg');
+    expect(usesCaptureTokens(template)).toBe(true);
+    expect(usesCaptureTokens('{name}_{date}{ext}')).toBe(false);
+    expect(templateProblems(template)).toEqual([]);
   });
 
   it('pads {index} to the batch size', () => {

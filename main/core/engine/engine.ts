@@ -153,7 +153,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (isAppError(error) && error.code === 'unauthorized') throw error;
       logger.warn('balance unavailable for estimate', { error: error instanceof Error ? error.message : String(error) });
     }
-    return { spec, workflow, planned, estimate: await buildEstimate(spec, workflow, planned, balance, now()) };
+    return { spec, workflow, planned, estimate: await buildEstimate(spec, workflow, planned, balance, now(), resultMetadata.capture) };
   }
 
   /** A batch whose output folder cannot be written fails up front, not item by item. */

@@ -1,8 +1,10 @@
 import { extname, join } from 'node:path';
 import type { BatchSpec, ItemState } from '../../../shared/engine/model';
 import {
-  expectedExtension, nameKey, namingSourceOf, planOutputNames, safeRelDir, sourceExtension, type NamingItem, type NamingOutput, type PlannedOutput,
+  expectedExtension, nameKey, namingSourceOf, planOutputNames, safeRelDir, sourceExtension, usesCaptureTokens,
+  type NamingItem, type NamingOutput, type PlannedOutput,
 } from '../../../shared/naming';
+import { captureTokens, type CaptureInfo } from '../images/capture';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { existingNames, relativeInside } from '../images/output-names';
 import type { Journal } from '../journal/journal';
@@ -17,11 +19,30 @@ const NAMED_STATES: readonly ItemState[] = ['pending', 'encoding', 'submitting',
 
 export const imageFieldOrder = (workflow: WorkflowDetail): string[] => workflow.inputSchema.imageFields.map((f) => f.id);
 
-function namingItemOf(item: Pick<ItemRecord, 'id' | 'sources' | 'relDir' | 'position'>, fieldOrder: readonly string[], outputs: NamingOutput[], execution?: string | null): NamingItem {
+function namingItemOf(
+  item: Pick<ItemRecord, 'id' | 'sources' | 'relDir' | 'position'>, fieldOrder: readonly string[], outputs: NamingOutput[],
+  execution?: string | null, capture: Record<string, string | undefined> = {},
+): NamingItem {
   return {
     key: item.id, sourcePath: namingSourceOf(item.sources, fieldOrder), relDir: item.relDir, index: item.position + 1, outputs,
-    ...(execution ? { tokens: { execution } } : {}),
+    tokens: { ...capture, ...(execution ? { execution } : {}) },
   };
+}
+
+/** Reads a source's capture info (the engine's ExifTool, cached per file). */
+export type CaptureReader = (source: string) => Promise<CaptureInfo | null>;
+
+/**
+ * Each item's {capture_date} {capture_time} {camera}, read once per source and only when the template uses them
+ * (an ExifTool call per photo the first time).
+ */
+export async function captureTokensOf(
+  template: string, items: readonly Pick<ItemRecord, 'id' | 'sources'>[], fieldOrder: readonly string[], capture: CaptureReader | undefined,
+): Promise<Map<string, Record<string, string | undefined>>> {
+  const out = new Map<string, Record<string, string | undefined>>();
+  if (!capture || !usesCaptureTokens(template)) return out;
+  await Promise.all(items.map(async (item) => out.set(item.id, captureTokens(await capture(namingSourceOf(item.sources, fieldOrder)).catch(() => null)))));
+  return out;
 }
 
 const predicted = (item: Pick<ItemRecord, 'sources'>, fieldOrder: readonly string[], count = 1): NamingOutput[] =>
@@ -34,10 +55,13 @@ export interface NamingPreview {
 }
 
 /** The names the batch's first `count` items will be written under (collision suffixes included), and how many more. */
-export async function previewOutputNames(spec: BatchSpec, workflow: WorkflowDetail, items: readonly NewItem[], at: Date, count = 5): Promise<NamingPreview> {
+export async function previewOutputNames(
+  spec: BatchSpec, workflow: WorkflowDetail, items: readonly NewItem[], at: Date, count = 5, capture?: CaptureReader,
+): Promise<NamingPreview> {
   const fieldOrder = imageFieldOrder(workflow);
   const runnable = items.filter((i) => i.state === 'pending').sort((a, b) => a.position - b.position);
-  const namingItems = runnable.map((item) => namingItemOf(item, fieldOrder, predicted(item, fieldOrder)));
+  const captured = await captureTokensOf(spec.output.namingTemplate, runnable, fieldOrder, capture);
+  const namingItems = runnable.map((item) => namingItemOf(item, fieldOrder, predicted(item, fieldOrder), null, captured.get(item.id)));
   const out = spec.output.outputFolder;
   const existing = await existingNames(out, runnable.map((i) => i.relDir));
   const protectedNames = relativeInside(out, items.flatMap((i) => Object.values(i.sources)));
@@ -62,7 +86,7 @@ export async function previewOutputNames(spec: BatchSpec, workflow: WorkflowDeta
  */
 export async function planResultName(
   journal: Journal, batch: BatchRecord, item: ItemRecord, n: number, ext: string, total: number,
-  options: { originals: Iterable<string>; takenMeanwhile: readonly string[]; cache: NamePlanCache },
+  options: { originals: Iterable<string>; takenMeanwhile: readonly string[]; cache: NamePlanCache; capture?: CaptureReader },
 ): Promise<PlannedOutput> {
   const { cache } = options;
   const fieldOrder = imageFieldOrder(batch.workflow);
@@ -94,7 +118,8 @@ export async function planResultName(
   };
   const planned = [{ record: item, exts }, ...unsaved.map((s) => ({ record: s, exts: extsOf(s, s.resultUrls.length, predictedExt(s)) }))];
   const outputsOf = (record: ItemRecord, e: readonly string[]) => e.map((ext, i) => ({ ext, label: record.resultLabels[i] ?? null }));
-  const plan = planOutputNames(planned.map(({ record, exts: e }) => namingItemOf(record, fieldOrder, outputsOf(record, e), record.executionId)), {
+  const captured = await captureTokensOf(template, planned.map((p) => p.record), fieldOrder, options.capture);
+  const plan = planOutputNames(planned.map(({ record, exts: e }) => namingItemOf(record, fieldOrder, outputsOf(record, e), record.executionId, captured.get(record.id))), {
     template, workflow: batch.workflow.id, total, at: new Date(batch.createdAt), policy: batch.spec.output.collisionPolicy, protectedNames,
   }, existing);
   cache.store(batch.id, relDir, new Map(plan.map((p, i) => [p.key, {

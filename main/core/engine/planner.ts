@@ -11,7 +11,7 @@ import { resolveInputs } from '../images/resolve-inputs';
 import type { DoneLedger } from '../journal/done-ledger';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import type { NewItem } from '../journal/types';
-import { previewOutputNames } from './output-plan';
+import { previewOutputNames, type CaptureReader } from './output-plan';
 
 // Turns a BatchSpec into the items of a batch: inputs scanned (with reasons for skips), content hashed, duplicates
 // (same content, workflow and parameters) kept once, everything else recorded as `skipped` for the report.
@@ -162,9 +162,12 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, done?
   return { items, workCount: keys.size, skipped, duplicates, keys, alreadyDone, resultsGone };
 }
 
-export async function buildEstimate(spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date): Promise<BatchEstimate> {
+export async function buildEstimate(
+  spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date, capture?: CaptureReader,
+): Promise<BatchEstimate> {
   const totalCost = plan.workCount * workflow.creditCost;
-  const preview = await previewOutputNames(spec, workflow, plan.items, at);
+  // Capture tokens in the template: each source's date and camera are read here, once (cached for the saver).
+  const preview = await previewOutputNames(spec, workflow, plan.items, at, 5, capture);
   return {
     workflowId: workflow.id,
     itemCount: plan.workCount,

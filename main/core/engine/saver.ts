@@ -108,7 +108,7 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       let lastName = '';
       for (let attempt = 0; attempt < 20 && placed === null; attempt++) {
         const planned = await planResultName(deps.journal, batch, { ...item, outputs }, n, extensionForFormat(format), total, {
-          originals: deps.originalsOf(batch.id), takenMeanwhile, cache: deps.namePlans,
+          originals: deps.originalsOf(batch.id), takenMeanwhile, cache: deps.namePlans, capture: deps.metadata?.capture,
         });
         const destination = absoluteOf(batch.outputFolder, planned.relPath);
         lastName = planned.fileName;

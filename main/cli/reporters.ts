@@ -73,7 +73,8 @@ export function lineReporter(out: Output): Reporter {
     },
     outcome(o) {
       // One line per finished attempt: a failure the user then retried, and the retry's result, are both facts.
-      const detail = o.state === 'saved' ? `→ ${o.outputs.join(', ')}` : o.reason ? `: ${o.reason}` : '';
+      // A saved item's reason is a warning ("saved, but the XMP sidecar … was not written"): never dropped.
+      const detail = o.state === 'saved' ? `→ ${o.outputs.join(', ')}${o.reason ? ` — ${o.reason}` : ''}` : o.reason ? `: ${o.reason}` : '';
       out.line(`${o.state.padEnd(9)} ${o.displayName}${o.attempt > 1 ? ` (attempt ${o.attempt})` : ''} ${detail}`.trimEnd());
     },
     stop: () => undefined,
@@ -132,6 +133,8 @@ export function terminalReporter(total: number): Reporter {
     },
     outcome(o) {
       if (inGroup('unsuccessful', o.state)) multibar.log(`${o.state}: ${o.displayName}${o.reason ? ` — ${o.reason}` : ''}\n`);
+      // Saved with a warning (metadata or sidecar not written): said above the bars too.
+      else if (o.state === 'saved' && o.reason) multibar.log(`warning: ${o.displayName} — ${o.reason}\n`);
     },
     stop: () => multibar.stop(),
   };

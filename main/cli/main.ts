@@ -67,7 +67,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     const failure = describeFailure(error, knownSecrets());
     process.stderr.write(formatFailure(failure));
-    if (argv.includes('--debug') && error instanceof Error && error.stack) process.stderr.write(`${redactCliText(error.stack)}\n`);
+    if (argv.includes('--debug') && error instanceof Error) {
+      // The system's own words (a keychain's D-Bus error, say) are kept out of the message and shown here.
+      const detail = (error as { detail?: unknown }).detail;
+      if (typeof detail === 'string' && detail) process.stderr.write(`  detail: ${redactCliText(detail)}\n`);
+      if (error.stack) process.stderr.write(`${redactCliText(error.stack)}\n`);
+    }
     code = failure.exitCode;
   }
   // Safety net: a stray handle (a socket in TIME_WAIT, a watcher) must not keep a finished command alive.

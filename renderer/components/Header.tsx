@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { creditKindOf } from '../../shared/service/credit-kind';
 import { formatCredits } from '../lib/format';
 import { useApp } from '../store/context';
 import { selectLowBalance } from '../store/service-slice';
@@ -7,16 +8,16 @@ import { OutageBanner } from './OutageBanner';
 function ModeBadge() {
   const status = useApp((s) => s.status);
   if (!status) return <span className="mode-badge mode-unknown">Connecting…</span>;
+  // From the service and the key together: a test key (sk_test_…) spends test credits on any service.
   const sandbox = status.mode === 'sandbox';
+  const test = creditKindOf(status) === 'test';
+  const text = sandbox ? 'Sandbox · test credits' : test ? 'Test key · test credits' : 'Live · real credits';
+  const label = sandbox ? 'Sandbox mode: test service, no real credits are spent'
+    : test ? 'Test key: no real credits are spent' : 'Live service: real credits are spent';
   return (
-    <span
-      className={`mode-badge ${sandbox ? 'mode-sandbox' : 'mode-live'}`}
-      role="status"
-      aria-label={sandbox ? 'Sandbox mode: test service, no real credits are spent' : `Live service: real credits are spent`}
-      title={status.message}
-    >
+    <span className={`mode-badge ${test ? 'mode-sandbox' : 'mode-live'}`} role="status" aria-label={label} title={status.message}>
       <span className="mode-dot" aria-hidden="true" />
-      {sandbox ? 'Sandbox · test credits' : 'Live · real credits'}
+      {text}
     </span>
   );
 }
@@ -55,6 +56,7 @@ function BalanceIndicator() {
         <p className="tooltip-title">API credits: {formatCredits(balance.apiCredits)}</p>
         {low && <p className="tooltip-warn">Running low: batches stop when credits run out.</p>}
         <p>Web credits: {formatCredits(balance.webCredits.total)}</p>
+        <p className="muted">Batches here spend API credits; web credits are your balance on the provider's website, shown for reference.</p>
         {balance.webCredits.breakdown.length > 0 && (
           <ul className="tooltip-list">
             {balance.webCredits.breakdown.map((entry) => (

@@ -32,6 +32,16 @@ describe('header', () => {
     expect(await screen.findByRole('button', { name: 'Balance: 900 credits' })).toBeInTheDocument();
   });
 
+  it('derives the badge from the key too: a test key against a separately run service spends test credits, not live ones', async () => {
+    const fake = standardBridge({
+      'service:status': () => ({ mode: 'live', serviceUrl: 'http://127.0.0.1:4010/api/v1', keyMasked: 'sk_test_…abcd', keySource: 'env', message: 'Using the key from the environment.' }),
+    });
+    renderApp(fake);
+    const badge = await screen.findByRole('status', { name: 'Test key: no real credits are spent' });
+    expect(badge).toHaveTextContent('Test key · test credits');
+    expect(screen.queryByRole('status', { name: /Live service/ })).toBeNull();
+  });
+
   it('says the balance is unavailable in plain words and retries on click', async () => {
     const fake = standardBridge({ 'balance:get': () => { throw new FakeFailure('network', 'ECONNREFUSED'); } });
     const user = userEvent.setup({ delay: null });

@@ -12,12 +12,13 @@ export class KeychainUnavailableError extends Error {
 
   constructor(detail: string) {
     const clean = redactSecrets(detail);
-    super(`The OS keychain is not available (${clean}).`);
+    // Spoken to the user: what happened and what to do. The system's own words ("Cannot autolaunch D-Bus without
+    // X11 $DISPLAY") stay in `detail`, for --debug and the log.
+    super('The system keychain is not available: Batchroom cannot keep an API key there right now.');
     this.detail = clean;
     this.hint =
-      'Either install and unlock a keyring (on Linux: gnome-keyring or KeePassXC providing the Secret Service, ' +
-      'inside a D-Bus session), or provide the key through the BATCHROOM_API_KEY environment variable. ' +
-      'Batchroom never stores the key in a plain-text file.';
+      'Unlock your keychain (on Linux: sign in to a desktop whose keyring, such as GNOME Keyring or KeePassXC, is running), ' +
+      'or give the key in the BATCHROOM_API_KEY environment variable. Batchroom never stores a key in a plain-text file.';
   }
 }
 

@@ -1,6 +1,9 @@
 import { useId, useState } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { useActions, useApp } from '../../store/context';
+import { creditKindOf } from '../../../shared/service/credit-kind';
+
+const KEY_KIND_LABELS = { sandbox: 'Sandbox', test: 'Test key', live: 'Live' } as const;
 
 /** The key is typed here, sent to main once, and never shown again except masked. */
 export function KeySection() {
@@ -18,13 +21,14 @@ export function KeySection() {
     await setKey(key);
   };
 
+  const keyKind = !keyStatus || keyStatus.mode === 'sandbox' ? 'sandbox' : creditKindOf(keyStatus) === 'test' ? 'test' : 'live';
   return (
     <section className="panel" aria-label="API key">
       <h3 className="panel-title">API key</h3>
       {keyStatus && (
         <div className="key-status">
           <p>
-            <span className={`badge badge-${keyStatus.mode === 'live' ? 'ok' : 'warning'}`}>{keyStatus.mode === 'live' ? 'Live' : 'Sandbox'}</span>{' '}
+            <span className={`badge badge-${keyKind === 'live' ? 'ok' : 'warning'}`}>{KEY_KIND_LABELS[keyKind]}</span>{' '}
             {keyStatus.keyMasked ? <>Key in use: <span className="mono" aria-label="Masked API key">{keyStatus.keyMasked}</span>{keyStatus.source !== 'none' && <span className="muted"> (from {keyStatus.source})</span>}</> : <span className="muted">No key stored.</span>}
           </p>
           <p className="muted">For <span className="mono">{keyStatus.serviceUrl}</span></p>

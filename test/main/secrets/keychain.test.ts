@@ -87,7 +87,9 @@ function expectUnavailable(r: { get: { error?: { name: string; message: string; 
   expect(r.get.error?.name).toBe('KeychainUnavailableError');
   expect(r.isTyped).toBe(true);
   expect(r.get.error?.hint).toContain('BATCHROOM_API_KEY');
-  expect(r.get.error?.hint).toMatch(/unlock a keyring/);
+  expect(r.get.error?.hint).toMatch(/Unlock your keychain/);
+  // Spoken to the user: the system's own words (D-Bus, X11, object paths) stay out of the message.
+  expect(r.get.error?.message).not.toMatch(/D-Bus|DBus|X11|DISPLAY|org\.freedesktop|\/collection\//);
 }
 
 describe.skipIf(skip)('no usable Secret Service', () => {

@@ -15,6 +15,8 @@ const EXIT_BY_CODE: Partial<Record<ErrorCode, ExitCode>> = {
   validation: EXIT.usage,
   unauthorized: EXIT.auth,
   keychain_unavailable: EXIT.auth,
+  missing_key: EXIT.auth,
+  key_not_sent: EXIT.auth,
   insufficient_credits: EXIT.credits,
   budget_exceeded: EXIT.credits,
   cancelled: EXIT.interrupted,
@@ -23,6 +25,7 @@ const EXIT_BY_CODE: Partial<Record<ErrorCode, ExitCode>> = {
 const HINT_BY_CODE: Partial<Record<ErrorCode, string>> = {
   unauthorized: 'Check the key with `batchroom key status`; store one with `batchroom key set` or set BATCHROOM_API_KEY.',
   keychain_unavailable: 'Unlock or install a keyring, or provide the key through BATCHROOM_API_KEY.',
+  missing_key: 'Store one with `batchroom key set` (reads the key from stdin) or set BATCHROOM_API_KEY.',
   insufficient_credits: 'Top up the account, or process fewer files; `batchroom balance` shows what is left.',
   budget_exceeded: 'Raise --budget, or process fewer files.',
   not_found: '`batchroom workflows` lists the workflows this service offers.',
@@ -35,16 +38,6 @@ const HINT_BY_CODE: Partial<Record<ErrorCode, string>> = {
   conflict: 'Wait for the other process to finish (or stop it), or use another --state-dir.',
   unavailable: 'This part of Batchroom could not start; run with --debug for details.',
 };
-
-/** Errors from the keychain and credential layer are plain classes carrying a hint; map them by name. */
-function credentialError(error: Error): { code: ExitCode; hint?: string } | null {
-  const hint = (error as { hint?: unknown }).hint;
-  if (error.name === 'MissingApiKeyError' || error.name === 'KeychainUnavailableError' || error.name === 'KeyTransportError') {
-    return { code: EXIT.auth, hint: typeof hint === 'string' ? hint : undefined };
-  }
-  if (error.name === 'InvalidServiceUrlError') return { code: EXIT.usage };
-  return null;
-}
 
 export interface CliFailure {
   exitCode: ExitCode;
@@ -60,12 +53,11 @@ export function describeFailure(error: unknown, secrets: readonly string[] = [])
     return {
       exitCode: EXIT_BY_CODE[error.code] ?? EXIT.failed,
       message: scrub(error.message),
-      hint: HINT_BY_CODE[error.code],
+      // The error's own hint says the most (which key, which keychain); the code's is the general advice.
+      hint: error.hint ? scrub(error.hint) : HINT_BY_CODE[error.code],
     };
   }
   if (error instanceof Error) {
-    const known = credentialError(error);
-    if (known) return { exitCode: known.code, message: scrub(error.message), hint: known.hint };
     return { exitCode: EXIT.failed, message: scrub(error.message), hint: 'Run again with --debug for details.' };
   }
   return { exitCode: EXIT.failed, message: scrub(String(error)) };

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { APP_NAME, APP_VERSION } from '../../shared/app-info';
+import { isAppError } from '../../shared/errors';
 import { registerBalanceCommand, registerWorkflowCommand, registerWorkflowsCommand } from './commands/catalog';
 import { registerKeyCommand } from './commands/key';
 import { registerReportCommand } from './commands/report';
@@ -69,8 +70,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(formatFailure(failure));
     if (argv.includes('--debug') && error instanceof Error) {
       // The system's own words (a keychain's D-Bus error, say) are kept out of the message and shown here.
-      const detail = (error as { detail?: unknown }).detail;
-      if (typeof detail === 'string' && detail) process.stderr.write(`  detail: ${redactCliText(detail)}\n`);
+      const system = isAppError(error) ? error.detail.system : undefined;
+      if (typeof system === 'string' && system) process.stderr.write(`  detail: ${redactCliText(system)}\n`);
       if (error.stack) process.stderr.write(`${redactCliText(error.stack)}\n`);
     }
     code = failure.exitCode;

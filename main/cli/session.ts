@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { contract, type Contract, type InvokeChannelName } from '../../shared/ipc/contract';
 import type { ArgsOf, ResultOf } from '../../shared/ipc/contract-kit';
 import type { ServiceStatus } from '../../shared/ipc/channels/service';
+import type { SandboxReason } from '../../shared/settings/key-status';
 import type { ItemOutcomeEvent } from '../../shared/engine/model';
 import { createInvokeDispatcher, unwrap } from '../../shared/ipc/dispatch';
 import type { Core, HostCapabilities } from '../core/app/types';
@@ -144,7 +145,7 @@ export async function openSession(command: Command, extra: SessionNeeds = {}): P
   const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: () => [...knownSecrets(), ...core.secrets()] });
   const call = (async (channel: string, args: unknown) => unwrap(await dispatch(channel, args))) as CallChannel;
   const status = await call('service:status', {});
-  if (status.mode === 'sandbox') out.notice(sandboxNotice(status.message));
+  if (status.mode === 'sandbox') out.notice(sandboxNotice(status.sandboxReason));
   let closed = false;
   return {
     core,
@@ -181,11 +182,12 @@ export async function withSession(
 }
 
 /** One short line (the credential layer's message also explains keychains at length; the CLI keeps it brief). */
-export function sandboxNotice(message: string): string {
-  const why = /"always"/.test(message)
-    ? 'sandbox mode is "always"'
-    : /keychain is not available/i.test(message)
-      ? 'no API key (and no OS keychain; BATCHROOM_API_KEY works without one)'
-      : 'no API key is set (`batchroom key set` or BATCHROOM_API_KEY)';
+export function sandboxNotice(reason: SandboxReason | undefined): string {
+  const why =
+    reason === 'sandbox-mode-always'
+      ? 'sandbox mode is "always"'
+      : reason === 'keychain-unavailable'
+        ? 'no API key (and no OS keychain; BATCHROOM_API_KEY works without one)'
+        : 'no API key is set (`batchroom key set` or BATCHROOM_API_KEY)';
   return `batchroom: using the built-in sandbox, ${why}: simulated results, paid with free test credits.`;
 }

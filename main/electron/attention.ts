@@ -1,5 +1,5 @@
 import type { EventChannelName, EventPayload } from '../../shared/ipc/contract';
-import type { BatchSummary } from '../../shared/engine/model';
+import { PAUSED_BY_USER, type BatchSummary } from '../../shared/engine/model';
 import type { HotFolderState } from '../../shared/hotfolders/model';
 
 export type ProgressMode = 'none' | 'normal' | 'paused' | 'error';
@@ -17,8 +17,6 @@ export interface AttentionOptions {
 export interface Attention {
   handle<K extends EventChannelName>(channel: K, payload: EventPayload<K>): void;
 }
-
-const USER_PAUSE = /\b(user|you)\b/i;
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -66,7 +64,7 @@ export function createAttention(options: AttentionOptions): Attention {
       } else if (failed > 0 || !options.isWindowFocused()) {
         options.notify('Batch finished', `${next.workflowName}: ${parts.join(', ')}.`);
       }
-    } else if (next.state === 'paused' && next.pausedReason && !USER_PAUSE.test(next.pausedReason)) {
+    } else if (next.state === 'paused' && next.pausedReason && next.pausedReason !== PAUSED_BY_USER) {
       options.notify('Batch paused', `${next.workflowName}: ${next.pausedReason}`);
     }
   };

@@ -10,6 +10,7 @@ export function ErrorMessage({ error, onRetry }: { error: UiError; onRetry?: () 
       <span className="error-icon" aria-hidden="true">!</span>
       <div className="error-body">
         <p className="error-title">{error.title}</p>
+        {error.hint && <p className="error-hint">{error.hint}</p>}
         {open && <pre id={detailId} className="error-detail">{error.detail}</pre>}
       </div>
       <div className="error-actions">

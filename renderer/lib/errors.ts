@@ -1,3 +1,4 @@
+import { ErrorEnvelopeSchema, type ErrorDetail, type ErrorEnvelope } from '../../shared/errors';
 import type { IpcResult } from '../../shared/ipc/contract-kit';
 
 /** An error as the UI shows it: a sentence a photographer understands, the technical detail one click away. */
@@ -5,10 +6,16 @@ export interface UiError {
   title: string;
   detail: string;
   code: string;
+  /** The input to mark (dotted path, as main named it: `texts.style`, `output.outputFolder`, `ledgerUrl`). */
+  field?: string;
+  /** What to do about it, when main said. */
+  hint?: string;
 }
 
 const PLAIN_WORDS: Record<string, string> = {
   unauthorized: 'The service did not accept the API key. Check it in Settings.',
+  missing_key: 'There is no API key yet. Add one in Settings.',
+  key_not_sent: 'The API key was not sent to this service address. Check the service address in Settings.',
   insufficient_credits: 'There are not enough credits for this. Top up your account or choose fewer photos.',
   budget_exceeded: 'This would go over the budget you set for the batch.',
   not_found: 'That could not be found any more. It may have been removed.',
@@ -31,23 +38,48 @@ const PLAIN_WORDS: Record<string, string> = {
 };
 
 /** Codes whose message main writes for people already (which field, which feature): shown as it is. */
-const MESSAGE_IS_PLAIN = new Set(['unavailable', 'unsupported', 'validation', 'bad_request', 'keychain_unavailable']);
+const MESSAGE_IS_PLAIN = new Set(['unavailable', 'unsupported', 'validation', 'bad_request', 'keychain_unavailable', 'missing_key', 'key_not_sent']);
 
-export function toUiError(code: string, message: string): UiError {
-  const title = (MESSAGE_IS_PLAIN.has(code) && message ? message : PLAIN_WORDS[code]) ?? (message || 'Something went wrong.');
-  return { code, title, detail: `${code}: ${message}` };
+function creditWords(n: number): string {
+  return `${n.toLocaleString('en-US')} credit${n === 1 ? '' : 's'}`;
+}
+
+/** The title the numbers allow: "This needs 39 credits; you have 36." beats "not enough credits". */
+function titleFromDetail(code: string, detail: ErrorDetail | undefined): string | null {
+  if (!detail) return null;
+  const { required, available, budget } = detail;
+  if (code === 'insufficient_credits' && required !== undefined && available !== undefined) {
+    return `This needs ${creditWords(required)}; you have ${creditWords(Math.max(0, available))}. Top up your account or choose fewer photos.`;
+  }
+  if (code === 'budget_exceeded' && required !== undefined && budget !== undefined) {
+    return `This costs ${creditWords(required)}, over the budget of ${creditWords(budget)} you set.`;
+  }
+  return null;
+}
+
+export function toUiError(code: string, message: string, extra: Omit<ErrorEnvelope, 'ok' | 'code' | 'message'> = {}): UiError {
+  const title = titleFromDetail(code, extra.detail) ?? (MESSAGE_IS_PLAIN.has(code) && message ? message : PLAIN_WORDS[code]) ?? (message || 'Something went wrong.');
+  const lines = [`${code}: ${message}`];
+  if (extra.detail?.system) lines.push(extra.detail.system);
+  const ui: UiError = { code, title, detail: lines.join('\n') };
+  if (extra.field) ui.field = extra.field;
+  if (extra.hint) ui.hint = extra.hint;
+  return ui;
 }
 
 export class BridgeError extends Error {
   readonly ui: UiError;
-  constructor(code: string, message: string) {
+  constructor(code: string, message: string, extra: Omit<ErrorEnvelope, 'ok' | 'code' | 'message'> = {}) {
     super(message);
     this.name = 'BridgeError';
-    this.ui = toUiError(code, message);
+    this.ui = toUiError(code, message, extra);
   }
 }
 
-/** Unwraps an IPC envelope: the data, or a BridgeError carrying the plain-words form. */
+/**
+ * Unwraps an IPC envelope: the data, or a BridgeError carrying the plain-words form. The failure is schema-checked
+ * (the browser host's WebSocket is just JSON): a malformed field, hint or detail is dropped, the message kept.
+ */
 export async function unwrap<T>(pending: Promise<IpcResult<T>>): Promise<T> {
   let result: IpcResult<T>;
   try {
@@ -55,8 +87,11 @@ export async function unwrap<T>(pending: Promise<IpcResult<T>>): Promise<T> {
   } catch (error) {
     throw new BridgeError('disconnected', error instanceof Error ? error.message : String(error));
   }
-  if (!result.ok) throw new BridgeError(result.code, result.message);
-  return result.data;
+  if (result.ok) return result.data;
+  const checked = ErrorEnvelopeSchema.safeParse(result);
+  if (!checked.success) throw new BridgeError(String(result.code), String(result.message));
+  const { code, message, ...extra } = checked.data;
+  throw new BridgeError(code, message, { field: extra.field, hint: extra.hint, detail: extra.detail });
 }
 
 export function asUiError(error: unknown): UiError {

@@ -21,6 +21,21 @@ export interface FormState {
 export type FormErrors = Record<string, string>;
 
 
+/**
+ * The form key (`text:style`) of a field path as main or the service names it (`texts.style`,
+ * `parameters.switchSelections.look`, `images.photo`), or null when the path is not one of the form's inputs.
+ */
+export function formKeyOf(path: string): string | null {
+  const parts = path.split('.');
+  while (parts.length > 2 && (parts[0] === 'spec' || parts[0] === 'parameters')) parts.shift();
+  const [group, id] = parts;
+  if (!id) return null;
+  if (group === 'texts') return `text:${id}`;
+  if (group === 'switchSelections' || group === 'switches') return `switch:${id}`;
+  if (group === 'images') return `image:${id}`;
+  return null;
+}
+
 export function initialForm(detail: WorkflowDetail): FormState {
   const texts: Record<string, string> = {};
   for (const field of detail.inputSchema.textFields) {
@@ -71,9 +86,8 @@ export function validateForm(detail: WorkflowDetail, form: FormState): FormError
   const shared = validateWorkflowParameters(detail, toParameters(detail, form));
   if (!shared.ok) {
     for (const problem of shared.problems) {
-      const [group, id] = problem.field.split('.');
-      const key = group === 'texts' ? `text:${id}` : group === 'switchSelections' ? `switch:${id}` : `form:${problem.field}`;
-      errors[key] ??= `${id ?? problem.field}: ${problem.message}`;
+      const id = problem.field.split('.')[1];
+      errors[formKeyOf(problem.field) ?? `form:${problem.field}`] ??= `${id ?? problem.field}: ${problem.message}`;
     }
   }
   return errors;

@@ -97,7 +97,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       }),
     removePath: (path) => set((s) => ({ draft: { ...s.draft, paths: s.draft.paths.filter((p) => p !== path), rerun: false }, estimate: null })),
     clearPaths: () => set((s) => ({ draft: { ...s.draft, paths: [], rerun: false }, estimate: null })),
-    setDraft: (patch) => set((s) => ({ draft: { ...s.draft, ...patch }, estimate: null })),
+    setDraft: (patch) => set((s) => ({ draft: { ...s.draft, ...patch }, estimate: null, ...(s.draftError?.field ? { draftError: null } : {}) })),
 
     async requestEstimate() {
       const built = buildSpec();

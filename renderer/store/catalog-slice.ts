@@ -31,8 +31,9 @@ export interface CatalogSlice {
 }
 
 export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get, bridge) => {
+  // An edit answers an error main pinned on a field: the mark goes, the next estimate checks again.
   const patchForm = (fn: (form: FormState) => FormState) =>
-    set((s) => (s.form ? { form: fn(s.form) } : {}));
+    set((s) => (s.form ? { form: fn(s.form), ...(s.draftError?.field ? { draftError: null } : {}) } : {}));
 
   return {
     workflows: [],

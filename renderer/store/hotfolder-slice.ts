@@ -27,6 +27,9 @@ export interface HotFolderSlice {
   applyActivity(activity: HotFolderActivity): void;
 }
 
+/** Fields the hot-folder editor shows an error beside. */
+const EDITOR_FIELDS = new Set(['path', 'workflowId', 'outputFolder']);
+
 export const createHotFolderSlice: SliceCreator<HotFolderSlice> = (set, get, bridge) => {
   const replaceOne = (state: HotFolderState) =>
     set((s) => {
@@ -63,13 +66,20 @@ export const createHotFolderSlice: SliceCreator<HotFolderSlice> = (set, get, bri
       const parsed = HotFolderConfigSchema.safeParse(config);
       if (!parsed.success) {
         const errors: Record<string, string> = {};
-        for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? 'form')] ??= issue.message;
+        for (const issue of parsed.error.issues) {
+          const key = String(issue.path[0] ?? 'form');
+          errors[EDITOR_FIELDS.has(key) ? key : 'form'] ??= EDITOR_FIELDS.has(key) ? issue.message : `${key}: ${issue.message}`;
+        }
         return errors;
       }
       try {
         replaceOne(await unwrap(bridge.hotFolders.save(parsed.data)));
         return null;
       } catch (error) {
+        // A field main named (`outputFolder`) is marked in the editor; anything else is said above the form.
+        const ui = asUiError(error);
+        const key = ui.field?.split('.').pop();
+        if (key && EDITOR_FIELDS.has(key)) return { [key]: ui.title };
         return { form: report(error).title };
       }
     },

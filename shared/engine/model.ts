@@ -36,6 +36,8 @@ export const BATCH_STATES = ['running', 'paused', 'completed', 'cancelled'] as c
  * by itself once a health probe gets through; a user's pause replaces it (and is never resumed automatically).
  */
 export const SERVICE_UNREACHABLE = 'service-unreachable';
+/** `pausedReason` of a batch the user paused: the one pause nobody needs to be told about (they did it). */
+export const PAUSED_BY_USER = 'paused by you: items in flight finish, nothing new starts';
 export const BatchStateSchema = z.enum(BATCH_STATES);
 export type BatchState = z.infer<typeof BatchStateSchema>;
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorEnvelope } from '../errors';
 
 // The building blocks of the one IPC contract. A channel is `domain:action`; its kind decides how every host
 // carries it: `invoke` is request/response with zod-checked arguments and result, `event` is main → renderer.
@@ -25,8 +26,11 @@ export function event<P extends z.ZodType>(payload: P): EventChannel<P> {
   return { kind: 'event', payload };
 }
 
-/** Every invoke answers with this envelope; hosts never let an exception cross the boundary. */
-export type IpcResult<T> = { ok: true; data: T } | { ok: false; code: string; message: string };
+/**
+ * Every invoke answers with this envelope; hosts never let an exception cross the boundary. A failure carries the
+ * AppError's code, message, field, hint and whitelisted detail (shared/errors.ts).
+ */
+export type IpcResult<T> = { ok: true; data: T } | ErrorEnvelope;
 
 export type InvokeNames<C extends ChannelMap> = { [K in keyof C]: C[K] extends InvokeChannel ? K : never }[keyof C] & string;
 export type EventNames<C extends ChannelMap> = { [K in keyof C]: C[K] extends EventChannel ? K : never }[keyof C] & string;

@@ -1,4 +1,4 @@
-import { AppError, isAppError } from '../errors';
+import { fromErrorEnvelope, isAppError, toErrorEnvelope } from '../errors';
 import { redactSecrets } from '../redact';
 import { formatZodError } from '../validation';
 import type { ChannelMap, DomainHandlers, IpcResult } from './contract-kit';
@@ -31,7 +31,8 @@ export function createInvokeDispatcher<C extends ChannelMap>(
     }
     const parsed = spec.args.safeParse(rawArgs ?? {});
     if (!parsed.success) {
-      return { ok: false, code: 'bad_request', message: scrub(formatZodError(parsed.error, `Invalid arguments for ${channel}`)) };
+      const field = parsed.error.issues[0]?.path.map(String).join('.').slice(0, 200);
+      return { ok: false, code: 'bad_request', message: scrub(formatZodError(parsed.error, `Invalid arguments for ${channel}`)), ...(field ? { field } : {}) };
     }
     const handler = (handlers as Record<string, (args: unknown) => unknown>)[channel];
     if (!handler) return { ok: false, code: 'unsupported', message: `${channel} is not available in this host.` };
@@ -45,7 +46,7 @@ export function createInvokeDispatcher<C extends ChannelMap>(
       }
       return { ok: true, data: checked.data };
     } catch (error) {
-      if (isAppError(error)) return { ok: false, code: error.code, message: scrub(error.message) };
+      if (isAppError(error)) return toErrorEnvelope(error, scrub);
       const message = scrub(error instanceof Error ? error.message : String(error));
       options.onInternalError?.(channel, message);
       return { ok: false, code: 'internal', message: `Something went wrong: ${message}` };
@@ -53,8 +54,8 @@ export function createInvokeDispatcher<C extends ChannelMap>(
   };
 }
 
-/** Renderer-side helper: unwrap an envelope or throw an AppError carrying its code. */
+/** Unwrap an envelope or throw the AppError it carries (code, field, hint and detail intact). */
 export function unwrap<T>(result: IpcResult<T>): T {
   if (result.ok) return result.data;
-  throw new AppError(result.code as AppError['code'], result.message);
+  throw fromErrorEnvelope(result);
 }

@@ -67,7 +67,7 @@ describe('live service (the sandbox as a separate service, key from the environm
     const hotOut = join(work, 'hot-out');
     const [existing] = await makePhotos(watch, 1, 'OLD_');
     const [incoming] = await makePhotos(join(work, 'incoming'), 1, 'NEW_');
-    expect(await page.getByRole('status', { name: /Live service/ }).count()).toBe(1);
+    expect(await page.getByRole('status', { name: /Test key: no real credits/ }).count()).toBe(1);
 
     await nav(page, 'Hot folders').click();
     await page.getByRole('button', { name: 'Add hot folder' }).first().click();
@@ -163,7 +163,7 @@ describe.skipIf(!hasKeyring && !process.env.CI)('API key entry (real gnome-keyri
     const masked = await keyPanel.getByLabel('Masked API key').innerText();
     expect(masked).toMatch(/^sk_test_…/);
     expect(await page.content()).not.toContain(KEY);
-    await page.getByRole('status', { name: /Live service/ }).waitFor({ timeout: 30_000 });
+    await page.getByRole('status', { name: /Test key: no real credits/ }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: /^Balance: / }).waitFor({ timeout: 30_000 });
     look(await screenshot(page, '15-key-accepted'));
   });

@@ -71,3 +71,19 @@ describe('errors and formatting', () => {
     expect(formatEta(3_725_000)).toBe('1h 02m');
   });
 });
+
+describe('errors from main, as the UI words them', () => {
+  it('says the numbers when main sent them, and keeps field and hint', async () => {
+    expect(toUiError('insufficient_credits', 'short', { detail: { required: 39, available: 36 } }).title).toBe('This needs 39 credits; you have 36 credits. Top up your account or choose fewer photos.');
+    expect(toUiError('budget_exceeded', 'over', { detail: { required: 12, budget: 10 } }).title).toBe('This costs 12 credits, over the budget of 10 credits you set.');
+    expect(toUiError('insufficient_credits', 'short').title).toMatch(/not enough credits/);
+    const missing = await unwrap(Promise.resolve({ ok: false as const, code: 'missing_key', message: 'No API key for https://api.example.com.', hint: 'Add one in Settings.' })).catch((e: BridgeError) => e.ui);
+    expect(missing).toMatchObject({ code: 'missing_key', title: 'No API key for https://api.example.com.', hint: 'Add one in Settings.' });
+  });
+
+  it('drops a malformed field or detail from the wire but keeps the message', async () => {
+    const bad = { ok: false as const, code: 'validation', message: 'style: not an option', detail: { required: 'lots' } } as never;
+    const ui = await unwrap(Promise.resolve(bad)).catch((e: BridgeError) => e.ui);
+    expect(ui).toEqual({ code: 'validation', title: 'style: not an option', detail: 'validation: style: not an option' });
+  });
+});

@@ -1,6 +1,7 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../shared/errors';
 import { batch, estimate, standardBridge, summaryOf, WORKFLOWS } from './helpers/fixtures';
 import { renderApp } from './helpers/render-app';
 
@@ -117,6 +118,37 @@ describe('generated form', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Start 5 photos' }));
     await waitFor(() => expect(fake.callsTo('batches:create')).toHaveLength(1));
     expect(fake.callsTo('batches:create')[0]).toMatchObject({ rerun: true });
+  });
+
+  it('marks the field main or the service blamed, and clears the mark once it is edited', async () => {
+    const fake = standardBridge({
+      'batches:estimate': () => {
+        throw new AppError('validation', 'The service refused caption: it may not contain emoji.', { field: 'texts.caption', hint: 'Use plain text.' });
+      },
+    });
+    const { user } = await openCaption(fake);
+    await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hi');
+    await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/p/a.jpg{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+    const caption = screen.getByRole('textbox', { name: /Caption/ });
+    await waitFor(() => expect(caption).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.getAllByText('The service refused caption: it may not contain emoji.')).toHaveLength(2);
+    expect(screen.getByText('Use plain text.')).toBeInTheDocument();
+    await user.type(caption, '!');
+    expect(caption).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('says how many credits are missing when the service refuses for credits', async () => {
+    const fake = standardBridge({
+      'batches:estimate': () => {
+        throw new AppError('insufficient_credits', 'this batch costs 39 credits but the balance is 36', { required: 39, available: 36 });
+      },
+    });
+    const { user } = await openCaption(fake);
+    await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hi');
+    await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/p/a.jpg{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+    expect(await screen.findByText(/This needs 39 credits; you have 36 credits/)).toBeInTheDocument();
   });
 
   it('blocks the start when the balance does not cover the batch, and says why', async () => {

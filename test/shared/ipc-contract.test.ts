@@ -57,7 +57,7 @@ describe('createInvokeDispatcher', () => {
 
   it('refuses malformed arguments with a readable message', async () => {
     await expect(dispatch('demo:echo', { text: '' })).resolves.toEqual({
-      ok: false, code: 'bad_request', message: 'Invalid arguments for demo:echo: text: Too small: expected string to have >=1 characters',
+      ok: false, code: 'bad_request', message: 'Invalid arguments for demo:echo: text: Too small: expected string to have >=1 characters', field: 'text',
     });
     await expect(dispatch('demo:echo', { text: 'x', extra: 1 })).resolves.toMatchObject({ ok: false, code: 'bad_request' });
   });
@@ -82,5 +82,7 @@ describe('createInvokeDispatcher', () => {
   it('unwrap returns data or throws the coded error', () => {
     expect(unwrap({ ok: true, data: 3 })).toBe(3);
     expect(() => unwrap({ ok: false, code: 'not_found', message: 'gone' })).toThrowError(expect.objectContaining({ code: 'not_found', message: 'gone' }));
+    expect(() => unwrap({ ok: false, code: 'insufficient_credits', message: 'short', hint: 'Top up', detail: { required: 39, available: 36 } }))
+      .toThrowError(expect.objectContaining({ code: 'insufficient_credits', hint: 'Top up', detail: { required: 39, available: 36 } }));
   });
 });

@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from '../../../shared/errors';
+import { AppError } from '../../../shared/errors';
 import { maskKey } from '../../../shared/redact';
 import type { ServiceStatus } from '../../../shared/ipc/channels/service';
 import type { Logger } from '../log';
@@ -17,8 +17,8 @@ export interface Connection {
 }
 
 /** A client whose every call fails with the reason no service is usable (no key, no keychain). */
-function refusingClient(serviceUrl: string, code: ErrorCode, message: string): ServiceClient {
-  const refuse = () => Promise.reject(new AppError(code, message));
+function refusingClient(serviceUrl: string, error: AppError): ServiceClient {
+  const refuse = () => Promise.reject(new AppError(error.code, error.message, { hint: error.hint, ...error.detail }));
   return {
     baseUrl: serviceUrl,
     listWorkflows: refuse,
@@ -30,11 +30,11 @@ function refusingClient(serviceUrl: string, code: ErrorCode, message: string): S
   };
 }
 
-export function failedConnection(serviceUrl: string, error: Error & { hint?: string }): Connection {
-  const code: ErrorCode = error.name === 'KeychainUnavailableError' ? 'keychain_unavailable' : 'unauthorized';
+/** No usable key (missing, refused for this origin, keychain locked): every service call fails with that error. */
+export function failedConnection(serviceUrl: string, error: AppError): Connection {
   const message = `${error.message}${error.hint ? ` ${error.hint}` : ''}`;
   return {
-    client: refusingClient(serviceUrl, code, message),
+    client: refusingClient(serviceUrl, error),
     status: { mode: 'live', serviceUrl, keyMasked: null, keySource: 'none', message },
     apiKey: null,
     close: async () => undefined,
@@ -60,14 +60,14 @@ export async function openConnection(credentials: Credentials, logger: Logger, s
     };
   }
   if (!startEmbedded) {
-    return failedConnection(credentials.serviceUrl, new Error('No API key is set, and this host has no built-in sandbox. Set a key first.'));
+    return failedConnection(credentials.serviceUrl, new AppError('missing_key', 'No API key is set, and this host has no built-in sandbox.', { hint: 'Set a key in Settings, with `batchroom key set`, or in BATCHROOM_API_KEY.' }));
   }
   const sandbox = await startEmbedded();
   logger.info('embedded sandbox started', { url: sandbox.url });
   const client = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey, logger });
   return {
     client,
-    status: { mode: 'sandbox', serviceUrl: sandbox.url, keyMasked: maskKey(sandbox.apiKey), keySource: 'sandbox', message: credentials.message },
+    status: { mode: 'sandbox', serviceUrl: sandbox.url, keyMasked: maskKey(sandbox.apiKey), keySource: 'sandbox', sandboxReason: credentials.reason, message: credentials.message },
     apiKey: sandbox.apiKey,
     close: () => sandbox.close(),
   };

@@ -5,7 +5,7 @@ import { silentLogger } from '../log';
 import { createCoreHotFolders, settingsConfigStore } from '../watch/adapters';
 import type { HotFolderEvents, HotFolderManager } from '../watch';
 import { API_KEY_ENV, createFileKeyOrigins, createKeychainSecretStore, getKeyStatus, normalizeServiceUrl, resolveCredentials, type Credentials } from '../secrets';
-import { AppError } from '../../../shared/errors';
+import { AppError, CREDENTIAL_CODES } from '../../../shared/errors';
 import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings';
 import { failedConnection, forwardingClient, openConnection, type Connection } from './connection';
 import { startBalanceRefresh } from './balance-refresh';
@@ -37,17 +37,17 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const credentialInputs = () => ({ settings: settings.get(), env, secretStore, flags, keyOrigins });
 
   /** The credentials' verdict, or the reason there is no usable service (then every service call says why). */
-  const credentials = async (): Promise<Credentials | Error> => {
+  const credentials = async (): Promise<Credentials | AppError> => {
     try {
       return await resolveCredentials(credentialInputs());
     } catch (error) {
-      if (!(error instanceof Error) || !['MissingApiKeyError', 'KeychainUnavailableError', 'KeyTransportError', 'KeyOriginError'].includes(error.name)) throw error;
+      if (!(error instanceof AppError) || !CREDENTIAL_CODES.has(error.code)) throw error;
       logger.warn('no usable service', { reason: error.message });
       return error;
     }
   };
-  const open = (verdict: Credentials | Error): Promise<Connection> =>
-    verdict instanceof Error ? Promise.resolve(failedConnection(options.serviceUrl ?? settings.get().serviceUrl, verdict)) : openConnection(verdict, logger, options.startEmbeddedService);
+  const open = (verdict: Credentials | AppError): Promise<Connection> =>
+    verdict instanceof AppError ? Promise.resolve(failedConnection(options.serviceUrl ?? settings.get().serviceUrl, verdict)) : openConnection(verdict, logger, options.startEmbeddedService);
 
   let connection = await open(await credentials());
   const retired: Connection[] = [];
@@ -55,9 +55,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const status = (): ServiceStatus => connection.status;
   const reconnect = async () => {
     const verdict = await credentials();
-    if (!(verdict instanceof Error) && verdict.mode === 'sandbox' && connection.status.mode === 'sandbox') {
+    if (!(verdict instanceof AppError) && verdict.mode === 'sandbox' && connection.status.mode === 'sandbox') {
       // Still the sandbox (only the reason changed): keep the running one and its executions.
-      connection = { ...connection, status: { ...connection.status, message: verdict.message } };
+      connection = { ...connection, status: { ...connection.status, sandboxReason: verdict.reason, message: verdict.message } };
     } else {
       const previous = connection;
       connection = await open(verdict);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
-  BatchSpecSchema, SERVICE_UNREACHABLE, type BatchEstimate, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary,
+  BatchSpecSchema, PAUSED_BY_USER, SERVICE_UNREACHABLE, type BatchEstimate, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary,
   type ItemState, type ItemView, type ServiceUnreachable, type Verdict,
 } from '../../../shared/engine/model';
 import { canApply, inGroup, statesOf } from '../../../shared/engine/item-states';
@@ -211,7 +211,7 @@ export function createEngine(options: EngineOptions): Engine {
     pause: (batchId) => {
       const batch = requireBatch(batchId);
       // A batch paused by an outage becomes the user's pause: it is then not resumed automatically.
-      if (batch.state === 'running' || isOutagePause(batch.pausedReason)) runner.setBatchState(batchId, 'paused', 'paused by you: items in flight finish, nothing new starts');
+      if (batch.state === 'running' || isOutagePause(batch.pausedReason)) runner.setBatchState(batchId, 'paused', PAUSED_BY_USER);
       return summary(runner.batch(batchId));
     },
     resume: (batchId) => {

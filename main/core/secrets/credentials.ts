@@ -1,6 +1,7 @@
 import { maskKey } from '../../../shared/redact';
 import type { ActiveKeySource, KeyStatus, SandboxReason } from '../../../shared/settings/key-status';
 import type { Settings } from '../../../shared/settings/schema';
+import { CREDENTIAL_CODES, isAppError } from '../../../shared/errors';
 import { KeychainUnavailableError, KeyOriginError, KeyTransportError, MissingApiKeyError } from './errors';
 import type { SecretStore } from './secret-store';
 import type { KeyOrigins } from './key-origins';
@@ -179,7 +180,7 @@ async function keyStatusFor(inputs: CredentialInputs, fallbackUrl: string, keych
       awaitingOriginConfirmation: false,
     };
   } catch (error) {
-    if (!(error instanceof KeychainUnavailableError || error instanceof MissingApiKeyError || error instanceof KeyTransportError)) throw error;
+    if (!isAppError(error) || !CREDENTIAL_CODES.has(error.code)) throw error;
     return {
       mode: 'live',
       serviceUrl: fallbackUrl,
@@ -188,7 +189,7 @@ async function keyStatusFor(inputs: CredentialInputs, fallbackUrl: string, keych
       source: 'none',
       sandboxReason: null,
       keychainAvailable,
-      message: `${error.message} ${error.hint}`,
+      message: `${error.message}${error.hint ? ` ${error.hint}` : ''}`,
       otherServiceKeys: [],
       awaitingOriginConfirmation: error instanceof KeyOriginError,
     };

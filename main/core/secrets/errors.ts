@@ -1,33 +1,36 @@
+import { AppError } from '../../../shared/errors';
 import { redactSecrets } from '../../../shared/redact';
 
 /**
  * The OS keychain cannot be reached (no D-Bus session, no Secret Service, a locked keyring, or keytar failed to
- * load). Batchroom never falls back to storing the key in a file, so the message names the two ways out.
+ * load). Batchroom never falls back to storing the key in a file, so the hint names the two ways out.
  */
-export class KeychainUnavailableError extends Error {
+export class KeychainUnavailableError extends AppError {
   override readonly name = 'KeychainUnavailableError';
-  readonly hint: string;
-  /** The underlying keychain error message, redacted (for --debug and logs). */
-  readonly detail: string;
+  /** The underlying keychain error message, redacted (for --debug, "Details" and logs). */
+  readonly system: string;
 
-  constructor(detail: string) {
-    const clean = redactSecrets(detail);
+  constructor(system: string) {
+    const clean = redactSecrets(system);
     // Spoken to the user: what happened and what to do. The system's own words ("Cannot autolaunch D-Bus without
-    // X11 $DISPLAY") stay in `detail`, for --debug and the log.
-    super('The system keychain is not available: Batchroom cannot keep an API key there right now.');
-    this.detail = clean;
-    this.hint =
-      'Unlock your keychain (on Linux: sign in to a desktop whose keyring, such as GNOME Keyring or KeePassXC, is running), ' +
-      'or give the key in the BATCHROOM_API_KEY environment variable. Batchroom never stores a key in a plain-text file.';
+    // X11 $DISPLAY") stay in `detail.system`.
+    super('keychain_unavailable', 'The system keychain is not available: Batchroom cannot keep an API key there right now.', {
+      hint:
+        'Unlock your keychain (on Linux: sign in to a desktop whose keyring, such as GNOME Keyring or KeePassXC, is running), ' +
+        'or give the key in the BATCHROOM_API_KEY environment variable. Batchroom never stores a key in a plain-text file.',
+      system: clean,
+    });
+    this.system = clean;
   }
 }
 
 /** A live service was requested explicitly (sandbox mode "never", or an explicit service URL) but no key exists. */
-export class MissingApiKeyError extends Error {
+export class MissingApiKeyError extends AppError {
   override readonly name = 'MissingApiKeyError';
-  readonly hint = 'Store one with `batchroom key set` (reads the key from stdin) or set BATCHROOM_API_KEY.';
   constructor(readonly serviceUrl: string) {
-    super(`No API key for ${serviceUrl}.`);
+    super('missing_key', `No API key for ${serviceUrl}.`, {
+      hint: 'Store one with `batchroom key set` (reads the key from stdin), in Settings, or set BATCHROOM_API_KEY.',
+    });
   }
 }
 
@@ -35,11 +38,14 @@ export class MissingApiKeyError extends Error {
  * A key would travel where it must not: a live key over plain http to another machine, or a sandbox key (sk_test_)
  * off this machine. Nothing is sent; the message says which rule and the hint how to fix the service URL.
  */
-export class KeyTransportError extends Error {
+export class KeyTransportError extends AppError {
   override readonly name: string = 'KeyTransportError';
-  readonly hint: string = 'Use the https:// address of the service, or `--service-url` with a matching `--api-key` for another service.';
-  constructor(readonly serviceUrl: string, reason: string) {
-    super(`The API key was not sent to ${serviceUrl}: ${reason}.`);
+  constructor(
+    readonly serviceUrl: string,
+    reason: string,
+    hint = 'Use the https:// address of the service, or `--service-url` with a matching `--api-key` for another service.',
+  ) {
+    super('key_not_sent', `The API key was not sent to ${serviceUrl}: ${reason}.`, { hint });
   }
 }
 
@@ -49,5 +55,7 @@ export class KeyTransportError extends Error {
  */
 export class KeyOriginError extends KeyTransportError {
   override readonly name: string = 'KeyOriginError';
-  override readonly hint: string = 'If the new service is right: give its address with the key (`--service-url <url>`), or confirm in Settings.';
+  constructor(serviceUrl: string, reason: string) {
+    super(serviceUrl, reason, 'If the new service is right: give its address with the key (`--service-url <url>`), or confirm in Settings.');
+  }
 }

@@ -42,7 +42,6 @@ export interface ServiceErrorFacts {
 export class ServiceError extends AppError {
   readonly status?: number;
   readonly retryAfterMs?: number;
-  readonly field?: string;
   readonly required?: number;
   readonly available?: number;
   readonly endpoint?: string;
@@ -54,7 +53,6 @@ export class ServiceError extends AppError {
     this.name = 'ServiceError';
     this.status = facts.status;
     this.retryAfterMs = facts.retryAfterMs;
-    this.field = facts.field;
     this.required = facts.required;
     this.available = facts.available;
     this.endpoint = facts.endpoint;

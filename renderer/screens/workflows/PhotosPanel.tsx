@@ -18,6 +18,7 @@ const NEXT_TO_PHOTOS = 'Batchroom folder next to the photos';
 export function PhotosPanel() {
   const draft = useApp((s) => s.draft);
   const settings = useApp((s) => s.settings);
+  const outputError = useApp((s) => (s.draftError?.field === 'output.outputFolder' ? s.draftError.title : null));
   const { addPaths, removePath, clearPaths, setDraft } = useActions();
   const outId = useId();
   const namingId = useId();
@@ -57,7 +58,8 @@ export function PhotosPanel() {
           <input
             id={outId}
             className="input input-mono"
-            aria-describedby={`${outId}-hint`}
+            aria-describedby={outputError ? `${outId}-error` : `${outId}-hint`}
+            aria-invalid={outputError ? true : undefined}
             placeholder={NEXT_TO_PHOTOS}
             value={draft.outputFolder ?? settings?.outputFolder ?? ''}
             onChange={(e) => setDraft({ outputFolder: e.target.value || null })}
@@ -69,6 +71,7 @@ export function PhotosPanel() {
             ? 'Results are saved in this folder.'
             : 'Empty: results go to a “Batchroom” folder next to the photos. Settings → Output chooses one fixed folder instead.'}
         </p>
+        {outputError && <p id={`${outId}-error`} className="field-error" role="alert">{outputError}</p>}
       </div>
       <div className="field-pair">
         <div className="field">

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { validateForm } from '../../lib/form-model';
+import { formKeyOf, validateForm } from '../../lib/form-model';
 import { formatCredits } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 import { OutputOverrides, SwitchChips, TextFieldInput } from './FormFields';
@@ -16,7 +16,9 @@ export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
   const draftError = useApp((s) => s.draftError);
   const { requestEstimate } = useActions();
   const errors = useMemo(() => (form ? validateForm(detail, form) : {}), [detail, form]);
-  const shown = form?.showErrors ? errors : {};
+  // An error main or the service pinned on a field (`texts.style`) is shown on that field as well.
+  const pinned = draftError?.field ? formKeyOf(draftError.field) : null;
+  const shown = { ...(pinned && draftError ? { [pinned]: draftError.title } : {}), ...(form?.showErrors ? errors : {}) };
   const { imageFields, textFields, switchFields } = detail.inputSchema;
 
   if (!form) return null;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BalanceSchema, WorkflowCatalogSchema, WorkflowDetailSchema } from '../../service/model';
+import { SandboxReasonSchema } from '../../settings/key-status';
 import { event, invoke } from '../contract-kit';
 
 export const ServiceStatusSchema = z.object({
@@ -8,6 +9,8 @@ export const ServiceStatusSchema = z.object({
   /** Masked form only (`sk_live_…abcd`); the key itself never reaches the renderer. */
   keyMasked: z.string().nullable(),
   keySource: z.enum(['keychain', 'env', 'flag', 'sandbox', 'none']),
+  /** Why the sandbox is in use (sandbox mode only): hosts word their own notice from it, never from `message`. */
+  sandboxReason: SandboxReasonSchema.optional(),
   /** Plain-language explanation, e.g. "No API key set: using the built-in sandbox." */
   message: z.string(),
 });

@@ -156,7 +156,8 @@ describe('createCore', () => {
       const dispatch = createInvokeDispatcher(contract, core.handlers);
       expect(await dispatch('service:status', {})).toMatchObject({ ok: true, data: { mode: 'live', keySource: 'none' } });
       const list = await dispatch('workflows:list', {});
-      expect(list).toMatchObject({ ok: false, code: 'unauthorized' });
+      // Its own code (not "unauthorized": no key was refused, there is none), with the way out as the hint.
+      expect(list).toMatchObject({ ok: false, code: 'missing_key', message: expect.stringMatching(/No API key/), hint: expect.stringMatching(/batchroom key set/) });
     } finally {
       await core.shutdown();
     }

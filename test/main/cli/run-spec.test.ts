@@ -4,6 +4,7 @@ import { buildRunSpec, type RunFlags } from '../../../main/cli/run-spec';
 import { exitCodeFor, summarize } from '../../../main/cli/summary';
 import type { BatchSummary, ItemView } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
+import { KeychainUnavailableError, KeyTransportError, MissingApiKeyError } from '../../../main/core/secrets';
 import { WorkflowDetailSchema, type WorkflowDetail } from '../../../shared/service/model';
 import { DEFAULT_SETTINGS } from '../../../shared/settings/schema';
 
@@ -106,7 +107,12 @@ describe('exit codes and the summary line', () => {
     expect(describeFailure(new AppError('budget_exceeded', 'x')).exitCode).toBe(4);
     expect(describeFailure(new AppError('server', 'x')).exitCode).toBe(1);
     expect(describeFailure(new UsageError('bad', 'do this')).exitCode).toBe(2);
-    const missing = Object.assign(new Error('No API key for https://x/api/v1.'), { name: 'MissingApiKeyError', hint: 'Store one.' });
-    expect(describeFailure(missing)).toEqual({ exitCode: 3, message: 'No API key for https://x/api/v1.', hint: 'Store one.' });
+    // Credential errors are AppErrors with their own code and hint; nothing is classified by its name or its words.
+    expect(describeFailure(new MissingApiKeyError('https://x/api/v1'))).toEqual({ exitCode: 3, message: 'No API key for https://x/api/v1.', hint: expect.stringMatching(/batchroom key set/) });
+    expect(describeFailure(new KeychainUnavailableError('Cannot autolaunch D-Bus'))).toMatchObject({ exitCode: 3, hint: expect.stringMatching(/Unlock your keychain/) });
+    expect(describeFailure(new KeyTransportError('http://nas', 'plain http off this machine'))).toMatchObject({ exitCode: 3 });
+    expect(describeFailure(new AppError('keychain_unavailable', 'locked', { hint: 'Unlock it.' })).hint).toBe('Unlock it.');
+    const lookalike = Object.assign(new Error('No API key for https://x/api/v1.'), { name: 'MissingApiKeyError' });
+    expect(describeFailure(lookalike).exitCode).toBe(1);
   });
 });

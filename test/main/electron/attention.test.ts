@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HotFolderState } from '../../../shared/hotfolders/model';
+import { PAUSED_BY_USER } from '../../../shared/engine/model';
 import { createAttention, type ProgressMode } from '../../../main/electron/attention';
 import { batch } from './fakes';
 
@@ -29,7 +30,7 @@ describe('dock / taskbar progress', () => {
     progressEvent(batch({ id: 'a', total: 10, progress: 0.5 }), batch({ id: 'b', total: 30, progress: 0.1 }));
     expect(progress.at(-1)![0]).toBeCloseTo((5 + 3) / 40);
     expect(progress.at(-1)![1]).toBe('normal');
-    progressEvent(batch({ id: 'a', state: 'paused', pausedReason: 'Paused by you', progress: 0.5 }), batch({ id: 'b', state: 'completed', progress: 1 }));
+    progressEvent(batch({ id: 'a', state: 'paused', pausedReason: PAUSED_BY_USER, progress: 0.5 }), batch({ id: 'b', state: 'completed', progress: 1 }));
     expect(progress.at(-1)).toEqual([0.5, 'paused']);
     progressEvent(batch({ id: 'a', state: 'cancelled' }));
     expect(progress.at(-1)).toEqual([-1, 'none']);
@@ -61,8 +62,8 @@ describe('notifications', () => {
   it('tells about a pause for credits but not a pause the user asked for', () => {
     const { notices, progressEvent } = setup();
     progressEvent(batch({ id: 'a' }), batch({ id: 'b' }));
-    progressEvent(batch({ id: 'a', state: 'paused', pausedReason: 'Paused by user' }), batch({ id: 'b', state: 'paused', pausedReason: 'Insufficient credits: 4 needed, 1 left' }));
-    expect(notices).toEqual([{ title: 'Batch paused', body: 'Relight: Insufficient credits: 4 needed, 1 left' }]);
+    progressEvent(batch({ id: 'a', state: 'paused', pausedReason: PAUSED_BY_USER }), batch({ id: 'b', state: 'paused', pausedReason: 'Insufficient credits: you have 1 left, 4 needed' }));
+    expect(notices).toEqual([{ title: 'Batch paused', body: 'Relight: Insufficient credits: you have 1 left, 4 needed' }]);
   });
 
   it('warns once when the balance crosses below the threshold', () => {

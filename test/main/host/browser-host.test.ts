@@ -10,6 +10,7 @@ import { browserHostCapabilities, startBrowserHost, type BrowserHost } from '../
 import { createHostMediaRegistry } from '../../../main/host/media-registry';
 import { sweepUploads, UPLOAD_RETENTION_MS } from '../../../main/host/uploads';
 import type { Api, Handlers } from '../../../shared/ipc/contract';
+import { AppError } from '../../../shared/errors';
 
 // The renderer's bridge is browser code (DOM types): loaded by path at run time so the Node type-check of this test
 // does not pull renderer/ into a project without DOM types. `WebSocket` is provided below by the `ws` package.
@@ -67,6 +68,11 @@ describe('browser host', () => {
       'files:previewUrl': ({ path }: { path: string }) => ({ url: caps.previewUrlFor(path) }),
       'balance:get': () => {
         throw new Error(`upstream said Bearer ${secretKey}`);
+      },
+      'workflows:get': () => {
+        throw new AppError('insufficient_credits', 'this batch costs 39 credits but the balance is 36', {
+          field: 'inputs.paths', hint: `Top up (key ${secretKey} untouched)`, required: 39, available: 36, requestBody: 'stays in main',
+        });
       },
     } as unknown as Handlers;
     core = {
@@ -227,6 +233,11 @@ describe('browser host', () => {
       const { createWsBridge } = (await import(/* @vite-ignore */ WS_BRIDGE_MODULE)) as { createWsBridge: CreateWsBridge };
       const api = createWsBridge(`ws://127.0.0.1:${host.port}/ws`, host.token);
       expect(await api.app.info()).toMatchObject({ ok: true, data: { host: 'browser' } });
+      // A typed error crosses the socket whole: code, message, field, hint and the whitelisted detail, key redacted.
+      expect(await api.workflows.get({ id: 'x' })).toEqual({
+        ok: false, code: 'insufficient_credits', message: 'this batch costs 39 credits but the balance is 36', field: 'inputs.paths',
+        hint: 'Top up (key sk_test_…1234 untouched)', detail: { required: 39, available: 36 },
+      });
       const preview = await api.files.previewUrl({ path: join(dir, 'photo.jpg') });
       expect(preview).toEqual({ ok: true, data: { url: registeredUrl } });
       const notice = new Promise((resolve) => api.app.onNotice(resolve));

@@ -2,6 +2,7 @@ import type { Api, EventChannelName, EventPayload, InvokeChannelName } from '../
 import type { ArgsOf, IpcResult, ResultOf } from '../../../shared/ipc/contract-kit';
 import type { Contract } from '../../../shared/ipc/contract';
 import { makeBridge } from '../../../renderer/bridge/make-bridge';
+import { isAppError, toErrorEnvelope } from '../../../shared/errors';
 
 /** Thrown by a fake handler to answer `{ ok: false, code, message }`. */
 export class FakeFailure extends Error {
@@ -37,6 +38,8 @@ export function createFakeBridge(initial: FakeHandlers = {}): FakeBridge {
       return { ok: true, data: await handler(args) };
     } catch (error) {
       if (error instanceof FakeFailure) return { ok: false, code: error.code, message: error.message };
+      // A real AppError goes through the same envelope main builds (field, hint, whitelisted detail).
+      if (isAppError(error)) return toErrorEnvelope(error);
       return { ok: false, code: 'internal', message: String(error) };
     }
   };

@@ -9,7 +9,7 @@ import { ReviewScreen } from './screens/review/ReviewScreen';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { WorkflowsScreen } from './screens/workflows/WorkflowsScreen';
 import { useApp } from './store/context';
-import type { View } from './store/ui-slice';
+import type { View } from './store/state';
 
 const SCREENS: Record<View, () => React.JSX.Element> = {
   workflows: WorkflowsScreen,

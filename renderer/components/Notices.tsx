@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useApp } from '../store/context';
-import type { Notice } from '../store/ui-slice';
+import type { Notice } from '../store/state';
 
 const AUTO_DISMISS_MS = 6_000;
 

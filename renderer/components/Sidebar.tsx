@@ -1,5 +1,5 @@
 import { useApp } from '../store/context';
-import type { View } from '../store/ui-slice';
+import type { View } from '../store/state';
 
 const ITEMS: { view: View; label: string; icon: string }[] = [
   { view: 'workflows', label: 'Workflows', icon: '◧' },

@@ -6,7 +6,7 @@ import { createHotFolderSlice } from './hotfolder-slice';
 import { createQueueSlice } from './queue-slice';
 import { createReviewSlice } from './review-slice';
 import { createServiceSlice } from './service-slice';
-import type { AppState, AppStore } from './types';
+import type { AppState, AppStore } from './state';
 import { createUiSlice } from './ui-slice';
 
 /** One store from slices; the bridge is a parameter so tests and benches inject their own. */

@@ -1,43 +1,8 @@
-import { sidecarKindOf, type BatchEstimate, type BatchSpecInput, type CollisionPolicy, type MetadataPolicy } from '../../shared/engine/model';
+import { sidecarKindOf, type BatchSpecInput } from '../../shared/engine/model';
 import { asUiError, toUiError, unwrap, type UiError } from '../lib/errors';
 import { toParameters, validateForm } from '../lib/form-model';
 import { selectCurrentDetail } from './catalog-slice';
-import type { SliceCreator } from './types';
-
-/** The batch being put together on the Workflows screen, before anything is spent. */
-export interface BatchDraft {
-  paths: string[];
-  recursive: boolean;
-  /** null: the fixed folder from Settings, else a `Batchroom` folder next to the photos. */
-  outputFolder: string | null;
-  namingTemplate: string | null;
-  collisionPolicy: CollisionPolicy | null;
-  /** null: the policy from Settings. */
-  metadataPolicy: MetadataPolicy | null;
-  budget: number | null;
-  /** Run photos the done ledger knows again (and pay again): chosen in the summary, per estimate. */
-  rerun: boolean;
-}
-
-export interface BatchSlice {
-  draft: BatchDraft;
-  estimate: BatchEstimate | null;
-  estimating: boolean;
-  starting: boolean;
-  /** Why the estimate or the start failed (shown in the form or the summary, not as a passing notice). */
-  draftError: UiError | null;
-  addPaths(paths: string[]): void;
-  removePath(path: string): void;
-  clearPaths(): void;
-  setDraft(patch: Partial<BatchDraft>): void;
-  /** Validates the form, then asks main to scan and price the batch; opens the summary on success. */
-  requestEstimate(): Promise<void>;
-  resetEstimate(): void;
-  /** From the summary: include (or leave out again) the photos already done, and price the batch again. */
-  setRerun(rerun: boolean): Promise<void>;
-  /** Creates the batch from the summary and switches to the queue. */
-  startBatch(): Promise<boolean>;
-}
+import type { BatchDraft, BatchSlice, SliceCreator } from './state';
 
 const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null, namingTemplate: null, collisionPolicy: null, metadataPolicy: null, budget: null, rerun: false };
 

@@ -1,34 +1,7 @@
-import type { AspectRatio, ImageSize, SwitchField, WorkflowDetail, WorkflowSummary } from '../../shared/service/model';
-import { asUiError, unwrap, type UiError } from '../lib/errors';
+import type {    WorkflowDetail, WorkflowSummary } from '../../shared/service/model';
+import { asUiError, unwrap } from '../lib/errors';
 import { initialForm, toggleOption, type FormState } from '../lib/form-model';
-import type { AppState, SliceCreator } from './types';
-
-export interface CatalogSlice {
-  workflows: WorkflowSummary[];
-  workflowsLoaded: boolean;
-  workflowsError: UiError | null;
-  /** Set when the service's listing stopped while it said more workflows exist: the catalog shown is partial. */
-  workflowsWarning: string | null;
-  tagFilter: string | null;
-  search: string;
-  details: Record<string, WorkflowDetail>;
-  selectedWorkflowId: string | null;
-  detailError: UiError | null;
-  form: FormState | null;
-  loadWorkflows(): Promise<void>;
-  setTagFilter(tag: string | null): void;
-  setSearch(text: string): void;
-  /** Opens a workflow: fetches its input schema and starts a fresh form from its defaults. */
-  selectWorkflow(id: string | null): Promise<void>;
-  setText(fieldId: string, value: string): void;
-  toggleSwitch(field: SwitchField, optionId: string): void;
-  setAspectRatio(ratio: AspectRatio | null): void;
-  setImageSize(size: ImageSize | null): void;
-  setBatchField(fieldId: string): void;
-  setFixedImage(fieldId: string, path: string | null): void;
-  revealFormErrors(): void;
-  replaceForm(form: FormState): void;
-}
+import type { CatalogSlice, AppState, SliceCreator } from './state';
 
 export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get, bridge) => {
   // An edit answers an error main pinned on a field: the mark goes, the next estimate checks again.

@@ -1,7 +1,7 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { Api } from '../../shared/ipc/contract';
-import type { AppState, AppStore } from './types';
+import type { AppState, AppStore } from './state';
 
 const StoreContext = createContext<{ store: AppStore; bridge: Api } | null>(null);
 

@@ -1,31 +1,10 @@
 import {
-  HotFolderConfigSchema, type DryRunReport, type HotFolderActivity, type HotFolderConfigInput, type HotFolderState,
+  HotFolderConfigSchema, type HotFolderState,
 } from '../../shared/hotfolders/model';
 import { asUiError, unwrap, type UiError } from '../lib/errors';
-import type { SliceCreator } from './types';
+import type { HotFolderSlice, SliceCreator } from './state';
 
 const MAX_ACTIVITY = 200;
-
-export interface HotFolderSlice {
-  hotFolders: HotFolderState[];
-  hotFoldersLoaded: boolean;
-  /** Why the list could not be read (e.g. hot folders are not available in this host). */
-  hotFoldersError: UiError | null;
-  activity: HotFolderActivity[];
-  dryRuns: Record<string, DryRunReport>;
-  /** A folder dropped on the Hot folders screen: the editor opens with it filled in. */
-  pendingFolderPath: string | null;
-  setPendingFolderPath(path: string | null): void;
-  loadHotFolders(): Promise<void>;
-  /** Validates and saves; answers field errors (path → message) or null when saved. */
-  saveHotFolder(config: HotFolderConfigInput): Promise<Record<string, string> | null>;
-  removeHotFolder(id: string): Promise<void>;
-  setArmed(id: string, armed: boolean): Promise<void>;
-  dryRun(id: string): Promise<void>;
-  reprocess(id: string): Promise<void>;
-  applyHotFolders(list: HotFolderState[]): void;
-  applyActivity(activity: HotFolderActivity): void;
-}
 
 /** Fields the hot-folder editor shows an error beside. */
 const EDITOR_FIELDS = new Set(['path', 'workflowId', 'outputFolder']);

@@ -1,52 +1,12 @@
 import { inGroup } from '../../shared/engine/item-states';
-import type { BatchProgressEvent, BatchSummary, ItemState, ItemView, ServiceUnreachable } from '../../shared/engine/model';
+import type {  BatchSummary, ItemState, ItemView } from '../../shared/engine/model';
 import { asUiError, unwrap } from '../lib/errors';
-import type { SliceCreator } from './types';
-import type { ProviderReport } from '../../shared/engine/provider-report';
-
-export const STATUS_FILTERS = ['all', 'active', 'pending', 'saved', 'failed', 'unknown', 'charged-no-result', 'cancelled', 'skipped'] as const;
-export type StatusFilter = (typeof STATUS_FILTERS)[number];
+import type { StatusFilter, QueueSlice, SliceCreator } from './state';
 
 export function matchesFilter(state: ItemState, filter: StatusFilter): boolean {
   if (filter === 'all') return true;
   if (filter === 'active') return inGroup('inFlight', state);
   return state === filter;
-}
-
-export interface BatchItems {
-  total: number;
-  /** Sorted by queue position. */
-  list: ItemView[];
-  loaded: boolean;
-}
-
-export interface QueueSlice {
-  batches: Record<string, BatchSummary>;
-  /** Newest first. */
-  batchOrder: string[];
-  selectedBatchId: string | null;
-  itemsByBatch: Record<string, BatchItems>;
-  statusFilter: StatusFilter;
-  progressEvents: number;
-  /** Set while the engine cannot reach the service (from the progress events): drives the outage banners. */
-  unreachable: ServiceUnreachable | null;
-  loadBatches(): Promise<void>;
-  loadItems(batchId: string): Promise<void>;
-  selectBatch(batchId: string | null): void;
-  setStatusFilter(filter: StatusFilter): void;
-  upsertBatches(batches: BatchSummary[]): void;
-  applyProgress(event: BatchProgressEvent): void;
-  pauseBatch(batchId: string): Promise<void>;
-  resumeBatch(batchId: string): Promise<void>;
-  cancelBatch(batchId: string): Promise<void>;
-  cancelAll(): Promise<void>;
-  retryFailed(batchId: string): Promise<void>;
-  /** The executions of a batch charged without a result, as a CSV to send the provider (null when it failed). */
-  providerReport(batchId: string): Promise<ProviderReport | null>;
-  cancelItem(itemId: string): Promise<void>;
-  /** Only after the user confirmed they understand it may be charged twice. */
-  resubmitItem(itemId: string, acknowledgeMayChargeTwice: true): Promise<void>;
-  moveToFront(batchId: string, itemIds: string[]): Promise<void>;
 }
 
 const PAGE = 5_000;

@@ -1,32 +1,6 @@
-import type { ItemView, Verdict } from '../../shared/engine/model';
-import type { WorkflowParameters } from '../../shared/service/model';
+import type { ItemView } from '../../shared/engine/model';
 import { asUiError, unwrap } from '../lib/errors';
-import type { AppState, SliceCreator } from './types';
-
-export type CompareMode = 'slider' | 'side';
-export const ZOOM_LEVELS = [1, 2, 4] as const;
-export type Zoom = (typeof ZOOM_LEVELS)[number];
-
-export interface ReviewSlice {
-  reviewItemId: string | null;
-  compareMode: CompareMode;
-  zoom: Zoom;
-  /** Before/after divider, 0–100 (% from the left). */
-  sliderPosition: number;
-  /** Local path → loadable URL (or null while loading / when it failed). */
-  previewUrls: Record<string, string | null>;
-  openReview(batchId: string, itemId?: string): void;
-  stepReview(delta: number): void;
-  setCompareMode(mode: CompareMode): void;
-  setZoom(zoom: Zoom): void;
-  setSliderPosition(position: number): void;
-  loadPreview(path: string): Promise<void>;
-  setVerdict(itemId: string, verdict: Verdict): Promise<void>;
-  /** Re-runs the batch's rejected items with new parameters, as a new batch. */
-  rerunRejected(batchId: string, parameters: WorkflowParameters): Promise<boolean>;
-  revealFile(path: string): Promise<void>;
-  openFolder(path: string): Promise<void>;
-}
+import type { ReviewSlice, AppState, SliceCreator } from './state';
 
 /** Items that have something to look at: saved, with at least one output. */
 export const isReviewable = (item: ItemView): boolean => item.state === 'saved' && item.outputs.length > 0;

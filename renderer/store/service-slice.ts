@@ -1,37 +1,5 @@
-import type { AppInfo } from '../../shared/ipc/channels/files';
-import type { ServiceStatus } from '../../shared/ipc/channels/service';
-import type { Balance } from '../../shared/service/model';
-import type { KeyStatus } from '../../shared/settings/key-status';
-import type { Settings, SettingsPatchInput, SettingsWarning } from '../../shared/settings/schema';
-import { asUiError, unwrap, type UiError } from '../lib/errors';
-import type { SliceCreator } from './types';
-
-export type KeyCheck = { state: 'idle' } | { state: 'checking' } | { state: 'ok'; message: string } | { state: 'failed'; error: UiError };
-
-export interface ServiceSlice {
-  appInfo: AppInfo | null;
-  status: ServiceStatus | null;
-  balance: Balance | null;
-  balanceError: UiError | null;
-  settings: Settings | null;
-  settingsWarnings: SettingsWarning[];
-  keyStatus: KeyStatus | null;
-  keyCheck: KeyCheck;
-  loadService(): Promise<void>;
-  refreshBalance(): Promise<void>;
-  /** Saves a partial settings change; false (and a notice) when main refused it. */
-  updateSettings(patch: SettingsPatchInput): Promise<boolean>;
-  /** Sends the key to main once; the renderer keeps nothing but the masked form main answers with. */
-  setKey(apiKey: string, serviceUrl?: string): Promise<boolean>;
-  /** After the user confirmed: main checks the key saved for `fromServiceUrl` with the current service and stores it. */
-  reuseKey(fromServiceUrl: string): Promise<boolean>;
-  /** After the user confirmed: the environment's key may go to the service now configured. */
-  allowKeyOrigin(): Promise<boolean>;
-  deleteKey(): Promise<void>;
-  applyServiceStatus(status: ServiceStatus): void;
-  applyBalance(balance: Balance): void;
-  applySettings(settings: Settings): void;
-}
+import { asUiError, unwrap } from '../lib/errors';
+import type { ServiceSlice, SliceCreator } from './state';
 
 export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge) => ({
   appInfo: null,

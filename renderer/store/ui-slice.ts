@@ -1,27 +1,4 @@
-import { APP_VIEWS, type AppView } from '../../shared/ipc/channels/files';
-import type { UiError } from '../lib/errors';
-import type { SliceCreator } from './types';
-
-
-export const VIEWS = APP_VIEWS;
-export type View = AppView;
-
-export interface Notice {
-  id: number;
-  level: 'info' | 'warning' | 'error';
-  message: string;
-  /** Technical detail, shown on request. */
-  detail?: string;
-}
-
-export interface UiSlice {
-  view: View;
-  notices: Notice[];
-  setView(view: View): void;
-  notify(level: Notice['level'], message: string, detail?: string): void;
-  notifyError(error: UiError): void;
-  dismissNotice(id: number): void;
-}
+import type { UiSlice, SliceCreator } from './state';
 
 let nextNoticeId = 1;
 const MAX_NOTICES = 5;

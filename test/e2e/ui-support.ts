@@ -37,6 +37,9 @@ export function startUi(options: { rendererDir: string; stateDir: string; home: 
   const env: Record<string, string | undefined> = { ...process.env, HOME: options.home, XDG_RUNTIME_DIR: options.home, BATCHROOM_RENDERER_DIR: options.rendererDir, ...options.env };
   delete env.BATCHROOM_API_KEY;
   delete env.DISPLAY;
+  // Without `keyring` the host has no keychain, wherever the tests run (CI has no session bus; a developer's shell
+  // may have one): screens that show the key's state look the same on every machine.
+  if (!options.keyring) delete env.DBUS_SESSION_BUS_ADDRESS;
   if (options.env?.BATCHROOM_API_KEY) env.BATCHROOM_API_KEY = options.env.BATCHROOM_API_KEY;
   const quoted = cli.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = options.keyring

@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -58,4 +60,30 @@ describe('lint enforces the architecture', () => {
       );
     });
   }
+});
+
+describe('no import cycles (type-only imports included)', () => {
+  const script = join(ROOT, 'scripts', 'import-cycles.mjs');
+  const run = (root?: string) => spawnSync(process.execPath, [script, ...(root ? [root] : [])], { encoding: 'utf8' });
+
+  it('finds a planted cycle through a type-only import, and none in the repository', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'batchroom-cycles-'));
+    try {
+      mkdirSync(join(dir, 'renderer', 'store'), { recursive: true });
+      writeFileSync(join(dir, 'renderer', 'store', 'types.ts'), "import type { A } from './a-slice';\nexport type All = A;\n");
+      writeFileSync(join(dir, 'renderer', 'store', 'a-slice.ts'), "import type { All } from './types';\nexport interface A { all?: All }\n");
+      writeFileSync(join(dir, 'renderer', 'store', 'b.ts'), "import type { A } from './a-slice';\nexport type B = A;\n");
+      spawnSync('git', ['init', '-q'], { cwd: dir });
+      spawnSync('git', ['add', '.'], { cwd: dir });
+      const planted = run(dir);
+      expect(planted.status).toBe(1);
+      expect(planted.stderr).toContain('import cycle: renderer/store/a-slice.ts ↔ renderer/store/types.ts');
+      expect(planted.stderr).not.toContain('b.ts');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const repo = run();
+    expect(repo.stderr).toBe('');
+    expect(repo.status).toBe(0);
+  });
 });

@@ -7,12 +7,25 @@ import type { Logger } from '../log';
 import type { ServiceClient } from '../service/types';
 import type { CreditGuard } from './credit-guard';
 import type { RequestGate } from './limiter';
-import type { SubmitHooks } from './submit-hooks';
 import type { ResultMetadataWriter } from '../images/result-metadata';
 
 // What the runner's parts share. The runner owns the state that several parts touch (the batch cache, the
 // ready-to-submit payloads, the in-flight task set) and hands itself to each part as a RunnerCore, so a part sees
 // only the few operations it needs rather than the whole scheduler.
+
+/**
+ * Someone else who must hear about a submission at the two moments money depends on — the studio ledger shared by
+ * several machines. The local journal is always written first; these run right after it.
+ */
+export interface SubmitHooks {
+  /**
+   * Before the request leaves. Throwing AppError 'conflict' means another instance owns the item: it is cancelled
+   * here, never sent. Any other error (the ledger unreachable) puts it back in the queue to try again later.
+   */
+  beforeSubmit(item: ItemRecord, batch: BatchRecord): Promise<void>;
+  /** The execution id, before anything else happens after the submit answers. Retried until it is recorded. */
+  accepted(item: ItemRecord, batch: BatchRecord, executionId: string): Promise<void>;
+}
 
 export interface RunnerOptions {
   journal: Journal;

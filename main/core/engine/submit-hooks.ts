@@ -2,21 +2,9 @@ import { isAppError } from '../../../shared/errors';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { nowMs } from './clock';
 import type { RunnerCore } from './runner-core';
-import type { ExecutionFollower } from './follow-execution';
 
-/**
- * Someone else who must hear about a submission at the two moments money depends on — the studio ledger shared by
- * several machines. The local journal is always written first; these run right after it.
- */
-export interface SubmitHooks {
-  /**
-   * Before the request leaves. Throwing AppError 'conflict' means another instance owns the item: it is cancelled
-   * here, never sent. Any other error (the ledger unreachable) puts it back in the queue to try again later.
-   */
-  beforeSubmit(item: ItemRecord, batch: BatchRecord): Promise<void>;
-  /** The execution id, before anything else happens after the submit answers. Retried until it is recorded. */
-  accepted(item: ItemRecord, batch: BatchRecord, executionId: string): Promise<void>;
-}
+export type { SubmitHooks } from './runner-core';
+import type { ExecutionFollower } from './follow-execution';
 
 /** Runs beforeSubmit; false when the item must not be sent now (already cancelled or requeued here). */
 export async function clearedToSubmit(core: RunnerCore, follower: ExecutionFollower, item: ItemRecord, batch: BatchRecord,

@@ -4,7 +4,7 @@ import { OutageBanner } from '../../components/OutageBanner';
 import { downloadText } from '../../lib/download';
 import { formatCredits, formatEta, percent } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
-import { STATUS_FILTERS } from '../../store/queue-slice';
+import { STATUS_FILTERS } from '../../store/state';
 import { FILTER_LABELS } from './labels';
 import { ItemList } from './ItemList';
 import { batchBadge, photos } from '../../../shared/engine/batch-badge';

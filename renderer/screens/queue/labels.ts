@@ -1,5 +1,5 @@
 import type { BatchState, ItemState } from '../../../shared/engine/model';
-import type { StatusFilter } from '../../store/queue-slice';
+import type { StatusFilter } from '../../store/state';
 
 export const ITEM_STATE_LABELS: Record<ItemState, string> = {
   pending: 'Waiting',

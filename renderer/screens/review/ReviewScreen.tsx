@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState';
 import { useActions, useApp } from '../../store/context';
-import { isReviewable, ZOOM_LEVELS } from '../../store/review-slice';
+import { isReviewable } from '../../store/review-slice';
+import { ZOOM_LEVELS } from '../../store/state';
 import { Compare } from './Compare';
 import { RerunDialog } from './RerunDialog';
 

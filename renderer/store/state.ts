@@ -1,0 +1,223 @@
+import type { StoreApi } from 'zustand/vanilla';
+import type { BatchEstimate, BatchProgressEvent, BatchSummary, CollisionPolicy, ItemView, MetadataPolicy, ServiceUnreachable, Verdict } from '../../shared/engine/model';
+import type { ProviderReport } from '../../shared/engine/provider-report';
+import type { DryRunReport, HotFolderActivity, HotFolderConfigInput, HotFolderState } from '../../shared/hotfolders/model';
+import type { Api } from '../../shared/ipc/contract';
+import { APP_VIEWS, type AppInfo, type AppView } from '../../shared/ipc/channels/files';
+import type { ServiceStatus } from '../../shared/ipc/channels/service';
+import type { AspectRatio, Balance, ImageSize, SwitchField, WorkflowDetail, WorkflowParameters, WorkflowSummary } from '../../shared/service/model';
+import type { KeyStatus } from '../../shared/settings/key-status';
+import type { Settings, SettingsPatchInput, SettingsWarning } from '../../shared/settings/schema';
+import type { UiError } from '../lib/errors';
+import type { FormState } from '../lib/form-model';
+
+// The store's whole shape in one place: every slice's state and actions, the combined AppState and the creator
+// type. Slices implement these and import them from here; nothing here imports a slice, so there is no cycle
+// between the slices and the type that joins them.
+
+/** The batch being put together on the Workflows screen, before anything is spent. */
+export interface BatchDraft {
+  paths: string[];
+  recursive: boolean;
+  /** null: the fixed folder from Settings, else a `Batchroom` folder next to the photos. */
+  outputFolder: string | null;
+  namingTemplate: string | null;
+  collisionPolicy: CollisionPolicy | null;
+  /** null: the policy from Settings. */
+  metadataPolicy: MetadataPolicy | null;
+  budget: number | null;
+  /** Run photos the done ledger knows again (and pay again): chosen in the summary, per estimate. */
+  rerun: boolean;
+}
+
+export interface BatchSlice {
+  draft: BatchDraft;
+  estimate: BatchEstimate | null;
+  estimating: boolean;
+  starting: boolean;
+  /** Why the estimate or the start failed (shown in the form or the summary, not as a passing notice). */
+  draftError: UiError | null;
+  addPaths(paths: string[]): void;
+  removePath(path: string): void;
+  clearPaths(): void;
+  setDraft(patch: Partial<BatchDraft>): void;
+  /** Validates the form, then asks main to scan and price the batch; opens the summary on success. */
+  requestEstimate(): Promise<void>;
+  resetEstimate(): void;
+  /** From the summary: include (or leave out again) the photos already done, and price the batch again. */
+  setRerun(rerun: boolean): Promise<void>;
+  /** Creates the batch from the summary and switches to the queue. */
+  startBatch(): Promise<boolean>;
+}
+
+export interface CatalogSlice {
+  workflows: WorkflowSummary[];
+  workflowsLoaded: boolean;
+  workflowsError: UiError | null;
+  /** Set when the service's listing stopped while it said more workflows exist: the catalog shown is partial. */
+  workflowsWarning: string | null;
+  tagFilter: string | null;
+  search: string;
+  details: Record<string, WorkflowDetail>;
+  selectedWorkflowId: string | null;
+  detailError: UiError | null;
+  form: FormState | null;
+  loadWorkflows(): Promise<void>;
+  setTagFilter(tag: string | null): void;
+  setSearch(text: string): void;
+  /** Opens a workflow: fetches its input schema and starts a fresh form from its defaults. */
+  selectWorkflow(id: string | null): Promise<void>;
+  setText(fieldId: string, value: string): void;
+  toggleSwitch(field: SwitchField, optionId: string): void;
+  setAspectRatio(ratio: AspectRatio | null): void;
+  setImageSize(size: ImageSize | null): void;
+  setBatchField(fieldId: string): void;
+  setFixedImage(fieldId: string, path: string | null): void;
+  revealFormErrors(): void;
+  replaceForm(form: FormState): void;
+}
+
+export interface HotFolderSlice {
+  hotFolders: HotFolderState[];
+  hotFoldersLoaded: boolean;
+  /** Why the list could not be read (e.g. hot folders are not available in this host). */
+  hotFoldersError: UiError | null;
+  activity: HotFolderActivity[];
+  dryRuns: Record<string, DryRunReport>;
+  /** A folder dropped on the Hot folders screen: the editor opens with it filled in. */
+  pendingFolderPath: string | null;
+  setPendingFolderPath(path: string | null): void;
+  loadHotFolders(): Promise<void>;
+  /** Validates and saves; answers field errors (path → message) or null when saved. */
+  saveHotFolder(config: HotFolderConfigInput): Promise<Record<string, string> | null>;
+  removeHotFolder(id: string): Promise<void>;
+  setArmed(id: string, armed: boolean): Promise<void>;
+  dryRun(id: string): Promise<void>;
+  reprocess(id: string): Promise<void>;
+  applyHotFolders(list: HotFolderState[]): void;
+  applyActivity(activity: HotFolderActivity): void;
+}
+
+export const STATUS_FILTERS = ['all', 'active', 'pending', 'saved', 'failed', 'unknown', 'charged-no-result', 'cancelled', 'skipped'] as const;
+
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+
+export interface BatchItems {
+  total: number;
+  /** Sorted by queue position. */
+  list: ItemView[];
+  loaded: boolean;
+}
+
+export interface QueueSlice {
+  batches: Record<string, BatchSummary>;
+  /** Newest first. */
+  batchOrder: string[];
+  selectedBatchId: string | null;
+  itemsByBatch: Record<string, BatchItems>;
+  statusFilter: StatusFilter;
+  progressEvents: number;
+  /** Set while the engine cannot reach the service (from the progress events): drives the outage banners. */
+  unreachable: ServiceUnreachable | null;
+  loadBatches(): Promise<void>;
+  loadItems(batchId: string): Promise<void>;
+  selectBatch(batchId: string | null): void;
+  setStatusFilter(filter: StatusFilter): void;
+  upsertBatches(batches: BatchSummary[]): void;
+  applyProgress(event: BatchProgressEvent): void;
+  pauseBatch(batchId: string): Promise<void>;
+  resumeBatch(batchId: string): Promise<void>;
+  cancelBatch(batchId: string): Promise<void>;
+  cancelAll(): Promise<void>;
+  retryFailed(batchId: string): Promise<void>;
+  /** The executions of a batch charged without a result, as a CSV to send the provider (null when it failed). */
+  providerReport(batchId: string): Promise<ProviderReport | null>;
+  cancelItem(itemId: string): Promise<void>;
+  /** Only after the user confirmed they understand it may be charged twice. */
+  resubmitItem(itemId: string, acknowledgeMayChargeTwice: true): Promise<void>;
+  moveToFront(batchId: string, itemIds: string[]): Promise<void>;
+}
+
+export type CompareMode = 'slider' | 'side';
+
+export const ZOOM_LEVELS = [1, 2, 4] as const;
+
+export type Zoom = (typeof ZOOM_LEVELS)[number];
+
+export interface ReviewSlice {
+  reviewItemId: string | null;
+  compareMode: CompareMode;
+  zoom: Zoom;
+  /** Before/after divider, 0–100 (% from the left). */
+  sliderPosition: number;
+  /** Local path → loadable URL (or null while loading / when it failed). */
+  previewUrls: Record<string, string | null>;
+  openReview(batchId: string, itemId?: string): void;
+  stepReview(delta: number): void;
+  setCompareMode(mode: CompareMode): void;
+  setZoom(zoom: Zoom): void;
+  setSliderPosition(position: number): void;
+  loadPreview(path: string): Promise<void>;
+  setVerdict(itemId: string, verdict: Verdict): Promise<void>;
+  /** Re-runs the batch's rejected items with new parameters, as a new batch. */
+  rerunRejected(batchId: string, parameters: WorkflowParameters): Promise<boolean>;
+  revealFile(path: string): Promise<void>;
+  openFolder(path: string): Promise<void>;
+}
+
+export type KeyCheck = { state: 'idle' } | { state: 'checking' } | { state: 'ok'; message: string } | { state: 'failed'; error: UiError };
+
+export interface ServiceSlice {
+  appInfo: AppInfo | null;
+  status: ServiceStatus | null;
+  balance: Balance | null;
+  balanceError: UiError | null;
+  settings: Settings | null;
+  settingsWarnings: SettingsWarning[];
+  keyStatus: KeyStatus | null;
+  keyCheck: KeyCheck;
+  loadService(): Promise<void>;
+  refreshBalance(): Promise<void>;
+  /** Saves a partial settings change; false (and a notice) when main refused it. */
+  updateSettings(patch: SettingsPatchInput): Promise<boolean>;
+  /** Sends the key to main once; the renderer keeps nothing but the masked form main answers with. */
+  setKey(apiKey: string, serviceUrl?: string): Promise<boolean>;
+  /** After the user confirmed: main checks the key saved for `fromServiceUrl` with the current service and stores it. */
+  reuseKey(fromServiceUrl: string): Promise<boolean>;
+  /** After the user confirmed: the environment's key may go to the service now configured. */
+  allowKeyOrigin(): Promise<boolean>;
+  deleteKey(): Promise<void>;
+  applyServiceStatus(status: ServiceStatus): void;
+  applyBalance(balance: Balance): void;
+  applySettings(settings: Settings): void;
+}
+
+export const VIEWS = APP_VIEWS;
+
+export type View = AppView;
+
+export interface Notice {
+  id: number;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  /** Technical detail, shown on request. */
+  detail?: string;
+}
+
+export interface UiSlice {
+  view: View;
+  notices: Notice[];
+  setView(view: View): void;
+  notify(level: Notice['level'], message: string, detail?: string): void;
+  notifyError(error: UiError): void;
+  dismissNotice(id: number): void;
+}
+
+export type AppState = UiSlice & ServiceSlice & CatalogSlice & BatchSlice & QueueSlice & ReviewSlice & HotFolderSlice;
+export type AppStore = StoreApi<AppState>;
+
+type SetState = StoreApi<AppState>['setState'];
+type GetState = StoreApi<AppState>['getState'];
+
+/** Each slice gets the store's set/get and the bridge; slices may call each other's actions through get(). */
+export type SliceCreator<S> = (set: SetState, get: GetState, bridge: Api) => S;

@@ -69,6 +69,24 @@ export const METADATA_POLICIES = ['keep', 'strip-gps', 'strip'] as const;
 export const MetadataPolicySchema = z.enum(METADATA_POLICIES);
 export type MetadataPolicy = z.infer<typeof MetadataPolicySchema>;
 
+/**
+ * The file format results are saved in. `source` follows the original: JPEG→JPEG, PNG→PNG, TIFF→TIFF, WebP→WebP,
+ * anything else (HEIC, AVIF, GIF, RAW) → JPEG. Whatever the service returns is converted (docs/photo-pipeline.md).
+ */
+export const OUTPUT_FORMATS = ['source', 'jpeg', 'png', 'tiff', 'webp'] as const;
+export const OutputFormatSchema = z.enum(OUTPUT_FORMATS);
+export type OutputFormat = z.infer<typeof OutputFormatSchema>;
+export const DEFAULT_JPEG_QUALITY = 92;
+export const JpegQualitySchema = z.number().int().min(1).max(100);
+
+/**
+ * The colour space results are saved in: `srgb` (every result carries the sRGB profile), or `source` — back into the
+ * original's profile when that was a wide one (Display P3, Adobe RGB, ProPhoto), else sRGB.
+ */
+export const COLOUR_POLICIES = ['srgb', 'source'] as const;
+export const ColourPolicySchema = z.enum(COLOUR_POLICIES);
+export type ColourPolicy = z.infer<typeof ColourPolicySchema>;
+
 /** A provenance file next to each result: none, `<result>.json`, or a standard `<result stem>.xmp` catalogues read. */
 export const SIDECAR_KINDS = ['none', 'json', 'xmp'] as const;
 export const SidecarKindSchema = z.enum(SIDECAR_KINDS);
@@ -88,6 +106,10 @@ export const OutputOptionsSchema = z.object({
   sidecars: z.boolean().default(false),
   sidecar: SidecarKindSchema.default('none'),
   metadata: MetadataPolicySchema.default('keep'),
+  format: OutputFormatSchema.default('source'),
+  /** JPEG and WebP quality. */
+  quality: JpegQualitySchema.default(DEFAULT_JPEG_QUALITY),
+  colour: ColourPolicySchema.default('srgb'),
 });
 export type OutputOptions = z.infer<typeof OutputOptionsSchema>;
 

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { CollisionPolicySchema, MetadataPolicySchema, SidecarKindSchema, SkippedInputSchema } from '../engine/model';
+import {
+  CollisionPolicySchema, ColourPolicySchema, DEFAULT_JPEG_QUALITY, JpegQualitySchema, MetadataPolicySchema, OutputFormatSchema, SidecarKindSchema,
+  SkippedInputSchema,
+} from '../engine/model';
 import { WorkflowParametersSchema } from '../service/model';
 
 /** What to do with files already in a folder when it is armed. */
@@ -18,6 +21,9 @@ export const HotFolderConfigSchema = z.object({
   collisionPolicy: CollisionPolicySchema.default('suffix'),
   /** What results keep of their originals' metadata. */
   metadataPolicy: MetadataPolicySchema.default('keep'),
+  outputFormat: OutputFormatSchema.default('source'),
+  jpegQuality: JpegQualitySchema.default(DEFAULT_JPEG_QUALITY),
+  colourPolicy: ColourPolicySchema.default('srgb'),
   /** A provenance sidecar next to each result (none, json, xmp). */
   sidecar: SidecarKindSchema.default('none'),
   /** Move originals into Done/ and Failed/ subfolders after processing. */

@@ -1,8 +1,8 @@
 import { fileNameOf } from './source';
 
-// The extension a result is saved under. Today the service decides the result's format, so before it answers the
-// extension is predicted from the source (a PNG usually comes back as PNG, anything else as JPEG); once a result is
-// downloaded its real format decides. An explicit output format (a setting) makes the prediction exact.
+// The extension a result is saved under. Whatever format the service returns, the saver converts the result into
+// the output format (`source` by default: the original's own format where it is a common one), so the name the
+// estimate shows is the name written.
 
 const FORMAT_EXTENSION: Record<string, string> = {
   jpeg: '.jpg', jpg: '.jpg', png: '.png', webp: '.webp', gif: '.gif', tiff: '.tif', tif: '.tif', avif: '.avif', heif: '.heic', heic: '.heic',
@@ -20,13 +20,20 @@ export function sourceExtension(sourcePath: string): string {
   return dot > 0 ? name.slice(dot).toLowerCase() : '';
 }
 
-/**
- * The extension a result of `sourcePath` will have. `outputFormat` is an explicit format to save in (`png`,
- * `jpeg`…, or `source` for the source's own format); null means "whatever the service returns", predicted.
- */
-export function expectedExtension(sourcePath: string, outputFormat: string | null = null): string {
-  const sourceFormat = sourceExtension(sourcePath).slice(1);
-  if (outputFormat && outputFormat !== 'source') return extensionForFormat(outputFormat);
-  if (outputFormat === 'source' && FORMAT_EXTENSION[sourceFormat]) return extensionForFormat(sourceFormat);
-  return sourceFormat === 'png' ? '.png' : '.jpg';
+/** The format `source` keeps: these originals are saved as themselves, everything else (HEIC, AVIF, GIF, RAW) as JPEG. */
+const KEPT_SOURCE_FORMATS: Record<string, ResultFormat> = {
+  jpg: 'jpeg', jpeg: 'jpeg', jpe: 'jpeg', jfif: 'jpeg', png: 'png', tif: 'tiff', tiff: 'tiff', webp: 'webp',
+};
+
+export type ResultFormat = 'jpeg' | 'png' | 'tiff' | 'webp';
+
+/** The format a result of `sourcePath` is saved in under the output format setting (`source` or an explicit one). */
+export function resultFormatOf(sourcePath: string, outputFormat: string = 'source'): ResultFormat {
+  if (outputFormat === 'jpeg' || outputFormat === 'png' || outputFormat === 'tiff' || outputFormat === 'webp') return outputFormat;
+  return KEPT_SOURCE_FORMATS[sourceExtension(sourcePath).slice(1)] ?? 'jpeg';
+}
+
+/** The extension a result of `sourcePath` will have: results are converted, so this is exact, not a guess. */
+export function expectedExtension(sourcePath: string, outputFormat: string = 'source'): string {
+  return extensionForFormat(resultFormatOf(sourcePath, outputFormat));
 }

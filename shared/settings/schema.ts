@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { CollisionPolicySchema, DEFAULT_NAMING_TEMPLATE, MetadataPolicySchema, SidecarKindSchema, UploadSizePolicySchema } from '../engine/model';
+import {
+  CollisionPolicySchema, ColourPolicySchema, DEFAULT_JPEG_QUALITY, DEFAULT_NAMING_TEMPLATE, JpegQualitySchema, MetadataPolicySchema, OutputFormatSchema,
+  SidecarKindSchema, UploadSizePolicySchema,
+} from '../engine/model';
 import { HotFolderConfigSchema } from '../hotfolders/model';
 
 /**
@@ -59,6 +62,11 @@ export const SETTINGS_FIELDS = {
   sidecar: SidecarKindSchema.default('none'),
   /** What results keep of their originals' metadata (docs/photo-pipeline.md). */
   metadataPolicy: MetadataPolicySchema.default('keep'),
+  /** The format results are saved in (`source`: the original's, HEIC/AVIF/RAW as JPEG). */
+  outputFormat: OutputFormatSchema.default('source'),
+  jpegQuality: JpegQualitySchema.default(DEFAULT_JPEG_QUALITY),
+  /** sRGB, or back into the original's wide profile (P3, Adobe RGB, ProPhoto). */
+  colourPolicy: ColourPolicySchema.default('srgb'),
   theme: ThemeSchema.default('system'),
   /** Warn when the API credit balance falls below this many credits; 0 never warns. */
   lowBalanceWarning: z.number().finite().nonnegative().default(50),

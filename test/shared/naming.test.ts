@@ -172,12 +172,18 @@ describe('the naming source and the extension', () => {
   });
 
   it.each([
-    ['/in/a.png', null, '.png'],
-    ['/in/a.JPEG', null, '.jpg'],
-    ['/in/a.heic', null, '.jpg'],
-    ['/in/a.png', 'jpeg', '.jpg'],
+    ['/in/a.png', 'source', '.png'],
+    ['/in/a.JPEG', 'source', '.jpg'],
+    ['/in/a.heic', 'source', '.jpg'],
+    ['/in/a.avif', 'source', '.jpg'],
+    ['/in/a.gif', 'source', '.jpg'],
+    ['/in/a.dng', 'source', '.jpg'],
     ['/in/a.tiff', 'source', '.tif'],
+    ['/in/a.webp', 'source', '.webp'],
+    ['/in/a.png', 'jpeg', '.jpg'],
     ['/in/a.webp', 'png', '.png'],
+    ['/in/a.jpg', 'tiff', '.tif'],
+    ['/in/a.jpg', 'webp', '.webp'],
   ])('%s with output format %s → %s', (source, format, ext) => {
     expect(expectedExtension(source, format)).toBe(ext);
   });

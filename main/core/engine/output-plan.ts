@@ -45,8 +45,8 @@ export async function captureTokensOf(
   return out;
 }
 
-const predicted = (item: Pick<ItemRecord, 'sources'>, fieldOrder: readonly string[], count = 1): NamingOutput[] =>
-  Array.from({ length: Math.max(1, count) }, () => ({ ext: expectedExtension(namingSourceOf(item.sources, fieldOrder)) }));
+const predicted = (item: Pick<ItemRecord, 'sources'>, fieldOrder: readonly string[], format: string, count = 1): NamingOutput[] =>
+  Array.from({ length: Math.max(1, count) }, () => ({ ext: expectedExtension(namingSourceOf(item.sources, fieldOrder), format) }));
 
 export interface NamingPreview {
   entries: { source: string; output: string; note?: string }[];
@@ -61,7 +61,7 @@ export async function previewOutputNames(
   const fieldOrder = imageFieldOrder(workflow);
   const runnable = items.filter((i) => i.state === 'pending').sort((a, b) => a.position - b.position);
   const captured = await captureTokensOf(spec.output.namingTemplate, runnable, fieldOrder, capture);
-  const namingItems = runnable.map((item) => namingItemOf(item, fieldOrder, predicted(item, fieldOrder), null, captured.get(item.id)));
+  const namingItems = runnable.map((item) => namingItemOf(item, fieldOrder, predicted(item, fieldOrder, spec.output.format), null, captured.get(item.id)));
   const out = spec.output.outputFolder;
   const existing = await existingNames(out, runnable.map((i) => i.relDir));
   const protectedNames = relativeInside(out, items.flatMap((i) => Object.values(i.sources)));
@@ -114,7 +114,7 @@ export async function planResultName(
   const existing = (await existingNames(out, [relDir])).filter((name) => !ownOutputs.has(nameKey(name))).concat(options.takenMeanwhile);
   const predictedExt = (record: ItemRecord) => {
     const source = namingSourceOf(record.sources, fieldOrder);
-    return cache.learnedExt(batch.id, sourceExtension(source)) ?? expectedExtension(source);
+    return cache.learnedExt(batch.id, sourceExtension(source)) ?? expectedExtension(source, batch.spec.output.format);
   };
   const planned = [{ record: item, exts }, ...unsaved.map((s) => ({ record: s, exts: extsOf(s, s.resultUrls.length, predictedExt(s)) }))];
   const outputsOf = (record: ItemRecord, e: readonly string[]) => e.map((ext, i) => ({ ext, label: record.resultLabels[i] ?? null }));

@@ -3,7 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { isAppError } from '../../../shared/errors';
-import { extensionForFormat, namingSourceOf, safeRelDir } from '../../../shared/naming';
+import { extensionForFormat, namingSourceOf, resultFormatOf, safeRelDir } from '../../../shared/naming';
+import { finishResult, readOriginalLook, type FinishedResult } from '../images/finish-result';
 import { absoluteOf } from '../images/output-names';
 import {
   describeWriteError, finishPlacement, placeFile, tempPathFor, verifyImage, writeTemp,
@@ -94,14 +95,25 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
         if ((error as NodeJS.ErrnoException).code) throw new SaveFailure(describeWriteError(error, folder), { cause: error });
         throw new DownloadRetry(`download interrupted: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
-      let verified: Awaited<ReturnType<typeof verifyImage>>;
       try {
-        verified = await verifyImage(temp);
+        await verifyImage(temp);
       } catch (error) {
         throw new DownloadRetry(`downloaded result does not decode (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
       }
-      const { format } = verified;
-      if (deps.metadata) warnings.push(...await writeMetadata(deps.metadata, temp, batch, item, verified));
+      // The result becomes the file the user asked for: their format and quality, a colour profile, their DPI.
+      const original = localOriginalOf(batch, item);
+      const output = batch.spec.output;
+      let finished: FinishedResult;
+      try {
+        // The format from the same source the namer uses (a URL input's own extension too), so the name promised holds.
+        const format = resultFormatOf(namingSourceOf(item.sources, imageFieldOrder(batch.workflow)) ?? '', output.format);
+        finished = await finishResult(temp, { format, quality: output.quality, colour: output.colour }, await readOriginalLook(original));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code) throw new SaveFailure(describeWriteError(error, folder), { cause: error });
+        throw new DownloadRetry(`the result could not be converted (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+      }
+      const { format } = finished;
+      if (deps.metadata) warnings.push(...await writeMetadata(deps.metadata, temp, batch, item, finished));
       // The name comes from the one namer, planned over the whole batch; a name someone took meanwhile is planned again.
       const takenMeanwhile: string[] = [];
       let placed: string | null = null;
@@ -142,8 +154,7 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
 
 /** The original's metadata and the provenance onto the result (the first image field's file is the original). */
 async function writeMetadata(writer: ResultMetadataWriter, temp: string, batch: BatchRecord, item: ItemRecord, size: { width: number; height: number }): Promise<string[]> {
-  const source = namingSourceOf(item.sources, imageFieldOrder(batch.workflow));
-  const local = source && !/^https?:\/\//i.test(source) ? source : null;
+  const local = localOriginalOf(batch, item);
   try {
     const { warnings } = await writer.apply(temp, {
       source: local, policy: batch.spec.output.metadata ?? 'keep', width: size.width, height: size.height, provenance: provenanceOf(batch, item),
@@ -152,6 +163,12 @@ async function writeMetadata(writer: ResultMetadataWriter, temp: string, batch: 
   } catch (error) {
     return [`metadata not written: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`];
   }
+}
+
+/** The original a result takes its metadata, format and colour from: the first image field's file, when local. */
+function localOriginalOf(batch: BatchRecord, item: ItemRecord): string | null {
+  const source = namingSourceOf(item.sources, imageFieldOrder(batch.workflow));
+  return source && !/^https?:\/\//i.test(source) ? source : null;
 }
 
 function provenanceOf(batch: BatchRecord, item: ItemRecord): Provenance {

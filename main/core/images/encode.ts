@@ -4,6 +4,7 @@ import decodeHeic from 'heic-decode';
 import type { UploadSizePolicy } from '../../../shared/engine/model';
 import type { ImageSize } from '../../../shared/service/model';
 import { describeImageError, InputImageError } from './errors';
+import { heifColourOf, pixelsWithProfile } from './heif-colour';
 
 // Prepares one local photo for upload: decoded (HEIC through WASM, everything else through libvips), turned upright,
 // stripped of metadata unless asked otherwise, shrunk to what the requested output size can use, re-encoded.
@@ -54,8 +55,9 @@ async function isHeif(path: string): Promise<boolean> {
 async function openHeic(path: string, size: number, maxPixels: number): Promise<Sharp> {
   if (size > MAX_HEIC_BYTES) throw new InputImageError('HEIC file too large to decode');
   let decoded;
+  const file = await readFile(path);
   try {
-    decoded = await decodeHeic({ buffer: await readFile(path) });
+    decoded = await decodeHeic({ buffer: file });
   } catch (error) {
     throw new InputImageError(`HEIC/HEIF file is corrupt or uses an unsupported variant (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -63,7 +65,9 @@ async function openHeic(path: string, size: number, maxPixels: number): Promise<
     throw new InputImageError(`image too large: more than ${Math.round(maxPixels / 1e6)} megapixels (refused to protect memory)`);
   }
   const raw = Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength);
-  return sharp(raw, { raw: { width: decoded.width, height: decoded.height, channels: 4 } });
+  // The decoder drops the photo's colour space (an iPhone's Display P3): it is read from the file and given back.
+  const tagged = await pixelsWithProfile(raw, decoded.width, decoded.height, heifColourOf(file));
+  return tagged ? sharp(tagged) : sharp(raw, { raw: { width: decoded.width, height: decoded.height, channels: 4 } });
 }
 
 export async function encodeForUpload(path: string, options: EncodeOptions): Promise<EncodedImage> {
@@ -85,8 +89,11 @@ export async function encodeForUpload(path: string, options: EncodeOptions): Pro
       pipeline = pipeline.resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true, kernel: 'lanczos3' });
     }
     if (!options.stripMetadata && !heif) pipeline = pipeline.keepMetadata();
-    // CMYK, 16-bit and greyscale inputs all leave as 8-bit sRGB, which every service decodes the same way.
-    pipeline = pipeline.toColourspace('srgb');
+    // CMYK, 16-bit and greyscale inputs all leave as 8-bit sRGB, which every service decodes the same way. A photo
+    // with a profile is converted through it (and carries sRGB's): libvips maps 16-bit data correctly only that way
+    // (a 16-bit sRGB TIFF's red moved ΔE ≈ 20 with toColourspace alone); an untagged one is sRGB already.
+    const tagged = Boolean(meta.icc);
+    pipeline = tagged ? pipeline.withIccProfile('srgb') : pipeline.toColourspace('srgb');
     const opaque = heif ? await isOpaque(pipeline.clone()) : !hasAlpha;
     const out = opaque
       ? await pipeline.flatten().jpeg({ quality: 90, mozjpeg: false, chromaSubsampling: '4:2:0' }).toBuffer({ resolveWithObject: true })

@@ -54,7 +54,7 @@ export async function dryRunFolder(
     const relDir = relDirOf(path);
     const index = (perFolder.get(relDir) ?? 0) + 1;
     perFolder.set(relDir, index);
-    return { key: path, sourcePath: path, relDir, index, outputs: [{ ext: expectedExtension(path) }] };
+    return { key: path, sourcePath: path, relDir, index, outputs: [{ ext: expectedExtension(path, config.outputFormat) }] };
   });
   const plan = planOutputNames(namingItems, {
     template: config.namingTemplate ?? DEFAULT_NAMING_TEMPLATE, workflow: config.workflowId, total: candidates.length, at: new Date(),

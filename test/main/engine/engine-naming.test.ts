@@ -47,8 +47,9 @@ describe('output names: preview equals disk', () => {
     for (const preview of estimate.namingPreview) expect(written.get(preview.source)).toBe(preview.output);
   });
 
-  it('settles names in source order even when the service returns another format than predicted', async () => {
-    // color-grade answers JPEG for a PNG: the preview predicted .png, the results are .jpg and still meet in order.
+  it('saves in the format the preview promised, whatever the service returns, and settles names in source order', async () => {
+    // color-grade answers JPEG for a PNG: under format `source` the result is converted back to PNG, so the preview's
+    // .png is what lands on disk; an explicit `jpeg` names and writes .jpg.
     const sources: string[] = [];
     for (const folder of ['a', 'b', 'c']) {
       await mkdir(join(dir.path, folder), { recursive: true });
@@ -57,12 +58,22 @@ describe('output names: preview equals disk', () => {
       sources.push(path);
     }
     const output = join(dir.path, 'out');
-    const batch = await engine.createBatch({
-      workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [...sources].reverse() }, output: { outputFolder: output },
-    });
+    const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [...sources].reverse() }, output: { outputFolder: output } };
+    const previewed = new Map((await engine.estimate(spec)).namingPreview.map((n) => [n.source, basename(n.output)]));
+    expect(sources.map((s) => previewed.get(s))).toEqual(['photo_color-grade.png', 'photo_color-grade (2).png', 'photo_color-grade (3).png']);
+    const batch = await engine.createBatch(spec);
     expect((await waitForBatch(engine, batch.id)).counts.saved).toBe(3);
-    const written = new Map(engine.listItems({ batchId: batch.id }).items.map((i) => [Object.values(i.sources)[0], basename(i.outputs[0]!)]));
-    expect(sources.map((s) => written.get(s))).toEqual(['photo_color-grade.jpg', 'photo_color-grade (2).jpg', 'photo_color-grade (3).jpg']);
+    const written = new Map(engine.listItems({ batchId: batch.id }).items.map((i) => [Object.values(i.sources)[0], i.outputs[0]!]));
+    expect(sources.map((s) => basename(written.get(s)!))).toEqual(['photo_color-grade.png', 'photo_color-grade (2).png', 'photo_color-grade (3).png']);
+    const meta = await sharp(written.get(sources[0]!)!).metadata();
+    expect(meta.format).toBe('png');
+    expect(meta.icc).toBeDefined();
+
+    const asJpeg = await engine.createBatch({ ...spec, inputs: { paths: [sources[0]!] }, rerun: true, output: { outputFolder: join(dir.path, 'jpeg'), format: 'jpeg', quality: 80 } });
+    await waitForBatch(engine, asJpeg.id);
+    const jpeg = engine.listItems({ batchId: asJpeg.id }).items[0]!.outputs[0]!;
+    expect(basename(jpeg)).toBe('photo_color-grade.jpg');
+    expect((await sharp(jpeg).metadata()).format).toBe('jpeg');
   });
 
   it('lists five names and says how many more', async () => {

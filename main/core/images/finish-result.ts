@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { rename, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp, { type Sharp } from 'sharp';
+import type { ColourPolicy } from '../../../shared/engine/model';
+import type { ResultFormat } from '../../../shared/naming';
+import { wideGamutOf, type WideGamut } from './icc';
+
+// The step between "the service's bytes decode" and "metadata is written": the result becomes a file the
+// photographer can file like their own export — in the output format they chose, at their JPEG quality, with an
+// embedded ICC profile (sRGB, or the original's wide profile under colour policy `source`) and the original's DPI.
+// Whatever the service returned (PNG without a profile, a 16-bit TIFF, a JPEG in some other space) is converted here,
+// so the name the estimate promised (its extension) is the file written.
+
+export interface OriginalLook {
+  /** The original's embedded ICC profile, when it has one. */
+  icc: Buffer | null;
+  /** Pixels per inch, when the original says. */
+  density: number | null;
+}
+
+export interface FinishOptions {
+  format: ResultFormat;
+  quality: number;
+  colour: ColourPolicy;
+}
+
+export interface FinishedResult {
+  format: ResultFormat;
+  width: number;
+  height: number;
+  /** The profile the result carries: 'srgb' or the wide space it was converted back into. */
+  profile: 'srgb' | WideGamut;
+}
+
+/** What the finishing step needs of the original: read from its header only (no pixels decoded). */
+export async function readOriginalLook(path: string | null): Promise<OriginalLook> {
+  if (!path) return { icc: null, density: null };
+  try {
+    const meta = await sharp(path).metadata();
+    return { icc: meta.icc ?? null, density: meta.density && meta.density > 0 ? meta.density : null };
+  } catch {
+    // RAW, HEIC or a file gone meanwhile: sRGB and no DPI; the result is still saved.
+    return { icc: null, density: null };
+  }
+}
+
+/**
+ * Rewrites the verified temp file `path` in place (through a second temp and an atomic rename, so the journalled
+ * temp path stays valid): converted to sRGB from whatever profile the service used (an untagged result is taken
+ * as sRGB), then to the target profile, encoded in the output format.
+ */
+export async function finishResult(path: string, options: FinishOptions, original: OriginalLook): Promise<FinishedResult> {
+  const input = sharp(path, { failOn: 'warning', limitInputPixels: 200_000_000 });
+  const meta = await input.metadata();
+  const wide = options.colour === 'source' ? wideGamutOf(original.icc) : null;
+  let iccFile: string | null = null;
+  try {
+    // libvips converts a 16-bit image correctly only through its profile; an untagged one is treated as sRGB.
+    let pipeline: Sharp = meta.icc ? input.withIccProfile('srgb') : input.toColourspace('srgb');
+    let target = 'srgb';
+    if (wide && original.icc) {
+      iccFile = join(tmpdir(), `batchroom-${randomBytes(6).toString('hex')}.icc`);
+      await writeFile(iccFile, original.icc);
+      // A second pass: from sRGB (now embedded) into the original's space.
+      pipeline = sharp(await pipeline.png({ compressionLevel: 0 }).toBuffer());
+      target = iccFile;
+    }
+    // withMetadata sets the profile to sRGB itself, so the target profile is given through it when there is a DPI.
+    pipeline = original.density ? pipeline.withMetadata({ density: original.density, icc: target }) : pipeline.withIccProfile(target);
+    pipeline = encodeAs(pipeline, options);
+    const next = `${path}.finish`;
+    const info = await pipeline.toFile(next);
+    await rename(next, path);
+    return { format: options.format, width: info.width, height: info.height, profile: wide && original.icc ? wide : 'srgb' };
+  } finally {
+    if (iccFile) await unlink(iccFile).catch(() => undefined);
+  }
+}
+
+function encodeAs(pipeline: Sharp, options: FinishOptions): Sharp {
+  switch (options.format) {
+    case 'jpeg':
+      // Flattened on white: a JPEG has no alpha, and a transparent corner must not turn black.
+      return pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: options.quality, chromaSubsampling: options.quality >= 90 ? '4:4:4' : '4:2:0' });
+    case 'png':
+      return pipeline.png({ compressionLevel: 6 });
+    case 'tiff':
+      return pipeline.tiff({ compression: 'lzw', predictor: 'horizontal' });
+    case 'webp':
+      return pipeline.webp({ quality: options.quality });
+  }
+}

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
-import { COLLISION_POLICIES, METADATA_POLICIES, SIDECAR_KINDS, sidecarKindOf, type BatchSpecInput, type CollisionPolicy } from '../../shared/engine/model';
+import {
+  COLLISION_POLICIES, COLOUR_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, SIDECAR_KINDS, sidecarKindOf, type BatchSpecInput, type CollisionPolicy,
+} from '../../shared/engine/model';
 import { ASPECT_RATIOS, IMAGE_SIZES, type AspectRatio, type ImageSize, type WorkflowDetail } from '../../shared/service/model';
 import type { Settings } from '../../shared/settings/schema';
 import { UsageError } from './errors';
@@ -21,6 +23,12 @@ export interface RunFlags {
   metadata?: string;
   /** none, json or xmp (default: settings). */
   sidecar?: string;
+  /** source, jpeg, png, tiff or webp (default: settings). */
+  format?: string;
+  /** JPEG/WebP quality 1–100 (default: settings). */
+  quality?: string;
+  /** srgb or source (default: settings). */
+  colour?: string;
   budget?: string;
   yes?: boolean;
   /** Run photos already done with this workflow and parameters again, paying again. */
@@ -40,6 +48,12 @@ function splitPair(raw: string, flag: string, example: string): [string, string]
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}").`);
+}
+
+function qualityOf(value: string): number {
+  const quality = Number(value);
+  if (Number.isInteger(quality) && quality >= 1 && quality <= 100) return quality;
+  throw new UsageError(`--quality must be a whole number from 1 to 100 (got "${value}").`);
 }
 
 /**
@@ -130,6 +144,9 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
       collisionPolicy,
       sidecar: flags.sidecar ? oneOf(flags.sidecar, SIDECAR_KINDS, '--sidecar') : sidecarKindOf(settings),
       metadata: flags.metadata ? oneOf(flags.metadata, METADATA_POLICIES, '--metadata') : settings.metadataPolicy,
+      format: flags.format ? oneOf(flags.format, OUTPUT_FORMATS, '--format') : settings.outputFormat,
+      quality: flags.quality === undefined ? settings.jpegQuality : qualityOf(flags.quality),
+      colour: flags.colour ? oneOf(flags.colour, COLOUR_POLICIES, '--colour') : settings.colourPolicy,
     },
     encode: { uploadSizePolicy: settings.uploadSizePolicy, stripMetadata: settings.stripMetadata },
     budget,

@@ -1,4 +1,4 @@
-import type { MetadataPolicy, SidecarKind } from '../../shared/engine/model';
+import type { ColourPolicy, MetadataPolicy, OutputFormat, SidecarKind } from '../../shared/engine/model';
 
 /** How each metadata policy reads in a menu (docs/photo-pipeline.md says what each keeps). */
 export const METADATA_LABELS: Record<MetadataPolicy, string> = {
@@ -12,4 +12,19 @@ export const SIDECAR_LABELS: Record<SidecarKind, string> = {
   none: 'None',
   json: 'JSON (.json, provenance)',
   xmp: 'XMP (.xmp, for Lightroom and Capture One)',
+};
+
+/** How each output format reads in a menu. */
+export const FORMAT_LABELS: Record<OutputFormat, string> = {
+  source: 'Same as the original (HEIC, AVIF and RAW as JPEG)',
+  jpeg: 'JPEG',
+  png: 'PNG',
+  tiff: 'TIFF (8-bit, LZW)',
+  webp: 'WebP',
+};
+
+/** How each colour policy reads in a menu. */
+export const COLOUR_LABELS: Record<ColourPolicy, string> = {
+  srgb: 'sRGB (every screen and web page)',
+  source: 'The original\'s wide gamut (Display P3, Adobe RGB, ProPhoto), else sRGB',
 };

@@ -1,10 +1,10 @@
-import { sidecarKindOf, type BatchSpecInput } from '../../shared/engine/model';
+import { DEFAULT_JPEG_QUALITY, sidecarKindOf, type BatchSpecInput } from '../../shared/engine/model';
 import { asUiError, toUiError, unwrap, type UiError } from '../lib/errors';
 import { toParameters, validateForm } from '../lib/form-model';
 import { selectCurrentDetail } from './catalog-slice';
 import type { BatchDraft, BatchSlice, SliceCreator } from './state';
 
-const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null, namingTemplate: null, collisionPolicy: null, metadataPolicy: null, budget: null, rerun: false };
+const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null, namingTemplate: null, collisionPolicy: null, metadataPolicy: null, outputFormat: null, budget: null, rerun: false };
 
 export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => {
   /** The spec for the current form and draft, or an error in plain words saying what is missing. */
@@ -38,6 +38,9 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
           collisionPolicy: draft.collisionPolicy ?? settings?.collisionPolicy,
           sidecar: settings ? sidecarKindOf(settings) : 'none',
           metadata: draft.metadataPolicy ?? settings?.metadataPolicy ?? 'keep',
+          format: draft.outputFormat ?? settings?.outputFormat ?? 'source',
+          quality: settings?.jpegQuality ?? DEFAULT_JPEG_QUALITY,
+          colour: settings?.colourPolicy ?? 'srgb',
         },
         encode: { uploadSizePolicy: settings?.uploadSizePolicy ?? 'fit', stripMetadata: settings?.stripMetadata ?? true },
         budget: draft.budget,

@@ -1,5 +1,5 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { BatchEstimate, BatchProgressEvent, BatchSummary, CollisionPolicy, ItemView, MetadataPolicy, ServiceUnreachable, Verdict } from '../../shared/engine/model';
+import type { BatchEstimate, BatchProgressEvent, BatchSummary, CollisionPolicy, ItemView, MetadataPolicy, OutputFormat, ServiceUnreachable, Verdict } from '../../shared/engine/model';
 import type { ProviderReport } from '../../shared/engine/provider-report';
 import type { DryRunReport, HotFolderActivity, HotFolderConfigInput, HotFolderState } from '../../shared/hotfolders/model';
 import type { Api } from '../../shared/ipc/contract';
@@ -25,6 +25,8 @@ export interface BatchDraft {
   collisionPolicy: CollisionPolicy | null;
   /** null: the policy from Settings. */
   metadataPolicy: MetadataPolicy | null;
+  /** null: the format from Settings. */
+  outputFormat: OutputFormat | null;
   budget: number | null;
   /** Run photos the done ledger knows again (and pay again): chosen in the summary, per estimate. */
   rerun: boolean;

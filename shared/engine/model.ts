@@ -173,6 +173,14 @@ export const BatchEstimateSchema = z.object({
   rerun: z.boolean().default(false),
   /** Where the results will be saved (the default folder next to the photos already resolved). */
   outputFolder: z.string().default(''),
+  /** What the result files will be: size, format(s), colour, metadata (described by shared/engine/result-file.ts). */
+  resultFile: z.object({
+    longEdge: z.number().int().positive(),
+    largestOriginalEdge: z.number().int().positive().nullable(),
+    formats: z.array(z.enum(['jpeg', 'png', 'tiff', 'webp'])),
+    colour: ColourPolicySchema,
+    metadata: MetadataPolicySchema,
+  }).optional(),
 });
 export type BatchEstimate = z.infer<typeof BatchEstimateSchema>;
 

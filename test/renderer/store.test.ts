@@ -72,7 +72,7 @@ describe('estimate and start', () => {
       workflowId: 'caption-watermark',
       parameters: { texts: { caption: 'Hello', position: 'bottom' }, switchSelections: { style: ['shadow', 'banner'] }, globalOverrides: { aspectRatio: '16:9' } },
       inputs: { paths: ['/in', '/more/a.jpg'], recursive: false, imageField: 'photo' },
-      output: { outputFolder: '/out', namingTemplate: settings.namingTemplate, collisionPolicy: 'suffix', sidecar: 'none', metadata: 'keep' },
+      output: { outputFolder: '/out', namingTemplate: settings.namingTemplate, collisionPolicy: 'suffix', sidecar: 'none', metadata: 'keep', format: 'source', quality: 92, colour: 'srgb' },
       encode: { uploadSizePolicy: 'fit', stripMetadata: true },
       budget: null,
       rerun: false,

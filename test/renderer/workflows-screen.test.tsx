@@ -120,6 +120,19 @@ describe('generated form', () => {
     expect(fake.callsTo('batches:create')[0]).toMatchObject({ rerun: true });
   });
 
+  it('sends the chosen file format and says what the results will be', async () => {
+    const resultFile = { longEdge: 2048, largestOriginalEdge: 6000, formats: ['tiff' as const], colour: 'srgb' as const, metadata: 'keep' as const };
+    const fake = standardBridge({ 'batches:estimate': () => estimate({ resultFile }) });
+    const { user } = await openCaption(fake);
+    await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hi');
+    await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/p/a.tif{Enter}');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'File format' }), 'TIFF (8-bit, LZW)');
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Batch summary' });
+    expect(within(dialog).getByText('Results 2,048 px on the long edge (originals up to 6,000 px) · TIFF, sRGB, metadata kept')).toBeInTheDocument();
+    expect(fake.callsTo('batches:estimate')[0]).toMatchObject({ output: { format: 'tiff', quality: 92, colour: 'srgb' } });
+  });
+
   it('marks the field main or the service blamed, and clears the mark once it is edited', async () => {
     const fake = standardBridge({
       'batches:estimate': () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { describeResultFile } from '../../shared/engine/result-file';
 import { batchBadge, photos } from '../../shared/engine/batch-badge';
 import type { BatchSummary } from '../../shared/engine/model';
 
@@ -25,5 +26,15 @@ describe('batch badge', () => {
 
   it('counts photos in the right number', () => {
     expect([photos(0), photos(1), photos(2), photos(1200)]).toEqual(['0 photos', '1 photo', '2 photos', '1,200 photos']);
+  });
+});
+
+describe('what the results will be, in one sentence', () => {
+  it.each([
+    [{ longEdge: 2048, largestOriginalEdge: 6000, formats: ['jpeg'], colour: 'srgb', metadata: 'keep' }, 'Results 2,048 px on the long edge (originals up to 6,000 px) · JPEG, sRGB, metadata kept'],
+    [{ longEdge: 1024, largestOriginalEdge: 800, formats: ['png', 'tiff'], colour: 'source', metadata: 'strip-gps' }, 'Results 1,024 px on the long edge · PNG and TIFF, the original\'s colour space, metadata kept without location'],
+    [{ longEdge: 1024, largestOriginalEdge: null, formats: [], colour: 'srgb', metadata: 'strip' }, 'Results 1,024 px on the long edge · JPEG, sRGB, metadata removed'],
+  ] as const)('%j', (plan, text) => {
+    expect(describeResultFile({ ...plan, formats: [...plan.formats] })).toBe(text);
   });
 });

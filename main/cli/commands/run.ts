@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { describeResultFile } from '../../../shared/engine/result-file';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { AppError } from '../../../shared/errors';
@@ -31,6 +32,9 @@ export function registerRunCommand(program: Command): void {
     .option('--recursive', 'include photos in subfolders (mirrored in the output)')
     .option('--naming <template>', 'output names, e.g. "{name}_{workflow}{ext}"')
     .option('--on-collision <policy>', 'when a result name exists: suffix, skip or overwrite')
+    .option('--format <format>', 'result file format: source (default: the original\'s; HEIC, AVIF and RAW become JPEG), jpeg, png, tiff or webp')
+    .option('--quality <1-100>', 'JPEG and WebP quality (default 92)')
+    .option('--colour <policy>', 'result colour space: srgb (default) or source (back into the original\'s Display P3, Adobe RGB or ProPhoto)')
     .option('--metadata <policy>', 'what results keep of the originals\' metadata: keep (default), strip-gps or strip')
     .option('--sidecar <kind>', 'a provenance file next to each result: none (default), json or xmp (<result stem>.xmp, read by Lightroom and Capture One)')
     .option('--budget <credits>', 'never spend more than this on the batch')
@@ -92,6 +96,7 @@ function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: stri
   if (estimate.resultsGone.length > 0) {
     out.line(`  ${describeResultsGone(estimate.resultsGone)} (${credits(estimate.resultsGone.length * estimate.costPerItem)})`);
   }
+  if (estimate.resultFile) out.line(`  ${describeResultFile(estimate.resultFile)}`);
   const shown = estimate.namingPreview.slice(0, 3);
   for (const n of shown) out.line(`  ${n.source} → ${n.output}${n.note ? ` (${n.note})` : ''}`);
   const more = estimate.namingPreviewMore + estimate.namingPreview.length - shown.length;

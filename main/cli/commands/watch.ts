@@ -41,6 +41,9 @@ export function registerWatchCommand(program: Command): void {
     .option('--image-field <field>', 'the image field photos are sent as')
     .option('--naming <template>', 'output names, e.g. "{name}_{workflow}{ext}"')
     .option('--on-collision <policy>', 'when a result name exists: suffix, skip or overwrite')
+    .option('--format <format>', 'result file format: source (default: the original\'s; HEIC, AVIF and RAW become JPEG), jpeg, png, tiff or webp')
+    .option('--quality <1-100>', 'JPEG and WebP quality (default 92)')
+    .option('--colour <policy>', 'result colour space: srgb (default) or source (back into the original\'s Display P3, Adobe RGB or ProPhoto)')
     .option('--metadata <policy>', 'what results keep of the originals\' metadata: keep (default), strip-gps or strip')
     .option('--sidecar <kind>', 'a provenance file next to each result: none (default), json or xmp')
     .action(async (dir: string | undefined, flags: WatchFlags, command: Command) => {
@@ -119,6 +122,9 @@ async function folderConfigFromFlags(session: CliSession, dir: string, flags: Wa
     ...(spec.output.namingTemplate ? { namingTemplate: spec.output.namingTemplate } : {}),
     ...(spec.output.collisionPolicy ? { collisionPolicy: spec.output.collisionPolicy } : {}),
     ...(spec.output.metadata ? { metadataPolicy: spec.output.metadata } : {}),
+    ...(spec.output.format ? { outputFormat: spec.output.format } : {}),
+    ...(spec.output.quality ? { jpegQuality: spec.output.quality } : {}),
+    ...(spec.output.colour ? { colourPolicy: spec.output.colour } : {}),
     ...(spec.output.sidecar ? { sidecar: spec.output.sidecar } : {}),
     moveOriginals: flags.moveOriginals === true,
     budget,

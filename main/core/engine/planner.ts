@@ -11,7 +11,11 @@ import { resolveInputs } from '../images/resolve-inputs';
 import type { DoneLedger } from '../journal/done-ledger';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import type { NewItem } from '../journal/types';
-import { previewOutputNames, type CaptureReader } from './output-plan';
+import { imageFieldOrder, previewOutputNames, type CaptureReader } from './output-plan';
+import { DEFAULT_OUTPUT_SIZE, OUTPUT_LONG_EDGE } from '../images/encode';
+import { namingSourceOf, resultFormatOf } from '../../../shared/naming';
+import pLimit from 'p-limit';
+import sharp from 'sharp';
 
 // Turns a BatchSpec into the items of a batch: inputs scanned (with reasons for skips), content hashed, duplicates
 // (same content, workflow and parameters) kept once, everything else recorded as `skipped` for the report.
@@ -184,5 +188,31 @@ export async function buildEstimate(
     resultsGone: plan.resultsGone,
     rerun: spec.rerun,
     outputFolder: spec.output.outputFolder,
+    resultFile: {
+      longEdge: OUTPUT_LONG_EDGE[spec.parameters.globalOverrides?.imageSize ?? DEFAULT_OUTPUT_SIZE],
+      largestOriginalEdge: await largestEdgeOf(plan.items),
+      formats: [...new Set(runnableSources(plan.items, workflow).map((source) => resultFormatOf(source, spec.output.format)))].sort(),
+      colour: spec.output.colour,
+      metadata: spec.output.metadata,
+    },
   };
+}
+
+const runnableSources = (items: readonly NewItem[], workflow: WorkflowDetail): string[] =>
+  items.filter((i) => i.state === 'pending').map((i) => namingSourceOf(i.sources, imageFieldOrder(workflow)) ?? '');
+
+/** The largest original's long edge, read from the image headers (no pixels decoded); null when none could be read. */
+async function largestEdgeOf(items: readonly NewItem[]): Promise<number | null> {
+  const paths = [...new Set(items.filter((i) => i.state === 'pending').flatMap((i) => Object.values(i.sources)).filter((s) => !/^https?:\/\//i.test(s)))];
+  const limit = pLimit(8);
+  const edges = await Promise.all(paths.map((path) => limit(async () => {
+    try {
+      const { width, height } = await sharp(path).metadata();
+      return Math.max(width ?? 0, height ?? 0);
+    } catch {
+      return 0; // HEIC, RAW or unreadable: the size sentence simply leaves it out
+    }
+  })));
+  const largest = Math.max(0, ...edges);
+  return largest > 0 ? largest : null;
 }

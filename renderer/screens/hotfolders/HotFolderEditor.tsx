@@ -1,5 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
-import { COLLISION_POLICIES, METADATA_POLICIES, SIDECAR_KINDS, type CollisionPolicy, type MetadataPolicy, type SidecarKind } from '../../../shared/engine/model';
+import {
+  COLLISION_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, SIDECAR_KINDS, type CollisionPolicy, type MetadataPolicy, type OutputFormat, type SidecarKind,
+} from '../../../shared/engine/model';
 import type { ExistingFilesPolicy, HotFolderConfig } from '../../../shared/hotfolders/model';
 import { Dialog } from '../../components/Dialog';
 import { FolderPickButton } from '../../components/FolderPickButton';
@@ -9,7 +11,7 @@ import { selectCurrentDetail } from '../../store/catalog-slice';
 import { useActions, useApp } from '../../store/context';
 import { OutputOverrides, SwitchChips, TextFieldInput } from '../workflows/FormFields';
 import { COLLISION_LABELS } from '../workflows/PhotosPanel';
-import { METADATA_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
+import { FORMAT_LABELS, METADATA_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
 
 const EXISTING_LABELS: Record<ExistingFilesPolicy, string> = {
   'dry-run': 'Show me first (dry run), then I decide',
@@ -28,6 +30,7 @@ export interface EditorDraft {
   namingTemplate: string;
   collisionPolicy: CollisionPolicy;
   metadataPolicy: MetadataPolicy;
+  outputFormat: OutputFormat;
   sidecar: SidecarKind;
   moveOriginals: boolean;
   existingFiles: ExistingFilesPolicy;
@@ -40,7 +43,7 @@ export function draftFrom(config: HotFolderConfig | null, defaults: { path?: str
     ? { ...config, namingTemplate: config.namingTemplate ?? '' }
     : {
       id: newId(), path: defaults.path ?? '', recursive: false, workflowId: '', outputFolder: defaults.outputFolder ?? '',
-      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', sidecar: 'none', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false,
+      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', sidecar: 'none', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false,
     };
 }
 
@@ -52,7 +55,7 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
   const { saveHotFolder, selectWorkflow, replaceForm, revealFormErrors } = useActions();
   const [draft, setDraft] = useState<EditorDraft>(() => draftFrom(config, { path: initialPath, outputFolder: settings?.outputFolder }));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), metadata: useId(), sidecar: useId(), existing: useId() };
+  const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), metadata: useId(), format: useId(), sidecar: useId(), existing: useId() };
   const set = (patch: Partial<EditorDraft>) => setDraft((d) => ({ ...d, ...patch }));
 
   useEffect(() => {
@@ -140,6 +143,12 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
             {COLLISION_POLICIES.map((p) => <option key={p} value={p}>{COLLISION_LABELS[p]}</option>)}
           </select>
         </div>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.format} className="field-label">File format</label>
+        <select id={ids.format} className="input" value={draft.outputFormat} onChange={(e) => set({ outputFormat: e.target.value as OutputFormat })}>
+          {OUTPUT_FORMATS.map((f) => <option key={f} value={f}>{FORMAT_LABELS[f]}</option>)}
+        </select>
       </div>
       <div className="field">
         <label htmlFor={ids.metadata} className="field-label">Photo metadata</label>

@@ -7,6 +7,7 @@ import { useActions, useApp } from '../../store/context';
 import { COLLISION_LABELS } from '../workflows/PhotosPanel';
 import { KeySection } from './KeySection';
 import { OutputLocation } from './OutputLocation';
+import { ResultFileSettings } from './ResultFileSettings';
 import { SettingText } from './SettingText';
 import { METADATA_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
 
@@ -89,6 +90,7 @@ export function SettingsScreen() {
             {COLLISION_POLICIES.map((p) => <option key={p} value={p}>{COLLISION_LABELS[p]}</option>)}
           </select>
         </div>
+        <ResultFileSettings settings={settings} save={save} />
         <div className="field">
           <label className="field-label" htmlFor="metadata-policy">Photo metadata on results</label>
           <select id="metadata-policy" className="input" value={settings.metadataPolicy} onChange={(e) => void save({ metadataPolicy: e.target.value as MetadataPolicy })}>

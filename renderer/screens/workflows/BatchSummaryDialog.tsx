@@ -1,4 +1,5 @@
 import { Dialog } from '../../components/Dialog';
+import { describeResultFile } from '../../../shared/engine/result-file';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { baseName, formatCredits } from '../../lib/format';
 import { describeAlreadyDone, describeResultsGone } from '../../../shared/engine/done-summary';
@@ -77,6 +78,7 @@ export function BatchSummaryDialog() {
       {!estimate.fitsBudget && <p className="callout callout-danger" role="alert">This batch costs more than the budget you set.</p>}
       <p className="summary-line"><span className="muted">Saved to</span> <span className="mono">{estimate.outputFolder}</span></p>
       <p className="summary-line"><span className="muted">Photo metadata</span> {METADATA_LABELS[metadataPolicy]}</p>
+      {estimate.resultFile && <p className="summary-line">{describeResultFile(estimate.resultFile)}</p>}
       {estimate.namingPreview.length > 0 && (
         <table className="table naming-preview" aria-label="Output names">
           <thead><tr><th>Photo</th><th>Saved as</th></tr></thead>

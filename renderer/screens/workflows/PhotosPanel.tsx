@@ -1,9 +1,11 @@
 import { useId } from 'react';
-import { COLLISION_POLICIES, METADATA_POLICIES, type CollisionPolicy, type MetadataPolicy } from '../../../shared/engine/model';
+import {
+  COLLISION_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, type CollisionPolicy, type MetadataPolicy, type OutputFormat,
+} from '../../../shared/engine/model';
 import { FolderPickButton } from '../../components/FolderPickButton';
 import { useActions, useApp } from '../../store/context';
 import { PathInput } from './PathInput';
-import { METADATA_LABELS } from '../../lib/metadata-labels';
+import { FORMAT_LABELS, METADATA_LABELS } from '../../lib/metadata-labels';
 
 const SHOWN_PATHS = 50;
 
@@ -24,6 +26,7 @@ export function PhotosPanel() {
   const namingId = useId();
   const collisionId = useId();
   const metadataId = useId();
+  const formatId = useId();
   const shown = draft.paths.slice(0, SHOWN_PATHS);
 
   return (
@@ -94,6 +97,17 @@ export function PhotosPanel() {
             {COLLISION_POLICIES.map((p) => <option key={p} value={p}>{COLLISION_LABELS[p]}</option>)}
           </select>
         </div>
+      </div>
+      <div className="field">
+        <label htmlFor={formatId} className="field-label">File format</label>
+        <select
+          id={formatId}
+          className="input"
+          value={draft.outputFormat ?? settings?.outputFormat ?? 'source'}
+          onChange={(e) => setDraft({ outputFormat: e.target.value as OutputFormat })}
+        >
+          {OUTPUT_FORMATS.map((f) => <option key={f} value={f}>{FORMAT_LABELS[f]}</option>)}
+        </select>
       </div>
       <div className="field">
         <label htmlFor={metadataId} className="field-label">Photo metadata</label>

@@ -43,6 +43,16 @@ describe('buildRunSpec', () => {
     });
   });
 
+  it('takes the result file options from --format, --quality and --colour, else from settings, and refuses nonsense', () => {
+    expect(build().output).toMatchObject({ format: 'source', quality: 92, colour: 'srgb' });
+    expect(buildRunSpec(flags(), ['p'], workflow, { ...DEFAULT_SETTINGS, outputFormat: 'tiff', jpegQuality: 80, colourPolicy: 'source' }, '/w').output)
+      .toMatchObject({ format: 'tiff', quality: 80, colour: 'source' });
+    expect(build({ format: 'webp', quality: '75', colour: 'source' }).output).toMatchObject({ format: 'webp', quality: 75, colour: 'source' });
+    expect(() => build({ format: 'bmp' })).toThrow(/--format must be one of source, jpeg, png, tiff, webp/);
+    for (const quality of ['0', '101', '9.5', 'high']) expect(() => build({ quality })).toThrow(/--quality must be a whole number from 1 to 100/);
+    expect(() => build({ colour: 'cmyk' })).toThrow(/--colour must be one of srgb, source/);
+  });
+
   it('accepts explicit mappings for multi-image items', () => {
     const spec = build({ mapping: ['photo=a.jpg,backdrop=/abs/b.jpg'] }, []);
     expect(spec.inputs?.mappings).toEqual([{ photo: '/work/a.jpg', backdrop: '/abs/b.jpg' }]);

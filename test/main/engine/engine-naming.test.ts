@@ -83,6 +83,13 @@ describe('output names: preview equals disk', () => {
     const estimate = await engine.estimate({ workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') } });
     expect(estimate.namingPreview).toHaveLength(5);
     expect(estimate.namingPreviewMore).toBe(3);
+    // What the files will be: the service's 1K output (the originals are smaller), JPEG like the originals, sRGB.
+    expect(estimate.resultFile).toEqual({ longEdge: 1024, largestOriginalEdge: 96, formats: ['jpeg'], colour: 'srgb', metadata: 'keep' });
+    const big = await engine.estimate({
+      workflowId: 'upscale', parameters: { globalOverrides: { imageSize: '2K' } }, inputs: { paths: [input] },
+      output: { outputFolder: join(dir.path, 'out'), format: 'tiff', colour: 'source', metadata: 'strip' },
+    });
+    expect(big.resultFile).toMatchObject({ longEdge: 2048, formats: ['tiff'], colour: 'source', metadata: 'strip' });
   });
 
   it('names a two-image item after the file in the workflow\'s first image field', async () => {

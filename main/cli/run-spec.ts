@@ -29,6 +29,8 @@ export interface RunFlags {
   quality?: string;
   /** srgb or source (default: settings). */
   colour?: string;
+  /** Try first: only this many photos, spread across the selection. */
+  try?: string;
   budget?: string;
   yes?: boolean;
   /** Run photos already done with this workflow and parameters again, paying again. */
@@ -48,6 +50,12 @@ function splitPair(raw: string, flag: string, example: string): [string, string]
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}").`);
+}
+
+function tryCountOf(value: string): number {
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 1 && n <= 50) return n;
+  throw new UsageError(`--try must be a whole number of photos from 1 to 50 (got "${value}").`);
 }
 
 function qualityOf(value: string): number {
@@ -151,6 +159,7 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
     encode: { uploadSizePolicy: settings.uploadSizePolicy, stripMetadata: settings.stripMetadata },
     budget,
     rerun: flags.rerun === true,
+    tryFirst: flags.try === undefined ? null : tryCountOf(flags.try),
     source: { kind: 'cli' },
   };
 }

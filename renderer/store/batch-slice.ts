@@ -89,7 +89,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       await get().requestEstimate();
     },
 
-    async startBatch() {
+    async startBatch(options = {}) {
       const built = buildSpec();
       if ('error' in built) {
         set({ draftError: built.error });
@@ -97,12 +97,14 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       }
       set({ starting: true, draftError: null });
       try {
-        const summary = await unwrap(bridge.batches.create(built.spec));
+        const summary = await unwrap(bridge.batches.create(options.tryFirst ? { ...built.spec, tryFirst: options.tryFirst } : built.spec));
         set((s) => ({ estimate: null, draft: { ...s.draft, paths: [], rerun: false } }));
         get().upsertBatches([summary]);
         get().selectBatch(summary.id);
         get().setView('queue');
-        get().notify('info', `Started “${summary.workflowName}” on ${summary.total} ${summary.total === 1 ? 'photo' : 'photos'}.`);
+        get().notify('info', summary.trialRest
+          ? `Trying “${summary.workflowName}” on ${summary.total} ${summary.total === 1 ? 'photo' : 'photos'} first: review them, then continue with the other ${summary.trialRest}.`
+          : `Started “${summary.workflowName}” on ${summary.total} ${summary.total === 1 ? 'photo' : 'photos'}.`);
         return true;
       } catch (error) {
         set({ draftError: asUiError(error) });

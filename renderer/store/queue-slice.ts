@@ -159,6 +159,15 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
       await control(() => unwrap(bridge.batches.retryFailed({ batchId })));
       await get().loadItems(batchId);
     },
+    async continueTrial(batchId) {
+      try {
+        const next = await unwrap(bridge.batches.continueTrial({ batchId }));
+        get().upsertBatches([next]);
+        get().selectBatch(next.id);
+      } catch (error) {
+        get().notifyError(asUiError(error));
+      }
+    },
     async providerReport(batchId) {
       try {
         return await unwrap(bridge.batches.providerReport({ batchId }));

@@ -48,8 +48,8 @@ export interface BatchSlice {
   resetEstimate(): void;
   /** From the summary: include (or leave out again) the photos already done, and price the batch again. */
   setRerun(rerun: boolean): Promise<void>;
-  /** Creates the batch from the summary and switches to the queue. */
-  startBatch(): Promise<boolean>;
+  /** Creates the batch from the summary and switches to the queue; `tryFirst`: only that many photos, spread. */
+  startBatch(options?: { tryFirst?: number }): Promise<boolean>;
 }
 
 export interface CatalogSlice {
@@ -132,6 +132,8 @@ export interface QueueSlice {
   cancelBatch(batchId: string): Promise<void>;
   cancelAll(): Promise<void>;
   retryFailed(batchId: string): Promise<void>;
+  /** After a try-first batch: the rest of the selection, same settings, as a new batch (selected in the queue). */
+  continueTrial(batchId: string): Promise<void>;
   /** The executions of a batch charged without a result, as a CSV to send the provider (null when it failed). */
   providerReport(batchId: string): Promise<ProviderReport | null>;
   cancelItem(itemId: string): Promise<void>;

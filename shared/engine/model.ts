@@ -132,6 +132,13 @@ export const BatchSpecSchema = z.object({
    * ledger skips them and the estimate reports them. Hot folders set it: they consult the same ledger themselves.
    */
   rerun: z.boolean().default(false),
+  /**
+   * Try first: run only this many photos, spread across the batch, so the settings can be checked before the rest is
+   * paid for. Continuing runs the same spec without it; the done ledger skips the tried photos (no second charge).
+   */
+  tryFirst: z.number().int().min(1).max(50).nullable().default(null),
+  /** Set by the engine on a try-first batch: how many photos the full batch has beyond the tried ones. */
+  trialRest: z.number().int().nonnegative().nullable().default(null),
   /** Set by hot folders so results and ledger entries can be traced back. */
   source: z.object({ kind: z.enum(['manual', 'hotFolder', 'cli']), hotFolderId: z.string().optional() }).default({ kind: 'manual' }),
 });
@@ -173,6 +180,8 @@ export const BatchEstimateSchema = z.object({
   rerun: z.boolean().default(false),
   /** Where the results will be saved (the default folder next to the photos already resolved). */
   outputFolder: z.string().default(''),
+  /** A try-first estimate: the photos tried now, and those left for "Continue" (each costs costPerItem). */
+  trial: z.object({ tried: z.number().int().nonnegative(), rest: z.number().int().nonnegative() }).optional(),
   /** What the result files will be: size, format(s), colour, metadata (described by shared/engine/result-file.ts). */
   resultFile: z.object({
     longEdge: z.number().int().positive(),
@@ -203,6 +212,8 @@ export const BatchSummarySchema = z.object({
   creditCost: z.number().nonnegative(),
   /** What one execution of its workflow costs (a resubmission, a retry). */
   unitCost: z.number().nonnegative(),
+  /** A try-first batch: the photos "Continue" would run (null for any other batch). */
+  trialRest: z.number().int().nonnegative().nullable().default(null),
   creditsSpent: z.number().nonnegative(),
   budget: z.number().nullable(),
   outputFolder: z.string(),

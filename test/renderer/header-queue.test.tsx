@@ -118,6 +118,26 @@ describe('queue', () => {
     expect(fake.callsTo('batches:cancel')).toEqual([]);
   });
 
+  it('after a try-first batch: "Continue with the other 9" asks with the cost, then starts the rest and selects it', async () => {
+    const tried = batch({ total: 3, counts: counts({ saved: 3 }), state: 'completed', progress: 1, trialRest: 9, unitCost: 2 });
+    const rest = batch({ id: 'b2', total: 12, trialRest: null });
+    const fake = standardBridge({
+      'batches:list': () => [tried],
+      'batches:items': () => ({ total: 0, items: [] }),
+      'batches:continueTrial': () => rest,
+    });
+    const user = userEvent.setup({ delay: null });
+    const { store } = renderApp(fake);
+    act(() => store.getState().setView('queue'));
+    await user.click(await screen.findByRole('button', { name: 'Continue with the other 9' }));
+    const dialog = screen.getByRole('dialog', { name: 'Continue with the other 9 photos?' });
+    expect(dialog).toHaveTextContent(/not sent or paid for again/);
+    expect(fake.callsTo('batches:continueTrial')).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Continue (up to 18 credits)' }));
+    await waitFor(() => expect(store.getState().selectedBatchId).toBe('b2'));
+    expect(fake.callsTo('batches:continueTrial')).toEqual([{ batchId: 'b1' }]);
+  });
+
   it('resubmits an unknown item only after the may-be-charged-twice confirmation', async () => {
     const fake = queueBridge(20, { 'items:resubmit': () => item(3, 'pending') });
     const user = userEvent.setup({ delay: null });

@@ -120,6 +120,23 @@ describe('generated form', () => {
     expect(fake.callsTo('batches:create')[0]).toMatchObject({ rerun: true });
   });
 
+  it('offers to try 3 photos first with both steps\' costs, and sends tryFirst', async () => {
+    const fake = standardBridge({
+      'batches:estimate': () => estimate({ itemCount: 12, totalCost: 24, costPerItem: 2 }),
+      'batches:create': () => batch({ workflowName: 'Caption & Watermark', total: 3, trialRest: 9 }),
+      'batches:items': () => ({ total: 0, items: [] }),
+    });
+    const { user, store } = await openCaption(fake);
+    await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hi');
+    await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/p/shoot{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Batch summary' });
+    expect(within(dialog).getByTestId('try-first')).toHaveTextContent('Try 3 photos first (6 credits), review them, then continue with the other 9 (18 credits).');
+    await user.click(within(dialog).getByRole('button', { name: 'Try on 3 photos first' }));
+    await waitFor(() => expect(store.getState().view).toBe('queue'));
+    expect(fake.callsTo('batches:create')[0]).toMatchObject({ tryFirst: 3 });
+  });
+
   it('sends the chosen file format and says what the results will be', async () => {
     const resultFile = { longEdge: 2048, largestOriginalEdge: 6000, formats: ['tiff' as const], colour: 'srgb' as const, metadata: 'keep' as const };
     const fake = standardBridge({ 'batches:estimate': () => estimate({ resultFile }) });

@@ -38,6 +38,7 @@ export function registerRunCommand(program: Command): void {
     .option('--metadata <policy>', 'what results keep of the originals\' metadata: keep (default), strip-gps or strip')
     .option('--sidecar <kind>', 'a provenance file next to each result: none (default), json or xmp (<result stem>.xmp, read by Lightroom and Capture One)')
     .option('--budget <credits>', 'never spend more than this on the batch')
+    .option('--try <n>', 'try first: run only n photos spread across the selection; run again without --try to continue (the tried ones are not paid again)')
     .option('--rerun', 'also run photos already done with this workflow and parameters (pays for them again)')
     .option('-y, --yes', 'do not ask before spending credits')
     .action(async (paths: string[], flags: RunFlags, command: Command) =>
@@ -73,7 +74,12 @@ export function registerRunCommand(program: Command): void {
         const batch = await call('batches:create', spec);
         if (out.json) out.record({ type: 'batch', ...batch });
         else out.line(`Batch ${batch.id} started: ${plural(batch.total, 'photo')} → ${batch.outputFolder}`);
-        return followBatches(session, [batch]);
+        const code = await followBatches(session, [batch]);
+        if (estimate.trial && estimate.trial.rest > 0 && !out.json) {
+          out.line(`Tried on ${plural(estimate.trial.tried, 'photo')}: look at them in ${batch.outputFolder}. To continue with the other ${estimate.trial.rest} ` +
+            `(${credits(estimate.trial.rest * estimate.costPerItem, kind)}), run the same command without --try: the tried photos are done and are not sent or paid for again.`);
+        }
+        return code;
       }, { withEngine: 'lazy' }),
     );
 }
@@ -97,6 +103,7 @@ function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: stri
     out.line(`  ${describeResultsGone(estimate.resultsGone)} (${credits(estimate.resultsGone.length * estimate.costPerItem)})`);
   }
   if (estimate.resultFile) out.line(`  ${describeResultFile(estimate.resultFile)}`);
+  if (estimate.trial) out.line(`  try first: ${plural(estimate.trial.tried, 'photo')} now (${credits(estimate.costPerItem * estimate.trial.tried, kind)}), ${estimate.trial.rest} more when you continue (${credits(estimate.costPerItem * estimate.trial.rest, kind)})`);
   const shown = estimate.namingPreview.slice(0, 3);
   for (const n of shown) out.line(`  ${n.source} → ${n.output}${n.note ? ` (${n.note})` : ''}`);
   const more = estimate.namingPreviewMore + estimate.namingPreview.length - shown.length;

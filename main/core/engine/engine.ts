@@ -17,7 +17,7 @@ import type { ServiceClient } from '../service/types';
 import { createCoalescer, type ProgressListener } from './events';
 import { isOutagePause } from './outage-pause';
 import { defaultOutputFolder } from './output-folder';
-import { buildEstimate, planBatch } from './planner';
+import { buildEstimate, planBatch, trialOf } from './planner';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner, type EngineStats } from './runner';
 import type { SubmitHooks } from './submit-hooks';
@@ -60,6 +60,11 @@ export interface Engine {
   resume(batchId: string): BatchSummary;
   cancel(batchId: string): BatchSummary;
   retryFailed(batchId: string): BatchSummary;
+  /**
+   * After a try-first batch: the same spec for the whole selection, as a new batch. The done ledger leaves the tried
+   * photos out (no second upload, no second charge); the cost check is the usual one.
+   */
+  continueTrial(batchId: string): Promise<BatchSummary>;
   cancelItem(itemId: string): ItemView;
   /** Follows executions another instance submitted (studio takeover): polled and saved, never submitted again. */
   adopt(spec: BatchSpecInput, executions: readonly AdoptedExecution[]): Promise<BatchSummary>;
@@ -144,7 +149,8 @@ export function createEngine(options: EngineOptions): Engine {
     if (!outputFolder) throw new AppError('validation', 'choose an output folder: the inputs are all URLs, so there is no folder to save next to', { field: 'output.outputFolder' });
     const spec: BatchSpec = { ...parsed.data, output: { ...parsed.data.output, outputFolder } };
     const workflow: WorkflowDetail = await client.getWorkflow(spec.workflowId);
-    const planned = await planBatch(spec, workflow, doneLedger);
+    const full = await planBatch(spec, workflow, doneLedger);
+    const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
     let balance: number | null = null;
     try {
       balance = (await client.getBalance()).apiCredits;
@@ -180,8 +186,10 @@ export function createEngine(options: EngineOptions): Engine {
     }
     await checkOutputFolder(spec.output.outputFolder);
     const at = now().toISOString();
+    // A try-first batch remembers how many photos "Continue" would run.
+    const stored: BatchSpec = planned.trial ? { ...spec, trialRest: planned.trial.rest } : spec;
     const batch: BatchRecord = {
-      id: randomUUID(), spec, workflow, creditCost: workflow.creditCost, state: 'running', pausedReason: null, createdAt: at, updatedAt: at,
+      id: randomUUID(), spec: stored, workflow, creditCost: workflow.creditCost, state: 'running', pausedReason: null, createdAt: at, updatedAt: at,
       creditsSpent: 0, budget: spec.budget, outputFolder: spec.output.outputFolder,
     };
     journal.createBatch(batch, planned.items);
@@ -204,9 +212,16 @@ export function createEngine(options: EngineOptions): Engine {
 
   const requireBatch = (batchId: string) => runner.batch(batchId);
 
+  async function continueTrial(batchId: string): Promise<BatchSummary> {
+    const { spec } = requireBatch(batchId);
+    if (!spec.tryFirst) throw new AppError('conflict', 'this batch was not a try-first batch: there is nothing to continue');
+    return createBatch({ ...spec, tryFirst: null, trialRest: null, rerun: false });
+  }
+
   return {
     estimate: async (spec) => (await plan(spec)).estimate,
     createBatch,
+    continueTrial,
     adopt,
     pause: (batchId) => {
       const batch = requireBatch(batchId);

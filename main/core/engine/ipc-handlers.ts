@@ -13,6 +13,7 @@ export function createBatchHandlers(engine: Engine): DomainHandlers<typeof batch
     'batches:resume': ({ batchId }) => engine.resume(batchId),
     'batches:cancel': ({ batchId }) => engine.cancel(batchId),
     'batches:retryFailed': ({ batchId }) => engine.retryFailed(batchId),
+    'batches:continueTrial': ({ batchId }) => engine.continueTrial(batchId),
     'batches:providerReport': ({ batchId }) => engine.providerReport(batchId),
     'items:cancel': ({ itemId }) => engine.cancelItem(itemId),
     'items:resubmit': ({ itemId }) => engine.resubmitItem(itemId),

@@ -21,6 +21,8 @@ import sharp from 'sharp';
 // (same content, workflow and parameters) kept once, everything else recorded as `skipped` for the report.
 
 export interface Plan {
+  /** A try-first plan: how many are tried and how many are left for "Continue". */
+  trial?: { tried: number; rest: number };
   items: NewItem[];
   /** Items that will be submitted (not skipped). */
   workCount: number;
@@ -166,6 +168,19 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, done?
   return { items, workCount: keys.size, skipped, duplicates, keys, alreadyDone, resultsGone };
 }
 
+/**
+ * Try first: `n` of the runnable items, spread evenly across the batch (the first, middle and last shoot, not three
+ * frames of the first), renumbered; everything else is left out of this batch, to be run by "Continue".
+ */
+export function trialOf(plan: Plan, n: number): Plan {
+  const runnable = plan.items.filter((i) => i.state === 'pending').sort((a, b) => a.position - b.position);
+  if (runnable.length <= n) return { ...plan, trial: { tried: runnable.length, rest: 0 } };
+  const picked = Array.from({ length: n }, (_, i) => runnable[Math.floor(((i + 0.5) * runnable.length) / n)]!);
+  const items = picked.map((item, position) => ({ ...item, position }));
+  const keys = new Map([...plan.keys].filter(([id]) => items.some((i) => i.id === id)));
+  return { items, workCount: items.length, skipped: [], duplicates: [], keys, alreadyDone: plan.alreadyDone, resultsGone: [], trial: { tried: n, rest: plan.workCount - n } };
+}
+
 export async function buildEstimate(
   spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date, capture?: CaptureReader,
 ): Promise<BatchEstimate> {
@@ -188,6 +203,7 @@ export async function buildEstimate(
     resultsGone: plan.resultsGone,
     rerun: spec.rerun,
     outputFolder: spec.output.outputFolder,
+    ...(plan.trial ? { trial: plan.trial } : {}),
     resultFile: {
       longEdge: OUTPUT_LONG_EDGE[spec.parameters.globalOverrides?.imageSize ?? DEFAULT_OUTPUT_SIZE],
       largestOriginalEdge: await largestEdgeOf(plan.items),

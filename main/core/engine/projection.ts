@@ -57,6 +57,7 @@ export function toBatchSummary(journal: Journal, batch: BatchRecord, eta: EtaInp
     etaMs,
     creditCost: runnable * batch.creditCost,
     unitCost: batch.creditCost,
+    trialRest: batch.spec.trialRest ?? null,
     creditsSpent: Math.max(0, batch.creditsSpent),
     budget: batch.budget,
     outputFolder: batch.outputFolder,

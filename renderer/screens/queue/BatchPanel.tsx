@@ -16,14 +16,15 @@ function count(batch: BatchSummary, ...states: (keyof BatchSummary['counts'])[])
 
 export function BatchPanel({ batch }: { batch: BatchSummary }) {
   const filter = useApp((s) => s.statusFilter);
-  const { pauseBatch, resumeBatch, cancelBatch, retryFailed, setStatusFilter, openReview, openFolder, providerReport } = useActions();
+  const { pauseBatch, resumeBatch, cancelBatch, retryFailed, continueTrial, setStatusFilter, openReview, openFolder, providerReport } = useActions();
   const open = batch.state === 'running' || batch.state === 'paused';
   const failed = count(batch, 'failed');
   const saved = count(batch, 'saved');
   const unknown = count(batch, 'unknown');
   const noResult = count(batch, 'charged-no-result');
   const badge = batchBadge(batch);
-  const [confirm, setConfirm] = useState<'cancel' | 'retry' | null>(null);
+  const [confirm, setConfirm] = useState<'cancel' | 'retry' | 'continue' | null>(null);
+  const rest = batch.state === 'completed' ? batch.trialRest ?? 0 : 0;
   const notStarted = count(batch, 'cancelled');
   const waiting = count(batch, 'pending', 'encoding');
   const sent = count(batch, 'submitting', 'submitted', 'running', 'downloading');
@@ -61,6 +62,9 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
             </button>
           )}
           {saved > 0 && <button type="button" className="btn" onClick={() => openReview(batch.id)}>Review results</button>}
+          {rest > 0 && (
+            <button type="button" className="btn btn-primary" onClick={() => setConfirm('continue')}>Continue with the other {rest}</button>
+          )}
           <button type="button" className="btn" onClick={() => void openFolder(batch.outputFolder)}>Open output folder</button>
         </div>
       </header>
@@ -102,6 +106,17 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
           <p>{photos(waiting)} not sent yet will not be processed: they cost nothing.</p>
           {sent > 0 && <p>{photos(sent)} already at the service cannot be stopped: they finish, are charged and are saved.</p>}
           <p className="muted">You can resume a cancelled batch later: its unstarted photos run then.</p>
+        </ConfirmDialog>
+      )}
+      {confirm === 'continue' && (
+        <ConfirmDialog
+          title={`Continue with the other ${photos(rest)}?`}
+          confirmLabel={`Continue (up to ${formatCredits(rest * batch.unitCost)})`}
+          cancelLabel="Not now"
+          onClose={() => setConfirm(null)}
+          onConfirm={() => void continueTrial(batch.id)}
+        >
+          <p>The same workflow and settings, as a new batch. The {photos(batch.total)} tried here are done: they are not sent or paid for again.</p>
         </ConfirmDialog>
       )}
       {confirm === 'retry' && (

@@ -8,6 +8,9 @@ import { METADATA_LABELS } from '../../lib/metadata-labels';
 import { useActions, useApp } from '../../store/context';
 
 /** The last look before spending: count, skipped files and why, cost against balance, where results go. */
+/** How many photos "Try first" runs, spread across the batch. */
+const TRY_FIRST = 3;
+
 export function BatchSummaryDialog() {
   const estimate = useApp((s) => s.estimate);
   const starting = useApp((s) => s.starting);
@@ -22,6 +25,8 @@ export function BatchSummaryDialog() {
   const skippedCount = estimate.skipped.length + estimate.duplicates.length;
   const done = estimate.alreadyDone;
   const rerunCost = done.length * estimate.costPerItem;
+  // Nobody wants to spend 500 credits on the wrong settings: a few photos first, then the rest (no second charge).
+  const canTry = estimate.itemCount >= TRY_FIRST * 3;
 
   return (
     <Dialog
@@ -31,6 +36,11 @@ export function BatchSummaryDialog() {
       footer={
         <>
           <button type="button" className="btn" onClick={resetEstimate}>Back</button>
+          {canTry && (
+            <button type="button" className="btn" disabled={blocked || starting} onClick={() => void startBatch({ tryFirst: TRY_FIRST })}>
+              Try on {TRY_FIRST} photos first
+            </button>
+          )}
           <button type="button" className="btn btn-primary" data-autofocus disabled={blocked || starting} onClick={() => void startBatch()}>
             {starting ? 'Starting…' : `Start ${estimate.itemCount} ${estimate.itemCount === 1 ? 'photo' : 'photos'}`}
           </button>
@@ -78,6 +88,12 @@ export function BatchSummaryDialog() {
       {!estimate.fitsBudget && <p className="callout callout-danger" role="alert">This batch costs more than the budget you set.</p>}
       <p className="summary-line"><span className="muted">Saved to</span> <span className="mono">{estimate.outputFolder}</span></p>
       <p className="summary-line"><span className="muted">Photo metadata</span> {METADATA_LABELS[metadataPolicy]}</p>
+      {canTry && (
+        <p className="summary-line" data-testid="try-first">
+          <span className="muted">Not sure yet?</span> Try {TRY_FIRST} photos first ({formatCredits(TRY_FIRST * estimate.costPerItem)}), review them, then
+          continue with the other {estimate.itemCount - TRY_FIRST} ({formatCredits((estimate.itemCount - TRY_FIRST) * estimate.costPerItem)}).
+        </p>
+      )}
       {estimate.resultFile && <p className="summary-line">{describeResultFile(estimate.resultFile)}</p>}
       {estimate.namingPreview.length > 0 && (
         <table className="table naming-preview" aria-label="Output names">

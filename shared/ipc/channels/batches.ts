@@ -29,6 +29,8 @@ export const batchChannels = {
   'batches:resume': invoke(BatchRef, BatchSummarySchema),
   'batches:cancel': invoke(BatchRef, BatchSummarySchema),
   'batches:retryFailed': invoke(BatchRef, BatchSummarySchema),
+  /** After a try-first batch: the rest of the selection with the same settings (the tried photos are not paid again). */
+  'batches:continueTrial': invoke(BatchRef, BatchSummarySchema),
   /** "Report to provider": executions charged without a result (one batch, or every batch when null), with a CSV. */
   'batches:providerReport': invoke(z.object({ batchId: z.string().min(1).nullable().default(null) }).strict(), ProviderReportSchema),
   'batches:progress': event(BatchProgressEventSchema),

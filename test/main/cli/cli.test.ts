@@ -195,6 +195,25 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     expect((await readdir(out)).filter((n) => n.includes(' (2)')).sort()).toEqual(['p0_color-grade (2).jpg', 'p1_color-grade (2).jpg', 'p2_color-grade (2).jpg']);
   });
 
+  it('--try 2 runs two photos spread across the selection and says how to continue; the same command without it runs only the rest', { timeout: 120_000 }, async () => {
+    const { env, flags } = live('state-try');
+    const input = join(dir, 'photos-try');
+    await makePhotos(input, 6);
+    const out = join(dir, 'out-try');
+    const run = (...extra: string[]) => runCli([...flags, 'run', ...extra, '--workflow', 'color-grade', '--text', 'look=warm', '--yes', '--out', out, input], env);
+    const before = sandbox.stats().executionsCreated;
+    const tried = await run('--try', '2');
+    expect(tried.code, tried.stderr).toBe(0);
+    expect(tried.stdout).toMatch(/try first: 2 photos now \(2 free test credits\), 4 more when you continue \(4 free test credits\)/);
+    expect(tried.stdout).toMatch(/To continue with the other 4 \(4 free test credits\), run the same command without --try/);
+    expect((await readdir(out)).sort()).toEqual(['p1_color-grade.jpg', 'p4_color-grade.jpg']);
+    const rest = await run();
+    expect(rest.code, rest.stderr).toBe(0);
+    expect((await readdir(out)).length).toBe(6);
+    expect(sandbox.stats().executionsCreated - before).toBe(6);
+    expect((await run('--try', 'many')).code).toBe(2);
+  });
+
   it('exits 1 when items fail, listing the reason', async () => {
     const failing = await startTestSandbox({ executionDurationMs: 100, faults: { executionFailureRate: 1 } });
     try {

@@ -89,7 +89,7 @@ describe('buildRunSpec', () => {
 describe('exit codes and the summary line', () => {
   const batch = (extra: Partial<BatchSummary> = {}): BatchSummary => ({
     id: 'b', workflowId: 'grade', workflowName: 'Grade', state: 'completed', pausedReason: null, createdAt: '', total: 3, counts: {} as BatchSummary['counts'],
-    progress: 1, etaMs: 0, creditCost: 2, unitCost: 1, creditsSpent: 4, budget: null, outputFolder: '/out', ...extra,
+    progress: 1, etaMs: 0, creditCost: 2, unitCost: 1, trialRest: null, creditsSpent: 4, budget: null, outputFolder: '/out', ...extra,
   });
   const item = (state: ItemView['state'], outputs: string[] = []): ItemView => ({
     id: state, batchId: 'b', position: 0, displayName: `${state}.jpg`, sources: {}, state, progress: 0, reason: null, executionId: null,

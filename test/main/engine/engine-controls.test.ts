@@ -285,7 +285,7 @@ describe('engine controls', () => {
     await engine.start();
     const handlers = createBatchHandlers(engine);
     const summary = await handlers['batches:create'](
-      { ...spec(), parameters: {}, encode: { uploadSizePolicy: 'fit', stripMetadata: true }, budget: null, rerun: false, source: { kind: 'manual' }, inputs: { paths: [input], recursive: false, mappings: [] }, output: { outputFolder: join(dir.path, 'out'), namingTemplate: '{name}{ext}', collisionPolicy: 'suffix', sidecars: false, sidecar: 'none', metadata: 'keep', format: 'source', quality: 92, colour: 'srgb' } },
+      { ...spec(), parameters: {}, encode: { uploadSizePolicy: 'fit', stripMetadata: true }, budget: null, rerun: false, tryFirst: null, trialRest: null, source: { kind: 'manual' }, inputs: { paths: [input], recursive: false, mappings: [] }, output: { outputFolder: join(dir.path, 'out'), namingTemplate: '{name}{ext}', collisionPolicy: 'suffix', sidecars: false, sidecar: 'none', metadata: 'keep', format: 'source', quality: 92, colour: 'srgb' } },
     );
     await waitForBatch(engine, summary.id);
     await new Promise((r) => setTimeout(r, 250));

@@ -207,16 +207,17 @@ describe('engine refusals, budget and polling', () => {
 });
 
 describe('move originals', () => {
+  // Generous waits: on a loaded 2-core CI machine the second pick-up took over 5 s (a wait, not a timing assertion).
   it('moves originals to Done/ and Failed/, suffixing names already taken in Done/', async () => {
     const engine = createFakeEngine({ fail: (p) => p.endsWith('bad.jpg') });
     const h = track(harness({ engine }));
     await h.manager.save(folderConfig({ path: inbox, outputFolder: out, moveOriginals: true }));
     await writeFile(join(inbox, 'IMG_0001.jpg'), jpegBytes('first card'));
-    await waitFor(async () => (await readdir(join(inbox, 'Done')).catch(() => [])).length === 1, 5_000, 'first move');
+    await waitFor(async () => (await readdir(join(inbox, 'Done')).catch(() => [])).length === 1, 15_000, 'first move');
     await writeFile(join(inbox, 'IMG_0001.jpg'), jpegBytes('second card, same name'));
     await writeFile(join(inbox, 'bad.jpg'), jpegBytes('broken'));
-    await waitFor(async () => (await readdir(join(inbox, 'Done')).catch(() => [])).length === 2, 5_000, 'second move');
-    await waitFor(async () => (await readdir(join(inbox, 'Failed')).catch(() => [])).length === 1, 5_000, 'failed move');
+    await waitFor(async () => (await readdir(join(inbox, 'Done')).catch(() => [])).length === 2, 15_000, 'second move');
+    await waitFor(async () => (await readdir(join(inbox, 'Failed')).catch(() => [])).length === 1, 15_000, 'failed move');
     expect((await readdir(join(inbox, 'Done'))).sort()).toEqual(['IMG_0001 (2).jpg', 'IMG_0001.jpg']);
     expect(await readdir(join(inbox, 'Failed'))).toEqual(['bad.jpg']);
     expect((await readdir(inbox)).sort()).toEqual(['Done', 'Failed']);

@@ -82,10 +82,15 @@ describe('generated form', () => {
     await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hello');
     await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/photos/shoot{Enter}');
     expect(within(screen.getByRole('list', { name: 'Photos to process' })).getByText('/photos/shoot')).toBeInTheDocument();
+    // A folder is not "1 item": its photos are counted (and priced) by the summary.
+    expect(screen.getByText('1 folder · the summary counts the photos in folders and shows the cost')).toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/photos/IMG_1.JPG{Enter}');
+    expect(screen.getByText('1 photo and 1 folder · the summary counts the photos in folders and shows the cost')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Review batch…' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'Batch summary' });
     expect(within(dialog).getByText('4 credits')).toBeInTheDocument();
+    expect(within(dialog).getByText('1,196 credits after this batch')).toBeInTheDocument();
     expect(within(dialog).getByText('1 skipped file')).toBeInTheDocument();
     expect(within(dialog).getByRole('table', { name: 'Output names' })).toHaveTextContent('a_color-grade.jpg');
     // The folder main resolved (here the fake's answer) is what the summary shows.

@@ -56,7 +56,12 @@ export function BatchSummaryDialog() {
         </div>
         <div>
           <dt>Balance</dt>
-          <dd className={estimate.fitsBalance ? '' : 'text-danger'}>{estimate.balance === null ? 'unknown (offline)' : formatCredits(estimate.balance)}</dd>
+          <dd className={estimate.fitsBalance ? '' : 'text-danger'}>
+            {estimate.balance === null ? 'unknown (offline)' : formatCredits(estimate.balance)}
+            {estimate.balance !== null && estimate.fitsBalance && (
+              <span className="dd-note">{formatCredits(estimate.balance - estimate.totalCost)} after this batch</span>
+            )}
+          </dd>
         </div>
       </dl>
       {done.length > 0 && !estimate.rerun && (

@@ -3,15 +3,31 @@ import type { WorkflowDetail } from '../../../shared/service/model';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formKeyOf, validateForm } from '../../lib/form-model';
 import { formatCredits } from '../../lib/format';
+import { hasImageExtension } from '../../../shared/media/input-policy';
+import { photos } from '../../../shared/engine/batch-badge';
 import { useActions, useApp } from '../../store/context';
 import { OutputOverrides, SwitchChips, TextFieldInput } from './FormFields';
 import { ImageSlots } from './ImageSlots';
 import { PhotosPanel } from './PhotosPanel';
 
+/**
+ * What is in the draft before main scans it: a path with a photo's extension is one photo, anything else a folder
+ * whose photos are counted (and priced) only by the summary — so a dropped folder never reads "1 item".
+ */
+function describeDraft(paths: readonly string[], creditCost: number): string {
+  if (paths.length === 0) return 'Nothing is spent until you confirm the summary.';
+  const photoCount = paths.filter((p) => hasImageExtension(p.split(/[\\/]/).pop() ?? '')).length;
+  const folders = paths.length - photoCount;
+  const parts = [photoCount > 0 && photos(photoCount), folders > 0 && `${folders} ${folders === 1 ? 'folder' : 'folders'}`].filter(Boolean).join(' and ');
+  return folders > 0
+    ? `${parts} · the summary counts the photos in folders and shows the cost`
+    : `${parts} · ${formatCredits(photoCount * creditCost)}`;
+}
+
 /** The form generated from a workflow's input schema, plus the photos and output of the batch. */
 export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
   const form = useApp((s) => s.form);
-  const count = useApp((s) => s.draft.paths.length);
+  const paths = useApp((s) => s.draft.paths);
   const estimating = useApp((s) => s.estimating);
   const draftError = useApp((s) => s.draftError);
   const { requestEstimate } = useActions();
@@ -52,7 +68,7 @@ export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
       {draftError && <ErrorMessage error={draftError} />}
       <div className="form-actions">
         <span className="muted">
-          {count > 0 ? `${count} ${count === 1 ? 'item' : 'items'} · about ${formatCredits(count * detail.creditCost)} before scanning folders` : 'Nothing is spent until you confirm the summary.'}
+          {describeDraft(paths, detail.creditCost)}
         </span>
         <button type="submit" className="btn btn-primary" disabled={estimating}>
           {estimating ? 'Checking…' : 'Review batch…'}

@@ -67,6 +67,10 @@ export const createCatalogSlice: SliceCreator<CatalogSlice> = (set, get, bridge)
       }),
     revealFormErrors: () => patchForm((f) => ({ ...f, showErrors: true })),
     replaceForm: (form) => set({ form }),
+    borrowForm: () => {
+      const { selectedWorkflowId, form, detailError } = get();
+      return () => set({ selectedWorkflowId, form, detailError });
+    },
   };
 };
 

@@ -77,6 +77,11 @@ export interface CatalogSlice {
   setFixedImage(fieldId: string, path: string | null): void;
   revealFormErrors(): void;
   replaceForm(form: FormState): void;
+  /**
+   * Lends the one generated form to another editor (the hot-folder dialog): returns the function that puts the
+   * Workflows screen's workflow and form back as they were, so a hot folder's Look never leaks into the batch form.
+   */
+  borrowForm(): () => void;
 }
 
 export interface HotFolderSlice {

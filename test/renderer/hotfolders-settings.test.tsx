@@ -62,6 +62,22 @@ describe('hot folders', () => {
     expect(within(screen.getByRole('region', { name: 'Activity' })).getByText('Saved a_color-grade.jpg')).toBeInTheDocument();
   });
 
+  it('the editor\'s workflow form does not leak into the batch being built on Workflows', async () => {
+    const { user, store } = await show('hotFolders');
+    act(() => store.getState().setView('workflows'));
+    await user.click(await screen.findByRole('button', { name: /Caption & Watermark/ }));
+    await user.type(await screen.findByRole('textbox', { name: /Caption/ }), 'Hello');
+    act(() => store.getState().setView('hotFolders'));
+    await user.click(within(await screen.findByRole('region', { name: 'No hot folders yet' })).getByRole('button', { name: 'Add hot folder' }));
+    const dialog = screen.getByRole('dialog', { name: 'New hot folder' });
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Workflow' }), 'color-grade');
+    await user.selectOptions(await within(dialog).findByRole('combobox', { name: /Look/ }), 'cool');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    act(() => store.getState().setView('workflows'));
+    expect(store.getState().selectedWorkflowId).toBe('caption-watermark');
+    expect(await screen.findByRole('textbox', { name: /Caption/ })).toHaveValue('Hello');
+  });
+
   it('processes or leaves the photos held for review', async () => {
     const held = hotFolder({ state: 'awaiting-review', reason: '2 files were already in the folder', awaitingReview: 2 }, { enabled: true });
     const fake = standardBridge({
@@ -74,7 +90,7 @@ describe('hot folders', () => {
     await user.click(within(card).getByRole('button', { name: 'Leave them' }));
     await waitFor(() => expect(fake.callsTo('hotFolders:save')).toEqual([expect.objectContaining({ id: 'h1', existingFiles: 'skip' })]));
     act(() => fake.emit('hotFolders:changed', [held]));
-    await user.click(within(card).getByRole('button', { name: 'Process 2 waiting photos' }));
+    await user.click(within(card).getByRole('button', { name: 'Process 2 waiting photos (2 credits)' }));
     await waitFor(() => expect(fake.callsTo('hotFolders:setArmed')).toEqual([{ id: 'h1', armed: true }]));
     await waitFor(() => expect(within(card).queryByRole('button', { name: /waiting photos/ })).not.toBeInTheDocument());
   });

@@ -132,7 +132,8 @@ export class FolderRuntime {
     this.status.awaitingReview = held;
     if (held > 0) {
       void this.deps.baseline.add(this.config.id, [REVIEW_MARKER]);
-      this.setState('awaiting-review', `${held} file${held === 1 ? ' was' : 's were'} already in the folder: review the dry run, then arm the folder to process them`);
+      // Worded for the card's two buttons (the folder's switch is already on: "arm it" would read as a riddle).
+      this.setState('awaiting-review', `${held} photo${held === 1 ? ' was' : 's were'} already in the folder: look at the dry run, then process ${held === 1 ? 'it' : 'them'} or leave ${held === 1 ? 'it' : 'them'}`);
     } else {
       this.setState('armed');
     }

@@ -1,6 +1,6 @@
 import type { HotFolderState } from '../../../shared/hotfolders/model';
 import { describeSkip } from '../../../shared/engine/skip-text';
-import { baseName } from '../../lib/format';
+import { baseName, formatCredits } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 
 const STATE_LABELS = {
@@ -14,7 +14,8 @@ const STATE_TONES = { disarmed: 'neutral', scanning: 'active', armed: 'ok', 'awa
 
 export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEdit: () => void }) {
   const { config, status } = folder;
-  const workflowName = useApp((s) => s.workflows.find((w) => w.id === config.workflowId)?.name ?? config.workflowId);
+  const workflow = useApp((s) => s.workflows.find((w) => w.id === config.workflowId));
+  const workflowName = workflow?.name ?? config.workflowId;
   const report = useApp((s) => s.dryRuns[config.id]);
   const { setArmed, dryRun, reprocess, removeHotFolder, saveHotFolder } = useActions();
   const waiting = status.state === 'awaiting-review' ? status.awaitingReview : 0;
@@ -47,7 +48,7 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
         <div className="button-row waiting-actions">
           {/* Arming a folder that holds files for review approves them (main's hot-folder manager). */}
           <button type="button" className="btn btn-small btn-primary" onClick={() => void setArmed(config.id, true)}>
-            Process {waiting} waiting {waiting === 1 ? 'photo' : 'photos'}
+            Process {waiting} waiting {waiting === 1 ? 'photo' : 'photos'}{workflow ? ` (${formatCredits(waiting * workflow.creditCost)})` : ''}
           </button>
           <button type="button" className="btn btn-small" onClick={() => void saveHotFolder({ ...config, existingFiles: 'skip' })}>Leave them</button>
         </div>

@@ -52,7 +52,9 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
   const workflows = useApp((s) => s.workflows);
   const detail = useApp(selectCurrentDetail);
   const form = useApp((s) => s.form);
-  const { saveHotFolder, selectWorkflow, replaceForm, revealFormErrors } = useActions();
+  const { saveHotFolder, selectWorkflow, replaceForm, revealFormErrors, borrowForm } = useActions();
+  // The editor uses the store's one generated form; the batch form being built on Workflows is restored on close.
+  useEffect(() => borrowForm(), [borrowForm]);
   const [draft, setDraft] = useState<EditorDraft>(() => draftFrom(config, { path: initialPath, outputFolder: settings?.outputFolder }));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), metadata: useId(), format: useId(), sidecar: useId(), existing: useId() };

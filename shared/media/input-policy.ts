@@ -2,12 +2,21 @@
 // the app's drop and file dialog, hot folders). Content problems (corrupt, mislabelled, too large) are found later by
 // the encoder. Pure: callers pass a file or folder name, never a path.
 
+/**
+ * Camera RAW formats. They are sent as their largest embedded JPEG preview (main/core/images/raw-preview.ts): every
+ * camera writes one, and it is what the photographer saw on the camera, already developed.
+ */
+export const RAW_EXTENSIONS: readonly string[] = ['.cr2', '.cr3', '.nef', '.arw', '.dng', '.raf', '.orf', '.rw2'];
+
 /** The extensions accepted as photos. Adding a format is a one-line change here. */
 export const ACCEPTED_IMAGE_EXTENSIONS: readonly string[] = [
   '.jpg', '.jpeg', '.jpe', '.jfif', '.png', '.webp', '.tif', '.tiff', '.gif', '.avif', '.heic', '.heif', '.hif',
+  ...RAW_EXTENSIONS,
 ];
 
 const ACCEPTED: ReadonlySet<string> = new Set(ACCEPTED_IMAGE_EXTENSIONS);
+const RAW: ReadonlySet<string> = new Set(RAW_EXTENSIONS);
+const JPEG: ReadonlySet<string> = new Set(['.jpg', '.jpeg', '.jpe', '.jfif']);
 const PARTIAL_EXTENSIONS: ReadonlySet<string> = new Set(['.part', '.partial', '.crdownload', '.download', '.tmp', '.temp', '.opdownload', '.!ut']);
 const SYSTEM_FILES: ReadonlySet<string> = new Set(['thumbs.db', 'ehthumbs.db', 'desktop.ini', '.ds_store', 'icon\r']);
 const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['__MACOSX', '$RECYCLE.BIN', 'System Volume Information']);
@@ -21,6 +30,16 @@ export function extensionOf(name: string): string {
 /** True when a name ends in an accepted photo extension (used also to notice a folder named like a photo). */
 export function hasImageExtension(name: string): boolean {
   return ACCEPTED.has(extensionOf(name));
+}
+
+/** True for a camera RAW file name (.cr2 .cr3 .nef .arw .dng .raf .orf .rw2, any case). */
+export function isRawName(name: string): boolean {
+  return RAW.has(extensionOf(name));
+}
+
+/** True for a JPEG file name: the half of a RAW+JPEG pair the camera developed itself. */
+export function isJpegName(name: string): boolean {
+  return JPEG.has(extensionOf(name));
 }
 
 /**

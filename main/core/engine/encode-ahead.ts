@@ -65,6 +65,7 @@ export class EncodeAhead {
           const encoded = await encodeForUpload(source, {
             policy: batch.spec.encode.uploadSizePolicy, stripMetadata: batch.spec.encode.stripMetadata,
             imageSize: batch.spec.parameters.globalOverrides?.imageSize, maxInputPixels: core.o.maxInputPixels,
+            exiftool: core.o.resultMetadata?.command,
           });
           core.stats.uploadBytes += encoded.data.length;
           core.stats.originalBytes += encoded.originalBytes;

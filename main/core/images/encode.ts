@@ -5,6 +5,8 @@ import type { UploadSizePolicy } from '../../../shared/engine/model';
 import type { ImageSize } from '../../../shared/service/model';
 import { describeImageError, InputImageError } from './errors';
 import { heifColourOf, pixelsWithProfile } from './heif-colour';
+import type { ExifToolCommand } from './capture';
+import { extractRawPreview, isRawPath } from './raw-preview';
 
 // Prepares one local photo for upload: decoded (HEIC through WASM, everything else through libvips), turned upright,
 // stripped of metadata unless asked otherwise, shrunk to what the requested output size can use, re-encoded.
@@ -28,6 +30,8 @@ export interface EncodeOptions {
   imageSize?: ImageSize;
   stripMetadata: boolean;
   maxInputPixels?: number;
+  /** The engine's shared ExifTool: a camera RAW is sent as its largest embedded preview, read through it. */
+  exiftool?: ExifToolCommand;
 }
 
 export interface EncodedImage {
@@ -80,7 +84,7 @@ export async function encodeForUpload(path: string, options: EncodeOptions): Pro
     const image = heif
       ? await openHeic(path, info.size, maxPixels)
       // failOn 'warning' refuses truncated files instead of uploading half a grey picture.
-      : sharp(path, { limitInputPixels: maxPixels, failOn: 'warning', sequentialRead: true });
+      : sharp(isRawPath(path) ? await extractRawPreview(path, options.exiftool) : path, { limitInputPixels: maxPixels, failOn: 'warning', sequentialRead: true });
     const meta = await image.metadata();
     const hasAlpha = heif ? true : Boolean(meta.hasAlpha);
     let pipeline = image.autoOrient();

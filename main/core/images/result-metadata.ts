@@ -83,7 +83,7 @@ async function spawnWithWatchdog(args: string[]): Promise<ChildProcess> {
 }
 
 /** Tags of the source that describe its own pixels, never copied onto a result. */
-const NOT_COPIED = ['ICC_Profile:all', 'IFD1:all', 'ThumbnailImage', 'PreviewImage', 'JpgFromRaw', 'Orientation',
+const NOT_COPIED = ['ICC_Profile:all', 'IFD1:all', 'ThumbnailImage', 'PreviewImage', 'JpgFromRaw', 'OtherImage', 'Orientation',
   'ExifImageWidth', 'ExifImageHeight', 'ImageWidth', 'ImageHeight'];
 
 /** ExifTool's -E decoding: `&`, `<`, `>`, quotes and every whitespace but the space as character references. */

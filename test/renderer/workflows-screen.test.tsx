@@ -81,7 +81,9 @@ describe('generated form', () => {
     const { user, store } = await openCaption(fake);
     await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hello');
     await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/photos/shoot{Enter}');
-    expect(within(screen.getByRole('list', { name: 'Photos to process' })).getByText('/photos/shoot')).toBeInTheDocument();
+    // The name first, its folder after it (the full path on hover).
+    const list = screen.getByRole('list', { name: 'Photos to process' });
+    expect(within(list).getByTitle('/photos/shoot')).toHaveTextContent('shoot /photos');
     // A folder is not "1 item": its photos are counted (and priced) by the summary.
     expect(screen.getByText('1 folder · the summary counts the photos in folders and shows the cost')).toBeInTheDocument();
     await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/photos/IMG_1.JPG{Enter}');
@@ -200,7 +202,7 @@ describe('generated form', () => {
   });
 
   it('adds dropped files anywhere on the window through the host', async () => {
-    window.batchroomHost = { pathsForFiles: async (files) => files.map((f) => `/staged/${f.name}`) };
+    window.batchroomHost = { pathsForFiles: async (files) => files.map((f) => `/state/uploads/4a1c1dc9cbf38059/${f.name}`) };
     try {
       const { store } = await openCaption();
       const file = new File(['x'], 'IMG_1.jpg', { type: 'image/jpeg' });
@@ -210,7 +212,9 @@ describe('generated form', () => {
         Object.assign(drop, { dataTransfer });
         window.dispatchEvent(drop);
       });
-      await waitFor(() => expect(store.getState().draft.paths).toEqual(['/staged/IMG_1.jpg']));
+      await waitFor(() => expect(store.getState().draft.paths).toEqual(['/state/uploads/4a1c1dc9cbf38059/IMG_1.jpg']));
+      // The browser host's staging folder is an internal detail: the list shows the photo's own name only.
+      expect(within(screen.getByRole('list', { name: 'Photos to process' })).getByTitle('/state/uploads/4a1c1dc9cbf38059/IMG_1.jpg')).toHaveTextContent(/^IMG_1\.jpg$/);
     } finally {
       delete window.batchroomHost;
     }

@@ -6,6 +6,7 @@ import { FolderPickButton } from '../../components/FolderPickButton';
 import { useActions, useApp } from '../../store/context';
 import { PathInput } from './PathInput';
 import { FORMAT_LABELS, METADATA_LABELS } from '../../lib/metadata-labels';
+import { baseName } from '../../lib/format';
 
 const SHOWN_PATHS = 50;
 
@@ -16,6 +17,10 @@ export const COLLISION_LABELS: Record<CollisionPolicy, string> = {
 };
 
 const NEXT_TO_PHOTOS = 'Batchroom folder next to the photos';
+
+/** A file the browser host staged from a drop (`…/uploads/<random>/NAME`): its folder means nothing to the user. */
+const isStagedUpload = (path: string) => /[\\/]uploads[\\/][0-9a-f]{8,}[\\/][^\\/]+$/i.test(path);
+const parentOf = (path: string) => path.slice(0, Math.max(0, path.length - baseName(path).length)).replace(/[\\/]$/, '') || '/';
 
 export function PhotosPanel() {
   const draft = useApp((s) => s.draft);
@@ -38,7 +43,10 @@ export function PhotosPanel() {
         <ul className="path-list" aria-label="Photos to process">
           {shown.map((p) => (
             <li key={p}>
-              <span className="mono path-text" title={p}>{p}</span>
+              <span className="mono path-text" title={p}>
+                {baseName(p)}
+                {!isStagedUpload(p) && <span className="muted path-dir"> {parentOf(p)}</span>}
+              </span>
               <button type="button" className="btn btn-icon" aria-label={`Remove ${p}`} onClick={() => removePath(p)}>✕</button>
             </li>
           ))}

@@ -15,6 +15,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
   zoom: 1,
   sliderPosition: 50,
   previewUrls: {},
+  thumbnailUrls: {},
 
   openReview(batchId, itemId) {
     get().selectBatch(batchId);
@@ -43,6 +44,17 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
       set((s) => ({ previewUrls: { ...s.previewUrls, [path]: url } }));
     } catch {
       // Left as null: the viewer says the preview is unavailable instead of showing a broken image.
+    }
+  },
+
+  async loadThumbnail(path) {
+    if (path in get().thumbnailUrls) return;
+    set((s) => ({ thumbnailUrls: { ...s.thumbnailUrls, [path]: null } }));
+    try {
+      const { url } = await unwrap(bridge.files.thumbnailUrl({ path }));
+      if (url) set((s) => ({ thumbnailUrls: { ...s.thumbnailUrls, [path]: url } }));
+    } catch {
+      // No thumbnail (a URL input, a host without files): the row shows the name alone.
     }
   },
 

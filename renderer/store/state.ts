@@ -161,6 +161,9 @@ export interface ReviewSlice {
   sliderPosition: number;
   /** Local path → loadable URL (or null while loading / when it failed). */
   previewUrls: Record<string, string | null>;
+  /** Local path → its queue thumbnail's URL; null while it is made or when the file has none. */
+  thumbnailUrls: Record<string, string | null>;
+  loadThumbnail(path: string): Promise<void>;
   openReview(batchId: string, itemId?: string): void;
   stepReview(delta: number): void;
   setCompareMode(mode: CompareMode): void;

@@ -65,11 +65,15 @@ function queueBridge(total: number, extra = {}) {
 describe('queue', () => {
   it('virtualizes 10,000 items: only a screenful of rows exists in the DOM', async () => {
     const user = userEvent.setup({ delay: null });
-    const { store } = renderApp(queueBridge(10_000));
+    const fake = queueBridge(10_000, { 'files:thumbnailUrl': ({ path }: { path: string }) => ({ url: `batchroom-media://thumb/${encodeURIComponent(path)}` }) });
+    const { store } = renderApp(fake);
     act(() => store.getState().setView('queue'));
     const table = await screen.findByRole('table', { name: 'Items' });
     await waitFor(() => expect(within(table).getAllByRole('row').length).toBeGreaterThan(5));
     expect(within(table).getAllByRole('row').length).toBeLessThan(60);
+    // Thumbnails: asked for the rows on screen only, never for the 10,000.
+    await waitFor(() => expect(table.querySelectorAll('img.item-thumb').length).toBeGreaterThan(5));
+    expect(fake.callsTo('files:thumbnailUrl').length).toBeLessThan(60);
     expect(table).toHaveAttribute('aria-rowcount', '10000');
     expect(screen.getByRole('progressbar', { name: 'Batch progress' })).toHaveAttribute('aria-valuenow', '25');
     expect(screen.getByText('2m 05s')).toBeInTheDocument();

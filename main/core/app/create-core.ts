@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { hotFolderChannels } from '../../../shared/ipc/channels/hotfolders';
 import type { ServiceStatus } from '../../../shared/ipc/channels/service';
 import type { Handlers } from '../../../shared/ipc/contract';
@@ -12,6 +13,7 @@ import { startBalanceRefresh } from './balance-refresh';
 import { createEngineSlot, type EngineMode } from './engine-slot';
 import { createEventBus } from './event-bus';
 import { createFileHandlers } from './file-handlers';
+import { createThumbnailCache } from '../images/thumbnails';
 import { createPathGrants, grantPathsIn } from './path-grants';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
@@ -120,7 +122,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
     ...engine.handlers,
     ...hotFolderHandlers,
-    ...createFileHandlers(options.host, grants),
+    ...createFileHandlers(options.host, grants, createThumbnailCache(join(stateDir, 'thumbnails'))),
   }, (result) => grantPathsIn(result, grants));
 
   let shuttingDown: Promise<void> | undefined;

@@ -3,6 +3,7 @@ import { APP_VERSION } from '../../../shared/app-info';
 import { AppError } from '../../../shared/errors';
 import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
 import type { appChannels, fileChannels } from '../../../shared/ipc/channels/files';
+import type { ThumbnailCache } from '../images/thumbnails';
 import type { PathGrants } from './path-grants';
 import type { HostCapabilities } from './types';
 
@@ -18,7 +19,7 @@ function unsupported(what: string, host: HostCapabilities['host']): never {
  * Every path the renderer names must be one the core granted (`grants`), checked on its real path; the host only
  * ever receives that real path, so a symlink swapped in afterwards cannot redirect it.
  */
-export function createFileHandlers(host: HostCapabilities, grants: PathGrants): DomainHandlers<typeof fileChannels & typeof appChannels> {
+export function createFileHandlers(host: HostCapabilities, grants: PathGrants, thumbnails: ThumbnailCache): DomainHandlers<typeof fileChannels & typeof appChannels> {
   return {
     'files:pickFiles': async ({ title }) => {
       if (!host.pickFiles) return unsupported('Choosing files with a dialog', host.host);
@@ -52,6 +53,12 @@ export function createFileHandlers(host: HostCapabilities, grants: PathGrants): 
       // The type is judged on the real file: `photo.jpg` → `notes.txt` is not a picture.
       if (!PREVIEWABLE.has(extname(real).toLowerCase())) throw new AppError('unsupported_media', `No preview for ${extname(real) || 'files without an extension'}.`);
       return { url: host.previewUrlFor(real) };
+    },
+    'files:thumbnailUrl': async ({ path }) => {
+      const real = await grants.check(path, 'preview');
+      if (!PREVIEWABLE.has(extname(real).toLowerCase())) return { url: null };
+      const thumbnail = await thumbnails.get(real);
+      return { url: thumbnail ? host.previewUrlFor(thumbnail) : null };
     },
     'app:info': () => ({ version: APP_VERSION, host: host.host === 'electron' ? 'electron' : 'browser', platform: host.platform }),
   };

@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { inGroup } from '../../../shared/engine/item-states';
 import type { ItemView } from '../../../shared/engine/model';
 import { useActions, useApp } from '../../store/context';
@@ -11,13 +11,26 @@ const ROW_HEIGHT = 48;
 const EMPTY: ItemView[] = [];
 const estimateSize = () => ROW_HEIGHT;
 
+/** The original's small picture: asked for when the row first shows (only visible rows exist), made by main. */
+function Thumb({ path }: { path: string | undefined }) {
+  const url = useApp((s) => (path ? s.thumbnailUrls[path] : null));
+  const { loadThumbnail } = useActions();
+  useEffect(() => {
+    if (path && !/^https?:\/\//i.test(path)) void loadThumbnail(path);
+  }, [path, loadThumbnail]);
+  return url ? <img className="item-thumb" src={url} alt="" loading="lazy" decoding="async" /> : <span className="item-thumb" aria-hidden="true" />;
+}
+
 const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; onResubmit: (item: ItemView) => void }) {
   const { cancelItem, moveToFront, openReview } = useActions();
   const active = inGroup('inFlight', item.state);
   return (
     <div className="item-row" role="row" aria-label={`${item.displayName}: ${ITEM_STATE_LABELS[item.state]}`}>
       <span role="cell" className="item-pos">{item.position + 1}</span>
-      <span role="cell" className="item-name mono" title={Object.values(item.sources).join('\n')}>{item.displayName}</span>
+      <span role="cell" className="item-name mono" title={Object.values(item.sources).join('\n')}>
+        <Thumb path={Object.values(item.sources)[0]} />
+        <span className="item-name-text">{item.displayName}</span>
+      </span>
       <span role="cell" className="item-state">
         <span className={`badge badge-${stateTone(item.state)}`}>{ITEM_STATE_LABELS[item.state]}</span>
       </span>

@@ -11,6 +11,8 @@ export const fileChannels = {
   'files:openFolder': invoke(PathArg, z.object({ opened: z.boolean() })),
   /** Registers a local file for previews and returns a URL the renderer can load (media protocol / media route). */
   'files:previewUrl': invoke(PathArg, z.object({ url: z.string() })),
+  /** A small picture of a granted file for the queue (made once, cached); url null when it is not a readable picture. */
+  'files:thumbnailUrl': invoke(PathArg, z.object({ url: z.string().nullable() })),
   /** Drag a result out of the app into another app (Electron only). */
   'files:startDrag': invoke(PathArg, z.object({ started: z.boolean() })),
   /** Paths handed to the app from outside: a second launch, a dock drop, "open with". */

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createThumbnailCache } from '../../../main/core/images/thumbnails';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -48,7 +49,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeEach(() => {
   calls.length = 0;
   grants = createPathGrants();
-  dispatch = createInvokeDispatcher(contract, createFileHandlers(host, grants) as never);
+  dispatch = createInvokeDispatcher(contract, createFileHandlers(host, grants, createThumbnailCache(join(dir, 'thumbs'))) as never);
   // What the renderer was shown: a batch with its output folder and one item (input + result).
   grantPathsIn({ batches: [{ outputFolder: out }], items: [{ sources: { image: join(out, 'innocent.jpg') }, outputs: [join(out, 'result.jpg'), join(out, 'run.sh'), join(out, 'link-out.jpg')] }] }, grants);
   grants.grant(join(out, 'Tool.app'), 'folder');
@@ -59,6 +60,7 @@ const CHANNELS = [
   ['files:openFolder', 'openFolder'],
   ['files:startDrag', 'startDrag'],
   ['files:previewUrl', 'previewUrl'],
+  ['files:thumbnailUrl', 'previewUrl'],
 ] as const;
 
 const REFUSED: Array<[string, () => string]> = [

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import {
-  COLLISION_POLICIES, COLOUR_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, SIDECAR_KINDS, sidecarKindOf, type BatchSpecInput, type CollisionPolicy,
+  COLLISION_POLICIES, COLOUR_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, RAW_PAIR_MODES, SIDECAR_KINDS, sidecarKindOf, type BatchSpecInput, type CollisionPolicy,
 } from '../../shared/engine/model';
 import { ASPECT_RATIOS, IMAGE_SIZES, type AspectRatio, type ImageSize, type WorkflowDetail } from '../../shared/service/model';
 import type { Settings } from '../../shared/settings/schema';
@@ -29,6 +29,8 @@ export interface RunFlags {
   quality?: string;
   /** srgb or source (default: settings). */
   colour?: string;
+  /** jpeg, raw or both: which half of a RAW+JPEG pair is edited (default: settings). */
+  rawPairs?: string;
   /** Try first: only this many photos, spread across the selection. */
   try?: string;
   budget?: string;
@@ -145,6 +147,7 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
       recursive: flags.recursive === true,
       ...(flags.imageField ? { imageField: flags.imageField } : {}),
       mappings,
+      rawPairs: flags.rawPairs ? oneOf(flags.rawPairs, RAW_PAIR_MODES, '--raw-pairs') : settings.rawPairs,
     },
     output: {
       outputFolder: outputFolder ? resolve(cwd, outputFolder) : '',

@@ -26,7 +26,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
     const batchField = form.batchField ?? undefined;
     const inputs = fixed.length > 0 && batchField
       ? { paths: [], recursive: draft.recursive, mappings: draft.paths.map((p) => ({ [batchField]: p, ...form.fixedImages })) }
-      : { paths: draft.paths, recursive: draft.recursive, imageField: batchField };
+      : { paths: draft.paths, recursive: draft.recursive, imageField: batchField, rawPairs: settings?.rawPairs ?? 'jpeg' };
     return {
       spec: {
         workflowId: detail.id,

@@ -47,6 +47,14 @@ export type Verdict = z.infer<typeof VerdictSchema>;
 /** Files for one item of a multi-image workflow: image field id → local path (or http(s) URL). */
 export const ImageMappingSchema = z.record(z.string(), z.string().min(1));
 
+/**
+ * A camera RAW and a JPEG of the same name in the same folder are one photo taken twice (RAW+JPEG shooting): it is
+ * processed once, from the JPEG (the default: the camera developed it) or from the RAW's preview, or `both` as two.
+ */
+export const RAW_PAIR_MODES = ['jpeg', 'raw', 'both'] as const;
+export const RawPairsSchema = z.enum(RAW_PAIR_MODES);
+export type RawPairs = z.infer<typeof RawPairsSchema>;
+
 export const BatchInputsSchema = z.object({
   /** Files and folders; each image file becomes one item, sent under `imageField`. */
   paths: z.array(z.string().min(1)).default([]),
@@ -55,6 +63,8 @@ export const BatchInputsSchema = z.object({
   imageField: z.string().optional(),
   /** Multi-image workflows: one explicit mapping per item. */
   mappings: z.array(ImageMappingSchema).default([]),
+  /** Absent: 'jpeg' (the planner's default; optional so stored specs of earlier versions stay valid as they are). */
+  rawPairs: RawPairsSchema.optional(),
 });
 export type BatchInputs = z.infer<typeof BatchInputsSchema>;
 
@@ -150,6 +160,8 @@ export const SkippedInputSchema = z.object({
   reason: z.string(),
   /** Photos left in sub-folders of this input folder because recursion is off (one grouped entry per folder). */
   subfolders: z.object({ photos: z.number().int().positive(), folders: z.number().int().positive() }).optional(),
+  /** The other half of a RAW+JPEG pair, processed once from its partner (rawPairs). */
+  rawPair: z.boolean().optional(),
 });
 export type SkippedInput = z.infer<typeof SkippedInputSchema>;
 

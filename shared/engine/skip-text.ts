@@ -13,3 +13,13 @@ const SUBFOLDER_HINT: Record<SkipSurface, string> = {
 export function describeSkip(skip: SkippedInput, surface: SkipSurface): string {
   return skip.subfolders ? `${skip.reason}: ${SUBFOLDER_HINT[surface]}` : skip.reason;
 }
+
+/**
+ * The estimate's one line about RAW+JPEG pairs ("12 RAW+JPEG pairs counted once"), or null when there are none: the
+ * pairs' other halves are listed among the skipped files, but a shoot of 400 pairs needs the count, not 400 lines.
+ */
+export function describeRawPairs(skipped: readonly SkippedInput[]): string | null {
+  const pairs = skipped.filter((s) => s.rawPair).length;
+  if (pairs === 0) return null;
+  return `${pairs} RAW+JPEG ${pairs === 1 ? 'pair' : 'pairs'} counted once`;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
-  CollisionPolicySchema, ColourPolicySchema, DEFAULT_JPEG_QUALITY, JpegQualitySchema, MetadataPolicySchema, OutputFormatSchema, SidecarKindSchema,
-  SkippedInputSchema,
+  CollisionPolicySchema, ColourPolicySchema, DEFAULT_JPEG_QUALITY, JpegQualitySchema, MetadataPolicySchema, OutputFormatSchema, RawPairsSchema,
+  SidecarKindSchema, SkippedInputSchema,
 } from '../engine/model';
 import { WorkflowParametersSchema } from '../service/model';
 
@@ -26,6 +26,8 @@ export const HotFolderConfigSchema = z.object({
   colourPolicy: ColourPolicySchema.default('srgb'),
   /** A provenance sidecar next to each result (none, json, xmp). */
   sidecar: SidecarKindSchema.default('none'),
+  /** A RAW and a JPEG of the same name arriving together are one photo: edited from this half (or both). */
+  rawPairs: RawPairsSchema.default('jpeg'),
   /** Move originals into Done/ and Failed/ subfolders after processing. */
   moveOriginals: z.boolean().default(false),
   budget: z.number().nonnegative().nullable().default(null),

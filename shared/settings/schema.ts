@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   CollisionPolicySchema, ColourPolicySchema, DEFAULT_JPEG_QUALITY, DEFAULT_NAMING_TEMPLATE, JpegQualitySchema, MetadataPolicySchema, OutputFormatSchema,
-  SidecarKindSchema, UploadSizePolicySchema,
+  RawPairsSchema, SidecarKindSchema, UploadSizePolicySchema,
 } from '../engine/model';
 import { HotFolderConfigSchema } from '../hotfolders/model';
 
@@ -67,6 +67,8 @@ export const SETTINGS_FIELDS = {
   jpegQuality: JpegQualitySchema.default(DEFAULT_JPEG_QUALITY),
   /** sRGB, or back into the original's wide profile (P3, Adobe RGB, ProPhoto). */
   colourPolicy: ColourPolicySchema.default('srgb'),
+  /** RAW+JPEG pairs (same name, same folder) are one photo: edited from the JPEG, the RAW's preview, or both. */
+  rawPairs: RawPairsSchema.default('jpeg'),
   theme: ThemeSchema.default('system'),
   /** Warn when the API credit balance falls below this many credits; 0 never warns. */
   lowBalanceWarning: z.number().finite().nonnegative().default(50),

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline/promises';
 import { AppError } from '../../../shared/errors';
 import { describeAlreadyDone, describeResultsGone } from '../../../shared/engine/done-summary';
 import type { BatchEstimate } from '../../../shared/engine/model';
-import { describeSkip } from '../../../shared/engine/skip-text';
+import { describeRawPairs, describeSkip } from '../../../shared/engine/skip-text';
 import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
 import { followBatches } from '../follow';
@@ -37,6 +37,7 @@ export function registerRunCommand(program: Command): void {
     .option('--colour <policy>', 'result colour space: srgb (default) or source (back into the original\'s Display P3, Adobe RGB or ProPhoto)')
     .option('--metadata <policy>', 'what results keep of the originals\' metadata: keep (default), strip-gps or strip')
     .option('--sidecar <kind>', 'a provenance file next to each result: none (default), json or xmp (<result stem>.xmp, read by Lightroom and Capture One)')
+    .option('--raw-pairs <half>', 'a RAW and a JPEG of the same name are one photo, edited from: jpeg (default), raw (its embedded preview) or both')
     .option('--budget <credits>', 'never spend more than this on the batch')
     .option('--try <n>', 'try first: run only n photos spread across the selection; run again without --try to continue (the tried ones are not paid again)')
     .option('--rerun', 'also run photos already done with this workflow and parameters (pays for them again)')
@@ -91,8 +92,11 @@ function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: stri
   }
   out.line(`${workflowName}: ${plural(estimate.itemCount, 'photo')} × ${credits(estimate.costPerItem, kind)} = ${credits(estimate.totalCost, kind)}` +
     (estimate.balance === null ? ' (balance unknown)' : ` (balance ${credits(estimate.balance, kind)})`));
-  for (const s of estimate.skipped.slice(0, 20)) out.line(`  skip ${s.path}: ${describeSkip(s, 'cli')}`);
-  if (estimate.skipped.length > 20) out.line(`  … and ${estimate.skipped.length - 20} more skipped`);
+  const pairs = describeRawPairs(estimate.skipped);
+  if (pairs) out.line(`  ${pairs}`);
+  const listed = estimate.skipped.filter((s) => !s.rawPair);
+  for (const s of listed.slice(0, 20)) out.line(`  skip ${s.path}: ${describeSkip(s, 'cli')}`);
+  if (listed.length > 20) out.line(`  … and ${listed.length - 20} more skipped`);
   for (const d of estimate.duplicates.slice(0, 20)) out.line(`  duplicate ${d.path} (same as ${d.duplicateOf}): sent once`);
   if (estimate.alreadyDone.length > 0) {
     out.line(estimate.rerun

@@ -46,6 +46,7 @@ export function registerWatchCommand(program: Command): void {
     .option('--colour <policy>', 'result colour space: srgb (default) or source (back into the original\'s Display P3, Adobe RGB or ProPhoto)')
     .option('--metadata <policy>', 'what results keep of the originals\' metadata: keep (default), strip-gps or strip')
     .option('--sidecar <kind>', 'a provenance file next to each result: none (default), json or xmp')
+    .option('--raw-pairs <half>', 'a RAW and a JPEG of the same name are one photo, edited from: jpeg (default), raw (its embedded preview) or both')
     .action(async (dir: string | undefined, flags: WatchFlags, command: Command) => {
       if (flags.all && dir) throw new UsageError('Give either a folder or --all, not both.');
       if (!flags.all && !dir) throw new UsageError('Name the folder to watch, or --all for the hot folders in settings.', 'For example: batchroom watch ~/Inbox --workflow <id> --out ~/Results');
@@ -118,6 +119,7 @@ async function folderConfigFromFlags(session: CliSession, dir: string, flags: Wa
     workflowId: workflow.id,
     parameters: spec.parameters ?? {},
     ...(spec.inputs.imageField ? { imageField: spec.inputs.imageField } : {}),
+    ...(spec.inputs.rawPairs ? { rawPairs: spec.inputs.rawPairs } : {}),
     outputFolder: requireOutput(spec.output.outputFolder),
     ...(spec.output.namingTemplate ? { namingTemplate: spec.output.namingTemplate } : {}),
     ...(spec.output.collisionPolicy ? { collisionPolicy: spec.output.collisionPolicy } : {}),

@@ -1,8 +1,9 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
-import type { SkippedInput } from '../../../shared/engine/model';
+import type { RawPairs, SkippedInput } from '../../../shared/engine/model';
 import { classifyInputName, hasImageExtension, skippedFolderReason } from '../../../shared/media/input-policy';
+import { pairRawWithJpeg } from './raw-pairs';
 
 // The one input policy for every way in (the CLI, the app's batches, hot folders): files given directly and files
 // found in folders follow the same rules, and every path that is not processed is reported with a reason.
@@ -28,6 +29,8 @@ export interface ResolveOptions {
   exclude?: readonly string[];
   /** Paths passed over without a word (a hot folder's own ignore rules: junk it sees all day, its Done folder). */
   ignore?: (path: string) => boolean;
+  /** RAW+JPEG pairs (same stem, same folder) are one photo, processed from this half (raw-pairs.ts); absent: 'both'. */
+  rawPairs?: RawPairs;
 }
 
 const isInside = (child: string, parent: string) => {
@@ -161,5 +164,6 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
     } else if (target.kind === 'file') addFile(absolute, target.real, '');
     else skipped.push({ path: absolute, reason: 'not a regular file' });
   }
-  return { files, skipped: [...grouped, ...skipped] };
+  const paired = pairRawWithJpeg(files, options.rawPairs ?? 'both');
+  return { files: paired.files, skipped: [...grouped, ...skipped, ...paired.skipped] };
 }

@@ -76,7 +76,7 @@ export class BatchSubmitter {
       const spec = BatchSpecSchema.parse({
         workflowId: config.workflowId,
         parameters: config.parameters,
-        inputs: { paths: items.map((c) => c.path), recursive: false, imageField: config.imageField },
+        inputs: { paths: items.map((c) => c.path), recursive: false, imageField: config.imageField, rawPairs: config.rawPairs },
         output: {
           outputFolder: rel && !rel.startsWith('..') ? join(config.outputFolder, ...safeRelDir(rel).split('/')) : config.outputFolder,
           ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),

@@ -3,7 +3,7 @@ import { describeResultFile } from '../../../shared/engine/result-file';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { baseName, formatCredits } from '../../lib/format';
 import { describeAlreadyDone, describeResultsGone } from '../../../shared/engine/done-summary';
-import { describeSkip } from '../../../shared/engine/skip-text';
+import { describeRawPairs, describeSkip } from '../../../shared/engine/skip-text';
 import { METADATA_LABELS } from '../../lib/metadata-labels';
 import { useActions, useApp } from '../../store/context';
 
@@ -100,6 +100,7 @@ export function BatchSummaryDialog() {
         </p>
       )}
       {estimate.resultFile && <p className="summary-line">{describeResultFile(estimate.resultFile)}</p>}
+      {describeRawPairs(estimate.skipped) && <p className="summary-line" data-testid="raw-pairs">{describeRawPairs(estimate.skipped)}</p>}
       {estimate.namingPreview.length > 0 && (
         <table className="table naming-preview" aria-label="Output names">
           <thead><tr><th>Photo</th><th>Saved as</th></tr></thead>

@@ -37,4 +37,27 @@ describe('batchroom run with RAW files', { timeout: 90_000 }, () => {
     expect(lines[lines.length - 1]).toMatchObject({ type: 'summary', saved: 1, failed: 0, skipped: 0, creditsSpent: 1 });
     expect(await readdir(out)).toEqual(['IMG_0001_upscale.jpg']);
   });
+
+  it('--raw-pairs: a RAW+JPEG pair is counted once, edited from the half asked for; a wrong value is a usage error', async () => {
+    const pair = join(dir, 'pair');
+    await mkdir(pair);
+    await writeFile(join(pair, 'DSC_7.NEF'), buildDng({ previews: [await previewJpeg(1200, 800)] }));
+    await writeFile(join(pair, 'DSC_7.JPG'), await previewJpeg(1200, 800, '#c08030'));
+    const env = cliEnv(join(dir, 'state-pair'), { BATCHROOM_API_KEY: sandbox.apiKey });
+    const flags = ['--service-url', sandbox.url];
+    const plain = await runCli([...flags, 'run', '--workflow', 'upscale', '--raw-pairs', 'raw', '--yes', '--out', join(dir, 'out-pair'), pair], env);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('1 RAW+JPEG pair counted once');
+    expect(plain.stdout).not.toMatch(/skip .*DSC_7\.JPG/);
+    expect(await readdir(join(dir, 'out-pair'))).toEqual(['DSC_7_upscale.jpg']);
+
+    const json = await runCli([...flags, '--json', 'run', '--workflow', 'upscale', '--raw-pairs', 'jpeg', '--rerun', '--yes', '--out', join(dir, 'out-pair-json'), pair], env);
+    const estimate = ndjson(json.stdout)[0]!;
+    expect(estimate).toMatchObject({ type: 'estimate', itemCount: 1 });
+    expect(estimate.skipped).toEqual([{ path: join(pair, 'DSC_7.NEF'), reason: 'RAW+JPEG pair: edited once, from DSC_7.JPG', rawPair: true }]);
+
+    const wrong = await runCli([...flags, 'run', '--workflow', 'upscale', '--raw-pairs', 'cr3', '--yes', pair], env);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--raw-pairs');
+  });
 });

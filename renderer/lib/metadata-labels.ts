@@ -1,4 +1,4 @@
-import type { ColourPolicy, MetadataPolicy, OutputFormat, SidecarKind } from '../../shared/engine/model';
+import type { ColourPolicy, MetadataPolicy, OutputFormat, RawPairs, SidecarKind } from '../../shared/engine/model';
 
 /** How each metadata policy reads in a menu (docs/photo-pipeline.md says what each keeps). */
 export const METADATA_LABELS: Record<MetadataPolicy, string> = {
@@ -27,4 +27,11 @@ export const FORMAT_LABELS: Record<OutputFormat, string> = {
 export const COLOUR_LABELS: Record<ColourPolicy, string> = {
   srgb: 'sRGB (every screen and web page)',
   source: 'The original\'s wide gamut (Display P3, Adobe RGB, ProPhoto), else sRGB',
+};
+
+/** How each RAW+JPEG pairing reads in a menu (a RAW and a JPEG of the same name are one photo). */
+export const RAW_PAIR_LABELS: Record<RawPairs, string> = {
+  jpeg: 'Edit the JPEG (the camera\'s own development)',
+  raw: 'Edit the RAW\'s embedded preview',
+  both: 'Edit both (two photos, each paid)',
 };

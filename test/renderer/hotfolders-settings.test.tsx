@@ -32,9 +32,10 @@ describe('hot folders', () => {
     await user.type(within(dialog).getByRole('textbox', { name: 'Folder to watch' }), '/watch/in');
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Workflow' }), 'color-grade');
     await user.selectOptions(await within(dialog).findByRole('combobox', { name: /Look/ }), 'cool');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'RAW+JPEG pairs' }), 'raw');
     await user.click(within(dialog).getByRole('button', { name: 'Save hot folder' }));
     await waitFor(() => expect(saved).toHaveLength(1));
-    expect(saved[0]).toMatchObject({ path: '/watch/in', workflowId: 'color-grade', outputFolder: '/out', parameters: { texts: { look: 'cool' } }, existingFiles: 'dry-run', enabled: false });
+    expect(saved[0]).toMatchObject({ path: '/watch/in', workflowId: 'color-grade', outputFolder: '/out', parameters: { texts: { look: 'cool' } }, rawPairs: 'raw', existingFiles: 'dry-run', enabled: false });
     expect(await screen.findByRole('article', { name: 'Hot folder in' })).toBeInTheDocument();
   });
 
@@ -202,6 +203,7 @@ describe('settings', () => {
     const { user, fake } = await show('settings');
     await user.selectOptions(await screen.findByRole('combobox', { name: 'Sidecar next to each result' }), 'xmp');
     await user.selectOptions(screen.getByRole('combobox', { name: 'Sandbox' }), 'always');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'RAW+JPEG pairs (same name, same folder)' }), 'both');
     const concurrency = screen.getByRole('spinbutton', { name: 'Photos in flight at once' });
     await user.clear(concurrency);
     await user.type(concurrency, '99');
@@ -209,7 +211,7 @@ describe('settings', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('from 1 to 32');
     await user.clear(concurrency);
     await user.type(concurrency, '6{Enter}');
-    await waitFor(() => expect(fake.callsTo('settings:update')).toEqual([{ patch: { sidecar: 'xmp', sidecars: false } }, { patch: { sandboxMode: 'always' } }, { patch: { concurrency: 6 } }]));
+    await waitFor(() => expect(fake.callsTo('settings:update')).toEqual([{ patch: { sidecar: 'xmp', sidecars: false } }, { patch: { sandboxMode: 'always' } }, { patch: { rawPairs: 'both' } }, { patch: { concurrency: 6 } }]));
   });
 
   it('applies the theme to the document', async () => {

@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useState } from 'react';
 import {
-  COLLISION_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, SIDECAR_KINDS, type CollisionPolicy, type MetadataPolicy, type OutputFormat, type SidecarKind,
+  COLLISION_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, RAW_PAIR_MODES, SIDECAR_KINDS, type CollisionPolicy, type MetadataPolicy, type OutputFormat, type RawPairs,
+  type SidecarKind,
 } from '../../../shared/engine/model';
 import type { ExistingFilesPolicy, HotFolderConfig } from '../../../shared/hotfolders/model';
 import { Dialog } from '../../components/Dialog';
@@ -11,7 +12,7 @@ import { selectCurrentDetail } from '../../store/catalog-slice';
 import { useActions, useApp } from '../../store/context';
 import { OutputOverrides, SwitchChips, TextFieldInput } from '../workflows/FormFields';
 import { COLLISION_LABELS } from '../workflows/PhotosPanel';
-import { FORMAT_LABELS, METADATA_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
+import { FORMAT_LABELS, METADATA_LABELS, RAW_PAIR_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
 
 const EXISTING_LABELS: Record<ExistingFilesPolicy, string> = {
   'dry-run': 'Show me first (dry run), then I decide',
@@ -32,6 +33,7 @@ export interface EditorDraft {
   metadataPolicy: MetadataPolicy;
   outputFormat: OutputFormat;
   sidecar: SidecarKind;
+  rawPairs: RawPairs;
   moveOriginals: boolean;
   existingFiles: ExistingFilesPolicy;
   polling: boolean;
@@ -43,7 +45,7 @@ export function draftFrom(config: HotFolderConfig | null, defaults: { path?: str
     ? { ...config, namingTemplate: config.namingTemplate ?? '' }
     : {
       id: newId(), path: defaults.path ?? '', recursive: false, workflowId: '', outputFolder: defaults.outputFolder ?? '',
-      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', sidecar: 'none', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false,
+      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', sidecar: 'none', rawPairs: 'jpeg', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false,
     };
 }
 
@@ -57,7 +59,7 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
   useEffect(() => borrowForm(), [borrowForm]);
   const [draft, setDraft] = useState<EditorDraft>(() => draftFrom(config, { path: initialPath, outputFolder: settings?.outputFolder }));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), metadata: useId(), format: useId(), sidecar: useId(), existing: useId() };
+  const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), metadata: useId(), format: useId(), sidecar: useId(), rawPairs: useId(), existing: useId() };
   const set = (patch: Partial<EditorDraft>) => setDraft((d) => ({ ...d, ...patch }));
 
   useEffect(() => {
@@ -150,6 +152,12 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
         <label htmlFor={ids.format} className="field-label">File format</label>
         <select id={ids.format} className="input" value={draft.outputFormat} onChange={(e) => set({ outputFormat: e.target.value as OutputFormat })}>
           {OUTPUT_FORMATS.map((f) => <option key={f} value={f}>{FORMAT_LABELS[f]}</option>)}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.rawPairs} className="field-label">RAW+JPEG pairs</label>
+        <select id={ids.rawPairs} className="input" value={draft.rawPairs} onChange={(e) => set({ rawPairs: e.target.value as RawPairs })}>
+          {RAW_PAIR_MODES.map((m) => <option key={m} value={m}>{RAW_PAIR_LABELS[m]}</option>)}
         </select>
       </div>
       <div className="field">

@@ -1,5 +1,6 @@
 import {
-  COLLISION_POLICIES, METADATA_POLICIES, SIDECAR_KINDS, sidecarKindOf, type CollisionPolicy, type MetadataPolicy, type SidecarKind, type UploadSizePolicy,
+  COLLISION_POLICIES, METADATA_POLICIES, RAW_PAIR_MODES, SIDECAR_KINDS, sidecarKindOf, type CollisionPolicy, type MetadataPolicy, type RawPairs, type SidecarKind,
+  type UploadSizePolicy,
 } from '../../../shared/engine/model';
 import { MAX_CONCURRENCY, MIN_CONCURRENCY, SETTINGS_FIELDS, THEMES, type SandboxMode, type Theme } from '../../../shared/settings/schema';
 import { NAMING_TOKENS, previewNames, templateProblems } from '../../lib/naming';
@@ -9,7 +10,7 @@ import { KeySection } from './KeySection';
 import { OutputLocation } from './OutputLocation';
 import { ResultFileSettings } from './ResultFileSettings';
 import { SettingText } from './SettingText';
-import { METADATA_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
+import { METADATA_LABELS, RAW_PAIR_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
 
 const SANDBOX_LABELS: Record<SandboxMode, string> = {
   auto: 'Automatic: sandbox until a key is set',
@@ -113,6 +114,12 @@ export function SettingsScreen() {
           <select id="upload-size" className="input" value={settings.uploadSizePolicy} onChange={(e) => void save({ uploadSizePolicy: e.target.value as UploadSizePolicy })}>
             <option value="fit">Shrink to what the output needs (faster)</option>
             <option value="original">Send originals as they are</option>
+          </select>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor="raw-pairs">RAW+JPEG pairs (same name, same folder)</label>
+          <select id="raw-pairs" className="input" value={settings.rawPairs} onChange={(e) => void save({ rawPairs: e.target.value as RawPairs })}>
+            {RAW_PAIR_MODES.map((m) => <option key={m} value={m}>{RAW_PAIR_LABELS[m]}</option>)}
           </select>
         </div>
         <label className="inline-check"><input type="checkbox" checked={settings.stripMetadata} onChange={(e) => void save({ stripMetadata: e.target.checked })} /> Remove location and camera data before uploading</label>

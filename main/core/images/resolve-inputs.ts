@@ -31,6 +31,8 @@ export interface ResolveOptions {
   ignore?: (path: string) => boolean;
   /** RAW+JPEG pairs (same stem, same folder) are one photo, processed from this half (raw-pairs.ts); absent: 'both'. */
   rawPairs?: RawPairs;
+  /** Pair also with a partner already in the folder but not given (hot folders: files are given as they arrive). */
+  partnersOnDisk?: boolean;
 }
 
 const isInside = (child: string, parent: string) => {
@@ -164,6 +166,6 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
     } else if (target.kind === 'file') addFile(absolute, target.real, '');
     else skipped.push({ path: absolute, reason: 'not a regular file' });
   }
-  const paired = pairRawWithJpeg(files, options.rawPairs ?? 'both');
+  const paired = await pairRawWithJpeg(files, options.rawPairs ?? 'both', { partnersOnDisk: options.partnersOnDisk });
   return { files: paired.files, skipped: [...grouped, ...skipped, ...paired.skipped] };
 }

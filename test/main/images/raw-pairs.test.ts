@@ -74,6 +74,17 @@ describe('RAW+JPEG pairs', () => {
     expect(names(outputs)).toEqual(['IMG_1.jpg', 'IMG_2.jpg', 'IMG_3.jpg', 'IMG_9.jpg', 'img_4.jpg']);
   });
 
+  it('hot folders pair a file with its partner already in the folder; a run of one file given alone does not', async () => {
+    const alone = { workflowId: 'upscale', inputs: { paths: [join(shoot, 'IMG_2.DNG')] }, output: { outputFolder: join(rig.dir.path, 'out-alone') } };
+    expect((await rig.engine.estimate(alone)).itemCount).toBe(1);
+    const arrived = await rig.engine.estimate({ ...alone, source: { kind: 'hotFolder', hotFolderId: 'h1' }, rerun: true });
+    expect(arrived.itemCount).toBe(0);
+    expect(arrived.skipped).toEqual([{ path: join(shoot, 'IMG_2.DNG'), reason: 'RAW+JPEG pair: edited once, from IMG_2.JPG', rawPair: true }]);
+    // under `raw` the RAW arriving is the one edited; the lone RAW has no partner to pair with
+    const raw = { ...alone, inputs: { paths: [join(shoot, 'IMG_2.DNG'), join(shoot, 'IMG_9.dng')], rawPairs: 'raw' as const }, source: { kind: 'hotFolder' as const, hotFolderId: 'h1' }, rerun: true };
+    expect((await rig.engine.estimate(raw)).itemCount).toBe(2);
+  });
+
   it('says 1 pair in the singular', () => {
     expect(describeRawPairs([{ path: '/a.CR3', reason: 'x', rawPair: true }, { path: '/b.txt', reason: 'y' }])).toBe('1 RAW+JPEG pair counted once');
   });

@@ -5,6 +5,7 @@ import type { UploadSizePolicy } from '../../../shared/engine/model';
 import type { ImageSize } from '../../../shared/service/model';
 import { describeImageError, InputImageError } from './errors';
 import { heifColourOf, pixelsWithProfile } from './heif-colour';
+import { encodeUploadJpeg } from './upload-jpeg';
 import type { ExifToolCommand } from './capture';
 import { extractRawPreview, isRawPath } from './raw-preview';
 
@@ -99,6 +100,14 @@ export async function encodeForUpload(path: string, options: EncodeOptions): Pro
     const tagged = Boolean(meta.icc);
     pipeline = tagged ? pipeline.withIccProfile('srgb') : pipeline.toColourspace('srgb');
     const opaque = heif ? await isOpaque(pipeline.clone()) : !hasAlpha;
+    if (opaque && options.stripMetadata) {
+      // Quality per photo (upload-jpeg.ts): the pixels once, then the lowest quality that still matches them.
+      const { data, info: px } = await pipeline.flatten().raw().toBuffer({ resolveWithObject: true });
+      if (px.channels === 3 || px.channels === 4) {
+        const jpeg = await encodeUploadJpeg(data, px.width, px.height, px.channels);
+        return { mime: 'image/jpeg', data: jpeg.data, width: px.width, height: px.height, originalBytes: info.size };
+      }
+    }
     const out = opaque
       ? await pipeline.flatten().jpeg({ quality: 90, mozjpeg: false, chromaSubsampling: '4:2:0' }).toBuffer({ resolveWithObject: true })
       : await pipeline.png({ compressionLevel: 6 }).toBuffer({ resolveWithObject: true });

@@ -52,6 +52,17 @@ describe('RAW files: accepted everywhere, sent as their largest embedded preview
     expect(r2).toBeLessThan(100);
   });
 
+  it('the RAW\'s orientation wins over one the preview carries itself', async () => {
+    const path = join(dir.path, 'tagged.dng');
+    // the preview says 180°, the RAW says 90° clockwise: the RAW is the truth (the camera's sensor was turned)
+    const tagged = await sharp(await previewJpeg(1600, 1067)).withMetadata({ orientation: 3 }).jpeg().toBuffer();
+    expect((await sharp(tagged).metadata()).orientation).toBe(3);
+    await writeFile(path, buildDng({ previews: [tagged], orientation: 6 }));
+    const out = await encodeForUpload(path, { ...fit, exiftool: tool.command });
+    expect([out.width, out.height]).toEqual([683, 1024]);
+    expect((await cornerColour(out.data, 'top-right'))[0]).toBeGreaterThan(200);
+  });
+
   it('an upright RAW goes as its preview, at the size asked', async () => {
     const path = join(dir.path, 'upright.dng');
     await writeFile(path, buildDng({ previews: [await previewJpeg(2400, 1600)] }));

@@ -157,6 +157,19 @@ describe('generated form', () => {
     expect(fake.callsTo('batches:estimate')[0]).toMatchObject({ output: { format: 'tiff', quality: 92, colour: 'srgb' } });
   });
 
+  it('counts RAW+JPEG pairs once in one line and sends the pairing setting', async () => {
+    const pair = (n: number) => ({ path: `/p/shoot/IMG_${n}.CR3`, reason: `RAW+JPEG pair: edited once, from IMG_${n}.JPG`, rawPair: true });
+    const fake = standardBridge({ 'batches:estimate': () => estimate({ skipped: [pair(1), pair(2), { path: '/p/shoot/notes.txt', reason: 'not a supported image type (.txt)' }] }) });
+    const { user } = await openCaption(fake);
+    await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hi');
+    await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/p/shoot{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Batch summary' });
+    expect(within(dialog).getByTestId('raw-pairs')).toHaveTextContent('2 RAW+JPEG pairs counted once');
+    expect(within(dialog).getByText(/edited once, from IMG_2\.JPG/)).toBeInTheDocument();
+    expect(fake.callsTo('batches:estimate')[0]).toMatchObject({ inputs: { rawPairs: 'jpeg' } });
+  });
+
   it('marks the field main or the service blamed, and clears the mark once it is edited', async () => {
     const fake = standardBridge({
       'batches:estimate': () => {

@@ -25,7 +25,7 @@ export async function dryRunFolder(
   const config = runtime.config;
   const reason = await folderUnavailableReason(config.path);
   if (reason) throw new AppError('unavailable', `${config.path}: ${reason}`);
-  const scan = await scanFolderInputs(config.path, config.recursive, ignoreRulesFor(config.path, config.outputFolder));
+  const scan = await scanFolderInputs(config.path, config.recursive, ignoreRulesFor(config.path, config.outputFolder), config.rawPairs);
   // Files of an unsupported type go through the inspector below like any file (as the armed folder does); the
   // policy's other skips (photos left in sub-folders, links that loop or break) are reported as they are.
   const { files, unsupported: typeSkips } = candidatesOf(scan);

@@ -1,17 +1,19 @@
 import { opendir } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { SkippedInput } from '../../../shared/engine/model';
+import type { RawPairs, SkippedInput } from '../../../shared/engine/model';
 import { classifyInputName } from '../../../shared/media/input-policy';
 import { resolveInputs, type ResolvedInputs } from '../images/resolve-inputs';
 
 /**
  * A watched folder through the one input policy (links followed, loops and photos left in sub-folders reported),
  * with the folder's ignore rules passing junk and its Done/Failed/output folders over without a word. Throws when
- * the root itself cannot be read.
+ * the root itself cannot be read. `rawPairs` (the dry run, which prices what will be paid): the half of a RAW+JPEG
+ * pair that will not be edited is reported as skipped; absent, both halves are files (each is submitted, and the
+ * engine pairs them).
  */
-export async function scanFolderInputs(root: string, recursive: boolean, ignored: (path: string) => boolean): Promise<ResolvedInputs> {
+export async function scanFolderInputs(root: string, recursive: boolean, ignored: (path: string) => boolean, rawPairs?: RawPairs): Promise<ResolvedInputs> {
   await (await opendir(root)).close();
-  return resolveInputs([root], { recursive, ignore: (path) => path !== root && ignored(path) });
+  return resolveInputs([root], { recursive, ignore: (path) => path !== root && ignored(path), ...(rawPairs ? { rawPairs } : {}) });
 }
 
 /**

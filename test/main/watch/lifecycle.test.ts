@@ -116,6 +116,21 @@ describe('restart', () => {
   });
 });
 
+describe('RAW+JPEG pairs in a hot folder', () => {
+  it('the dry run prices a pair once and names the half left out', async () => {
+    const [jpeg, raw, lone] = [join(inbox, 'IMG_1.JPG'), join(inbox, 'IMG_1.CR3'), join(inbox, 'IMG_2.cr3')];
+    await writeFile(jpeg, jpegBytes('jpeg 1'));
+    await writeFile(raw, jpegBytes('raw 1'));
+    await writeFile(lone, jpegBytes('raw 2'));
+    const h = track(harness());
+    await h.manager.save(folderConfig({ path: inbox, outputFolder: out, existingFiles: 'dry-run' }));
+    const report = await h.manager.dryRun('f1');
+    expect(report.toProcess.map((f) => f.path).sort()).toEqual([jpeg, lone].sort());
+    expect(report.totalCredits).toBe(4);
+    expect(report.unsupported).toEqual([{ path: raw, reason: 'RAW+JPEG pair: edited once, from IMG_1.JPG', rawPair: true }]);
+  });
+});
+
 describe('unavailable folders', () => {
   it('marks a vanished folder unavailable with a reason, keeps others running, and recovers by itself', async () => {
     const other = join(root, 'other');

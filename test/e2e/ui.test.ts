@@ -72,6 +72,8 @@ describe('batchroom ui in Chromium (embedded sandbox)', () => {
 
     // Two through the browser's file chooser, one dropped on the window: both are uploaded to the host.
     await page.getByLabel('Add photos by path: choose files').setInputFiles(photos.slice(0, 2));
+    // One after the other: uploads finish in any order, and the order of the list decides the screenshots.
+    await expect.poll(() => page.getByRole('list', { name: 'Photos to process' }).getByRole('listitem').count()).toBe(2);
     await dropFiles(page, [{ name: 'IMG_0003.jpg', base64: readFileSync(photos[2]!).toString('base64') }]);
     await expect.poll(() => page.getByRole('list', { name: 'Photos to process' }).getByRole('listitem').count()).toBe(3);
     await page.getByRole('textbox', { name: 'Output folder' }).fill(outDir);

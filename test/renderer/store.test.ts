@@ -71,7 +71,7 @@ describe('estimate and start', () => {
     expect(fake.callsTo('batches:estimate')[0]).toEqual({
       workflowId: 'caption-watermark',
       parameters: { texts: { caption: 'Hello', position: 'bottom' }, switchSelections: { style: ['shadow', 'banner'] }, globalOverrides: { aspectRatio: '16:9' } },
-      inputs: { paths: ['/in', '/more/a.jpg'], recursive: false, imageField: 'photo' },
+      inputs: { paths: ['/in', '/more/a.jpg'], recursive: false, imageField: 'photo', rawPairs: 'jpeg' },
       output: { outputFolder: '/out', namingTemplate: settings.namingTemplate, collisionPolicy: 'suffix', sidecar: 'none', metadata: 'keep', format: 'source', quality: 92, colour: 'srgb' },
       encode: { uploadSizePolicy: 'fit', stripMetadata: true },
       budget: null,

@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useState } from 'react';
+import { SelectField } from '../../components/SelectField';
 import {
   COLLISION_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, RAW_PAIR_MODES, SIDECAR_KINDS, type CollisionPolicy, type MetadataPolicy, type OutputFormat, type RawPairs,
   type SidecarKind,
@@ -141,37 +142,27 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
           <label htmlFor={ids.naming} className="field-label">File names</label>
           <input id={ids.naming} className="input input-mono" value={draft.namingTemplate} placeholder={settings?.namingTemplate ?? '{name}_{workflow}{ext}'} onChange={(e) => set({ namingTemplate: e.target.value })} />
         </div>
-        <div className="field">
-          <label htmlFor={ids.collision} className="field-label">If a file exists</label>
-          <select id={ids.collision} className="input" value={draft.collisionPolicy} onChange={(e) => set({ collisionPolicy: e.target.value as CollisionPolicy })}>
-            {COLLISION_POLICIES.map((p) => <option key={p} value={p}>{COLLISION_LABELS[p]}</option>)}
-          </select>
-        </div>
+        <SelectField
+          label="If a file exists" id={ids.collision} value={draft.collisionPolicy} options={COLLISION_POLICIES} labels={COLLISION_LABELS}
+          onChange={(v) => set({ collisionPolicy: v })}
+        />
       </div>
-      <div className="field">
-        <label htmlFor={ids.format} className="field-label">File format</label>
-        <select id={ids.format} className="input" value={draft.outputFormat} onChange={(e) => set({ outputFormat: e.target.value as OutputFormat })}>
-          {OUTPUT_FORMATS.map((f) => <option key={f} value={f}>{FORMAT_LABELS[f]}</option>)}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={ids.rawPairs} className="field-label">RAW+JPEG pairs</label>
-        <select id={ids.rawPairs} className="input" value={draft.rawPairs} onChange={(e) => set({ rawPairs: e.target.value as RawPairs })}>
-          {RAW_PAIR_MODES.map((m) => <option key={m} value={m}>{RAW_PAIR_LABELS[m]}</option>)}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={ids.metadata} className="field-label">Photo metadata</label>
-        <select id={ids.metadata} className="input" value={draft.metadataPolicy} onChange={(e) => set({ metadataPolicy: e.target.value as MetadataPolicy })}>
-          {METADATA_POLICIES.map((p) => <option key={p} value={p}>{METADATA_LABELS[p]}</option>)}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={ids.sidecar} className="field-label">Sidecar next to each result</label>
-        <select id={ids.sidecar} className="input" value={draft.sidecar} onChange={(e) => set({ sidecar: e.target.value as SidecarKind })}>
-          {SIDECAR_KINDS.map((k) => <option key={k} value={k}>{SIDECAR_LABELS[k]}</option>)}
-        </select>
-      </div>
+      <SelectField
+        label="File format" id={ids.format} value={draft.outputFormat} options={OUTPUT_FORMATS} labels={FORMAT_LABELS}
+        onChange={(v) => set({ outputFormat: v })}
+      />
+      <SelectField
+        label="RAW+JPEG pairs" id={ids.rawPairs} value={draft.rawPairs} options={RAW_PAIR_MODES} labels={RAW_PAIR_LABELS}
+        onChange={(v) => set({ rawPairs: v })}
+      />
+      <SelectField
+        label="Photo metadata" id={ids.metadata} value={draft.metadataPolicy} options={METADATA_POLICIES} labels={METADATA_LABELS}
+        onChange={(v) => set({ metadataPolicy: v })}
+      />
+      <SelectField
+        label="Sidecar next to each result" id={ids.sidecar} value={draft.sidecar} options={SIDECAR_KINDS} labels={SIDECAR_LABELS}
+        onChange={(v) => set({ sidecar: v })}
+      />
       <div className="field">
         <label htmlFor={ids.existing} className="field-label">Photos already in the folder</label>
         <select id={ids.existing} className="input" value={draft.existingFiles} onChange={(e) => set({ existingFiles: e.target.value as ExistingFilesPolicy })}>

@@ -1,4 +1,5 @@
-import { COLOUR_POLICIES, OUTPUT_FORMATS, type ColourPolicy, type OutputFormat } from '../../../shared/engine/model';
+import { COLOUR_POLICIES, OUTPUT_FORMATS } from '../../../shared/engine/model';
+import { SelectField } from '../../components/SelectField';
 import type { Settings, SettingsPatchInput } from '../../../shared/settings/schema';
 import { COLOUR_LABELS, FORMAT_LABELS } from '../../lib/metadata-labels';
 import { SettingText } from './SettingText';
@@ -7,12 +8,10 @@ import { SettingText } from './SettingText';
 export function ResultFileSettings({ settings, save }: { settings: Settings; save: (patch: SettingsPatchInput) => Promise<boolean> }) {
   return (
     <>
-      <div className="field">
-        <label className="field-label" htmlFor="output-format">File format of results</label>
-        <select id="output-format" className="input" value={settings.outputFormat} onChange={(e) => void save({ outputFormat: e.target.value as OutputFormat })}>
-          {OUTPUT_FORMATS.map((f) => <option key={f} value={f}>{FORMAT_LABELS[f]}</option>)}
-        </select>
-      </div>
+      <SelectField
+        label="File format of results" id="output-format" value={settings.outputFormat} options={OUTPUT_FORMATS} labels={FORMAT_LABELS}
+        onChange={(v) => void save({ outputFormat: v })}
+      />
       <SettingText
         label="JPEG and WebP quality"
         type="number"
@@ -21,12 +20,10 @@ export function ResultFileSettings({ settings, save }: { settings: Settings; sav
         onSave={(v) => save({ jpegQuality: Number(v) })}
         hint="92 keeps detail a client will not miss; 100 is near lossless and much larger."
       />
-      <div className="field">
-        <label className="field-label" htmlFor="colour-policy">Colour space of results</label>
-        <select id="colour-policy" className="input" value={settings.colourPolicy} onChange={(e) => void save({ colourPolicy: e.target.value as ColourPolicy })}>
-          {COLOUR_POLICIES.map((c) => <option key={c} value={c}>{COLOUR_LABELS[c]}</option>)}
-        </select>
-      </div>
+      <SelectField
+        label="Colour space of results" id="colour-policy" value={settings.colourPolicy} options={COLOUR_POLICIES} labels={COLOUR_LABELS}
+        onChange={(v) => void save({ colourPolicy: v })}
+      />
     </>
   );
 }

@@ -1,7 +1,8 @@
 import {
-  COLLISION_POLICIES, METADATA_POLICIES, RAW_PAIR_MODES, SIDECAR_KINDS, sidecarKindOf, type CollisionPolicy, type MetadataPolicy, type RawPairs, type SidecarKind,
+  COLLISION_POLICIES, METADATA_POLICIES, RAW_PAIR_MODES, SIDECAR_KINDS, sidecarKindOf,
   type UploadSizePolicy,
 } from '../../../shared/engine/model';
+import { SelectField } from '../../components/SelectField';
 import { MAX_CONCURRENCY, MIN_CONCURRENCY, SETTINGS_FIELDS, THEMES, type SandboxMode, type Theme } from '../../../shared/settings/schema';
 import { NAMING_TOKENS, previewNames, templateProblems } from '../../lib/naming';
 import { useActions, useApp } from '../../store/context';
@@ -85,26 +86,20 @@ export function SettingsScreen() {
           preview={(v) => <NamingPreview template={v} />}
           hint={<>Tokens: {NAMING_TOKENS.map((t) => <code key={t}>{t}</code>)}</>}
         />
-        <div className="field">
-          <label className="field-label" htmlFor="collision-policy">When a file with that name exists</label>
-          <select id="collision-policy" className="input" value={settings.collisionPolicy} onChange={(e) => void save({ collisionPolicy: e.target.value as CollisionPolicy })}>
-            {COLLISION_POLICIES.map((p) => <option key={p} value={p}>{COLLISION_LABELS[p]}</option>)}
-          </select>
-        </div>
+        <SelectField
+          label="When a file with that name exists" id="collision-policy" value={settings.collisionPolicy} options={COLLISION_POLICIES} labels={COLLISION_LABELS}
+          onChange={(v) => void save({ collisionPolicy: v })}
+        />
         <ResultFileSettings settings={settings} save={save} />
-        <div className="field">
-          <label className="field-label" htmlFor="metadata-policy">Photo metadata on results</label>
-          <select id="metadata-policy" className="input" value={settings.metadataPolicy} onChange={(e) => void save({ metadataPolicy: e.target.value as MetadataPolicy })}>
-            {METADATA_POLICIES.map((p) => <option key={p} value={p}>{METADATA_LABELS[p]}</option>)}
-          </select>
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor="sidecar-kind">Sidecar next to each result</label>
-          {/* Choosing replaces the older on/off JSON switch (sidecars), which would otherwise still mean JSON. */}
-          <select id="sidecar-kind" className="input" value={sidecarKindOf(settings)} onChange={(e) => void save({ sidecar: e.target.value as SidecarKind, sidecars: false })}>
-            {SIDECAR_KINDS.map((k) => <option key={k} value={k}>{SIDECAR_LABELS[k]}</option>)}
-          </select>
-        </div>
+        <SelectField
+          label="Photo metadata on results" id="metadata-policy" value={settings.metadataPolicy} options={METADATA_POLICIES} labels={METADATA_LABELS}
+          onChange={(v) => void save({ metadataPolicy: v })}
+        />
+        {/* Choosing replaces the older on/off JSON switch (sidecars), which would otherwise still mean JSON. */}
+        <SelectField
+          label="Sidecar next to each result" id="sidecar-kind" value={sidecarKindOf(settings)} options={SIDECAR_KINDS} labels={SIDECAR_LABELS}
+          onChange={(v) => void save({ sidecar: v, sidecars: false })}
+        />
       </section>
 
       <section className="panel" aria-label="Uploads">
@@ -116,12 +111,10 @@ export function SettingsScreen() {
             <option value="original">Send originals as they are</option>
           </select>
         </div>
-        <div className="field">
-          <label className="field-label" htmlFor="raw-pairs">RAW+JPEG pairs (same name, same folder)</label>
-          <select id="raw-pairs" className="input" value={settings.rawPairs} onChange={(e) => void save({ rawPairs: e.target.value as RawPairs })}>
-            {RAW_PAIR_MODES.map((m) => <option key={m} value={m}>{RAW_PAIR_LABELS[m]}</option>)}
-          </select>
-        </div>
+        <SelectField
+          label="RAW+JPEG pairs (same name, same folder)" id="raw-pairs" value={settings.rawPairs} options={RAW_PAIR_MODES} labels={RAW_PAIR_LABELS}
+          onChange={(v) => void save({ rawPairs: v })}
+        />
         <label className="inline-check"><input type="checkbox" checked={settings.stripMetadata} onChange={(e) => void save({ stripMetadata: e.target.checked })} /> Remove location and camera data before uploading</label>
       </section>
 

@@ -1,6 +1,7 @@
 import { useId } from 'react';
+import { SelectField } from '../../components/SelectField';
 import {
-  COLLISION_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, type CollisionPolicy, type MetadataPolicy, type OutputFormat,
+  COLLISION_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, type CollisionPolicy,
 } from '../../../shared/engine/model';
 import { FolderPickButton } from '../../components/FolderPickButton';
 import { useActions, useApp } from '../../store/context';
@@ -94,40 +95,19 @@ export function PhotosPanel() {
             onChange={(e) => setDraft({ namingTemplate: e.target.value || null })}
           />
         </div>
-        <div className="field">
-          <label htmlFor={collisionId} className="field-label">If a file exists</label>
-          <select
-            id={collisionId}
-            className="input"
-            value={draft.collisionPolicy ?? settings?.collisionPolicy ?? 'suffix'}
-            onChange={(e) => setDraft({ collisionPolicy: e.target.value as CollisionPolicy })}
-          >
-            {COLLISION_POLICIES.map((p) => <option key={p} value={p}>{COLLISION_LABELS[p]}</option>)}
-          </select>
-        </div>
+        <SelectField
+          label="If a file exists" id={collisionId} value={draft.collisionPolicy ?? settings?.collisionPolicy ?? 'suffix'} options={COLLISION_POLICIES} labels={COLLISION_LABELS}
+          onChange={(v) => setDraft({ collisionPolicy: v })}
+        />
       </div>
-      <div className="field">
-        <label htmlFor={formatId} className="field-label">File format</label>
-        <select
-          id={formatId}
-          className="input"
-          value={draft.outputFormat ?? settings?.outputFormat ?? 'source'}
-          onChange={(e) => setDraft({ outputFormat: e.target.value as OutputFormat })}
-        >
-          {OUTPUT_FORMATS.map((f) => <option key={f} value={f}>{FORMAT_LABELS[f]}</option>)}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={metadataId} className="field-label">Photo metadata</label>
-        <select
-          id={metadataId}
-          className="input"
-          value={draft.metadataPolicy ?? settings?.metadataPolicy ?? 'keep'}
-          onChange={(e) => setDraft({ metadataPolicy: e.target.value as MetadataPolicy })}
-        >
-          {METADATA_POLICIES.map((p) => <option key={p} value={p}>{METADATA_LABELS[p]}</option>)}
-        </select>
-      </div>
+      <SelectField
+        label="File format" id={formatId} value={draft.outputFormat ?? settings?.outputFormat ?? 'source'} options={OUTPUT_FORMATS} labels={FORMAT_LABELS}
+        onChange={(v) => setDraft({ outputFormat: v })}
+      />
+      <SelectField
+        label="Photo metadata" id={metadataId} value={draft.metadataPolicy ?? settings?.metadataPolicy ?? 'keep'} options={METADATA_POLICIES} labels={METADATA_LABELS}
+        onChange={(v) => setDraft({ metadataPolicy: v })}
+      />
     </section>
   );
 }

@@ -18,6 +18,19 @@ function encodeValue(v: Extract<Value, { values: unknown }>): Buffer {
   return out;
 }
 
+/** Bytes an IFD's entry table and its out-of-line values take (its image data follows them). */
+function tableSize(ifd: Ifd): number {
+  const tags = Object.keys(ifd.entries).map(Number);
+  let size = 2 + tags.length * 12 + 4;
+  for (const tag of tags) {
+    const v = ifd.entries[tag]!;
+    if ('ref' in v) continue;
+    const bytes = encodeValue(v).length;
+    if (bytes > 4) size += bytes + (bytes % 2);
+  }
+  return size;
+}
+
 /** Lays out the IFDs one after the other (the first is IFD0), each followed by its out-of-line values and data. */
 function buildTiff(ifds: Ifd[]): Buffer {
   const offsets = new Map<string, number>();
@@ -26,14 +39,7 @@ function buildTiff(ifds: Ifd[]): Buffer {
   let at = 8;
   for (const ifd of ifds) {
     offsets.set(ifd.name, at);
-    const tags = Object.keys(ifd.entries).map(Number);
-    at += 2 + tags.length * 12 + 4;
-    for (const tag of tags) {
-      const v = ifd.entries[tag]!;
-      if ('ref' in v) continue;
-      const size = encodeValue(v).length;
-      if (size > 4) at += size + (size % 2);
-    }
+    at += tableSize(ifd);
     if (ifd.data) {
       dataOffsets.set(ifd.name, at);
       at += ifd.data.length + (ifd.data.length % 2);
@@ -126,14 +132,7 @@ function locate(_tiff: Buffer, ifds: Ifd[], name: string): number {
   let at = 8;
   for (const ifd of ifds) {
     if (ifd.name === name) return at;
-    const tags = Object.keys(ifd.entries).map(Number);
-    at += 2 + tags.length * 12 + 4;
-    for (const tag of tags) {
-      const v = ifd.entries[tag]!;
-      if ('ref' in v) continue;
-      const size = encodeValue(v).length;
-      if (size > 4) at += size + (size % 2);
-    }
+    at += tableSize(ifd);
     if (ifd.data) at += ifd.data.length + (ifd.data.length % 2);
   }
   throw new Error(`no IFD ${name}`);

@@ -19,6 +19,7 @@ describe('settings schema', () => {
       outputFormat: 'source',
       jpegQuality: 92,
       colourPolicy: 'srgb',
+      rawPairs: 'jpeg',
       theme: 'system',
       lowBalanceWarning: 50,
       hotFolders: [],

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import {
-  BatchSpecSchema, PAUSED_BY_USER, SERVICE_UNREACHABLE, type BatchEstimate, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary,
+  PAUSED_BY_USER, SERVICE_UNREACHABLE, type BatchEstimate, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary,
   type ItemState, type ItemView, type ServiceUnreachable, type Verdict,
 } from '../../../shared/engine/model';
 import { canApply, inGroup, statesOf } from '../../../shared/engine/item-states';
 import { AppError, isAppError } from '../../../shared/errors';
 import type { WorkflowDetail, WorkflowParameters } from '../../../shared/service/model';
-import { tempPathFor, writeTemp } from '../images/save';
 import { journalDoneLedger, type DoneLedger } from '../journal/done-ledger';
 import type { Journal } from '../journal/journal';
 import type { BatchRecord } from '../journal/types';
@@ -16,8 +14,8 @@ import { silentLogger, type Logger } from '../log';
 import type { ServiceClient } from '../service/types';
 import { createCoalescer, type ProgressListener } from './events';
 import { isOutagePause } from './outage-pause';
-import { defaultOutputFolder } from './output-folder';
-import { buildEstimate, planBatch, trialOf } from './planner';
+import { checkOutputFolder, specWithOutputFolder } from './output-folder';
+import { buildEstimate, planBatch, refuseUnrunnable, trialOf } from './planner';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner, type EngineStats } from './runner';
 import type { SubmitHooks } from './submit-hooks';
@@ -142,12 +140,7 @@ export function createEngine(options: EngineOptions): Engine {
   const itemView = (itemId: string) => toItemView(requireItem(itemId));
 
   async function plan(input: BatchSpecInput) {
-    const parsed = BatchSpecSchema.safeParse(input);
-    if (!parsed.success) throw new AppError('bad_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-    const named = parsed.data.output.outputFolder.trim();
-    const outputFolder = named !== '' ? resolve(named) : await defaultOutputFolder(parsed.data.inputs);
-    if (!outputFolder) throw new AppError('validation', 'choose an output folder: the inputs are all URLs, so there is no folder to save next to', { field: 'output.outputFolder' });
-    const spec: BatchSpec = { ...parsed.data, output: { ...parsed.data.output, outputFolder } };
+    const spec = await specWithOutputFolder(input);
     const workflow: WorkflowDetail = await client.getWorkflow(spec.workflowId);
     const full = await planBatch(spec, workflow, doneLedger);
     const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
@@ -162,28 +155,9 @@ export function createEngine(options: EngineOptions): Engine {
     return { spec, workflow, planned, estimate: await buildEstimate(spec, workflow, planned, balance, now(), resultMetadata.capture) };
   }
 
-  /** A batch whose output folder cannot be written fails up front, not item by item. */
-  async function checkOutputFolder(folder: string): Promise<void> {
-    try {
-      await mkdir(folder, { recursive: true });
-      const probe = tempPathFor(folder, 'probe');
-      await writeTemp(probe, [Buffer.from('probe')]);
-      const { unlink } = await import('node:fs/promises');
-      await unlink(probe);
-    } catch (error) {
-      throw new AppError('validation', `cannot write to the output folder ${folder} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { field: 'output.outputFolder' });
-    }
-  }
-
   async function createBatch(input: BatchSpecInput): Promise<BatchSummary> {
     const { spec, workflow, planned, estimate } = await plan(input);
-    if (estimate.itemCount === 0) throw new AppError('validation', 'nothing to process: no usable images in the selection', { skipped: estimate.skipped.length });
-    if (!estimate.fitsBudget) {
-      throw new AppError('budget_exceeded', `this batch costs ${estimate.totalCost} credits, over its budget of ${spec.budget}`, { required: estimate.totalCost, budget: spec.budget });
-    }
-    if (!estimate.fitsBalance) {
-      throw new AppError('insufficient_credits', `this batch costs ${estimate.totalCost} credits but the balance is ${estimate.balance}`, { required: estimate.totalCost, available: estimate.balance });
-    }
+    refuseUnrunnable(spec, estimate);
     await checkOutputFolder(spec.output.outputFolder);
     const at = now().toISOString();
     // A try-first batch remembers how many photos "Continue" would run.

@@ -1,6 +1,8 @@
-import { stat } from 'node:fs/promises';
+import { mkdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { BatchInputs } from '../../../shared/engine/model';
+import { BatchSpecSchema, type BatchInputs, type BatchSpec, type BatchSpecInput } from '../../../shared/engine/model';
+import { AppError } from '../../../shared/errors';
+import { tempPathFor, writeTemp } from '../images/save';
 import { DEFAULT_OUTPUT_FOLDER_NAME } from '../../../shared/engine/model';
 
 // Where results go when the batch names no folder: a `Batchroom` folder next to the photos, as Lightroom and
@@ -19,5 +21,27 @@ export async function defaultOutputFolder(inputs: BatchInputs): Promise<string |
   } catch {
     // A missing input is reported by the scan; its parent is still where the user meant results to go.
     return join(dirname(absolute), DEFAULT_OUTPUT_FOLDER_NAME);
+  }
+}
+
+/** The spec checked, with its output folder made absolute (or chosen next to the photos when it names none). */
+export async function specWithOutputFolder(input: BatchSpecInput): Promise<BatchSpec> {
+  const parsed = BatchSpecSchema.safeParse(input);
+  if (!parsed.success) throw new AppError('bad_request', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  const named = parsed.data.output.outputFolder.trim();
+  const outputFolder = named !== '' ? resolve(named) : await defaultOutputFolder(parsed.data.inputs);
+  if (!outputFolder) throw new AppError('validation', 'choose an output folder: the inputs are all URLs, so there is no folder to save next to', { field: 'output.outputFolder' });
+  return { ...parsed.data, output: { ...parsed.data.output, outputFolder } };
+}
+
+/** A batch whose output folder cannot be written fails up front, not item by item. */
+export async function checkOutputFolder(folder: string): Promise<void> {
+  try {
+    await mkdir(folder, { recursive: true });
+    const probe = tempPathFor(folder, 'probe');
+    await writeTemp(probe, [Buffer.from('probe')]);
+    await unlink(probe);
+  } catch (error) {
+    throw new AppError('validation', `cannot write to the output folder ${folder} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { field: 'output.outputFolder' });
   }
 }

@@ -185,6 +185,17 @@ export function trialOf(plan: Plan, n: number): Plan {
   return { items, workCount: items.length, skipped: [], duplicates: [], keys, alreadyDone: plan.alreadyDone, resultsGone: [], trial: { tried: n, rest: plan.workCount - n } };
 }
 
+/** A batch is created only when it has something to run and fits its budget and the balance (checked by the estimate). */
+export function refuseUnrunnable(spec: BatchSpec, estimate: BatchEstimate): void {
+  if (estimate.itemCount === 0) throw new AppError('validation', 'nothing to process: no usable images in the selection', { skipped: estimate.skipped.length });
+  if (!estimate.fitsBudget) {
+    throw new AppError('budget_exceeded', `this batch costs ${estimate.totalCost} credits, over its budget of ${spec.budget}`, { required: estimate.totalCost, budget: spec.budget });
+  }
+  if (!estimate.fitsBalance) {
+    throw new AppError('insufficient_credits', `this batch costs ${estimate.totalCost} credits but the balance is ${estimate.balance}`, { required: estimate.totalCost, available: estimate.balance });
+  }
+}
+
 export async function buildEstimate(
   spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date, capture?: CaptureReader,
 ): Promise<BatchEstimate> {

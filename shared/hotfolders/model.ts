@@ -37,6 +37,11 @@ export const HotFolderConfigSchema = z.object({
   /** Polling instead of native events, for network shares. */
   polling: z.boolean().default(false),
   /**
+   * The folder's name in the studio ledger: the same on every machine that watches this share (each mounts it at
+   * its own path). Null: the folder's own name.
+   */
+  studioFolder: z.string().trim().min(1).max(200).nullable().default(null),
+  /**
    * Workflow + parameters this folder used before (since the last "reprocess"): a file already processed under any
    * of them counts as done, so editing the workflow never silently re-spends credits on old files.
    */
@@ -58,6 +63,8 @@ export const HotFolderStatusSchema = z.object({
   awaitingReview: z.number().int().nonnegative().default(0),
   /** Credits spent by this folder since it was armed (the budget cap applies to it). */
   creditsSpent: z.number().nonnegative().default(0),
+  /** Studio mode: off (local journal), claiming through the shared ledger, or paused because it cannot be reached. */
+  studio: z.enum(['off', 'connected', 'unreachable']).default('off'),
 });
 export type HotFolderStatus = z.infer<typeof HotFolderStatusSchema>;
 

@@ -73,6 +73,11 @@ export const SETTINGS_FIELDS = {
   /** Warn when the API credit balance falls below this many credits; 0 never warns. */
   lowBalanceWarning: z.number().finite().nonnegative().default(50),
   hotFolders: z.array(HotFolderConfigSchema).default([]),
+  /**
+   * Studio mode (docs/studio.md): hot folders claim each photo in this shared PostgreSQL ledger, so several machines
+   * on one folder process it once. No password here: PGPASSWORD, ~/.pgpass or the keychain.
+   */
+  studioLedgerUrl: z.string().trim().min(1).nullable().default(null),
 } as const;
 
 export type SettingsKey = keyof typeof SETTINGS_FIELDS;

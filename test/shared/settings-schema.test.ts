@@ -23,6 +23,7 @@ describe('settings schema', () => {
       theme: 'system',
       lowBalanceWarning: 50,
       hotFolders: [],
+      studioLedgerUrl: null,
     });
     expect(Object.keys(DEFAULT_SETTINGS).sort()).toEqual([...SETTINGS_KEYS].sort());
   });

@@ -8,7 +8,8 @@ import { hashCacheKey, type HashCacheStore } from './hash-cache';
 import { DONE_DIR, FAILED_DIR } from './ignore';
 import { moveOriginal } from './originals';
 import { BatchSubmitter, type Candidate } from './submitter';
-import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
+import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, LedgerOutcome } from './ports';
+import type { Ledger } from '../studio/ledger';
 
 /**
  * Where a candidate file came from. `event`/`scan`: process it if it is new. `review`: existing file under the
@@ -18,7 +19,7 @@ export type Origin = 'event' | 'scan' | 'review' | 'approved' | 'reprocess';
 
 export interface PipelineShared {
   engine: HotFolderEngine;
-  ledger: HotFolderLedger;
+  ledger: Ledger;
   inspector: FileInspector;
   hashCache: HashCacheStore;
   /** Keys submitted and not yet final, across every folder: the in-memory half of "exactly once". */

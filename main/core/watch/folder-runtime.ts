@@ -46,7 +46,7 @@ export class FolderRuntime {
   constructor(public config: HotFolderConfig, private readonly deps: RuntimeDeps) {
     this.status = {
       id: config.id, state: 'disarmed', reason: null, processed: 0, queued: 0, failed: 0,
-      lastActivityAt: null, awaitingReview: 0, creditsSpent: 0,
+      lastActivityAt: null, awaitingReview: 0, creditsSpent: 0, studio: deps.ledger.shared ? 'connected' : 'off',
     };
     this.ignored = ignoreRulesFor(config.path, config.outputFolder);
     this.pipeline = new FilePipeline(this, deps);

@@ -8,6 +8,7 @@ import { DEFAULT_WATCH_TIMINGS } from './folder-watcher';
 import { isInside } from './ignore';
 import { createLimiter } from './limit';
 import type { HotFolderEngine, HotFolderItemOutcome, HotFolderLedger } from './ports';
+import { localLedger, type Ledger } from '../studio/ledger';
 import type { HashCacheStore } from './hash-cache';
 import type { WatchTimings } from './folder-watcher';
 
@@ -19,7 +20,8 @@ const MAX_PREVIOUS_SETTINGS = 20;
 /** How the manager's folders work: the services they use and the timings (tests shorten them). */
 export interface HotFolderTuning {
   engine: HotFolderEngine;
-  ledger: HotFolderLedger;
+  /** The local journal's ledger (one machine), or a Ledger with claims (the studio ledger, several machines). */
+  ledger: HotFolderLedger | Ledger;
   hashCache?: HashCacheStore;
   timings?: Partial<WatchTimings>;
   /** How often an armed folder is checked for having vanished or come back. */
@@ -42,7 +44,7 @@ export function runtimeDepsFrom(
   const hashConcurrency = options.hashConcurrency ?? 4;
   return {
     engine: options.engine,
-    ledger: options.ledger,
+    ledger: asLedger(options.ledger),
     inspector: parts.inspector,
     baseline: parts.baseline,
     hashCache: options.hashCache ?? createMemoryHashCache(),
@@ -61,6 +63,11 @@ export function runtimeDepsFrom(
     onActivity: parts.onActivity,
     onStatusChange: parts.onStatusChange,
   };
+}
+
+/** A plain outcome ledger claims nothing: every claim is granted (the in-flight set keeps one machine exact). */
+export function asLedger(ledger: HotFolderLedger | Ledger): Ledger {
+  return 'claim' in ledger ? ledger : localLedger(ledger);
 }
 
 export function validateFolderConfig(config: Pick<HotFolderConfig, 'path' | 'outputFolder'>): void {

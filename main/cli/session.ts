@@ -101,6 +101,8 @@ export interface SessionNeeds {
   startHotFolders?: boolean;
   /** false for commands that only read the catalog (no journal, no engine); 'lazy' for `run`. */
   withEngine?: boolean | 'lazy';
+  /** `watch --ledger-url`: claim hot-folder photos in this studio ledger. */
+  ledgerUrl?: string;
 }
 
 const MAX_BUFFERED_OUTCOMES = 50_000;
@@ -130,6 +132,7 @@ export async function openSession(command: Command, extra: SessionNeeds = {}): P
     startHotFolders: extra.startHotFolders ?? false,
     withEngine: extra.withEngine ?? true,
     startEmbeddedService: startEmbeddedSandbox,
+    ...(extra.ledgerUrl ? { ledgerUrl: extra.ledgerUrl } : {}),
   });
   for (const secret of core.secrets()) rememberSecret(secret);
   // Kept until the command follows its batches (run/resume subscribe right after creating them); bounded for the

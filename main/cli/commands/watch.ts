@@ -1,7 +1,7 @@
 import { interruptSignal } from '../batch-tracker';
 import type { Command } from 'commander';
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { ExistingFilesPolicySchema, type HotFolderActivity, type HotFolderConfigInput, type HotFolderState } from '../../../shared/hotfolders/model';
 import { describeSkip } from '../../../shared/engine/skip-text';
 import type { Core } from '../../core/app/types';
@@ -19,6 +19,8 @@ interface WatchFlags extends Omit<RunFlags, 'mapping' | 'workflow'> {
   existing: string;
   moveOriginals?: boolean;
   polling?: boolean;
+  ledgerUrl?: string;
+  studioFolder?: string;
 }
 
 export function registerWatchCommand(program: Command): void {
@@ -34,6 +36,8 @@ export function registerWatchCommand(program: Command): void {
     .option('--move-originals', 'move originals into Done/ and Failed/ subfolders once processed')
     .option('--budget <credits>', 'stop submitting once this many credits are spent')
     .option('--polling', 'poll instead of native file events (network shares)')
+    .option('--ledger-url <url>', 'studio mode: claim each photo in this shared PostgreSQL ledger, postgres://user@host/db (password from PGPASSWORD, ~/.pgpass or the keychain)')
+    .option('--studio-folder <name>', 'studio mode: the folder\'s name in the ledger, the same on every machine (default: the folder\'s own name)')
     .option('--text <field=value>', 'a text field value (repeatable)', collect, [])
     .option('--switch <field=a,b>', 'switch options to turn on (repeatable)', collect, [])
     .option('--aspect <ratio>', 'output aspect ratio, e.g. 16:9')
@@ -53,7 +57,11 @@ export function registerWatchCommand(program: Command): void {
       if (!flags.all && !flags.workflow) throw new UsageError('--workflow is required when watching a folder.', '`batchroom workflows` lists them.');
       const existing = ExistingFilesPolicySchema.safeParse(flags.existing);
       if (!existing.success) throw new UsageError(`--existing must be process, skip or dry-run (got "${flags.existing}").`);
-      await withSession(command, (session) => runWatch(session, dir, flags, existing.data), { startHotFolders: flags.all === true });
+      if (flags.ledgerUrl !== undefined && !flags.ledgerUrl.trim()) throw new UsageError('--ledger-url is empty.');
+      if (flags.studioFolder !== undefined && !flags.studioFolder.trim()) throw new UsageError('--studio-folder is empty.');
+      await withSession(command, (session) => runWatch(session, dir, flags, existing.data), {
+        startHotFolders: flags.all === true, ...(flags.ledgerUrl ? { ledgerUrl: flags.ledgerUrl.trim() } : {}),
+      });
     });
 }
 
@@ -84,7 +92,12 @@ async function runWatch(session: CliSession, dir: string | undefined, flags: Wat
     }
     const folders = manager.list();
     if (out.json) out.record({ type: 'watching', folders });
-    else for (const f of folders) out.line(`Watching ${f.config.path} → ${f.config.outputFolder} (${f.config.workflowId}), ${f.status.state}. Ctrl-C stops.`);
+    else {
+      for (const f of folders) {
+        const studio = f.status.studio === 'off' ? '' : `, studio folder "${f.config.studioFolder ?? basename(f.config.path)}"${f.status.studio === 'unreachable' ? ' (ledger unreachable: claiming paused)' : ''}`;
+        out.line(`Watching ${f.config.path} → ${f.config.outputFolder} (${f.config.workflowId}), ${f.status.state}${studio}. Ctrl-C stops.`);
+      }
+    }
     await new Promise<void>((done) => interrupt.signal.addEventListener('abort', () => done(), { once: true }));
     out.notice('batchroom: stopping (results already submitted are saved on the next run if not finished now)…');
     const final = manager.list();
@@ -133,6 +146,7 @@ async function folderConfigFromFlags(session: CliSession, dir: string, flags: Wa
     enabled: true,
     existingFiles: existing,
     polling: flags.polling === true,
+    studioFolder: flags.studioFolder?.trim() || null,
   };
 }
 

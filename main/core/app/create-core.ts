@@ -3,7 +3,12 @@ import { hotFolderChannels } from '../../../shared/ipc/channels/hotfolders';
 import type { ServiceStatus } from '../../../shared/ipc/channels/service';
 import type { Handlers } from '../../../shared/ipc/contract';
 import { silentLogger } from '../log';
-import { createCoreHotFolders, settingsConfigStore } from '../watch/adapters';
+import { createCoreHotFolders, journalLedger, settingsConfigStore } from '../watch/adapters';
+import { APP_VERSION } from '../../../shared/app-info';
+import { connectStudioLedger, studioInstanceId } from '../studio/connect';
+import { keychainLoader } from '../studio/keychain';
+import type { StudioLedger } from '../studio/studio-ledger';
+import { studioSubmitHooks } from '../studio/submit-hooks';
 import type { HotFolderEvents, HotFolderManager } from '../watch';
 import { API_KEY_ENV, createFileKeyOrigins, createKeychainSecretStore, getKeyStatus, normalizeServiceUrl, resolveCredentials, type Credentials } from '../secrets';
 import { AppError, CREDENTIAL_CODES } from '../../../shared/errors';
@@ -71,7 +76,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   };
 
   const engineMode: EngineMode = options.withEngine === false ? 'off' : options.withEngine === 'lazy' ? 'lazy' : 'eager';
-  const engine = createEngineSlot({ mode: engineMode, stateDir, client, concurrency: () => settings.get().concurrency, bus, logger });
+  // Studio mode (docs/studio.md): hot folders claim photos in a shared PostgreSQL ledger. The engine exists first
+  // (the ledger writes the journal's outcomes too), so until the ledger is open hot-folder items wait, unsent.
+  const ledgerUrl = engineMode === 'eager' ? (options.ledgerUrl ?? settings.get().studioLedgerUrl) : null;
+  let studio: StudioLedger | null = null;
+  const engine = createEngineSlot({
+    mode: engineMode, stateDir, client, concurrency: () => settings.get().concurrency, bus, logger,
+    submitHooks: studioSubmitHooks(() => studio, ledgerUrl !== null),
+  });
   // A concurrency change in Settings applies to the running engine at once.
   const unsubscribeConcurrency = settings.onChange((value) => engine.current()?.setConcurrency(value.concurrency));
   let hotFolders: HotFolderManager | undefined;
@@ -79,10 +91,16 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   try {
     if (engineMode === 'eager') {
       const started = await engine.ensure();
+      if (ledgerUrl) {
+        studio = await connectStudioLedger({
+          url: ledgerUrl, instanceId: studioInstanceId(stateDir), version: APP_VERSION, env, keytar: keychainLoader(), logger,
+          local: journalLedger(started.journal), ...studioTimings(env), ...options.studio,
+        });
+      }
       // Hot folders feed the engine, so they exist wherever the engine runs from the start.
       const wired = createCoreHotFolders({
         engine: started.engine, journal: started.journal, client, stateDir, configStore: settingsConfigStore(settings), logger,
-        emit: bus.emit as HotFolderEvents,
+        emit: bus.emit as HotFolderEvents, ...(studio ? { ledger: studio } : {}),
       });
       hotFolders = wired.manager;
       hotFolderHandlers = wired.handlers;
@@ -91,6 +109,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   } catch (error) {
     await hotFolders?.close().catch(() => undefined);
     await engine.stop(false, 5000);
+    await studio?.close().catch(() => undefined);
     unsubscribeSettings();
     unsubscribeConcurrency();
     await connection.close();
@@ -142,6 +161,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         stopBalanceRefresh();
         await hotFolders?.close().catch((error: unknown) => logger.warn('hot folders did not close cleanly', { error: String(error) }));
         await engine.stop(shutdownOptions.graceful ?? true, shutdownOptions.timeoutMs ?? 30_000);
+        // After the engine: its last accepted ids and outcomes reach the ledger before this instance's lease ends.
+        await studio?.close().catch(() => undefined);
         for (const c of [connection, ...retired]) await c.close().catch(() => undefined);
         bus.clear();
       })();
@@ -161,4 +182,10 @@ function grantingHandlers(handlers: Handlers, observe: (result: unknown) => void
     };
   }
   return wrapped as unknown as Handlers;
+}
+
+/** BATCHROOM_STUDIO_LEASE_MS: how long an instance's claims outlive its last heartbeat (default 30 s; tests shorten it). */
+function studioTimings(env: Record<string, string | undefined>): { leaseMs?: number } {
+  const leaseMs = Number(env.BATCHROOM_STUDIO_LEASE_MS);
+  return Number.isFinite(leaseMs) && leaseMs >= 500 ? { leaseMs } : {};
 }

@@ -1,6 +1,6 @@
 import { batchChannels } from '../../../shared/ipc/channels/batches';
 import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
-import { createBatchHandlers, createEngine, type Engine } from '../engine';
+import { createBatchHandlers, createEngine, type Engine, type SubmitHooks } from '../engine';
 import { consumeOutcomes } from '../engine/outcome-consumer';
 import { openJournal, type Journal } from '../journal';
 import type { Logger } from '../log';
@@ -29,6 +29,8 @@ export interface EngineSlotDeps {
   concurrency: () => number;
   bus: EventBus;
   logger: Logger;
+  /** Studio mode's part in each submission (main/core/studio/submit-hooks.ts). */
+  submitHooks?: SubmitHooks;
 }
 
 /**
@@ -45,7 +47,9 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
       const journal = openJournal(deps.stateDir, {
         transitions: { report: (error) => deps.logger.error('illegal item transition (applied as before)', { itemId: error.itemId, from: error.from, event: error.event }) },
       });
-      const engine = createEngine({ journal, client: deps.client, logger: deps.logger, concurrency: deps.concurrency() });
+      const engine = createEngine({
+        journal, client: deps.client, logger: deps.logger, concurrency: deps.concurrency(), ...(deps.submitHooks ? { submitHooks: deps.submitHooks } : {}),
+      });
       const stopProgress = engine.onProgress((event) => deps.bus.emit('batches:progress', event));
       // A live relay of the outcome outbox (consumer "events"): listeners (the CLI's item lines, notifications)
       // see every attempt's outcome once, including one recorded while this host was between its last event and a

@@ -53,6 +53,10 @@ export interface CoreOptions {
    * (main/sandbox/embedded.ts): the product core never depends on its test double. Without it, no key means no service.
    */
   startEmbeddedService?: () => Promise<EmbeddedService>;
+  /** `watch --ledger-url`: the studio ledger to claim hot-folder photos in (instead of settings.studioLedgerUrl). */
+  ledgerUrl?: string;
+  /** Studio lease timings (tests shorten them). */
+  studio?: { leaseMs?: number; heartbeatMs?: number; retryMs?: number };
 }
 
 /** Everything a host needs from the core: the contract's handlers, its events, and lifecycle. */

@@ -48,6 +48,8 @@ export interface Ledger extends HotFolderLedger {
   submitting(key: string): Promise<void>;
   /** The execution id, recorded before anything else happens after the submit answers. */
   accepted(key: string, executionId: string, credits: number): Promise<void>;
+  /** Of these keys, the ones no live instance holds any more (worth looking at again). */
+  settledKeys(keys: readonly string[]): Promise<string[]>;
 }
 
 /** One machine: the journal's ledger, and claims that are always granted (the manager's in-flight set is enough). */
@@ -62,5 +64,6 @@ export function localLedger(journalLedger: HotFolderLedger): Ledger {
     release: async () => undefined,
     submitting: async () => undefined,
     accepted: async () => undefined,
+    settledKeys: async () => [],
   };
 }

@@ -84,8 +84,11 @@ export async function release(pool: pg.Pool, me: string, key: string): Promise<v
 }
 
 export async function markSubmitting(pool: pg.Pool, me: string, key: string): Promise<void> {
-  const { rows } = await pool.query(`UPDATE batchroom_claims SET state = 'submitting', updated_at = now()
-    WHERE key = $1 AND owner = $2 AND state IN ('claimed', 'submitting') RETURNING key`, [key, me]);
+  // Our own failed or cancelled photo sent again by hand (Retry failed, Resume) is ours to submit; another
+  // instance's claim never is.
+  const { rows } = await pool.query(`UPDATE batchroom_claims SET state = 'submitting', updated_at = now(), finished_at = NULL,
+      attempts = attempts + CASE WHEN state IN ('failed', 'cancelled') THEN 1 ELSE 0 END
+    WHERE key = $1 AND owner = $2 AND state IN ('claimed', 'submitting', 'failed', 'cancelled') RETURNING key`, [key, me]);
   if (rows.length > 0) return;
   const current = await pool.query('SELECT state, owner FROM batchroom_claims WHERE key = $1', [key]);
   const row = current.rows[0] as { state: string; owner: string | null } | undefined;

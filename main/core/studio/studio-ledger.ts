@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type pg from 'pg';
 import type { StudioStatus } from '../../../shared/studio/model';
+import { isAppError } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
 import type { KeytarLike } from '../secrets';
 import type { HotFolderLedger } from '../watch/ports';
@@ -38,8 +39,6 @@ export interface StudioLedger extends Ledger {
   /** What this instance can follow on takeover (its armed folders); the heartbeat sweeps for these. */
   setScopes(scopes: readonly FollowScope[]): void;
   onTakeover(listener: (items: TakenOver[]) => void | Promise<void>): () => void;
-  /** Of these keys, the ones no live instance holds any more. */
-  settledKeys(keys: readonly string[]): Promise<string[]>;
   /** One heartbeat + takeover sweep now (tests; the timer does it otherwise). */
   tick(): Promise<void>;
   status(): Promise<StudioStatus>;
@@ -70,12 +69,19 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
     await pool.query(`UPDATE batchroom_claims SET state = 'unknown', finished_at = now(), updated_at = now(),
       reason = 'unknown — check the provider''s dashboard: interrupted while being submitted (it may have been charged); not resubmitted'
       WHERE owner = $1 AND state = 'submitting'`, [me]);
+    if (options.local) await settleFromLocal(pool, me, options.local);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw ledgerError(error, target.display);
   }
 
   const folderKeys = new Map<string, string>();
+  /**
+   * Outcomes the database could not take when they happened (it was unreachable): the local journal has them, the
+   * claim rows get them on the next heartbeat that reaches the database. Without this a claim would stay
+   * "submitted" by a live instance for ever and its budget reservation would never turn into the real charge.
+   */
+  const pending = new Map<string, LedgerRecord>();
   const reachListeners = new Set<(reachable: boolean, reason: string | null) => void>();
   const takeoverListeners = new Set<(items: TakenOver[]) => void | Promise<void>>();
   let reachable = true;
@@ -111,6 +117,10 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
       try {
         const alive = await op(() => heartbeat(pool, me, leaseMs));
         if (!alive) await op(() => registerInstance(pool, { id: me, host: hostname(), pid: process.pid, version: options.version, label: options.label ?? null }, leaseMs));
+        for (const [key, entry] of [...pending]) {
+          await op(() => recordOutcome(pool, me, folderKeyOf(entry), entry));
+          pending.delete(key);
+        }
         if (scopes.length === 0 || takeoverListeners.size === 0) return;
         const taken = await op(() => takeOver(pool, me, scopes));
         if (taken.length === 0) return;
@@ -138,7 +148,13 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
     get: (key) => op(() => getOutcome(pool, key)),
     async record(entry) {
       await options.local?.record(entry);
-      await op(() => recordOutcome(pool, me, folderKeyOf(entry), entry));
+      try {
+        await op(() => recordOutcome(pool, me, folderKeyOf(entry), entry));
+        pending.delete(entry.key);
+      } catch (error) {
+        if (!isAppError(error) || error.code !== 'unavailable') throw error;
+        pending.set(entry.key, entry);
+      }
     },
     async setFolder(folderKey, budget, hotFolderId?: string) {
       if (hotFolderId) folderKeys.set(hotFolderId, folderKey);
@@ -174,4 +190,22 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
       await pool.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Our claims still open in the database whose outcome the local journal already has: recorded while the database
+ * was unreachable and the process ended before it came back. The database learns them now.
+ */
+async function settleFromLocal(pool: pg.Pool, me: string, local: HotFolderLedger): Promise<void> {
+  const { rows } = await pool.query(`SELECT key, folder_key, content_hash, workflow_id, parameters_hash, source_path, execution_id, credits_charged
+    FROM batchroom_claims WHERE owner = $1 AND state IN ('claimed', 'submitted')`, [me]);
+  for (const row of rows as Array<Record<string, string | null>>) {
+    const known = await local.get(String(row.key));
+    if (!known) continue;
+    await recordOutcome(pool, me, String(row.folder_key), {
+      key: String(row.key), contentHash: String(row.content_hash), workflowId: String(row.workflow_id), parametersHash: String(row.parameters_hash),
+      sourcePath: String(row.source_path), outcome: known.outcome, outputs: [], executionId: row.execution_id ?? null, itemId: null, hotFolderId: null,
+      creditsCharged: known.outcome === 'failed' || known.outcome === 'cancelled' ? 0 : Number(row.credits_charged ?? 0),
+    });
+  }
 }

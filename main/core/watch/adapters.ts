@@ -14,6 +14,7 @@ import { createFileBaselineStore } from './baseline-store';
 import { createFileHashCache } from './hash-cache';
 import { createHotFolderHandlers } from './handlers';
 import { createHotFolderManager, type HotFolderEvents, type HotFolderManager, type HotFolderManagerOptions } from './manager';
+import type { Ledger } from '../studio/ledger';
 import type { HotFolderConfigStore, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
 
 // Maps the manager's ports onto the real engine, journal, service client and settings store.
@@ -132,6 +133,12 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
       }
       return { batchId: summary.id };
     },
+    async adopt(spec, executions) {
+      const summary = await engine.adopt(spec, executions);
+      const { items } = journal.listItems({ batchId: summary.id, limit: spec.inputs.paths.length + 10 });
+      for (const item of items) if (item.contentHash && spec.source.hotFolderId) indexItem(spec.source.hotFolderId, item.contentHash, item.id);
+      return { batchId: summary.id };
+    },
     onItemFinal(listener) {
       listeners.add(listener);
       // Consuming starts with the first listener, so no outcome is read (and its cursor advanced) with nobody to hear it.
@@ -206,6 +213,8 @@ export interface CoreHotFoldersDeps {
   logger?: Logger;
   emit?: HotFolderEvents;
   options?: Partial<HotFolderManagerOptions>;
+  /** Studio mode: the shared ledger (it writes the local journal's ledger too). Default: the local journal's. */
+  ledger?: Ledger;
 }
 
 /**
@@ -217,7 +226,7 @@ export function createCoreHotFolders(deps: CoreHotFoldersDeps): { manager: HotFo
   const manager = createHotFolderManager({
     ...deps.options,
     engine: engineHotFolderPort(deps.engine, deps.journal, deps.client, deps.logger),
-    ledger: journalLedger(deps.journal),
+    ledger: deps.ledger ?? journalLedger(deps.journal),
     configStore: deps.configStore,
     baseline: createFileBaselineStore(join(deps.stateDir, 'hotfolders')),
     hashCache: createFileHashCache(join(deps.stateDir, 'hotfolders')),

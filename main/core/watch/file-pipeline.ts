@@ -8,6 +8,7 @@ import { hashCacheKey, type HashCacheStore } from './hash-cache';
 import { DONE_DIR, FAILED_DIR } from './ignore';
 import { moveOriginal } from './originals';
 import { BatchSubmitter, type Candidate } from './submitter';
+import { ClaimStep, studioFolderKey } from './claim-step';
 import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, LedgerOutcome } from './ports';
 import type { Ledger } from '../studio/ledger';
 
@@ -60,9 +61,28 @@ export class FilePipeline {
   private readonly lastOutcome = new Map<string, { state: HotFolderItemOutcome['state']; credits: number; movedTo: string | null }>();
   private readonly deferredSince = new Map<string, number>();
   private readonly submitter: BatchSubmitter;
+  /** Studio mode: the shared ledger's claim on each file (granted at once on one machine). */
+  readonly claims: ClaimStep;
 
   constructor(private readonly folder: FolderView, private readonly shared: PipelineShared) {
-    this.submitter = new BatchSubmitter(folder, shared, (c) => this.release(c), (path) => void this.consider(path, 'scan'));
+    const reconsider = (path: string) => void this.consider(path, 'scan');
+    this.claims = new ClaimStep(folder, shared, reconsider);
+    this.submitter = new BatchSubmitter(folder, shared, (c) => {
+      this.release(c);
+      void this.claims.giveBack(c.key);
+    }, reconsider);
+  }
+
+  /** Registers the folder (and its budget, shared by every instance) in the studio ledger. */
+  async joinStudio(): Promise<void> {
+    if (!this.claims.shared) return;
+    const config = this.folder.config;
+    try {
+      await this.shared.ledger.setFolder(studioFolderKey(config), config.budget, config.id);
+      this.claims.reachable(true);
+    } catch (error) {
+      if (!this.claims.isUnreachable(error)) throw error;
+    }
   }
 
   get parametersHash(): string {
@@ -142,6 +162,7 @@ export class FilePipeline {
         this.held.add(path);
         return;
       }
+      if (!(await this.claims.claim({ path, key, contentHash, parametersHash: this.parametersHash }))) return;
       folder.activity('detected', path, 'new photo');
       const candidate: Candidate = {
         path, key, contentHash, fingerprint, batchId: null,
@@ -150,6 +171,8 @@ export class FilePipeline {
       this.inFlight.set(path, candidate);
       this.submitter.enqueue(candidate);
       queued = true;
+    } catch (error) {
+      if (!this.claims.defer(error, { key, path })) throw error;
     } finally {
       if (!queued) this.shared.inFlightKeys.delete(key);
     }

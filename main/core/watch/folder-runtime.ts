@@ -9,6 +9,7 @@ import { ignoreRulesFor, type IgnoreRules } from './ignore';
 import type { BaselineStore } from './ports';
 import { scanFolder } from './scan';
 import { runLimited } from './limit';
+import { LEDGER_UNREACHABLE } from './claim-step';
 
 /** Marker kept in the baseline store while existing files wait for review, so a restart asks again. */
 export const REVIEW_MARKER = '!review-pending';
@@ -65,7 +66,7 @@ export class FolderRuntime {
 
   setState(state: HotFolderStatus['state'], reason: string | null = null): void {
     this.status.state = state;
-    this.status.reason = reason;
+    this.status.reason = reason ?? (this.status.studio === 'unreachable' ? LEDGER_UNREACHABLE : null);
     this.deps.onStatusChange();
   }
 
@@ -88,6 +89,7 @@ export class FolderRuntime {
     try {
       await this.startWatching(generation);
       if (generation !== this.generation) return;
+      await this.pipeline.joinStudio();
       await this.scan(mode, generation);
     } catch (error) {
       if (generation === this.generation) this.markUnavailable(describeFsError(error));
@@ -170,6 +172,7 @@ export class FolderRuntime {
     this.stopRecheck();
     await this.stopWatching();
     this.pipeline.dropQueued();
+    this.pipeline.claims.clear();
     this.pipeline.held.clear();
     this.status.awaitingReview = 0;
     this.setState('disarmed');

@@ -34,6 +34,8 @@ export interface HotFolderTuning {
   deferCheckMs?: number;
   maxDeferMs?: number;
   retryMs?: number;
+  /** Studio mode: how often files another instance holds are looked at again. */
+  studioRecheckMs?: number;
 }
 
 /** Every folder runtime's dependencies, with the defaults filled in. */

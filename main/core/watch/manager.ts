@@ -15,6 +15,7 @@ import {
 } from './manager-parts';
 import type { BaselineStore, FileInspector, HotFolderConfigStore } from './ports';
 import { scanFolder } from './scan';
+import { isStudioLedger, linkStudio } from './studio-link';
 
 export interface HotFolderEvents {
   (channel: 'hotFolders:activity', payload: HotFolderActivity): void;
@@ -84,6 +85,10 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
   const deps = runtimeDepsFrom(options, {
     logger, inspector, baseline, onActivity: (activity) => emit('hotFolders:activity', activity), onStatusChange: scheduleChanged,
   });
+
+  const unlinkStudio = isStudioLedger(deps.ledger)
+    ? linkStudio({ ledger: deps.ledger, engine: options.engine, runtimes: () => [...runtimes.values()], logger, recheckMs: options.studioRecheckMs ?? 2_000 })
+    : () => undefined;
 
   // Each outcome goes to its folder's pipeline; a folder removed meanwhile still gets its file into the ledger. The
   // promise is returned: the outbox delivers the next outcome only after this one is handled.
@@ -202,6 +207,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
     async close() {
       closed = true;
       unsubscribe();
+      unlinkStudio();
       if (changedTimer) clearTimeout(changedTimer);
       // Closing first makes running scans stop at their next file; then nothing is left touching the folders.
       await Promise.all([...runtimes.values()].map((r) => r.close()));

@@ -34,6 +34,11 @@ export interface HotFolderEngine {
    * outbox), including batches resumed after a restart. The next one is delivered after the returned promise settles.
    */
   onItemFinal(listener: (outcome: HotFolderItemOutcome) => void | Promise<void>): () => void;
+  /**
+   * Studio takeover: follows executions another instance submitted for these files (and died), saving their results
+   * like its own; never submits anything.
+   */
+  adopt?(spec: BatchSpec, executions: ReadonlyArray<{ path: string; executionId: string; credits: number }>): Promise<{ batchId: string }>;
   /** The folder moved an original (move-originals): the item reads it from there if it is retried. */
   sourceMoved?(itemId: string, from: string, to: string): void;
   /** Credits one execution of the workflow costs (dry-run totals, budget). */

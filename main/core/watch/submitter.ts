@@ -1,5 +1,5 @@
 import { dirname, join, relative } from 'node:path';
-import { BatchSpecSchema } from '../../../shared/engine/model';
+import { BatchSpecSchema, type BatchSpec } from '../../../shared/engine/model';
 import { safeRelDir } from '../../../shared/naming';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
 import type { HotFolderEngine } from './ports';
@@ -19,6 +19,8 @@ export interface Candidate {
 
 export interface SubmitterDeps {
   engine: HotFolderEngine;
+  /** A shared (studio) ledger reserves the folder's budget with each claim, for every instance together. */
+  ledger?: { readonly shared: boolean };
   coalesceMs: number;
   maxBatchSize: number;
   retryMs: number;
@@ -28,6 +30,29 @@ export interface SubmitterFolder {
   config: HotFolderConfig;
   status: HotFolderStatus;
   activity(kind: HotFolderActivity['kind'], path: string, message: string): void;
+}
+
+/** The batch a folder sends for files of one sub-folder (`rel`): results mirror the folder's layout. */
+export function folderBatchSpec(config: HotFolderConfig, paths: string[], rel: string): BatchSpec {
+  return BatchSpecSchema.parse({
+    workflowId: config.workflowId,
+    parameters: config.parameters,
+    inputs: { paths, recursive: false, imageField: config.imageField, rawPairs: config.rawPairs },
+    output: {
+      outputFolder: rel && !rel.startsWith('..') ? join(config.outputFolder, ...safeRelDir(rel).split('/')) : config.outputFolder,
+      ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
+      collisionPolicy: config.collisionPolicy,
+      metadata: config.metadataPolicy,
+      format: config.outputFormat,
+      quality: config.jpegQuality,
+      colour: config.colourPolicy,
+      sidecar: config.sidecar,
+    },
+    budget: null,
+    // The folder already asked the done ledger (and honours its own reprocess): the engine runs what it sends.
+    rerun: true,
+    source: { kind: 'hotFolder', hotFolderId: config.id },
+  });
 }
 
 /**
@@ -73,25 +98,7 @@ export class BatchSubmitter {
       groups.set(rel, list);
     }
     for (const [rel, items] of groups) {
-      const spec = BatchSpecSchema.parse({
-        workflowId: config.workflowId,
-        parameters: config.parameters,
-        inputs: { paths: items.map((c) => c.path), recursive: false, imageField: config.imageField, rawPairs: config.rawPairs },
-        output: {
-          outputFolder: rel && !rel.startsWith('..') ? join(config.outputFolder, ...safeRelDir(rel).split('/')) : config.outputFolder,
-          ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
-          collisionPolicy: config.collisionPolicy,
-          metadata: config.metadataPolicy,
-          format: config.outputFormat,
-          quality: config.jpegQuality,
-          colour: config.colourPolicy,
-          sidecar: config.sidecar,
-        },
-        budget: null,
-        // The folder already asked the done ledger (and honours its own reprocess): the engine runs what it sends.
-        rerun: true,
-        source: { kind: 'hotFolder', hotFolderId: config.id },
-      });
+      const spec = folderBatchSpec(config, items.map((c) => c.path), rel);
       try {
         const { batchId } = await this.deps.engine.submit(spec);
         this.submitFailures = 0;
@@ -127,7 +134,7 @@ export class BatchSubmitter {
   /** Keeps the folder's budget cap: files beyond it stay in the folder, reported, not submitted. */
   private async applyBudget(batch: Candidate[]): Promise<Candidate[]> {
     const { budget, workflowId } = this.folder.config;
-    if (budget === null) return batch;
+    if (budget === null || this.deps.ledger?.shared) return batch;
     if (this.creditCostCache?.workflowId !== workflowId) {
       this.creditCostCache = { workflowId, cost: await this.deps.engine.creditCost(workflowId).catch(() => 0) };
     }

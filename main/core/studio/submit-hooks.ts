@@ -1,0 +1,36 @@
+import { AppError } from '../../../shared/errors';
+import type { SubmitHooks } from '../engine/submit-hooks';
+import type { BatchRecord, ItemRecord } from '../journal/types';
+import { ledgerKey, parametersHash } from '../journal/ledger-key';
+import type { Ledger } from './ledger';
+
+// The engine's two money moments, told to the studio ledger: "about to submit" (refused when another instance
+// owns the photo) and "accepted as execution X" (recorded before anything else happens, so an instance that takes
+// over follows the execution instead of paying again). Only hot-folder items are claimed; a batch started by hand
+// is this machine's own business.
+
+function keyOf(item: ItemRecord, batch: BatchRecord): string | null {
+  if (batch.spec.source.kind !== 'hotFolder' || !item.contentHash) return null;
+  return ledgerKey(item.contentHash, batch.spec.workflowId, parametersHash(batch.spec.parameters));
+}
+
+/**
+ * `ledger()` is read at each call: the engine starts (and resumes batches) before the ledger is open. While a
+ * configured ledger is not open yet (`required`), hot-folder items wait rather than go out unclaimed.
+ */
+export function studioSubmitHooks(ledger: () => Ledger | null, required: boolean): SubmitHooks {
+  return {
+    async beforeSubmit(item, batch) {
+      const current = ledger();
+      const key = keyOf(item, batch);
+      if (!key) return;
+      if (!current && required) throw new AppError('unavailable', 'studio ledger not open yet');
+      if (current?.shared) await current.submitting(key);
+    },
+    async accepted(item, batch, executionId) {
+      const current = ledger();
+      const key = keyOf(item, batch);
+      if (current?.shared && key) await current.accepted(key, executionId, batch.creditCost);
+    },
+  };
+}

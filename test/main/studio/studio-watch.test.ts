@@ -1,0 +1,158 @@
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSandbox } from '../../../main/sandbox/index';
+import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
+import { startTestSandbox } from '../../helpers/sandbox';
+import { cliEnv, startCli, type CliProcess } from '../cli/run-cli';
+import { removeDir, tempDir } from '../watch/fakes';
+
+// Studio mode as a studio runs it: several `batchroom watch` processes (each its own "machine": its own state dir
+// and local journal) on one shared folder, one PostgreSQL ledger, one service. Each photo is paid for once.
+
+let dir: string;
+let server: TestPostgres;
+let sandbox: RunningSandbox;
+const running = new Set<CliProcess>();
+
+beforeAll(async () => {
+  dir = await tempDir('br-studio-');
+  [server, sandbox] = await Promise.all([startTestPostgres(), startTestSandbox({ executionDurationMs: 1_500 })]);
+}, 90_000);
+
+afterAll(async () => {
+  for (const cli of running) cli.child.kill('SIGKILL');
+  await Promise.all([...running].map((c) => c.done));
+  await sandbox?.close();
+  await server?.stop();
+  await removeDir(dir);
+});
+
+let shade = 0;
+
+/** Photos of distinct content (the ledger keys by content: two equal files are one photo). */
+async function photos(folder: string, count: number, prefix: string): Promise<void> {
+  await mkdir(folder, { recursive: true });
+  for (let i = 0; i < count; i++) {
+    shade++;
+    await sharp({ create: { width: 48, height: 32, channels: 3, background: { r: (shade * 37) % 256, g: (shade * 91) % 256, b: (shade * 53) % 256 } } })
+      .jpeg().toFile(join(folder, `${prefix}-${String(i).padStart(2, '0')}.jpg`));
+  }
+}
+
+/** One instance: no memory-profile relaunch, so the pid we signal is the process that holds the claims. */
+function instance(name: string, inbox: string, out: string, extra: string[] = []): CliProcess & { saved: () => number; output: () => string } {
+  const env = cliEnv(join(dir, `state-${name}`), {
+    BATCHROOM_API_KEY: sandbox.apiKey, PGPASSWORD: server.password, BATCHROOM_MEMORY_PROFILE: '1', BATCHROOM_STUDIO_LEASE_MS: '2000',
+  });
+  const cli = startCli(['--service-url', sandbox.url, '--json', 'watch', inbox, '--workflow', 'color-grade', '--text', 'look=warm',
+    '--out', out, '--existing', 'process', '--ledger-url', server.url, '--studio-folder', 'to-edit', ...extra], env);
+  running.add(cli);
+  void cli.done.then(() => running.delete(cli));
+  let saved = 0;
+  let text = '';
+  cli.child.stderr!.on('data', (chunk: Buffer) => { text += chunk.toString(); });
+  outputs.push({ name, text: () => text });
+  cli.onLine((line) => {
+    text += `${line}\n`;
+    if ((JSON.parse(line) as { kind?: string }).kind === 'saved') saved++;
+  });
+  return Object.assign(cli, { saved: () => saved, output: () => text });
+}
+
+const outputs: Array<{ name: string; text: () => string }> = [];
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const start = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - start > timeoutMs) {
+      throw new Error(`timed out waiting for ${what}\n${outputs.map((o) => `--- ${o.name}\n${o.text().slice(-3000)}`).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function claimStates(folderKey: string): Promise<Record<string, number>> {
+  const client = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom' });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT state, count(*)::int AS n FROM batchroom_claims WHERE folder_key = $1 GROUP BY state', [folderKey]);
+    return Object.fromEntries(rows.map((r) => [r.state as string, r.n as number]));
+  } finally {
+    await client.end();
+  }
+}
+
+describe('studio mode: several instances on one hot folder', () => {
+  it('three instances process 24 photos once each: 24 executions, 24 results, the work shared', { timeout: 180_000 }, async () => {
+    const inbox = join(dir, 'share', 'to-edit');
+    const out = join(dir, 'share', 'edited');
+    await photos(inbox, 12, 'early');
+    const before = sandbox.stats().executionsCreated;
+    const instances = ['a', 'b', 'c'].map((name) => instance(name, inbox, out));
+    // More photos arrive while all three watch: every watcher sees every file; only one may take each.
+    await new Promise((r) => setTimeout(r, 4_000));
+    await photos(inbox, 12, 'late');
+    await until(async () => ((await claimStates('to-edit')).saved ?? 0) === 24, '24 saved claims', 120_000);
+    for (const cli of instances) cli.child.kill('SIGINT');
+    const results = await Promise.all(instances.map((c) => c.done));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    expect(sandbox.stats().executionsCreated - before).toBe(24);
+    const files = (await readdir(out)).sort();
+    expect(files).toHaveLength(24);
+    expect(files.filter((f) => /_\d+\.jpg$/.test(f.replace('_color-grade', '')))).toEqual([]);
+    expect(instances.reduce((n, c) => n + c.saved(), 0)).toBe(24);
+  });
+
+  it('kill -9 mid-batch: the survivor follows the dead one\'s executions instead of paying again', { timeout: 180_000 }, async () => {
+    const inbox = join(dir, 'share2', 'to-edit');
+    const out = join(dir, 'share2', 'edited');
+    await photos(inbox, 10, 'shoot');
+    const before = sandbox.stats().executionsCreated;
+    const doomed = instance('doomed', inbox, out, ['--studio-folder', 'to-edit-2']);
+    await until(() => sandbox.stats().executionsCreated - before >= 4, 'the first instance to submit 4 photos');
+    doomed.child.kill('SIGKILL');
+    await doomed.done;
+    const atKill = sandbox.stats().executionsCreated - before;
+    const survivor = instance('survivor', inbox, out, ['--studio-folder', 'to-edit-2']);
+    await until(async () => {
+      const states = await claimStates('to-edit-2');
+      return (states.saved ?? 0) + (states.unknown ?? 0) === 10;
+    }, 'all 10 photos settled', 120_000);
+    survivor.child.kill('SIGINT');
+    expect((await survivor.done).code).toBe(0);
+    const states = await claimStates('to-edit-2');
+    const executions = sandbox.stats().executionsCreated - before;
+    // Every execution the dead instance started is followed, none sent again: one execution per saved photo, and
+    // an "unknown" (cut off mid-submit, never resubmitted) adds at most one more.
+    expect(executions).toBeLessThanOrEqual(10);
+    expect(executions).toBeGreaterThanOrEqual(atKill);
+    expect(states.saved).toBeGreaterThanOrEqual(10 - (states.unknown ?? 0));
+    const files = await readdir(out);
+    expect(files).toHaveLength(states.saved!);
+    // The dead instance's accepted executions were followed by the survivor (it never saw those photos' bytes go out).
+    expect(survivor.output()).toMatch(/taken over from .*: following its execution exe_/);
+  });
+
+  it('the database going away pauses claiming ("studio ledger unreachable") and nothing is lost or paid twice', { timeout: 180_000 }, async () => {
+    const inbox = join(dir, 'share3', 'to-edit');
+    const out = join(dir, 'share3', 'edited');
+    await photos(inbox, 4, 'first');
+    const before = sandbox.stats().executionsCreated;
+    const cli = instance('lonely', inbox, out, ['--studio-folder', 'to-edit-3']);
+    await until(() => cli.saved() === 4, 'the first 4 photos saved');
+    await server.stopServer();
+    await photos(inbox, 4, 'during');
+    await until(() => /studio ledger unreachable/.test(cli.output()), 'the unreachable state to be reported');
+    expect(cli.saved()).toBe(4);
+    await server.startServer();
+    await until(() => cli.saved() === 8, 'the photos that arrived meanwhile saved once the ledger is back');
+    cli.child.kill('SIGINT');
+    expect((await cli.done).code).toBe(0);
+    expect(sandbox.stats().executionsCreated - before).toBe(8);
+    expect(await claimStates('to-edit-3')).toEqual({ saved: 8 });
+    expect(await readdir(out)).toHaveLength(8);
+  });
+});

@@ -29,7 +29,6 @@ export type ClaimResult =
   | { kind: 'budget'; budget: number; committed: number };
 
 export interface LedgerRecord extends LedgerRecordInput {
-  creditsCharged?: number;
   reason?: string | null;
 }
 

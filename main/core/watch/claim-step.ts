@@ -32,11 +32,18 @@ export class ClaimStep {
   /** Files another instance holds (or that met an unreachable ledger): looked at again once their claim settles. */
   private readonly waiting = new Map<string, string>();
   private readonly told = new Set<string>();
+  /** Claimed here and not finished yet. */
+  private readonly outstanding = new Set<string>();
+  /**
+   * New files this instance has no room for yet: it claims only what its engine will start soon (claimAhead), so
+   * the other instances on the folder, not the first to see a burst of files, share the work.
+   */
+  private readonly backlog = new Map<string, string>();
   private cost: { workflowId: string; credits: number } | null = null;
 
   constructor(
     private readonly folder: ClaimFolder,
-    private readonly deps: { ledger: Ledger; engine: HotFolderEngine; onStatusChange(): void; logger?: Logger },
+    private readonly deps: { ledger: Ledger; engine: HotFolderEngine; onStatusChange(): void; logger?: Logger; studioClaimAhead?: number },
     private readonly reconsider: (path: string) => void,
   ) {}
 
@@ -47,6 +54,11 @@ export class ClaimStep {
   /** True when this instance may process the file now; otherwise the file waits (or is done) and we say why once. */
   async claim(file: ClaimFile): Promise<boolean> {
     if (!this.shared) return true;
+    if (this.outstanding.size >= (this.deps.studioClaimAhead ?? 8)) {
+      this.backlog.set(file.key, file.path);
+      return false;
+    }
+    this.backlog.delete(file.key);
     const config = this.folder.config;
     try {
       const result = await this.deps.ledger.claim({
@@ -81,6 +93,16 @@ export class ClaimStep {
     }
     this.waiting.set(file.key, file.path);
     return true;
+  }
+
+  /** A file claimed here ended (its outcome arrived, or it was given back): room for one from the backlog. */
+  finished(key: string): void {
+    if (!this.outstanding.delete(key)) return;
+    const room = (this.deps.studioClaimAhead ?? 8) - this.outstanding.size;
+    for (const [waitingKey, path] of [...this.backlog].slice(0, Math.max(0, room))) {
+      this.backlog.delete(waitingKey);
+      this.reconsider(path);
+    }
   }
 
   /** Gives a claim back: the file was not submitted after all (the engine refused the batch, the folder was disarmed). */
@@ -121,12 +143,15 @@ export class ClaimStep {
   clear(): void {
     this.waiting.clear();
     this.told.clear();
+    this.backlog.clear();
+    this.outstanding.clear();
   }
 
   private verdict(file: ClaimFile, result: ClaimResult): boolean {
     switch (result.kind) {
       case 'claimed':
         this.waiting.delete(file.key);
+        this.outstanding.add(file.key);
         return true;
       case 'done':
         this.folder.activity('skipped', file.path, `already processed by another Batchroom instance (${result.outcome})`);

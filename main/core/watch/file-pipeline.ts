@@ -34,6 +34,8 @@ export interface PipelineShared {
   maxDeferMs: number;
   /** First retry delay after the engine refused a batch (doubles up to 10 minutes). */
   retryMs: number;
+  /** Studio mode: how many photos an instance claims ahead of its engine (the rest is left for the others). */
+  studioClaimAhead?: number;
   onActivity(activity: HotFolderActivity): void;
   onStatusChange(): void;
 }
@@ -195,6 +197,7 @@ export class FilePipeline {
   }
 
   private release(c: Candidate): void {
+    this.claims.finished(c.key);
     if (this.inFlight.get(c.path) === c) this.inFlight.delete(c.path);
     if (this.shared.inFlightKeys.get(c.key) === c.path) this.shared.inFlightKeys.delete(c.key);
     this.folder.status.queued = Math.max(0, this.folder.status.queued - 1);
@@ -226,6 +229,7 @@ export class FilePipeline {
     const workflowId = candidate?.workflowId ?? outcome.workflowId ?? config.workflowId;
     const paramsHash = candidate?.parametersHash ?? outcome.parametersHash ?? this.parametersHash;
     const key = candidate?.key ?? (contentHash ? ledgerKey(contentHash, workflowId, paramsHash) : null);
+    if (key) this.claims.finished(key);
     if (candidate) this.release(candidate);
     else if (key && this.shared.inFlightKeys.get(key) === outcome.sourcePath) {
       this.shared.inFlightKeys.delete(key);
@@ -240,7 +244,7 @@ export class FilePipeline {
       await this.shared.ledger.record({
         key, contentHash, workflowId, parametersHash: paramsHash,
         sourcePath: outcome.sourcePath, outcome: outcome.state, outputs: outcome.outputs,
-        executionId: outcome.executionId, itemId: outcome.itemId, hotFolderId: config.id,
+        executionId: outcome.executionId, itemId: outcome.itemId, hotFolderId: config.id, creditsCharged: outcome.creditsCharged,
       });
     }
     const path = outcome.sourcePath;
@@ -289,7 +293,7 @@ export class FilePipeline {
     if (key && contentHash && outcome.state !== 'skipped') {
       await this.shared.ledger.record({
         key, contentHash, workflowId, parametersHash: paramsHash, sourcePath: outcome.sourcePath, outcome: outcome.state,
-        outputs: outcome.outputs, executionId: outcome.executionId, itemId: outcome.itemId, hotFolderId: config.id,
+        outputs: outcome.outputs, executionId: outcome.executionId, itemId: outcome.itemId, hotFolderId: config.id, creditsCharged: outcome.creditsCharged,
       });
     }
     const path = outcome.sourcePath;

@@ -36,6 +36,8 @@ export interface HotFolderTuning {
   retryMs?: number;
   /** Studio mode: how often files another instance holds are looked at again. */
   studioRecheckMs?: number;
+  /** Studio mode: photos claimed ahead of the engine (default 8); the rest waits for whichever instance has room. */
+  studioClaimAhead?: number;
 }
 
 /** Every folder runtime's dependencies, with the defaults filled in. */
@@ -59,6 +61,7 @@ export function runtimeDepsFrom(
     deferCheckMs: options.deferCheckMs ?? 2_000,
     maxDeferMs: options.maxDeferMs ?? 60_000,
     retryMs: options.retryMs ?? 30_000,
+    studioClaimAhead: options.studioClaimAhead ?? 8,
     timings: { ...DEFAULT_WATCH_TIMINGS, ...options.timings },
     availabilityIntervalMs: options.availabilityIntervalMs ?? 5_000,
     availabilityTimeoutMs: options.availabilityTimeoutMs ?? 5_000,
@@ -111,7 +114,7 @@ export async function recordOrphanOutcome(ledger: HotFolderLedger, outcome: HotF
     key: ledgerKey(outcome.contentHash, outcome.workflowId, outcome.parametersHash), contentHash: outcome.contentHash,
     workflowId: outcome.workflowId, parametersHash: outcome.parametersHash, sourcePath: outcome.sourcePath,
     outcome: outcome.state, outputs: outcome.outputs, executionId: outcome.executionId, itemId: outcome.itemId,
-    hotFolderId: outcome.hotFolderId,
+    hotFolderId: outcome.hotFolderId, creditsCharged: outcome.creditsCharged,
   });
 }
 

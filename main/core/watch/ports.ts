@@ -60,6 +60,8 @@ export interface LedgerRecordInput {
   executionId: string | null;
   itemId: string | null;
   hotFolderId: string | null;
+  /** What the service charged for it (the studio's shared budget counts it). */
+  creditsCharged?: number;
 }
 
 export interface HotFolderLedger {

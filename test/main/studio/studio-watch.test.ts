@@ -43,11 +43,11 @@ async function photos(folder: string, count: number, prefix: string): Promise<vo
 }
 
 /** One instance: no memory-profile relaunch, so the pid we signal is the process that holds the claims. */
-function instance(name: string, inbox: string, out: string, extra: string[] = []): CliProcess & { saved: () => number; output: () => string } {
+function instance(name: string, inbox: string, out: string, extra: string[] = [], workflow: string[] = ['--workflow', 'color-grade', '--text', 'look=warm']): CliProcess & { saved: () => number; output: () => string } {
   const env = cliEnv(join(dir, `state-${name}`), {
     BATCHROOM_API_KEY: sandbox.apiKey, PGPASSWORD: server.password, BATCHROOM_MEMORY_PROFILE: '1', BATCHROOM_STUDIO_LEASE_MS: '2000',
   });
-  const cli = startCli(['--service-url', sandbox.url, '--json', 'watch', inbox, '--workflow', 'color-grade', '--text', 'look=warm',
+  const cli = startCli(['--service-url', sandbox.url, '--json', 'watch', inbox, ...workflow,
     '--out', out, '--existing', 'process', '--ledger-url', server.url, '--studio-folder', 'to-edit', ...extra], env);
   running.add(cli);
   void cli.done.then(() => running.delete(cli));
@@ -78,6 +78,8 @@ async function claimStates(folderKey: string): Promise<Record<string, number>> {
   const client = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom' });
   await client.connect();
   try {
+    // Before the first instance has joined there is no table yet: nothing claimed.
+    if (!(await client.query(`SELECT to_regclass('batchroom_claims') IS NOT NULL AS present`)).rows[0].present) return {};
     const { rows } = await client.query('SELECT state, count(*)::int AS n FROM batchroom_claims WHERE folder_key = $1 GROUP BY state', [folderKey]);
     return Object.fromEntries(rows.map((r) => [r.state as string, r.n as number]));
   } finally {
@@ -86,24 +88,26 @@ async function claimStates(folderKey: string): Promise<Record<string, number>> {
 }
 
 describe('studio mode: several instances on one hot folder', () => {
-  it('three instances process 24 photos once each: 24 executions, 24 results, the work shared', { timeout: 180_000 }, async () => {
+  it('three instances process 60 photos once each: 60 executions, 60 results, the work shared', { timeout: 180_000 }, async () => {
     const inbox = join(dir, 'share', 'to-edit');
     const out = join(dir, 'share', 'edited');
-    await photos(inbox, 12, 'early');
+    await photos(inbox, 30, 'early');
     const before = sandbox.stats().executionsCreated;
     const instances = ['a', 'b', 'c'].map((name) => instance(name, inbox, out));
     // More photos arrive while all three watch: every watcher sees every file; only one may take each.
     await new Promise((r) => setTimeout(r, 4_000));
-    await photos(inbox, 12, 'late');
-    await until(async () => ((await claimStates('to-edit')).saved ?? 0) === 24, '24 saved claims', 120_000);
+    await photos(inbox, 30, 'late');
+    await until(async () => ((await claimStates('to-edit')).saved ?? 0) === 60, '60 saved claims', 120_000);
     for (const cli of instances) cli.child.kill('SIGINT');
     const results = await Promise.all(instances.map((c) => c.done));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
-    expect(sandbox.stats().executionsCreated - before).toBe(24);
+    expect(sandbox.stats().executionsCreated - before).toBe(60);
     const files = (await readdir(out)).sort();
-    expect(files).toHaveLength(24);
+    expect(files).toHaveLength(60);
     expect(files.filter((f) => /_\d+\.jpg$/.test(f.replace('_color-grade', '')))).toEqual([]);
-    expect(instances.reduce((n, c) => n + c.saved(), 0)).toBe(24);
+    expect(instances.reduce((n, c) => n + c.saved(), 0)).toBe(60);
+    // Each instance claims only what its engine starts soon, so a burst is shared rather than taken by the first.
+    for (const cli of instances) expect(cli.saved()).toBeGreaterThan(0);
   });
 
   it('kill -9 mid-batch: the survivor follows the dead one\'s executions instead of paying again', { timeout: 180_000 }, async () => {
@@ -154,5 +158,34 @@ describe('studio mode: several instances on one hot folder', () => {
     expect(sandbox.stats().executionsCreated - before).toBe(8);
     expect(await claimStates('to-edit-3')).toEqual({ saved: 8 });
     expect(await readdir(out)).toHaveLength(8);
+  });
+
+  it('three instances under one 10-credit budget spend 10 credits together, not 30', { timeout: 180_000 }, async () => {
+    const inbox = join(dir, 'share4', 'to-edit');
+    const out = join(dir, 'share4', 'edited');
+    await photos(inbox, 20, 'budget');
+    const before = sandbox.stats().executionsCreated;
+    const instances = ['p', 'q', 'r'].map((name) => instance(name, inbox, out, ['--studio-folder', 'to-edit-4', '--budget', '10']));
+    await until(async () => ((await claimStates('to-edit-4')).saved ?? 0) === 10, '10 saved claims');
+    // Room for more would show within a few heartbeats; none may come.
+    await new Promise((r) => setTimeout(r, 3_000));
+    for (const cli of instances) cli.child.kill('SIGINT');
+    await Promise.all(instances.map((c) => c.done));
+    expect(sandbox.stats().executionsCreated - before).toBe(10); // color-grade costs 1 credit
+    expect(await claimStates('to-edit-4')).toEqual({ saved: 10 });
+    expect(instances.map((c) => c.output()).join('')).toMatch(/studio budget of 10 credits reached/);
+  });
+
+  it('two instances with different workflows on one folder both process every photo (different keys)', { timeout: 180_000 }, async () => {
+    const inbox = join(dir, 'share5', 'to-edit');
+    await photos(inbox, 6, 'both');
+    const before = sandbox.stats().executionsCreated;
+    const grade = instance('grade', inbox, join(dir, 'share5', 'graded'), ['--studio-folder', 'to-edit-5']);
+    const upscale = instance('upscale', inbox, join(dir, 'share5', 'upscaled'), ['--studio-folder', 'to-edit-5'], ['--workflow', 'upscale', '--size', '1K']);
+    await until(() => grade.saved() === 6 && upscale.saved() === 6, 'both workflows to save all 6');
+    for (const cli of [grade, upscale]) cli.child.kill('SIGINT');
+    await Promise.all([grade.done, upscale.done]);
+    expect(sandbox.stats().executionsCreated - before).toBe(12);
+    expect(await claimStates('to-edit-5')).toEqual({ saved: 12 });
   });
 });

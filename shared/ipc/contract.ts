@@ -4,6 +4,7 @@ import { appChannels, fileChannels } from './channels/files';
 import { hotFolderChannels } from './channels/hotfolders';
 import { serviceChannels } from './channels/service';
 import { settingsChannels } from './channels/settings';
+import { studioChannels } from './channels/studio';
 
 /**
  * The one IPC contract. Main registration (Electron ipcMain wrapper, browser host), the preload's methods and the
@@ -14,6 +15,7 @@ export const contract = {
   ...settingsChannels,
   ...batchChannels,
   ...hotFolderChannels,
+  ...studioChannels,
   ...fileChannels,
   ...appChannels,
 } as const;

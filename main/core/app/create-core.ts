@@ -6,6 +6,7 @@ import { silentLogger } from '../log';
 import { createCoreHotFolders, journalLedger, settingsConfigStore } from '../watch/adapters';
 import { APP_VERSION } from '../../../shared/app-info';
 import { connectStudioLedger, studioInstanceId } from '../studio/connect';
+import { createStudioHandlers } from '../studio/handlers';
 import { keychainLoader } from '../studio/keychain';
 import type { StudioLedger } from '../studio/studio-ledger';
 import { studioSubmitHooks } from '../studio/submit-hooks';
@@ -141,6 +142,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
     ...engine.handlers,
     ...hotFolderHandlers,
+    ...createStudioHandlers({ ledgerUrl: () => options.ledgerUrl ?? settings.get().studioLedgerUrl, env, keytar: keychainLoader(), logger }),
     ...createFileHandlers(options.host, grants, createThumbnailCache(join(stateDir, 'thumbnails'))),
   }, (result) => grantPathsIn(result, grants));
 

@@ -51,6 +51,18 @@ export class ClaimStep {
     return this.deps.ledger.shared;
   }
 
+  /** Registers the folder (and its budget, shared by every instance) in the studio ledger, when the folder is armed. */
+  async join(): Promise<void> {
+    if (!this.shared) return;
+    const config = this.folder.config;
+    try {
+      await this.deps.ledger.setFolder(studioFolderKey(config), config.budget, config.id);
+      this.reachable(true);
+    } catch (error) {
+      if (!this.isUnreachable(error)) throw error;
+    }
+  }
+
   /** True when this instance may process the file now; otherwise the file waits (or is done) and we say why once. */
   async claim(file: ClaimFile): Promise<boolean> {
     if (!this.shared) return true;

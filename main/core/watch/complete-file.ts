@@ -41,3 +41,23 @@ function hasSequence(buffer: Uint8Array, sequence: readonly number[]): boolean {
   }
   return false;
 }
+
+/**
+ * A JPEG/PNG still missing its end marker is probably a stalled copy: false, and `retry` runs after deferCheckMs;
+ * after maxDeferMs it counts as finished anyway. `deferredSince` is the caller's per-path memory of the first look.
+ */
+export async function writeLooksFinished(path: string, deferredSince: Map<string, number>,
+  timing: { deferCheckMs: number; maxDeferMs: number }, retry: () => void): Promise<boolean> {
+  if (await looksComplete(path)) {
+    deferredSince.delete(path);
+    return true;
+  }
+  const since = deferredSince.get(path) ?? Date.now();
+  if (Date.now() - since >= timing.maxDeferMs) {
+    deferredSince.delete(path);
+    return true;
+  }
+  deferredSince.set(path, since);
+  setTimeout(retry, timing.deferCheckMs).unref();
+  return false;
+}

@@ -3,12 +3,12 @@ import { inGroup } from '../../../shared/engine/item-states';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import { fingerprintOf } from './baseline-store';
-import { looksComplete } from './complete-file';
+import { writeLooksFinished } from './complete-file';
 import { hashCacheKey, type HashCacheStore } from './hash-cache';
 import { DONE_DIR, FAILED_DIR } from './ignore';
-import { moveOriginal } from './originals';
+import { moveOriginalReported } from './originals';
 import { BatchSubmitter, type Candidate } from './submitter';
-import { ClaimStep, studioFolderKey } from './claim-step';
+import { ClaimStep } from './claim-step';
 import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, LedgerOutcome } from './ports';
 import type { Ledger } from '../studio/ledger';
 
@@ -48,6 +48,11 @@ interface FolderView {
   activity(kind: HotFolderActivity['kind'], path: string, message: string): void;
 }
 
+const NOT_RESUBMITTED = {
+  unknown: 'outcome unknown: may have been charged; not resubmitted automatically',
+  'charged-no-result': 'charged, but the service lost the result: report it to the provider; not resubmitted automatically',
+} as const;
+
 /** A folder's way from "a file is there" to "submitted exactly once", and from an item outcome to ledger + Done/. */
 export class FilePipeline {
   /** Existing files waiting for the user's review (dry-run policy). */
@@ -73,18 +78,6 @@ export class FilePipeline {
       this.release(c);
       void this.claims.giveBack(c.key);
     }, reconsider);
-  }
-
-  /** Registers the folder (and its budget, shared by every instance) in the studio ledger. */
-  async joinStudio(): Promise<void> {
-    if (!this.claims.shared) return;
-    const config = this.folder.config;
-    try {
-      await this.shared.ledger.setFolder(studioFolderKey(config), config.budget, config.id);
-      this.claims.reachable(true);
-    } catch (error) {
-      if (!this.claims.isUnreachable(error)) throw error;
-    }
   }
 
   get parametersHash(): string {
@@ -134,7 +127,7 @@ export class FilePipeline {
       if (origin === 'event') folder.activity('skipped', path, classification.reason);
       return;
     }
-    if (!(await this.writeLooksFinished(path, origin))) return;
+    if (!(await writeLooksFinished(path, this.deferredSince, this.shared, () => void this.consider(path, origin)))) return;
     const cacheKey = hashCacheKey(info);
     let contentHash = origin === 'event' ? undefined : this.hashes.get(cacheKey);
     if (!contentHash) {
@@ -178,22 +171,6 @@ export class FilePipeline {
     } finally {
       if (!queued) this.shared.inFlightKeys.delete(key);
     }
-  }
-
-  /** A JPEG/PNG still missing its end marker is probably a stalled copy: look again later, at most maxDeferMs. */
-  private async writeLooksFinished(path: string, origin: Origin): Promise<boolean> {
-    if (await looksComplete(path)) {
-      this.deferredSince.delete(path);
-      return true;
-    }
-    const since = this.deferredSince.get(path) ?? Date.now();
-    if (Date.now() - since >= this.shared.maxDeferMs) {
-      this.deferredSince.delete(path);
-      return true;
-    }
-    this.deferredSince.set(path, since);
-    setTimeout(() => void this.consider(path, origin), this.shared.deferCheckMs).unref();
-    return false;
   }
 
   private release(c: Candidate): void {
@@ -240,13 +217,7 @@ export class FilePipeline {
     if (outcome.itemId) this.lastOutcome.set(outcome.itemId, handled);
     // Moving the original away while a newer version of it is still queued would pull the file from under it.
     const mayMove = config.moveOriginals && !this.inFlight.has(outcome.sourcePath);
-    if (key && contentHash && outcome.state !== 'skipped') {
-      await this.shared.ledger.record({
-        key, contentHash, workflowId, parametersHash: paramsHash,
-        sourcePath: outcome.sourcePath, outcome: outcome.state, outputs: outcome.outputs,
-        executionId: outcome.executionId, itemId: outcome.itemId, hotFolderId: config.id, creditsCharged: outcome.creditsCharged,
-      });
-    }
+    if (key && contentHash) await this.record(key, contentHash, workflowId, paramsHash, outcome);
     const path = outcome.sourcePath;
     switch (outcome.state) {
       case 'saved':
@@ -261,12 +232,9 @@ export class FilePipeline {
         if (mayMove) handled.movedTo = await this.moveTo(path, FAILED_DIR, outcome.itemId);
         return;
       case 'unknown':
-        this.folder.status.failed++;
-        this.folder.activity('failed', path, outcome.reason ?? 'outcome unknown: may have been charged; not resubmitted automatically');
-        return;
       case 'charged-no-result':
         this.folder.status.failed++;
-        this.folder.activity('failed', path, outcome.reason ?? 'charged, but the service lost the result: report it to the provider; not resubmitted automatically');
+        this.folder.activity('failed', path, outcome.reason ?? NOT_RESUBMITTED[outcome.state]);
         return;
       default:
         this.folder.activity('skipped', path, outcome.reason ?? outcome.state);
@@ -290,12 +258,7 @@ export class FilePipeline {
     const workflowId = outcome.workflowId ?? config.workflowId;
     const paramsHash = outcome.parametersHash ?? this.parametersHash;
     const key = contentHash ? ledgerKey(contentHash, workflowId, paramsHash) : null;
-    if (key && contentHash && outcome.state !== 'skipped') {
-      await this.shared.ledger.record({
-        key, contentHash, workflowId, parametersHash: paramsHash, sourcePath: outcome.sourcePath, outcome: outcome.state,
-        outputs: outcome.outputs, executionId: outcome.executionId, itemId: outcome.itemId, hotFolderId: config.id, creditsCharged: outcome.creditsCharged,
-      });
-    }
+    if (key && contentHash) await this.record(key, contentHash, workflowId, paramsHash, outcome);
     const path = outcome.sourcePath;
     if (outcome.state === 'saved') {
       status.processed++;
@@ -310,18 +273,16 @@ export class FilePipeline {
     }
   }
 
-  /** Moves an original; returns where it went (null when it could not). `fromSorted`: it sits in that sort folder. */
-  private async moveTo(path: string, subfolder: string, itemId: string | null = null, fromSorted?: string): Promise<string | null> {
-    try {
-      const target = await moveOriginal(this.folder.config.path, path, subfolder, fromSorted);
-      this.folder.activity('moved', path, target);
-      // A failed item may be retried: it must read its original where it now is, not fail with "file not found".
-      if (itemId) this.shared.engine.sourceMoved?.(itemId, path, target);
-      return target;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      this.folder.activity('failed', path, `could not move the original to ${subfolder}/: ${(error as Error).message}`);
-      return null;
-    }
+  /** The outcome under its ledger key (a skipped file was never the folder's to record). */
+  private async record(key: string, contentHash: string, workflowId: string, paramsHash: string, outcome: HotFolderItemOutcome): Promise<void> {
+    if (outcome.state === 'skipped') return;
+    await this.shared.ledger.record({
+      key, contentHash, workflowId, parametersHash: paramsHash, sourcePath: outcome.sourcePath, outcome: outcome.state, outputs: outcome.outputs,
+      executionId: outcome.executionId, itemId: outcome.itemId, hotFolderId: this.folder.config.id, creditsCharged: outcome.creditsCharged,
+    });
+  }
+
+  private moveTo(path: string, subfolder: string, itemId: string | null = null, fromSorted?: string): Promise<string | null> {
+    return moveOriginalReported(this.folder, this.shared.engine, { path, subfolder, itemId, fromSorted });
   }
 }

@@ -89,7 +89,7 @@ export class FolderRuntime {
     try {
       await this.startWatching(generation);
       if (generation !== this.generation) return;
-      await this.pipeline.joinStudio();
+      await this.pipeline.claims.join();
       await this.scan(mode, generation);
     } catch (error) {
       if (generation === this.generation) this.markUnavailable(describeFsError(error));

@@ -1,3 +1,4 @@
+import type { HotFolderEngine } from './ports';
 import { access, link, mkdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative } from 'node:path';
 
@@ -46,5 +47,26 @@ async function renameIfFree(from: string, to: string): Promise<boolean> {
   } catch {
     await rename(from, to);
     return true;
+  }
+}
+
+/**
+ * Moves an original and says so in the folder's activity; where it went, or null when it could not (already gone,
+ * or a failure the activity reports). A failed item may be retried: the engine is told where its original now is.
+ */
+export async function moveOriginalReported(
+  folder: { config: { path: string }; activity(kind: 'moved' | 'failed', path: string, message: string): void },
+  engine: Pick<HotFolderEngine, 'sourceMoved'>,
+  move: { path: string; subfolder: string; itemId: string | null; fromSorted?: string | undefined },
+): Promise<string | null> {
+  try {
+    const target = await moveOriginal(folder.config.path, move.path, move.subfolder, move.fromSorted);
+    folder.activity('moved', move.path, target);
+    if (move.itemId) engine.sourceMoved?.(move.itemId, move.path, target);
+    return target;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    folder.activity('failed', move.path, `could not move the original to ${move.subfolder}/: ${(error as Error).message}`);
+    return null;
   }
 }

@@ -7,6 +7,7 @@ import { createQueueSlice } from './queue-slice';
 import { createReviewSlice } from './review-slice';
 import { createServiceSlice } from './service-slice';
 import type { AppState, AppStore } from './state';
+import { createStudioSlice } from './studio-slice';
 import { createUiSlice } from './ui-slice';
 
 /** One store from slices; the bridge is a parameter so tests and benches inject their own. */
@@ -19,6 +20,7 @@ export function createAppStore(bridge: Api): AppStore {
     ...createQueueSlice(set, get, bridge),
     ...createReviewSlice(set, get, bridge),
     ...createHotFolderSlice(set, get, bridge),
+    ...createStudioSlice(set, get, bridge),
   }));
 }
 

@@ -8,6 +8,7 @@ import type { ServiceStatus } from '../../shared/ipc/channels/service';
 import type { AspectRatio, Balance, ImageSize, SwitchField, WorkflowDetail, WorkflowParameters, WorkflowSummary } from '../../shared/service/model';
 import type { KeyStatus } from '../../shared/settings/key-status';
 import type { Settings, SettingsPatchInput, SettingsWarning } from '../../shared/settings/schema';
+import type { StudioConnectionTest, StudioStatus } from '../../shared/studio/model';
 import type { UiError } from '../lib/errors';
 import type { FormState } from '../lib/form-model';
 
@@ -147,6 +148,29 @@ export interface QueueSlice {
   moveToFront(batchId: string, itemIds: string[]): Promise<void>;
 }
 
+export interface StudioPasswordOutcome {
+  ok: boolean;
+  message: string;
+}
+
+export type StudioTest = { state: 'idle' } | { state: 'testing' } | { state: 'done'; result: StudioConnectionTest } | { state: 'failed'; error: UiError };
+
+/** The shared studio ledger (docs/studio.md): its password in the keychain, a connection test, and the panel's status. */
+export interface StudioSlice {
+  studioStatus: StudioStatus | null;
+  /** Why the last status read failed (unreachable, refused login, none set); the last good status stays shown. */
+  studioError: UiError | null;
+  studioLoading: boolean;
+  /** When the status shown was read (ISO). */
+  studioReadAt: string | null;
+  studioTest: StudioTest;
+  loadStudioStatus(): Promise<void>;
+  testStudioConnection(url: string): Promise<void>;
+  /** Sends the password to main's keychain once; the renderer keeps no copy. Answers what to tell the user. */
+  saveStudioPassword(url: string, password: string): Promise<StudioPasswordOutcome>;
+  forgetStudioPassword(url: string): Promise<StudioPasswordOutcome>;
+}
+
 export type CompareMode = 'slider' | 'side';
 
 export const ZOOM_LEVELS = [1, 2, 4] as const;
@@ -225,7 +249,7 @@ export interface UiSlice {
   dismissNotice(id: number): void;
 }
 
-export type AppState = UiSlice & ServiceSlice & CatalogSlice & BatchSlice & QueueSlice & ReviewSlice & HotFolderSlice;
+export type AppState = UiSlice & ServiceSlice & CatalogSlice & BatchSlice & QueueSlice & ReviewSlice & HotFolderSlice & StudioSlice;
 export type AppStore = StoreApi<AppState>;
 
 type SetState = StoreApi<AppState>['setState'];

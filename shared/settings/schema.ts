@@ -18,6 +18,17 @@ export const LIVE_SERVICE_URL = 'https://api.batchroom-service.example/api/v1';
  */
 export const SETTINGS_VERSION = 2;
 
+/**
+ * A postgres:// URL without a password, checked where settings are saved so a secret never lands in the settings
+ * file (the ledger's own parser, main/core/studio/ledger-url.ts, says precisely what is wrong when it connects).
+ */
+const LEDGER_URL_SHAPE = /^postgres(?:ql)?:\/\/(?:([^@/?#]*)@)?[^@/?#]+\/[^/?#]+/i;
+function isLedgerUrlShape(value: string): boolean {
+  const match = LEDGER_URL_SHAPE.exec(value);
+  // user:password@ — any colon in the user part is a password (an empty one included).
+  return match !== null && !(match[1] ?? '').includes(':');
+}
+
 /** 'auto': the built-in sandbox when no key exists for the live service; 'always': sandbox only; 'never': live only. */
 export const SANDBOX_MODES = ['auto', 'always', 'never'] as const;
 export const SandboxModeSchema = z.enum(SANDBOX_MODES);
@@ -77,7 +88,9 @@ export const SETTINGS_FIELDS = {
    * Studio mode (docs/studio.md): hot folders claim each photo in this shared PostgreSQL ledger, so several machines
    * on one folder process it once. No password here: PGPASSWORD, ~/.pgpass or the keychain.
    */
-  studioLedgerUrl: z.string().trim().min(1).nullable().default(null),
+  studioLedgerUrl: z.string().trim().min(1).refine(isLedgerUrlShape, {
+    message: 'enter postgres://user@host:port/database, with no password in it (save the password separately)',
+  }).nullable().default(null),
 } as const;
 
 export type SettingsKey = keyof typeof SETTINGS_FIELDS;

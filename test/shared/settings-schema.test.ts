@@ -35,6 +35,16 @@ describe('settings schema', () => {
     expect(SettingsSchema.safeParse({ serviceUrl: 'http://127.0.0.1:4010/api/v1' }).success).toBe(true);
   });
 
+  it('keeps a password out of the studio ledger URL (it would sit in the settings file)', () => {
+    for (const url of ['postgres://me@nas.local:5432/batchroom', 'postgresql://me@[::1]/db?sslmode=require', '  postgres://nas/batchroom  ']) {
+      expect(SettingsPatchSchema.safeParse({ studioLedgerUrl: url }).success, url).toBe(true);
+    }
+    for (const url of ['postgres://me:hunter2@nas/batchroom', 'postgres://me:@nas/batchroom', 'mysql://me@nas/db', 'postgres://me@nas', 'nas.local/batchroom']) {
+      expect(SettingsPatchSchema.safeParse({ studioLedgerUrl: url }).success, url).toBe(false);
+    }
+    expect(SettingsPatchSchema.parse({ studioLedgerUrl: null })).toEqual({ studioLedgerUrl: null });
+  });
+
   it('a patch leaves absent keys absent (no defaults sneak in) and refuses unknown keys', () => {
     expect(SettingsPatchSchema.parse({ theme: 'dark' })).toEqual({ theme: 'dark' });
     expect(SettingsPatchSchema.parse({})).toEqual({});

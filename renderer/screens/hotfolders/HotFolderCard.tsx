@@ -20,6 +20,9 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
   const { setArmed, dryRun, reprocess, removeHotFolder, saveHotFolder } = useActions();
   const waiting = status.state === 'awaiting-review' ? status.awaitingReview : 0;
   const name = baseName(config.path);
+  // The pipeline words its own reason the same way while the ledger is away: say it once, in the studio's words.
+  const studioDown = status.studio === 'unreachable';
+  const reason = studioDown && status.reason?.toLowerCase().startsWith('studio ledger unreachable') ? null : status.reason;
 
   return (
     <article className={`hot-card hot-${status.state}`} aria-label={`Hot folder ${name}`}>
@@ -41,9 +44,11 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
       </header>
       <p>
         <span className={`badge badge-${STATE_TONES[status.state]}`}>{STATE_LABELS[status.state]}</span>
+        {status.studio === 'connected' && <> <span className="badge badge-active" title={`Claims photos in the shared studio ledger as “${config.studioFolder ?? name}”`}>Studio</span></>}
         <span className="muted"> {workflowName} → <span className="mono">{baseName(config.outputFolder)}</span></span>
       </p>
-      {status.reason && <p className={status.state === 'unavailable' ? 'callout callout-danger' : 'callout callout-warning'} role="status">{status.reason}</p>}
+      {studioDown && <p className="callout callout-warning" role="status">Studio ledger unreachable — claiming paused</p>}
+      {reason && <p className={status.state === 'unavailable' ? 'callout callout-danger' : 'callout callout-warning'} role="status">{reason}</p>}
       {waiting > 0 && (
         <div className="button-row waiting-actions">
           {/* Arming a folder that holds files for review approves them (main's hot-folder manager). */}

@@ -8,7 +8,7 @@ import type { ExistingFilesPolicy, HotFolderConfig } from '../../../shared/hotfo
 import { Dialog } from '../../components/Dialog';
 import { FolderPickButton } from '../../components/FolderPickButton';
 import { formFromParameters, toParameters, validateForm } from '../../lib/form-model';
-import { formatCredits } from '../../lib/format';
+import { baseName, formatCredits } from '../../lib/format';
 import { selectCurrentDetail } from '../../store/catalog-slice';
 import { useActions, useApp } from '../../store/context';
 import { OutputOverrides, SwitchChips, TextFieldInput } from '../workflows/FormFields';
@@ -39,14 +39,16 @@ export interface EditorDraft {
   existingFiles: ExistingFilesPolicy;
   polling: boolean;
   enabled: boolean;
+  /** '' = the folder's own name in the studio ledger. */
+  studioFolder: string;
 }
 
 export function draftFrom(config: HotFolderConfig | null, defaults: { path?: string; outputFolder?: string | null; namingTemplate?: string }): EditorDraft {
   return config
-    ? { ...config, namingTemplate: config.namingTemplate ?? '' }
+    ? { ...config, namingTemplate: config.namingTemplate ?? '', studioFolder: config.studioFolder ?? '' }
     : {
       id: newId(), path: defaults.path ?? '', recursive: false, workflowId: '', outputFolder: defaults.outputFolder ?? '',
-      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', sidecar: 'none', rawPairs: 'jpeg', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false,
+      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', sidecar: 'none', rawPairs: 'jpeg', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false, studioFolder: '',
     };
 }
 
@@ -60,7 +62,7 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
   useEffect(() => borrowForm(), [borrowForm]);
   const [draft, setDraft] = useState<EditorDraft>(() => draftFrom(config, { path: initialPath, outputFolder: settings?.outputFolder }));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), metadata: useId(), format: useId(), sidecar: useId(), rawPairs: useId(), existing: useId() };
+  const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), metadata: useId(), format: useId(), sidecar: useId(), rawPairs: useId(), existing: useId(), studio: useId() };
   const set = (patch: Partial<EditorDraft>) => setDraft((d) => ({ ...d, ...patch }));
 
   useEffect(() => {
@@ -81,9 +83,10 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
       revealFormErrors();
       return;
     }
-    const { namingTemplate, ...rest } = draft;
+    const { namingTemplate, studioFolder, ...rest } = draft;
     const result = await saveHotFolder({
       ...rest,
+      studioFolder: studioFolder.trim() || null,
       ...(namingTemplate.trim() ? { namingTemplate } : {}),
       parameters: ready && detail && form ? toParameters(detail, form) : {},
       imageField: form?.batchField ?? undefined,
@@ -170,6 +173,13 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
         </select>
       </div>
       <label className="inline-check"><input type="checkbox" checked={draft.moveOriginals} onChange={(e) => set({ moveOriginals: e.target.checked })} /> Move originals into Done and Failed subfolders</label>
+      {settings?.studioLedgerUrl && (
+        <div className="field">
+          <label htmlFor={ids.studio} className="field-label">Studio folder name</label>
+          <input id={ids.studio} className="input input-mono" value={draft.studioFolder} placeholder={baseName(draft.path) || 'the folder’s own name'} onChange={(e) => set({ studioFolder: e.target.value })} />
+          <p className="field-hint">The same name on every machine that watches this folder through the shared studio ledger, wherever each one mounts it.</p>
+        </div>
+      )}
       <label className="inline-check"><input type="checkbox" checked={draft.polling} onChange={(e) => set({ polling: e.target.checked })} /> Network drive (check by polling)</label>
     </Dialog>
   );

@@ -6,6 +6,7 @@ import { baseName } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 import { HotFolderCard } from './HotFolderCard';
 import { HotFolderEditor } from './HotFolderEditor';
+import { StudioPanel } from './StudioPanel';
 
 type Editing = { config: HotFolderConfig | null; initialPath?: string } | null;
 
@@ -15,6 +16,7 @@ export function HotFoldersScreen() {
   const activity = useApp((s) => s.activity);
   const pendingPath = useApp((s) => s.pendingFolderPath);
   const loadError = useApp((s) => s.hotFoldersError);
+  const studio = useApp((s) => Boolean(s.settings?.studioLedgerUrl));
   const { setPendingFolderPath, loadHotFolders } = useActions();
   const [editing, setEditing] = useState<Editing>(null);
   const shown: Editing = editing ?? (pendingPath ? { config: null, initialPath: pendingPath } : null);
@@ -42,6 +44,7 @@ export function HotFoldersScreen() {
       <div className="hot-grid">
         {folders.map((f) => <HotFolderCard key={f.config.id} folder={f} onEdit={() => setEditing({ config: f.config })} />)}
       </div>
+      {studio && <StudioPanel />}
       {folders.length > 0 && (
         <section className="panel activity" aria-label="Activity">
           <h3 className="panel-title">Activity</h3>

@@ -11,6 +11,7 @@ import { KeySection } from './KeySection';
 import { OutputLocation } from './OutputLocation';
 import { ResultFileSettings } from './ResultFileSettings';
 import { SettingText } from './SettingText';
+import { StudioSection } from './StudioSection';
 import { METADATA_LABELS, RAW_PAIR_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
 
 const SANDBOX_LABELS: Record<SandboxMode, string> = {
@@ -117,6 +118,8 @@ export function SettingsScreen() {
         />
         <label className="inline-check"><input type="checkbox" checked={settings.stripMetadata} onChange={(e) => void save({ stripMetadata: e.target.checked })} /> Remove location and camera data before uploading</label>
       </section>
+
+      <StudioSection />
 
       <section className="panel" aria-label="Appearance">
         <h3 className="panel-title">Appearance</h3>

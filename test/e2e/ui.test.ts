@@ -135,7 +135,7 @@ describe('batchroom ui in Chromium (embedded sandbox)', () => {
     expect(await key.getByText('Sandbox', { exact: true }).count()).toBe(1);
     expect(await key.getByLabel('Masked API key').count()).toBe(0);
     expect(await key.getByRole('button', { name: 'Save and check key' }).isDisabled()).toBe(true);
-    for (const section of ['Service', 'Output', 'Uploads', 'Appearance']) {
+    for (const section of ['Service', 'Output', 'Uploads', 'Shared studio ledger', 'Appearance']) {
       expect(await page.getByRole('region', { name: section }).count(), section).toBe(1);
     }
     expect(await page.getByRole('radio', { name: 'System' }).getAttribute('aria-checked')).toBe('true');

@@ -20,6 +20,7 @@ import { createEngineSlot, type EngineMode } from './engine-slot';
 import { createEventBus } from './event-bus';
 import { createFileHandlers } from './file-handlers';
 import { createThumbnailCache } from '../images/thumbnails';
+import { createViewableOriginals } from '../images/viewable';
 import { createPathGrants, grantPathsIn } from './path-grants';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
@@ -143,7 +144,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...engine.handlers,
     ...hotFolderHandlers,
     ...createStudioHandlers({ ledgerUrl: () => options.ledgerUrl ?? settings.get().studioLedgerUrl, env, keytar: keychainLoader(), logger }),
-    ...createFileHandlers(options.host, grants, createThumbnailCache(join(stateDir, 'thumbnails'))),
+    ...createFileHandlers(options.host, grants, createThumbnailCache(join(stateDir, 'thumbnails')),
+      createViewableOriginals(join(stateDir, 'previews'), () => engine.current()?.exiftool ?? null)),
   }, (result) => grantPathsIn(result, grants));
 
   let shuttingDown: Promise<void> | undefined;

@@ -4,11 +4,13 @@ import { AppError } from '../../../shared/errors';
 import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
 import type { appChannels, fileChannels } from '../../../shared/ipc/channels/files';
 import type { ThumbnailCache } from '../images/thumbnails';
+import type { ViewableOriginals } from '../images/viewable';
+import { RAW_EXTENSIONS } from '../../../shared/media/input-policy';
 import type { PathGrants } from './path-grants';
 import type { HostCapabilities } from './types';
 
 /** Previews are for pictures: the media route must never become a way to read any file by asking for its URL. */
-const PREVIEWABLE = new Set(['.jpg', '.jpeg', '.png', '.webp', '.gif', '.avif', '.tif', '.tiff', '.heic', '.heif', '.bmp']);
+const PREVIEWABLE = new Set(['.jpg', '.jpeg', '.png', '.webp', '.gif', '.avif', '.tif', '.tiff', '.heic', '.heif', '.bmp', ...RAW_EXTENSIONS]);
 
 function unsupported(what: string, host: HostCapabilities['host']): never {
   throw new AppError('unsupported', `${what} is not available in the ${host === 'browser' ? 'browser' : host} version of Batchroom.`);
@@ -19,7 +21,7 @@ function unsupported(what: string, host: HostCapabilities['host']): never {
  * Every path the renderer names must be one the core granted (`grants`), checked on its real path; the host only
  * ever receives that real path, so a symlink swapped in afterwards cannot redirect it.
  */
-export function createFileHandlers(host: HostCapabilities, grants: PathGrants, thumbnails: ThumbnailCache): DomainHandlers<typeof fileChannels & typeof appChannels> {
+export function createFileHandlers(host: HostCapabilities, grants: PathGrants, thumbnails: ThumbnailCache, viewable?: ViewableOriginals): DomainHandlers<typeof fileChannels & typeof appChannels> {
   return {
     'files:pickFiles': async ({ title }) => {
       if (!host.pickFiles) return unsupported('Choosing files with a dialog', host.host);
@@ -52,12 +54,16 @@ export function createFileHandlers(host: HostCapabilities, grants: PathGrants, t
       const real = await grants.check(path, 'preview');
       // The type is judged on the real file: `photo.jpg` → `notes.txt` is not a picture.
       if (!PREVIEWABLE.has(extname(real).toLowerCase())) throw new AppError('unsupported_media', `No preview for ${extname(real) || 'files without an extension'}.`);
-      return { url: host.previewUrlFor(real) };
+      // A RAW is shown as its embedded preview (what is uploaded), never as the sensor file itself.
+      const shown = viewable ? await viewable.get(real) : real;
+      if (!shown) throw new AppError('unsupported_media', 'This RAW file has no embedded preview to show.');
+      return { url: host.previewUrlFor(shown) };
     },
     'files:thumbnailUrl': async ({ path }) => {
       const real = await grants.check(path, 'preview');
       if (!PREVIEWABLE.has(extname(real).toLowerCase())) return { url: null };
-      const thumbnail = await thumbnails.get(real);
+      const shown = viewable ? await viewable.get(real) : real;
+      const thumbnail = shown ? await thumbnails.get(shown) : null;
       return { url: thumbnail ? host.previewUrlFor(thumbnail) : null };
     },
     'app:info': () => ({ version: APP_VERSION, host: host.host === 'electron' ? 'electron' : 'browser', platform: host.platform }),

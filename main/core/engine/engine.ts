@@ -22,6 +22,7 @@ import type { SubmitHooks } from './submit-hooks';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
 import { providerReportCsv, providerReportFileName, type ProviderReportRow } from '../../../shared/engine/provider-report';
 import { createResultMetadataWriter, type ResultMetadataWriter } from '../images/result-metadata';
+import type { ExifToolCommand } from '../images/capture';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
 export type { AdoptedExecution } from './adopt';
 
@@ -64,6 +65,8 @@ export interface Engine {
    */
   continueTrial(batchId: string): Promise<BatchSummary>;
   cancelItem(itemId: string): ItemView;
+  /** The engine's one ExifTool process (RAW previews for the screen share it with uploads and result metadata). */
+  exiftool: ExifToolCommand;
   /** Follows executions another instance submitted (studio takeover): polled and saved, never submitted again. */
   adopt(spec: BatchSpecInput, executions: readonly AdoptedExecution[]): Promise<BatchSummary>;
   /** Explicit resubmission of an `unknown` (or failed) item: may charge twice, the caller has asked the user. */
@@ -197,6 +200,7 @@ export function createEngine(options: EngineOptions): Engine {
     createBatch,
     continueTrial,
     adopt,
+    exiftool: resultMetadata.command,
     pause: (batchId) => {
       const batch = requireBatch(batchId);
       // A batch paused by an outage becomes the user's pause: it is then not resumed automatically.

@@ -16,6 +16,7 @@ import { DEFAULT_OUTPUT_SIZE, OUTPUT_LONG_EDGE } from '../images/encode';
 import { namingSourceOf, resultFormatOf } from '../../../shared/naming';
 import pLimit from 'p-limit';
 import sharp from 'sharp';
+import { isRawPath } from '../images/raw-preview';
 
 // Turns a BatchSpec into the items of a batch: inputs scanned (with reasons for skips), content hashed, duplicates
 // (same content, workflow and parameters) kept once, everything else recorded as `skipped` for the report.
@@ -221,7 +222,7 @@ export async function buildEstimate(
     ...(plan.trial ? { trial: plan.trial } : {}),
     resultFile: {
       longEdge: OUTPUT_LONG_EDGE[spec.parameters.globalOverrides?.imageSize ?? DEFAULT_OUTPUT_SIZE],
-      largestOriginalEdge: await largestEdgeOf(plan.items),
+      largestOriginalEdge: await largestEdgeOf(plan.items, capture),
       formats: [...new Set(runnableSources(plan.items, workflow).map((source) => resultFormatOf(source, spec.output.format)))].sort(),
       colour: spec.output.colour,
       metadata: spec.output.metadata,
@@ -232,16 +233,21 @@ export async function buildEstimate(
 const runnableSources = (items: readonly NewItem[], workflow: WorkflowDetail): string[] =>
   items.filter((i) => i.state === 'pending').map((i) => namingSourceOf(i.sources, imageFieldOrder(workflow)) ?? '');
 
-/** The largest original's long edge, read from the image headers (no pixels decoded); null when none could be read. */
-async function largestEdgeOf(items: readonly NewItem[]): Promise<number | null> {
+/**
+ * The largest original's long edge, read from the image headers (no pixels decoded); a RAW's is its sensor's full
+ * size as ExifTool reads it (what the photographer calls the original), though its embedded preview is what is sent.
+ * Null when none could be read.
+ */
+async function largestEdgeOf(items: readonly NewItem[], capture?: CaptureReader): Promise<number | null> {
   const paths = [...new Set(items.filter((i) => i.state === 'pending').flatMap((i) => Object.values(i.sources)).filter((s) => !/^https?:\/\//i.test(s)))];
   const limit = pLimit(8);
   const edges = await Promise.all(paths.map((path) => limit(async () => {
+    if (isRawPath(path)) return (await capture?.(path).catch(() => null))?.longEdge ?? 0;
     try {
       const { width, height } = await sharp(path).metadata();
       return Math.max(width ?? 0, height ?? 0);
     } catch {
-      return 0; // HEIC, RAW or unreadable: the size sentence simply leaves it out
+      return 0; // HEIC or unreadable: the size sentence simply leaves it out
     }
   })));
   const largest = Math.max(0, ...edges);

@@ -22,6 +22,8 @@ export interface CaptureInfo {
   from: 'exif' | 'mtime';
   /** ExifTool's complaint about the file's metadata (damaged EXIF, a truncated file), if any. */
   warning: string | null;
+  /** The image's long edge as ExifTool reads it (for a RAW, the sensor's full size, not the preview's); null if unknown. */
+  longEdge?: number | null;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -50,7 +52,7 @@ export async function readCaptureInfo(run: ExifToolCommand, path: string): Promi
   let tags: Record<string, unknown> = {};
   try {
     const stdout = await run([
-      '-charset', 'filename=utf8', '-j', '-DateTimeOriginal', '-OffsetTimeOriginal', '-CreateDate', '-OffsetTimeDigitized', '-OffsetTime', '-Model', '-Warning', path,
+      '-charset', 'filename=utf8', '-j', '-DateTimeOriginal', '-OffsetTimeOriginal', '-CreateDate', '-OffsetTimeDigitized', '-OffsetTime', '-Model', '-ImageSize', '-Warning', path,
     ]);
     tags = (JSON.parse(stdout) as Record<string, unknown>[])[0] ?? {};
   } catch (error) {
@@ -59,14 +61,16 @@ export async function readCaptureInfo(run: ExifToolCommand, path: string): Promi
   }
   const warning = typeof tags.Warning === 'string' ? tags.Warning.replace(/^\[minor\] /, '') : null;
   const camera = typeof tags.Model === 'string' || typeof tags.Model === 'number' ? sanitiseCamera(String(tags.Model)) : null;
+  const size = /^(\d+)\D+(\d+)$/.exec(String(tags.ImageSize ?? ''));
+  const longEdge = size ? Math.max(Number(size[1]), Number(size[2])) || null : null;
   const exif = parseExifDate(tags.DateTimeOriginal, tags.OffsetTimeOriginal ?? tags.OffsetTime)
     ?? parseExifDate(tags.CreateDate, tags.OffsetTimeDigitized ?? tags.OffsetTime);
-  if (exif) return { captureDate: exif.date, captureTime: exif.time, camera, capturedAtMs: exif.ms, from: 'exif', warning };
+  if (exif) return { captureDate: exif.date, captureTime: exif.time, camera, capturedAtMs: exif.ms, from: 'exif', warning, longEdge };
   const m = info.mtime;
   return {
     captureDate: `${m.getFullYear()}-${pad(m.getMonth() + 1)}-${pad(m.getDate())}`,
     captureTime: `${pad(m.getHours())}${pad(m.getMinutes())}${pad(m.getSeconds())}`,
-    camera, capturedAtMs: info.mtimeMs, from: 'mtime', warning,
+    camera, capturedAtMs: info.mtimeMs, from: 'mtime', warning, longEdge,
   };
 }
 

@@ -90,6 +90,8 @@ export interface DngOptions {
   model?: string;
   copyright?: string;
   dateTimeOriginal?: string;
+  /** The sensor's size, as IFD0's ImageWidth/ImageLength (no sensor data is stored). */
+  sensor?: { width: number; height: number };
 }
 
 export function buildDng(options: DngOptions): Buffer {
@@ -112,6 +114,7 @@ export function buildDng(options: DngOptions): Buffer {
       0x8298: { type: 2, values: options.copyright ?? '(c) Test Photographer' },
       0x8769: { type: 4, ref: 'exif' },
       0xc612: { type: 1, values: [1, 4, 0, 0] },
+      ...(options.sensor ? { 0x0100: { type: 4, values: [options.sensor.width] }, 0x0101: { type: 4, values: [options.sensor.height] } } : {}),
     },
   };
   // SubIFDs: one offset each (inline when there is one, else an out-of-line list filled below)

@@ -91,6 +91,14 @@ describe('a RAW through the whole pipeline (sandbox)', () => {
     await rig.close();
   });
 
+  it('the estimate gives a RAW original\'s size as its sensor\'s, not its preview\'s', async () => {
+    const input = join(rig.dir.path, 'sized');
+    await mkdir(input);
+    await writeFile(join(input, 'R5_0001.CR3'), buildDng({ previews: [await previewJpeg(1620, 1080)], sensor: { width: 8192, height: 5464 } }));
+    const estimate = await rig.engine.estimate({ workflowId: 'upscale', inputs: { paths: [input] }, output: { outputFolder: join(rig.dir.path, 'sized-out') } });
+    expect(estimate.resultFile?.largestOriginalEdge).toBe(8192);
+  });
+
   it('is edited from its preview and the result keeps the RAW\'s metadata; a RAW without a usable preview costs nothing', async () => {
     const input = join(rig.dir.path, 'shoot');
     await mkdir(input);

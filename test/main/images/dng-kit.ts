@@ -114,9 +114,12 @@ export function buildDng(options: DngOptions): Buffer {
       0x8298: { type: 2, values: options.copyright ?? '(c) Test Photographer' },
       0x8769: { type: 4, ref: 'exif' },
       0xc612: { type: 1, values: [1, 4, 0, 0] },
-      ...(options.sensor ? { 0x0100: { type: 4, values: [options.sensor.width] }, 0x0101: { type: 4, values: [options.sensor.height] } } : {}),
     },
   };
+  if (options.sensor) {
+    ifd0.entries[0x0100] = { type: 4, values: [options.sensor.width] };
+    ifd0.entries[0x0101] = { type: 4, values: [options.sensor.height] };
+  }
   // SubIFDs: one offset each (inline when there is one, else an out-of-line list filled below)
   const exif: Ifd = { name: 'exif', entries: { 0x9003: { type: 2, values: options.dateTimeOriginal ?? '2024:06:01 14:22:33' } } };
   if (previews.length === 1) ifd0.entries[0x014a] = { type: 4, ref: 'sub0' };

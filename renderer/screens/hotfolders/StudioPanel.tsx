@@ -45,7 +45,13 @@ function Instances({ status }: { status: StudioStatus }) {
 }
 
 function Claims({ status }: { status: StudioStatus }) {
-  const hosts = new Map(status.instances.map((i) => [i.id, i.host]));
+  const owners = new Map(status.instances.map((i) => [i.id, i]));
+  // A claim whose owner is gone waits for another instance to take it over: say so beside the owner.
+  const ownerText = (id: string | null) => {
+    const owner = id ? owners.get(id) : undefined;
+    if (!owner) return id ?? '—';
+    return owner.alive && !owner.stopped ? owner.host : `${owner.host} (${instanceState(owner).label.toLowerCase()})`;
+  };
   if (status.claimsInFlight.length === 0) return <p className="muted">No photo is being processed right now.</p>;
   const shown = status.claimsInFlight.slice(0, MAX_CLAIMS_SHOWN);
   return (
@@ -57,7 +63,7 @@ function Claims({ status }: { status: StudioStatus }) {
             <tr key={`${c.folderKey}/${c.relPath}/${c.since}`}>
               <td className="mono">{c.folderKey}/{c.relPath}</td>
               <td>{c.state}</td>
-              <td className="mono">{c.owner ? (hosts.get(c.owner) ?? c.owner) : '—'}</td>
+              <td className="mono">{ownerText(c.owner)}</td>
               <td>{time(c.since)}</td>
             </tr>
           ))}

@@ -1,3 +1,5 @@
+import type { RawPairs } from '../../../shared/engine/model';
+import { isRawPath } from '../images/raw-preview';
 import { open } from 'node:fs/promises';
 
 const JPEG_SOI = [0xff, 0xd8];
@@ -59,5 +61,30 @@ export async function writeLooksFinished(path: string, deferredSince: Map<string
   }
   deferredSince.set(path, since);
   setTimeout(retry, timing.deferCheckMs).unref();
+  return false;
+}
+
+/**
+ * The half of a RAW+JPEG pair that the folder's pairing leaves out (the RAW under `jpeg`, the JPEG under `raw`)
+ * waits this long after it arrives: cameras and card copies write the two a moment apart, and the batch must see
+ * both on disk to edit the photo once. A lone RAW or JPEG just starts a few seconds later.
+ */
+export function pairingHalfWaits(path: string, rawPairs: RawPairs): boolean {
+  if (rawPairs === 'jpeg') return isRawPath(path);
+  if (rawPairs === 'raw') return /\.jpe?g$/i.test(path);
+  return false;
+}
+
+/** True once a newly arrived pairing half has waited `waitMs` (`retry` looks at it again then). */
+export function pairWaitOver(path: string, since: Map<string, number>, waitMs: number, retry: () => void): boolean {
+  const first = since.get(path);
+  if (first !== undefined && Date.now() - first >= waitMs - 5) {
+    since.delete(path);
+    return true;
+  }
+  if (first === undefined) {
+    since.set(path, Date.now());
+    setTimeout(retry, waitMs).unref();
+  }
   return false;
 }

@@ -3,7 +3,7 @@ import { inGroup } from '../../../shared/engine/item-states';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import { fingerprintOf } from './baseline-store';
-import { writeLooksFinished } from './complete-file';
+import { pairingHalfWaits, pairWaitOver, writeLooksFinished } from './complete-file';
 import { hashCacheKey, type HashCacheStore } from './hash-cache';
 import { DONE_DIR, FAILED_DIR } from './ignore';
 import { moveOriginalReported } from './originals';
@@ -34,6 +34,8 @@ export interface PipelineShared {
   maxDeferMs: number;
   /** First retry delay after the engine refused a batch (doubles up to 10 minutes). */
   retryMs: number;
+  /** A RAW+JPEG half the pairing leaves out waits this long for its partner before it is considered. */
+  rawPairWaitMs: number;
   /** Studio mode: how many photos an instance claims ahead of its engine (the rest is left for the others). */
   studioClaimAhead?: number;
   onActivity(activity: HotFolderActivity): void;
@@ -67,6 +69,7 @@ export class FilePipeline {
   /** The last outcome handled per item: a retried item's next outcome replaces it instead of adding to it. */
   private readonly lastOutcome = new Map<string, { state: HotFolderItemOutcome['state']; credits: number; movedTo: string | null }>();
   private readonly deferredSince = new Map<string, number>();
+  private readonly pairWaitSince = new Map<string, number>();
   private readonly submitter: BatchSubmitter;
   /** Studio mode: the shared ledger's claim on each file (granted at once on one machine). */
   readonly claims: ClaimStep;
@@ -128,6 +131,8 @@ export class FilePipeline {
       return;
     }
     if (!(await writeLooksFinished(path, this.deferredSince, this.shared, () => void this.consider(path, origin)))) return;
+    if (origin === 'event' && pairingHalfWaits(path, folder.config.rawPairs)
+      && !pairWaitOver(path, this.pairWaitSince, this.shared.rawPairWaitMs, () => void this.consider(path, origin))) return;
     const cacheKey = hashCacheKey(info);
     let contentHash = origin === 'event' ? undefined : this.hashes.get(cacheKey);
     if (!contentHash) {

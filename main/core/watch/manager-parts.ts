@@ -36,6 +36,8 @@ export interface HotFolderTuning {
   retryMs?: number;
   /** Studio mode: how often files another instance holds are looked at again. */
   studioRecheckMs?: number;
+  /** A RAW+JPEG half the pairing leaves out waits this long after it arrives for its partner (default 5 s). */
+  rawPairWaitMs?: number;
   /** Studio mode: photos claimed ahead of the engine (default 8); the rest waits for whichever instance has room. */
   studioClaimAhead?: number;
 }
@@ -62,6 +64,7 @@ export function runtimeDepsFrom(
     maxDeferMs: options.maxDeferMs ?? 60_000,
     retryMs: options.retryMs ?? 30_000,
     studioClaimAhead: options.studioClaimAhead ?? 8,
+    rawPairWaitMs: options.rawPairWaitMs ?? 5_000,
     timings: { ...DEFAULT_WATCH_TIMINGS, ...options.timings },
     availabilityIntervalMs: options.availabilityIntervalMs ?? 5_000,
     availabilityTimeoutMs: options.availabilityTimeoutMs ?? 5_000,

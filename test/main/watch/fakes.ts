@@ -113,6 +113,7 @@ export const FAST = {
   deferCheckMs: 100,
   maxDeferMs: 2_000,
   retryMs: 200,
+  rawPairWaitMs: 300,
   // Tests assert the state right after save(): let arming finish however slow the CI machine is.
   respondWithinMs: 20_000,
 } satisfies Partial<HotFolderManagerOptions>;

@@ -112,6 +112,19 @@ describe('sidecars, damaged originals and awkward values, through the engine', (
     expect((await readFile(photo)).equals(before)).toBe(true);
   });
 
+  it('XMP larger than one JPEG segment (extended XMP, 90 KB): kept whole on the result, the original untouched', async () => {
+    const caption = 'Long caption. '.repeat(6_500); // ~91 KB: more than one 64 KB APP1 segment holds
+    await reader.command(['-overwrite_original', `-XMP-dc:Description=${caption}`, photo]);
+    const before = await readFile(photo);
+    expect(before.includes(Buffer.from('http://ns.adobe.com/xmp/extension/'))).toBe(true); // ExifTool split it
+    const { item, result } = await run({});
+    expect(item.state).toBe('saved');
+    const tags = await readTags(reader.command, result);
+    expect(String(tags['XMP-dc:Description']).length).toBe(caption.length);
+    expect(tags['XMP-batchroom:WorkflowId']).toBe('auto-enhance');
+    expect((await readFile(photo)).equals(before)).toBe(true);
+  });
+
   it('provenance survives line breaks, quotes and ampersands in parameters (one command line per argument)', async () => {
     const caption = 'Ana & Rui\n"Lisbon" <2024>';
     const { item, result } = await run({}, { texts: { caption } }, 'caption-watermark');

@@ -1,5 +1,6 @@
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../main/core/engine';
 import { createResultMetadataWriter, type ResultMetadataWriter } from '../../../main/core/images/result-metadata';
@@ -122,6 +123,39 @@ describe('sidecars, damaged originals and awkward values, through the engine', (
     const tags = await readTags(reader.command, result);
     expect(String(tags['XMP-dc:Description']).length).toBe(caption.length);
     expect(tags['XMP-batchroom:WorkflowId']).toBe('auto-enhance');
+    expect((await readFile(photo)).equals(before)).toBe(true);
+  });
+
+  it('a colour profile sharp cannot parse: the photo is still edited and saved with a valid sRGB profile, the original untouched', async () => {
+    const bytes = await readFile(photo);
+    const garbage = Buffer.concat([Buffer.from('ICC_PROFILE\0', 'latin1'), Buffer.from([1, 1]), Buffer.alloc(300, 0x41)]);
+    const segment = Buffer.alloc(4);
+    segment.writeUInt16BE(0xffe2, 0);
+    segment.writeUInt16BE(garbage.length + 2, 2);
+    await writeFile(photo, Buffer.concat([bytes.subarray(0, 2), segment, garbage, bytes.subarray(2)]));
+    const before = await readFile(photo);
+    for (const colour of ['srgb', 'source'] as const) {
+      const { item, result } = await run({ colour });
+      expect(item.state).toBe('saved');
+      const icc = (await sharp(result).metadata()).icc;
+      expect(icc && icc.length > 128 ? icc.toString('latin1', 36, 40) : null).toBe('acsp'); // a real ICC header
+    }
+    expect((await readFile(photo)).equals(before)).toBe(true);
+  });
+
+  it('a maker note ExifTool cannot rewrite: the result is saved with the rest of the metadata, the original untouched', async () => {
+    const note = join(dir.path, 'makernote.bin');
+    await writeFile(note, Buffer.concat([Buffer.from([0x00, 0x20]), Buffer.alloc(200, 0xee)]));
+    await reader.command(['-overwrite_original', '-m', '-Make=Canon', `-MakerNotes<=${note}`, photo]);
+    expect(await reader.command(['-Warning', photo])).toMatch(/Bad MakerNote/);
+    const before = await readFile(photo);
+    const { item, result } = await run({});
+    expect(item.state).toBe('saved');
+    const tags = await readTags(reader.command, result);
+    expect(tags['IFD0:Make']).toBe('Canon');
+    expect(tags['XMP-batchroom:WorkflowId']).toBe('auto-enhance');
+    expect(tags['XMP-dc:Subject']).toEqual(['beach']);
+    expect(item.reason).toBe('saved, but the original\'s metadata is damaged (Bad MakerNoteCanon directory): what could be read was copied');
     expect((await readFile(photo)).equals(before)).toBe(true);
   });
 

@@ -16,8 +16,11 @@ export function tempPathFor(folder: string, itemId: string): string {
   return join(folder, `${TEMP_PREFIX}${itemId}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
 }
 
+/** ExifTool writes a result's metadata into `<temp>_exiftool_tmp` and renames it over the temp: a kill in between leaves it. */
+const EXIFTOOL_TEMP_SUFFIX = `${TEMP_SUFFIX}_exiftool_tmp`;
+
 export function isTempName(name: string): boolean {
-  return name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX);
+  return name.startsWith(TEMP_PREFIX) && (name.endsWith(TEMP_SUFFIX) || name.endsWith(EXIFTOOL_TEMP_SUFFIX));
 }
 
 export class SaveError extends Error {

@@ -36,13 +36,13 @@ export function App() {
     <div className="app">
       <a className="skip-link" href="#main">Skip to content</a>
       <Header />
+      <Notices />
       <div className="app-body">
         <Sidebar />
         <main id="main" className="app-main" aria-label={TITLES[view]}>
           <Screen />
         </main>
       </div>
-      <Notices />
       <DropOverlay />
     </div>
   );

@@ -79,12 +79,29 @@ describe('review', () => {
     expect(screen.getByRole('radio', { name: '4×' })).toHaveAttribute('aria-checked', 'true');
   });
 
-  it('reveals the file and opens the output folder', async () => {
-    const { user, fake } = await openReview();
-    await user.click(screen.getByRole('button', { name: 'Show in folder' }));
+  it('in the desktop app: reveals the file and opens the output folder', async () => {
+    const fake = reviewBridge();
+    fake.handle('app:info', () => ({ version: '0.1.0', host: 'electron', platform: 'darwin' }));
+    const { user } = await openReview(fake);
+    await user.click(await screen.findByRole('button', { name: 'Show in folder' }));
     await user.click(screen.getByRole('button', { name: 'Open output folder' }));
     expect(fake.callsTo('files:reveal')).toEqual([{ path: '/out/IMG_0_color-grade.jpg' }]);
     expect(fake.callsTo('files:openFolder')).toEqual([{ path: '/out' }]);
+  });
+
+  it('in the browser: offers only what a browser can do — download the result, copy the paths', async () => {
+    const { user, fake } = await openReview();
+    expect(screen.queryByRole('button', { name: 'Show in folder' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Open output folder' })).toBeNull();
+    const download = screen.getByRole('link', { name: 'Download' });
+    expect(download).toHaveAttribute('href', 'blob:preview/out/IMG_0_color-grade.jpg');
+    expect(download).toHaveAttribute('download', 'IMG_0_color-grade.jpg');
+    const written: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => { written.push(text); } } });
+    await user.click(screen.getByRole('button', { name: 'Copy folder path' }));
+    expect(written).toEqual(['/out']);
+    expect(await screen.findByText('Copied /out')).toBeInTheDocument();
+    expect(fake.callsTo('files:reveal')).toEqual([]);
   });
 
   it('re-runs rejected results with changed parameters as a new batch', async () => {

@@ -1,3 +1,4 @@
+import { PathActions } from '../../components/PathActions';
 import { useState } from 'react';
 import { SERVICE_UNREACHABLE, type BatchSummary } from '../../../shared/engine/model';
 import { OutageBanner } from '../../components/OutageBanner';
@@ -16,7 +17,7 @@ function count(batch: BatchSummary, ...states: (keyof BatchSummary['counts'])[])
 
 export function BatchPanel({ batch }: { batch: BatchSummary }) {
   const filter = useApp((s) => s.statusFilter);
-  const { pauseBatch, resumeBatch, cancelBatch, retryFailed, continueTrial, setStatusFilter, openReview, openFolder, providerReport } = useActions();
+  const { pauseBatch, resumeBatch, cancelBatch, retryFailed, continueTrial, setStatusFilter, openReview, providerReport } = useActions();
   const open = batch.state === 'running' || batch.state === 'paused';
   const failed = count(batch, 'failed');
   const saved = count(batch, 'saved');
@@ -65,7 +66,7 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
           {rest > 0 && (
             <button type="button" className="btn btn-primary" onClick={() => setConfirm('continue')}>Continue with the other {rest}</button>
           )}
-          <button type="button" className="btn" onClick={() => void openFolder(batch.outputFolder)}>Open output folder</button>
+          <PathActions path={batch.outputFolder} kind="folder" />
         </div>
       </header>
 

@@ -1,3 +1,4 @@
+import { PathActions } from '../../components/PathActions';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { EmptyState } from '../../components/EmptyState';
 import { useActions, useApp } from '../../store/context';
@@ -103,8 +104,8 @@ export function ReviewScreen() {
         <div className="button-row">
           <button type="button" className={`btn verdict-approve${item.verdict === 'approved' ? ' is-on' : ''}`} aria-pressed={item.verdict === 'approved'} onClick={() => void actions.setVerdict(item.id, item.verdict === 'approved' ? null : 'approved')}>✓ Approve</button>
           <button type="button" className={`btn verdict-reject${item.verdict === 'rejected' ? ' is-on' : ''}`} aria-pressed={item.verdict === 'rejected'} onClick={() => void actions.setVerdict(item.id, item.verdict === 'rejected' ? null : 'rejected')}>✕ Reject</button>
-          {after && <button type="button" className="btn" onClick={() => void actions.revealFile(after)}>Show in folder</button>}
-          <button type="button" className="btn" onClick={() => void actions.openFolder(batch.outputFolder)}>Open output folder</button>
+          {after && <PathActions path={after} kind="file" downloadUrl={previewUrls[after] ?? undefined} downloadName={after.split(/[\\/]/).pop() ?? ''} />}
+          <PathActions path={batch.outputFolder} kind="folder" />
           <button type="button" className="btn" disabled={rejected === 0} onClick={() => setRerunOpen(true)}>Re-run rejected ({rejected})…</button>
         </div>
       </div>

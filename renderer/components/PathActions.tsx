@@ -1,0 +1,38 @@
+import { useApp } from '../store/context';
+
+// What the host can do with a path on disk. The desktop app shows it in the file manager; the browser host cannot
+// reach the user's file manager, so it offers what a browser can: copy the path, and download a result.
+
+interface PathActionsProps {
+  path: string;
+  kind: 'file' | 'folder';
+  /** A URL the browser can fetch the file from (a result's preview URL): offered as a download. */
+  downloadUrl?: string | undefined;
+  downloadName?: string;
+}
+
+export function PathActions({ path, kind, downloadUrl, downloadName }: PathActionsProps) {
+  const isElectron = useApp((s) => s.appInfo?.host === 'electron');
+  const revealFile = useApp((s) => s.revealFile);
+  const openFolder = useApp((s) => s.openFolder);
+  const notify = useApp((s) => s.notify);
+  if (isElectron) {
+    return kind === 'file'
+      ? <button type="button" className="btn" onClick={() => void revealFile(path)}>Show in folder</button>
+      : <button type="button" className="btn" onClick={() => void openFolder(path)}>Open output folder</button>;
+  }
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(path);
+      notify('info', `Copied ${path}`);
+    } catch {
+      notify('warning', `Could not copy the path; it is ${path}`);
+    }
+  };
+  return (
+    <>
+      {kind === 'file' && downloadUrl && <a className="btn" href={downloadUrl} download={downloadName ?? ''}>Download</a>}
+      <button type="button" className="btn" onClick={() => void copy()}>{kind === 'file' ? 'Copy path' : 'Copy folder path'}</button>
+    </>
+  );
+}

@@ -81,7 +81,7 @@ describe('review', () => {
 
   it('in the desktop app: reveals the file and opens the output folder', async () => {
     const fake = reviewBridge();
-    fake.handle('app:info', () => ({ version: '0.1.0', host: 'electron', platform: 'darwin' }));
+    fake.handle('app:info', () => ({ version: '0.1.0', host: 'electron' as const, platform: 'darwin' }));
     const { user } = await openReview(fake);
     await user.click(await screen.findByRole('button', { name: 'Show in folder' }));
     await user.click(screen.getByRole('button', { name: 'Open output folder' }));

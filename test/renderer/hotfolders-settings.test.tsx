@@ -1,21 +1,14 @@
 import type { KeyStatus } from '../../shared/settings/key-status';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HotFolderConfig } from '../../shared/hotfolders/model';
 import { FakeFailure } from './helpers/fake-bridge';
 import { hotFolder, keyStatus, settings, standardBridge } from './helpers/fixtures';
-import { renderApp } from './helpers/render-app';
+import { showView } from './helpers/render-app';
 
 afterEach(cleanup);
 
-async function show(view: 'hotFolders' | 'settings', fake = standardBridge()) {
-  const user = userEvent.setup({ delay: null });
-  const app = renderApp(fake);
-  await waitFor(() => expect(app.store.getState().settings).not.toBeNull());
-  act(() => app.store.getState().setView(view));
-  return { user, fake, ...app };
-}
+const show = (view: 'hotFolders' | 'settings', fake = standardBridge()) => showView(view, fake);
 
 describe('hot folders', () => {
   it('adds a folder: validates, then saves with the generated form’s parameters', async () => {

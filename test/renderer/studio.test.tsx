@@ -1,5 +1,4 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { HotFolderConfig } from '../../shared/hotfolders/model';
 import type { Settings } from '../../shared/settings/schema';
@@ -7,7 +6,7 @@ import type { StudioStatus } from '../../shared/studio/model';
 import { STUDIO_REFRESH_MS } from '../../renderer/screens/hotfolders/StudioPanel';
 import { FakeFailure } from './helpers/fake-bridge';
 import { hotFolder, settings, standardBridge } from './helpers/fixtures';
-import { renderApp } from './helpers/render-app';
+import { showView } from './helpers/render-app';
 
 // The app's side of studio mode: Settings › Shared studio ledger, the hot-folder editor's studio name, the cards'
 // studio state and the Studio panel on Hot folders.
@@ -20,13 +19,7 @@ afterEach(() => {
 const LEDGER = 'postgres://studio@nas.local:5432/batchroom';
 const withLedger: Settings = { ...settings, studioLedgerUrl: LEDGER };
 
-async function show(view: 'hotFolders' | 'settings', fake = standardBridge()) {
-  const user = userEvent.setup({ delay: null });
-  const app = renderApp(fake);
-  await waitFor(() => expect(app.store.getState().settings).not.toBeNull());
-  act(() => app.store.getState().setView(view));
-  return { user, fake, ...app };
-}
+const show = (view: 'hotFolders' | 'settings', fake = standardBridge()) => showView(view, fake);
 
 const status: StudioStatus = {
   ledger: LEDGER,

@@ -82,6 +82,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // (the ledger writes the journal's outcomes too), so until the ledger is open hot-folder items wait, unsent.
   const ledgerUrl = engineMode === 'eager' ? (options.ledgerUrl ?? settings.get().studioLedgerUrl) : null;
   let studio: StudioLedger | null = null;
+  /** One lazily loaded keychain for the ledger's password: the instance that joins and the app's studio:* channels. */
+  const ledgerKeychain = keychainLoader();
   const engine = createEngineSlot({
     mode: engineMode, stateDir, client, concurrency: () => settings.get().concurrency, bus, logger,
     submitHooks: studioSubmitHooks(() => studio, ledgerUrl !== null),
@@ -95,7 +97,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       const started = await engine.ensure();
       if (ledgerUrl) {
         studio = await connectStudioLedger({
-          url: ledgerUrl, instanceId: studioInstanceId(stateDir), version: APP_VERSION, env, keytar: keychainLoader(), logger,
+          url: ledgerUrl, instanceId: studioInstanceId(stateDir), version: APP_VERSION, env, keytar: ledgerKeychain, logger,
           local: journalLedger(started.journal), ...studioTimings(env), ...options.studio,
         });
       }
@@ -143,7 +145,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     }),
     ...engine.handlers,
     ...hotFolderHandlers,
-    ...createStudioHandlers({ ledgerUrl: () => options.ledgerUrl ?? settings.get().studioLedgerUrl, env, keytar: keychainLoader(), logger }),
+    ...createStudioHandlers({ ledgerUrl: () => options.ledgerUrl ?? settings.get().studioLedgerUrl, env, keytar: ledgerKeychain, logger }),
     ...createFileHandlers(options.host, grants, createThumbnailCache(join(stateDir, 'thumbnails')),
       createViewableOriginals(join(stateDir, 'previews'), () => engine.current()?.exiftool ?? null)),
   }, (result) => grantPathsIn(result, grants));

@@ -16,11 +16,15 @@ export function tempPathFor(folder: string, itemId: string): string {
   return join(folder, `${TEMP_PREFIX}${itemId}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
 }
 
-/** ExifTool writes a result's metadata into `<temp>_exiftool_tmp` and renames it over the temp: a kill in between leaves it. */
-const EXIFTOOL_TEMP_SUFFIX = `${TEMP_SUFFIX}_exiftool_tmp`;
+/**
+ * A temp is rewritten in place through a second file, renamed over it: the format/colour step's `<temp>.finish`
+ * (finish-result.ts) and ExifTool's `<temp>_exiftool_tmp` (the metadata write). A kill between write and rename
+ * leaves that second file, which is ours to sweep like the temp itself.
+ */
+const DERIVED_TEMP_SUFFIXES = ['', '.finish', '_exiftool_tmp'].map((derived) => `${TEMP_SUFFIX}${derived}`);
 
 export function isTempName(name: string): boolean {
-  return name.startsWith(TEMP_PREFIX) && (name.endsWith(TEMP_SUFFIX) || name.endsWith(EXIFTOOL_TEMP_SUFFIX));
+  return name.startsWith(TEMP_PREFIX) && DERIVED_TEMP_SUFFIXES.some((suffix) => name.endsWith(suffix));
 }
 
 export class SaveError extends Error {

@@ -66,14 +66,16 @@ describe('safe saving and collisions', () => {
     expect(await finishPlacement(join(dir, '.batchroom-gone.part'), join(dir, 'three.jpg'))).toBe('missing');
   });
 
-  it('removes only its own temp files, including the one ExifTool leaves when killed while writing metadata', async () => {
+  it('removes only its own temp files, including the second files the format step and ExifTool leave when killed mid-rewrite', async () => {
     const own = await temp();
     // kill -9 while ExifTool wrote the result's metadata (-overwrite_original writes <file>_exiftool_tmp, then renames)
     await writeFile(`${own}_exiftool_tmp`, 'x');
+    // … or while the format/colour step rewrote it (<temp>.finish, then renamed)
+    await writeFile(`${own}.finish`, 'x');
     await writeFile(join(dir, 'keep.part'), 'x');
     await writeFile(join(dir, 'keep.jpg'), 'x');
     await writeFile(join(dir, 'keep.jpg_exiftool_tmp'), 'x');
-    expect(await removeTempFiles(dir)).toBe(2);
+    expect(await removeTempFiles(dir)).toBe(3);
     expect((await readdir(dir)).sort()).toEqual(['keep.jpg', 'keep.jpg_exiftool_tmp', 'keep.part']);
     expect(isTempName('.batchroom-abc.part')).toBe(true);
   });

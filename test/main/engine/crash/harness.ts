@@ -137,7 +137,10 @@ async function verify(stateDir: string, output: string, kills: number, execution
   const temps = files.filter(isTempName);
   const results = files.filter((f) => !isTempName(f));
   if (temps.length > 0) problems.push(`temp files left: ${temps.join(', ')}`);
-  if (results.length !== outputs.size) problems.push(`${results.length} files in the output folder for ${outputs.size} saved results`);
+  if (results.length !== outputs.size) {
+    const strays = results.filter((f) => !outputs.has(join(output, f)));
+    problems.push(`${results.length} files in the output folder for ${outputs.size} saved results (not a saved result: ${strays.join(', ') || 'none'})`);
+  }
   return {
     kills, items: items.length, saved: items.filter((i) => i.state === 'saved').length,
     failed: items.filter((i) => i.state === 'failed').length, unknown, executionsCreated, itemsWithExecution: withExecution,

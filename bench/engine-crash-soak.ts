@@ -19,7 +19,12 @@ const inputRoot = await mkdtemp(join(tmpdir(), 'batchroom-soak-'));
 const input = join(inputRoot, 'in');
 await mkdir(input);
 await writePhotos(input, images);
-const totals = { trials: 0, failedTrials: 0, kills: 0, items: 0, saved: 0, failed: 0, unknown: 0, executionsCreated: 0, duplicates: 0, tempFilesLeft: 0 };
+// lost: submissions cut off by a kill (unknown before balance evidence); unknown: left so after it; resent/charged:
+// what the balance proved (sent once more / charged-no-result).
+const totals = {
+  trials: 0, failedTrials: 0, kills: 0, items: 0, saved: 0, failed: 0, lost: 0, unknown: 0, resentByEvidence: 0, chargedByEvidence: 0,
+  executionsCreated: 0, duplicates: 0, tempFilesLeft: 0,
+};
 const started = Date.now();
 try {
   for (let trial = 1; trial <= trials; trial++) {
@@ -29,12 +34,16 @@ try {
     totals.items += result.items;
     totals.saved += result.saved;
     totals.failed += result.failed;
+    totals.lost += result.lost;
     totals.unknown += result.unknown;
+    totals.resentByEvidence += result.resentByEvidence;
+    totals.chargedByEvidence += result.chargedByEvidence;
     totals.executionsCreated += result.executionsCreated;
-    totals.duplicates += Math.max(0, result.executionsCreated - result.itemsWithExecution - result.unknown);
+    totals.duplicates += Math.max(0, result.executionsCreated - result.itemsWithExecution - result.unknown - result.chargedByEvidence);
     totals.tempFilesLeft += result.tempFiles;
     if (result.problems.length > 0) totals.failedTrials++;
-    process.stdout.write(`trial ${trial}: ${result.kills} kills, ${result.saved} saved, ${result.failed} failed, ${result.unknown} unknown, ` +
+    process.stdout.write(`trial ${trial}: ${result.kills} kills, ${result.saved} saved, ${result.failed} failed, ` +
+      `${result.lost} lost → ${result.resentByEvidence} resent, ${result.chargedByEvidence} proved charged, ${result.unknown} unknown, ` +
       `${result.executionsCreated} executions${result.problems.length ? ` — PROBLEMS: ${result.problems.join('; ')}` : ''}\n`);
   }
 } finally {

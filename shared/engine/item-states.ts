@@ -13,6 +13,7 @@ export const ITEM_EVENTS = [
   'encode', 'requeue', 'submit', 'wait', 'accept', 'adopt', 'answer-lost', 'claimed-elsewhere', 'refused',
   'queued', 'progress', 'complete', 'execution-failed', 'execution-cancelled', 'execution-gone',
   'save', 'save-skipped', 'save-failed', 'encode-failed', 'cancel', 'restore', 'retry', 'redownload', 'resubmit',
+  'balance-uncharged', 'balance-charged',
 ] as const;
 export type ItemEvent = (typeof ITEM_EVENTS)[number];
 
@@ -54,6 +55,14 @@ export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
   retry: { from: ['failed'], to: 'pending', why: '"Retry failed" for an item whose result was never paid for' },
   redownload: { from: ['failed'], to: 'downloading', why: '"Retry failed" for a paid result that was not saved: fetched again, not re-executed' },
   resubmit: { from: ['unknown', 'failed', 'charged-no-result'], to: 'pending', why: 'the user explicitly sends it again (and is told what it costs)' },
+  'balance-uncharged': {
+    from: ['unknown'], to: 'pending',
+    why: 'the balance proves no lost submission was charged (engine/balance-evidence.ts): sent once more, automatically',
+  },
+  'balance-charged': {
+    from: ['unknown'], to: 'charged-no-result',
+    why: 'the balance proves every lost submission was charged: reported to the provider like an execution it forgot',
+  },
 };
 
 /** The state `event` leads to from `from`, or null when the table has no such move. */
@@ -90,6 +99,8 @@ export const ITEM_STATE_GROUPS = {
   followed: group('submitted', 'running'),
   /** Nothing more will happen without the user: the batch is complete when every item is in one of these. */
   terminal: group('saved', 'failed', 'cancelled', 'unknown', 'charged-no-result', 'skipped'),
+  /** The balance may still move for these (a charge not answered yet, a refund not seen yet): balance evidence waits. */
+  moneyMoving: group('submitting', 'submitted', 'running'),
   /** Charged by the service (an accepted execution that was not refunded), whatever became of the result. */
   charged: group('submitted', 'running', 'downloading', 'saved', 'charged-no-result'),
   /** Picked up again by "Retry failed". */

@@ -41,6 +41,8 @@ const LEGAL: [ItemState, ItemEvent, ItemState][] = [
   ['unknown', 'resubmit', 'pending'],
   ['failed', 'resubmit', 'pending'],
   ['charged-no-result', 'resubmit', 'pending'],
+  ['unknown', 'balance-uncharged', 'pending'],
+  ['unknown', 'balance-charged', 'charged-no-result'],
   ['cancelled', 'restore', 'pending'],
 ];
 
@@ -91,8 +93,8 @@ describe('item state machine', () => {
     for (const set of Object.values(ITEM_STATE_GROUPS)) for (const s of set) expect(ITEM_STATES).toContain(s);
   });
 
-  it('leaves a terminal state only on a user action (retry, redownload, resubmit) or a late answer (accept)', () => {
-    const userOrLate = new Set<ItemEvent>(['retry', 'redownload', 'resubmit', 'restore', 'accept']);
+  it('leaves a terminal state only on a user action (retry, redownload, resubmit), a late answer (accept) or the balance\'s proof', () => {
+    const userOrLate = new Set<ItemEvent>(['retry', 'redownload', 'resubmit', 'restore', 'accept', 'balance-uncharged', 'balance-charged']);
     for (const event of ITEM_EVENTS) {
       if (ITEM_TRANSITIONS[event].from.some((s) => inGroup('terminal', s))) expect(userOrLate.has(event), event).toBe(true);
     }
@@ -103,6 +105,7 @@ describe('item state machine', () => {
     ['sent', ['submitting', 'submitted', 'running', 'downloading']],
     ['followed', ['submitted', 'running']],
     ['terminal', ['saved', 'failed', 'cancelled', 'unknown', 'charged-no-result', 'skipped']],
+    ['moneyMoving', ['submitting', 'submitted', 'running']],
     ['charged', ['submitted', 'running', 'downloading', 'saved', 'charged-no-result']],
     ['retryable', ['failed']],
     ['resubmittable', ['failed', 'unknown', 'charged-no-result']],

@@ -86,7 +86,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const ledgerKeychain = keychainLoader();
   const engine = createEngineSlot({
     mode: engineMode, stateDir, client, concurrency: () => settings.get().concurrency, bus, logger,
-    submitHooks: studioSubmitHooks(() => studio, ledgerUrl !== null),
+    submitHooks: studioSubmitHooks(() => studio, ledgerUrl !== null), studio: ledgerUrl !== null,
   });
   // A concurrency change in Settings applies to the running engine at once.
   const unsubscribeConcurrency = settings.onChange((value) => engine.current()?.setConcurrency(value.concurrency));

@@ -31,6 +31,8 @@ export interface EngineSlotDeps {
   logger: Logger;
   /** Studio mode's part in each submission (main/core/studio/submit-hooks.ts). */
   submitHooks?: SubmitHooks;
+  /** Several machines spend on one key in studio mode: the balance is never evidence there (engine/balance-evidence.ts). */
+  studio?: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
       });
       const engine = createEngine({
         journal, client: deps.client, logger: deps.logger, concurrency: deps.concurrency(), ...(deps.submitHooks ? { submitHooks: deps.submitHooks } : {}),
+        ...(deps.studio ? { balanceEvidence: false as const } : {}),
       });
       const stopProgress = engine.onProgress((event) => deps.bus.emit('batches:progress', event));
       // A live relay of the outcome outbox (consumer "events"): listeners (the CLI's item lines, notifications)

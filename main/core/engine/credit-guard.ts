@@ -3,6 +3,7 @@ import type { BatchRecord } from '../journal/types';
 import type { ServiceClient } from '../service/types';
 import type { RequestGate } from './limiter';
 import { nowMs } from './clock';
+import type { BalanceCheck } from './balance-check';
 
 // Money while a batch runs. The balance is tracked locally (charges and refunds applied as they happen, refreshed
 // from the service every `balanceRefreshMs` and on resume) together with what submissions in flight have committed,
@@ -15,6 +16,8 @@ export interface CreditGuardDeps {
   balanceRefreshMs?: number;
   /** A refresh that was waited for has landed: schedule again. */
   kick: () => void;
+  /** Every balance read is offered to balance evidence as a possible anchor. */
+  evidence?: Pick<BalanceCheck, 'ticket' | 'observe'>;
 }
 
 export class CreditGuard {
@@ -82,10 +85,12 @@ export class CreditGuard {
     if (this.refreshing) return;
     this.refreshing = true;
     try {
+      const ticket = this.deps.evidence?.ticket();
       await this.deps.gate.acquire();
       const balance = await this.deps.client.getBalance();
       this.deps.gate.succeeded();
       this.setBalance(balance.apiCredits);
+      if (ticket) this.deps.evidence?.observe(balance.apiCredits, ticket);
     } catch (error) {
       if (isAppError(error) && error.code === 'network') this.deps.gate.networkFailed();
     } finally {

@@ -19,6 +19,7 @@ import { buildEstimate, planBatch, refuseUnrunnable, trialOf } from './planner';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner, type EngineStats } from './runner';
 import type { SubmitHooks } from './submit-hooks';
+import type { BalanceCheckOptions } from './balance-check';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
 import { providerReportCsv, providerReportFileName, type ProviderReportRow } from '../../../shared/engine/provider-report';
 import { createResultMetadataWriter, type ResultMetadataWriter } from '../images/result-metadata';
@@ -47,6 +48,8 @@ export interface EngineOptions {
   doneLedger?: DoneLedger;
   /** Writes results' metadata (default: ExifTool, its config beside the journal); ended with the engine. */
   resultMetadata?: ResultMetadataWriter;
+  /** Judging lost submissions by the balance (balance-evidence.ts); false turns it off. Never used in studio mode. */
+  balanceEvidence?: false | BalanceCheckOptions;
 }
 
 
@@ -124,6 +127,7 @@ export function createEngine(options: EngineOptions): Engine {
     maxSubmitAttempts: options.maxSubmitAttempts,
     maxInputPixels: options.maxInputPixels,
     submitHooks: options.submitHooks,
+    balanceEvidence: options.balanceEvidence,
     doneLedger,
     resultMetadata,
     onItem: (item) => coalescer.markItem(item.id, item.batchId),
@@ -149,8 +153,10 @@ export function createEngine(options: EngineOptions): Engine {
     const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
     let balance: number | null = null;
     try {
+      const ticket = runner.evidence.ticket();
       balance = (await client.getBalance()).apiCredits;
       runner.setBalance(balance);
+      runner.evidence.observe(balance, ticket);
     } catch (error) {
       if (isAppError(error) && error.code === 'unauthorized') throw error;
       logger.warn('balance unavailable for estimate', { error: error instanceof Error ? error.message : String(error) });

@@ -1,3 +1,4 @@
+import type { BalanceCheck, BalanceCheckOptions } from './balance-check';
 import type { PhaseTotals } from './phase-times';
 import type { DoneLedger } from '../journal/done-ledger';
 import type { Journal } from '../journal/journal';
@@ -48,6 +49,8 @@ export interface RunnerOptions {
   doneLedger: DoneLedger;
   /** Writes each result's metadata before it gets its final name. */
   resultMetadata?: ResultMetadataWriter;
+  /** Judging lost submissions by the balance (balance-check.ts); false turns it off (studio mode always does). */
+  balanceEvidence?: false | BalanceCheckOptions;
 }
 
 export interface EngineStats {
@@ -74,6 +77,7 @@ export interface RunnerCore {
   readonly gate: RequestGate;
   readonly stats: EngineStats;
   readonly credits: CreditGuard;
+  readonly evidence: BalanceCheck;
   /** Encoded payloads in submission order (a Map keeps insertion order). */
   readonly ready: Map<string, ReadyPayload>;
   isStopping(): boolean;

@@ -9,6 +9,8 @@ import type { ItemWriteOptions } from '../journal/journal-api';
 import { lostEntryOf, recordLedger } from './done-record';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { CreditGuard } from './credit-guard';
+import { BalanceCheck } from './balance-check';
+import { afterEvidence } from './evidence-verdict';
 import { DownloadPool } from './download-results';
 import { EncodeAhead } from './encode-ahead';
 import { ExecutionFollower } from './follow-execution';
@@ -33,6 +35,7 @@ export class Runner implements RunnerCore {
   readonly gate: RequestGate;
   readonly stats: EngineStats = { uploadBytes: 0, originalBytes: 0, encoded: 0, submits: 0, statusRequests: 0, downloads: 0, phases: emptyPhaseTotals() };
   readonly credits: CreditGuard;
+  readonly evidence: BalanceCheck;
   readonly ready = new Map<string, ReadyPayload>();
   private readonly batches = new Map<string, BatchRecord>();
   private readonly ops = new Set<Promise<unknown>>();
@@ -57,7 +60,11 @@ export class Runner implements RunnerCore {
       },
       onProbeScheduled: () => o.onOffline(true),
     });
-    this.credits = new CreditGuard({ gate: this.gate, client: o.client, balanceRefreshMs: o.balanceRefreshMs, kick: () => this.kick() });
+    this.evidence = new BalanceCheck({
+      journal: o.journal, client: o.client, gate: this.gate, logger: o.logger, submits: () => this.stats.submits,
+      onSettled: (itemIds, resent) => afterEvidence(this, itemIds, resent), kick: () => this.kick(),
+    }, o.balanceEvidence !== false, o.balanceEvidence || {});
+    this.credits = new CreditGuard({ gate: this.gate, client: o.client, balanceRefreshMs: o.balanceRefreshMs, kick: () => this.kick(), evidence: this.evidence });
     this.saverDeps = {
       journal: o.journal, client: o.client, gate: this.gate, now: o.now,
       originalsOf: (batchId) => this.originalsOf(batchId), onChange: (item) => o.onItem(item), namePlans: new NamePlanCache(),
@@ -129,13 +136,14 @@ export class Runner implements RunnerCore {
     for (const batch of journal.listBatches()) {
       if (batch.state === 'paused' && batch.pausedReason === SERVICE_UNREACHABLE) journal.updateBatch(batch.id, { state: 'running', pausedReason: null });
     }
+    const lost: string[] = [];
     for (const batch of journal.listBatches()) {
       if (batch.state === 'completed') continue;
       journal.transitionAll(batch.id, 'requeue');
-      for (const id of journal.transitionAll(batch.id, 'answer-lost', {
+      lost.push(...journal.transitionAll(batch.id, 'answer-lost', {
         completedAt: at,
         reason: 'interrupted while being submitted: the service may have received and charged it. It is not resubmitted automatically; resubmit it explicitly if its result never appears.',
-      })) this.o.onItem(journal.getItem(id)!);
+      }));
       // Every unknown item of an open batch is in the done ledger (idempotent: this also covers a crash right after
       // the transition above), so a later batch of the same photo does not pay for it again without the user asking.
       for (const item of journal.itemsInStates(batch.id, ['unknown'])) {
@@ -152,6 +160,9 @@ export class Runner implements RunnerCore {
       }
       await this.sweepTemps(batch);
     }
+    // The balance may prove them charged or not (balance-check.ts): new submissions wait for that check.
+    this.evidence.lost(lost, { hold: true });
+    for (const id of lost) this.o.onItem(journal.getItem(id)!);
     this.started = true;
     this.stopping = false;
     void this.credits.refresh();
@@ -170,6 +181,7 @@ export class Runner implements RunnerCore {
   async stop(graceful: boolean): Promise<void> {
     this.stopping = true;
     this.follower.cancelTimers();
+    this.evidence.stop();
     if (graceful) await Promise.allSettled([...this.ops]);
     for (const [itemId] of this.ready) this.o.journal.updateItem(itemId, { event: 'requeue' });
     this.ready.clear();
@@ -206,8 +218,8 @@ export class Runner implements RunnerCore {
     const running = this.runningBatches();
     // 1. Encode ahead, bounded: only a few payloads are ever held in memory.
     this.encoder.fill(running);
-    // 2. Fill execution slots.
-    for (const [itemId, payload] of this.ready) {
+    // 2. Fill execution slots (unless lost submissions are about to be judged by the balance).
+    for (const [itemId, payload] of this.evidence.holding() ? [] : this.ready) {
       if (this.follower.size >= this.o.concurrency) break;
       const batch = this.batch(payload.batchId);
       if (batch.state !== 'running') continue;
@@ -220,6 +232,8 @@ export class Runner implements RunnerCore {
     }
     // 3. Downloads.
     this.downloads.fill();
+    // 4. Lost submissions, once nothing of ours can move the balance.
+    if (this.evidence.due()) this.run(() => this.evidence.check());
   }
 
   run(work: () => Promise<unknown>): void {
@@ -268,6 +282,6 @@ export class Runner implements RunnerCore {
   }
 
   isBusy(): boolean {
-    return this.follower.size > 0 || this.encoder.size > 0 || this.downloads.size > 0;
+    return this.follower.size > 0 || this.encoder.size > 0 || this.downloads.size > 0 || this.evidence.pending();
   }
 }

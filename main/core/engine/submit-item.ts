@@ -59,6 +59,7 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
           event: 'answer-lost', completedAt: at,
           reason: `the answer to the submission was lost (${outcome.reason}): it may have been charged. Not resubmitted automatically; resubmit explicitly if needed.`,
         }, lostEntryOf(item, batch, at));
+        core.evidence.lost([itemId]);
       }
     } catch (error) {
       follower.forget(itemId);

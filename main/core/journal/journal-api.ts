@@ -1,6 +1,7 @@
 import type { ItemEvent } from '../../../shared/engine/item-states';
 import type { BatchState, ItemState } from '../../../shared/engine/model';
 import type { OutcomeStream } from './outbox';
+import type { BalanceEvidenceStore } from './evidence-store';
 import type { BatchRecord, ExecutionRecord, ItemChange, ItemRecord, LedgerEntry, NewItem } from './types';
 
 // What the journal offers (journal.ts implements it over SQLite).
@@ -18,7 +19,7 @@ export interface ItemWriteOptions {
 }
 
 /** The journal: batches, items and executions, the done ledger, and the outcome outbox (outbox.ts). */
-export interface Journal extends OutcomeStream {
+export interface Journal extends OutcomeStream, BalanceEvidenceStore {
   readonly path: string;
   createBatch(batch: BatchRecord, items: readonly NewItem[]): void;
   getBatch(id: string): BatchRecord | null;

@@ -7,6 +7,7 @@ import { ensureStateDir, restrictToOwner, OWNER_ONLY_FILE_MODE } from '../settin
 import { mapBatch, mapExecution, mapItem, mapLedger, BATCH_COLUMNS, ITEM_COLUMNS, ITEM_PATCH_COLUMNS } from './rows';
 import { inGroup, ITEM_TRANSITIONS, statesAllowing, type ItemEvent } from '../../../shared/engine/item-states';
 import { createOutbox } from './outbox';
+import { createEvidenceStore } from './evidence-store';
 import { transitionChecker, type TransitionPolicy } from './transitions';
 import type { BatchRecord, ItemChange, LedgerEntry, NewItem } from './types';
 
@@ -194,6 +195,8 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     });
   });
 
+  const evidence = createEvidenceStore({ stmt, transaction: (work) => db.transaction(work).immediate(), applyChange, now });
+
   return {
     path,
     createBatch: (batch, items) => { createBatch(batch, items); outbox.notify(); },
@@ -268,6 +271,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
       return row ? mapLedger(row) : null;
     },
     ledgerRecord: (entry) => { recordLedger(entry); },
+    ...evidence,
     close: () => { db.close(); },
   };
   /** Upserts a done-ledger entry (inside the caller's transaction when there is one). */

@@ -95,4 +95,13 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE items ADD COLUMN result_labels_json TEXT NOT NULL DEFAULT '[]';
   `,
+  // 4: balance evidence (engine/balance-evidence.ts): the balance and the journal's known charges read together at a
+  // quiet moment, and the lost submissions it has not judged yet. One row, its shape owned by the engine.
+  `
+  CREATE TABLE balance_evidence (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    state_json TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  `,
 ];

@@ -40,10 +40,10 @@ describe('engine controls', () => {
 
   const spec = (extra: Record<string, unknown> = {}) => ({ workflowId: 'fake-edit', inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') }, ...extra });
 
-  it('marks a lost submission unknown, never resubmits it by itself, and resubmits on request', async () => {
+  it('marks a lost submission unknown and, without balance evidence (studio mode), never resubmits it by itself; resubmits on request', async () => {
     await writePhotos(input, 3);
     const client = createFakeClient({ onExecute: (n) => (n === 1 ? { kind: 'unknown', reason: 'connection reset after sending' } : null) });
-    engine = createEngine({ journal, client, concurrency: 1 });
+    engine = createEngine({ journal, client, concurrency: 1, balanceEvidence: false });
     await engine.start();
     const batch = await engine.createBatch(spec());
     const done = await waitForBatch(engine, batch.id);
@@ -247,7 +247,8 @@ describe('engine controls', () => {
   it('recovers after a crash: submitting → unknown, half-placed results finished, temp files removed', async () => {
     await writePhotos(input, 3);
     const client = createFakeClient();
-    const first = createEngine({ journal, client, concurrency: 1 });
+    // Balance evidence (which would judge item 0) has its own tests: balance-evidence.test.ts.
+    const first = createEngine({ journal, client, concurrency: 1, balanceEvidence: false });
     const batch = await first.createBatch(spec());
     const out = join(dir.path, 'out');
     await mkdir(out, { recursive: true });
@@ -263,7 +264,7 @@ describe('engine controls', () => {
     // A stray temp from a download that never finished.
     const stray = tempPathFor(out, items[2]!.id);
     await writeFile(stray, 'partial');
-    engine = createEngine({ journal, client, concurrency: 1 });
+    engine = createEngine({ journal, client, concurrency: 1, balanceEvidence: false });
     const events: BatchProgressEvent[] = [];
     engine.onProgress((e) => events.push(e));
     await engine.start();

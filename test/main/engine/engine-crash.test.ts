@@ -19,12 +19,19 @@ describe('engine crash safety (kill -9 and restart)', () => {
   it('never submits twice, saves every result once, leaves no temp file', async () => {
     let seed = 12345;
     const random = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+    let lost = 0;
+    let left = 0;
     for (let trial = 0; trial < 2; trial++) {
       const result = await runCrashTrial({ sandbox, images: 24, kills: 3, random, minKillMs: 100, maxKillMs: 1600 });
       expect(result.problems).toEqual([]);
       expect(result.kills).toBeGreaterThan(0);
-      expect(result.saved + result.failed + result.unknown).toBe(result.items);
+      expect(result.saved + result.failed + result.unknown + result.chargedByEvidence).toBe(result.items);
       expect(result.saved).toBeGreaterThan(0);
+      // Judged by the balance: every lost submission was resent, proved charged, or is still unknown with evidence.
+      expect(result.resentByEvidence + result.chargedByEvidence + result.unknown).toBe(result.lost);
+      lost += result.lost;
+      left += result.unknown;
     }
+    process.stdout.write(`crash trials: ${lost} lost submissions, ${left} left unknown after balance evidence\n`);
   }, 170_000);
 });

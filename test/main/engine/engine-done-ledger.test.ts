@@ -18,7 +18,8 @@ describe('done ledger: a photo is paid for once', () => {
   let engine: Engine;
 
   beforeEach(async () => {
-    rig = await startSandboxRig({ credits: 100 });
+    // Lost submissions stay unknown here, as in studio mode: balance-evidence.test.ts covers judging them.
+    rig = await startSandboxRig({ credits: 100, engine: { balanceEvidence: false } });
     ({ sandbox, dir, client, engine } = rig);
   });
 

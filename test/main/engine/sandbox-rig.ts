@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createEngine, type Engine } from '../../../main/core/engine';
+import { createEngine, type Engine, type EngineOptions } from '../../../main/core/engine';
 import { openJournal, type Journal } from '../../../main/core/journal';
 import { createServiceClient, type ServiceClient } from '../../../main/core/service';
 import type { RunningSandbox } from '../../../main/sandbox/index';
@@ -19,7 +19,16 @@ export interface SandboxRig {
   close(): Promise<void>;
 }
 
-export async function startSandboxRig(options: { credits?: number; executionDurationMs?: number; concurrency?: number; client?: (real: ServiceClient) => ServiceClient } = {}): Promise<SandboxRig> {
+export interface SandboxRigOptions {
+  credits?: number;
+  executionDurationMs?: number;
+  concurrency?: number;
+  client?: (real: ServiceClient) => ServiceClient;
+  /** More engine options, for the first engine and every restart. */
+  engine?: Partial<Omit<EngineOptions, 'journal' | 'client' | 'concurrency'>>;
+}
+
+export async function startSandboxRig(options: SandboxRigOptions = {}): Promise<SandboxRig> {
   const dir = await makeTempDir();
   const sandbox = await startTestSandbox({ executionDurationMs: options.executionDurationMs ?? 60, credits: options.credits ?? 100 });
   const journal = openJournal(join(dir.path, 'state'));
@@ -27,10 +36,10 @@ export async function startSandboxRig(options: { credits?: number; executionDura
   const concurrency = options.concurrency ?? 4;
   const rig: SandboxRig = {
     dir, sandbox, journal, client,
-    engine: createEngine({ journal, client: options.client ? options.client(client) : client, concurrency }),
+    engine: createEngine({ ...options.engine, journal, client: options.client ? options.client(client) : client, concurrency }),
     async restart({ client: next = client, graceful = true } = {}) {
       await rig.engine.stop({ graceful });
-      rig.engine = createEngine({ journal, client: next, concurrency });
+      rig.engine = createEngine({ ...options.engine, journal, client: next, concurrency });
       await rig.engine.start();
       return rig.engine;
     },

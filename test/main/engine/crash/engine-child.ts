@@ -4,12 +4,12 @@ import { createEngine } from '../../../../main/core/engine';
 import { openJournal } from '../../../../main/core/journal';
 import { createServiceClient } from '../../../../main/core/service';
 
-const [stateDir, url, apiKey, specJson, concurrency = '8'] = process.argv.slice(2);
+const [stateDir, url, apiKey, specJson, concurrency = '8', evidenceSettleMs = '3000'] = process.argv.slice(2);
 if (!stateDir || !url || !apiKey || !specJson) throw new Error('usage: engine-child <stateDir> <url> <apiKey> <specJson> [concurrency]');
 
 const journal = openJournal(stateDir);
 const client = createServiceClient({ baseUrl: url, apiKey, timeoutMs: 10_000 });
-const engine = createEngine({ journal, client, concurrency: Number(concurrency) });
+const engine = createEngine({ journal, client, concurrency: Number(concurrency), balanceEvidence: { settleMs: Number(evidenceSettleMs) } });
 await engine.start();
 const existing = journal.listBatches()[0];
 const batchId = existing ? existing.id : (await engine.createBatch(JSON.parse(specJson))).id;

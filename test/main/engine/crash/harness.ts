@@ -27,6 +27,8 @@ export interface CrashTrialOptions {
   concurrency?: number;
   /** Reuse a folder of input photos across trials. */
   inputFolder?: string;
+  /** Balance evidence's pause between its two reads (the app's 3 s is realistic but slow for tests). */
+  evidenceSettleMs?: number;
 }
 
 export interface CrashTrialResult {
@@ -34,7 +36,14 @@ export interface CrashTrialResult {
   items: number;
   saved: number;
   failed: number;
+  /** Items whose submission was lost at some point (a kill mid-submit): unknown before the balance judged them. */
+  lost: number;
+  /** Left unknown after balance evidence (it decides only when the balance proves all or none were charged). */
   unknown: number;
+  /** Lost ones the balance proved charged (charged-no-result, no execution id known). */
+  chargedByEvidence: number;
+  /** Lost ones the balance proved uncharged and that were sent once more. */
+  resentByEvidence: number;
   executionsCreated: number;
   itemsWithExecution: number;
   resultFiles: number;
@@ -80,7 +89,7 @@ export async function runCrashTrial(options: CrashTrialOptions): Promise<CrashTr
     const stateDir = join(root, 'state');
     const before = (await fetchSandboxStats(options.sandbox.url)) as { executionsCreated: number };
     const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: output } };
-    const args = [stateDir, options.sandbox.url, options.sandbox.apiKey, JSON.stringify(spec), String(options.concurrency ?? 8)];
+    const args = [stateDir, options.sandbox.url, options.sandbox.apiKey, JSON.stringify(spec), String(options.concurrency ?? 8), String(options.evidenceSettleMs ?? 300)];
     let kills = 0;
     for (let run = 0; run < options.kills + 5; run++) {
       const killNow = kills < options.kills;
@@ -104,19 +113,26 @@ async function verify(stateDir: string, output: string, kills: number, execution
   const journal = openJournal(stateDir);
   const problems: string[] = [];
   let items: ItemRecord[] = [];
+  const lostIds = new Set<string>();
   try {
     const batch = journal.listBatches()[0];
     if (!batch) throw new Error('no batch was created');
     if (batch.state !== 'completed') problems.push(`batch ended ${batch.state}`);
     items = journal.listItems({ batchId: batch.id, limit: 100_000 }).items;
+    // Every attempt's outcome is in the outbox: an `unknown` one is a lost submission, whatever the balance said later.
+    for (const outcome of journal.outcomesAfter(0, 1_000_000)) if (outcome.state === 'unknown') lostIds.add(outcome.itemId);
   } finally {
     journal.close();
   }
   const withExecution = items.filter((i) => i.executionId !== null).length;
   const unknown = items.filter((i) => i.state === 'unknown').length;
-  if (executionsCreated < withExecution) problems.push(`sandbox created ${executionsCreated} executions but ${withExecution} items hold one`);
-  if (executionsCreated > withExecution + unknown) {
-    problems.push(`sandbox created ${executionsCreated} executions, more than ${withExecution} known + ${unknown} unknown: something was submitted twice`);
+  const chargedByEvidence = items.filter((i) => i.state === 'charged-no-result' && i.executionId === null).length;
+  const resentByEvidence = items.filter((i) => lostIds.has(i.id) && i.state !== 'unknown' && i.state !== 'charged-no-result').length;
+  if (executionsCreated < withExecution + chargedByEvidence) {
+    problems.push(`sandbox created ${executionsCreated} executions but ${withExecution} items hold one and the balance proved ${chargedByEvidence} more`);
+  }
+  if (executionsCreated > withExecution + unknown + chargedByEvidence) {
+    problems.push(`sandbox created ${executionsCreated} executions, more than ${withExecution} known + ${unknown} unknown + ${chargedByEvidence} proved charged: something was submitted twice`);
   }
   const outputs = new Set<string>();
   for (const item of items) {
@@ -127,7 +143,7 @@ async function verify(stateDir: string, output: string, kills: number, execution
         outputs.add(out);
         if (!existsSync(out) || (await stat(out)).size === 0) problems.push(`${out} missing or empty`);
       }
-    } else if (item.state === 'failed' || item.state === 'unknown') {
+    } else if (item.state === 'failed' || item.state === 'unknown' || item.state === 'charged-no-result') {
       if (!item.reason) problems.push(`${item.displayName}: ${item.state} without a reason`);
     } else if (item.state !== 'skipped') {
       problems.push(`${item.displayName}: ended ${item.state}`);
@@ -143,7 +159,8 @@ async function verify(stateDir: string, output: string, kills: number, execution
   }
   return {
     kills, items: items.length, saved: items.filter((i) => i.state === 'saved').length,
-    failed: items.filter((i) => i.state === 'failed').length, unknown, executionsCreated, itemsWithExecution: withExecution,
+    failed: items.filter((i) => i.state === 'failed').length, lost: lostIds.size, unknown, chargedByEvidence, resentByEvidence,
+    executionsCreated, itemsWithExecution: withExecution,
     resultFiles: results.length, tempFiles: temps.length, problems,
   };
 }

@@ -37,6 +37,7 @@ function BalanceIndicator() {
       </button>
     );
   }
+  const [amount, unit] = formatCredits(balance.apiCredits).split(' ');
   return (
     <div className="balance-wrap" onMouseEnter={() => setOpen(true)} onMouseLeave={() => setOpen(false)}>
       <button
@@ -49,8 +50,12 @@ function BalanceIndicator() {
         onClick={() => void refresh()}
       >
         {low && <span className="warn-icon" aria-hidden="true">⚠</span>}
-        <span className="balance-amount">{balance.apiCredits.toLocaleString('en-US')}</span>
-        <span className="balance-unit">credits</span>
+        {/* One run of text with a real space, "1,000 credits", exactly as the name says it: speech-input users
+            say what they see, and two flex items with a gap between them read as "1,000credits". */}
+        <span>
+          <span className="balance-amount">{amount}</span>{' '}
+          <span className="balance-unit">{unit}</span>
+        </span>
       </button>
       <div id={tipId} role="tooltip" className={`tooltip balance-tooltip${open ? ' is-open' : ''}`}>
         <p className="tooltip-title">API credits: {formatCredits(balance.apiCredits)}</p>

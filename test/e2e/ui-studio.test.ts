@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudioLedger, type StudioLedger } from '../../main/core/studio/studio-ledger';
 import { startTestPostgres, type TestPostgres } from '../helpers/pg-server';
+import { auditScreen } from './a11y-support';
 import { buildRenderer, launchChromium, startUi, type RunningUi } from './ui-support';
 
 // Studio mode in the real app (`batchroom ui` in Chromium) against a real PostgreSQL: the ledger URL entered and
@@ -24,7 +25,8 @@ beforeAll(async () => {
   server = await startTestPostgres();
   browser = await launchChromium();
   ui = await startUi({ rendererDir, stateDir: join(work, 'state'), home: join(work, 'home'), env: { PGPASSWORD: server.password } });
-  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light' });
+  // bypassCSP: the page's CSP refuses inline scripts, and axe-core goes in as a script tag.
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light', bypassCSP: true });
   page = await context.newPage();
   await page.goto(ui.url);
   await page.getByRole('navigation', { name: 'Sections' }).waitFor();
@@ -61,6 +63,11 @@ describe('studio mode in the app', () => {
     expect(await panel.getByRole('table', { name: 'Claims in flight' }).innerText()).toMatch(/to-edit\/day1\/IMG_0001\.jpg\s+claimed\s+\S+/);
     expect(await panel.getByRole('table', { name: 'Shared budgets' }).innerText()).toMatch(/to-edit\s+1\s+50 \(49 left\)/);
     await page.screenshot({ path: join(process.cwd(), 'test-artifacts', 'screenshots', 'studio-panel-light.png') });
+    // The studio screen meets the same bar as the others: axe in both themes, one <h1>, nothing cut off.
+    const audit = await auditScreen(page, 'studio');
+    process.stdout.write(`axe-core on studio: ${audit.axe.map((a) => `${a.theme} ${a.violations.map((v) => `${v.id}/${v.impact}×${v.nodes}`).join(', ') || 'none'}`).join('; ')}\n`);
+    expect(audit.problems, audit.problems.join('\n')).toEqual([]);
+    await page.setViewportSize({ width: 1360, height: 860 });
 
     // The other machine stops: the next automatic read (every 5 s) shows it stopped, its claim waiting for a taker.
     await other.close();

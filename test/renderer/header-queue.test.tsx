@@ -78,7 +78,7 @@ describe('queue', () => {
     expect(screen.getByRole('progressbar', { name: 'Batch progress' })).toHaveAttribute('aria-valuenow', '25');
     expect(screen.getByText('2m 05s')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Failed' }));
+    await user.click(screen.getByRole('radio', { name: 'Failed' }));
     expect(table).toHaveAttribute('aria-rowcount', '1000');
     expect(within(table).getAllByRole('row')[0]).toHaveTextContent('The service refused it');
   });

@@ -23,9 +23,9 @@ describe('workflow catalog', () => {
     await waitFor(() => expect(within(list).getAllByRole('button')).toHaveLength(3));
     expect(screen.getByRole('button', { name: 'Color Grade, 1 credit per photo' })).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'text', pressed: false }));
+    await user.click(screen.getByRole('radio', { name: 'text', checked: false }));
     expect(within(list).getAllByRole('button').map((b) => b.textContent)).toEqual([expect.stringContaining('Caption & Watermark')]);
-    await user.click(screen.getByRole('button', { name: 'All' }));
+    await user.click(screen.getByRole('radio', { name: 'All' }));
     await user.type(screen.getByRole('searchbox', { name: 'Search workflows' }), 'backdrop');
     expect(within(list).getAllByRole('button')).toHaveLength(1);
     await user.type(screen.getByRole('searchbox', { name: 'Search workflows' }), 'zzz');

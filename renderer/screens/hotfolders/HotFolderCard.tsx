@@ -28,7 +28,7 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
     <article className={`hot-card hot-${status.state}`} aria-label={`Hot folder ${name}`}>
       <header className="hot-card-head">
         <div>
-          <h3 className="mono" title={config.path}>{name}</h3>
+          <h2 className="mono hot-card-name" title={config.path}>{name}</h2>
           <p className="muted mono hot-path">{config.path}</p>
         </div>
         <label className="switch">

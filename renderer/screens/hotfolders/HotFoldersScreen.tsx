@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { HotFolderConfig } from '../../../shared/hotfolders/model';
 import { EmptyState } from '../../components/EmptyState';
+import { ScreenTitle } from '../../components/ScreenTitle';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { baseName } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
@@ -29,7 +30,7 @@ export function HotFoldersScreen() {
     <div className="hot-screen">
       <div className="screen-head">
         <div>
-          <h2>Hot folders</h2>
+          <ScreenTitle>Hot folders</ScreenTitle>
           <p className="muted">Photos saved into a watched folder are processed once each, automatically.</p>
         </div>
         <button type="button" className="btn btn-primary" onClick={() => setEditing({ config: null })}>Add hot folder</button>
@@ -47,7 +48,7 @@ export function HotFoldersScreen() {
       {studio && <StudioPanel />}
       {folders.length > 0 && (
         <section className="panel activity" aria-label="Activity">
-          <h3 className="panel-title">Activity</h3>
+          <h2 className="panel-title">Activity</h2>
           {activity.length === 0 ? (
             <p className="muted">Nothing yet. New photos appear here as they are detected and saved.</p>
           ) : (

@@ -121,7 +121,7 @@ export function StudioPanel() {
   return (
     <section className="panel studio-panel" aria-label="Studio">
       <div className="row">
-        <h3 className="panel-title">Studio</h3>
+        <h2 className="panel-title">Studio</h2>
         <div className="inline-field">
           {readAt && <span className="muted">Read at {time(readAt)}{status ? <> from <span className="mono">{status.ledger}</span></> : null}</span>}
           <button type="button" className="btn btn-small" disabled={loading} onClick={() => void loadStudioStatus()}>{loading ? 'Reading…' : 'Refresh'}</button>
@@ -132,11 +132,11 @@ export function StudioPanel() {
       {status && (
         <>
           {error && <p className="muted">Showing what the ledger said at {readAt ? time(readAt) : 'the last read'}.</p>}
-          <h4 className="panel-title">Instances</h4>
+          <h3 className="panel-title">Instances</h3>
           <Instances status={status} />
-          <h4 className="panel-title">Claims in flight</h4>
+          <h3 className="panel-title">Claims in flight</h3>
           <Claims status={status} />
-          <h4 className="panel-title">Shared budgets</h4>
+          <h3 className="panel-title">Shared budgets</h3>
           <Budgets status={status} />
         </>
       )}

@@ -10,6 +10,7 @@ import { FILTER_LABELS } from './labels';
 import { ItemList } from './ItemList';
 import { batchBadge, photos } from '../../../shared/engine/batch-badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { RadioGroup } from '../../components/RadioGroup';
 
 function count(batch: BatchSummary, ...states: (keyof BatchSummary['counts'])[]): number {
   return states.reduce((sum, s) => sum + (batch.counts[s] ?? 0), 0);
@@ -94,13 +95,15 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
         </dl>
       </div>
 
-      <div className="chip-row" role="group" aria-label="Filter by status">
-        {STATUS_FILTERS.map((f) => (
-          <button key={f} type="button" className="chip" aria-pressed={filter === f} onClick={() => setStatusFilter(f)}>
-            {FILTER_LABELS[f]}
-          </button>
-        ))}
-      </div>
+      {/* One status at a time: a radio group, one Tab stop on the way from the batch's actions to its items. */}
+      <RadioGroup
+        label="Filter by status"
+        className="chip-row"
+        optionClassName="chip"
+        value={filter}
+        onChange={setStatusFilter}
+        options={STATUS_FILTERS.map((f) => ({ value: f, content: FILTER_LABELS[f] }))}
+      />
       <ItemList batchId={batch.id} />
       {confirm === 'cancel' && (
         <ConfirmDialog title="Cancel this batch?" confirmLabel="Cancel batch" cancelLabel="Keep running" danger onClose={() => setConfirm(null)} onConfirm={() => void cancelBatch(batch.id)}>

@@ -1,4 +1,5 @@
 import { EmptyState } from '../../components/EmptyState';
+import { ScreenTitle } from '../../components/ScreenTitle';
 import { percent } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 import { BatchPanel } from './BatchPanel';
@@ -14,6 +15,8 @@ export function QueueScreen() {
 
   if (order.length === 0) {
     return (
+      <>
+      <ScreenTitle hidden>Queue</ScreenTitle>
       <EmptyState
         title="The queue is empty"
         icon="☰"
@@ -21,10 +24,12 @@ export function QueueScreen() {
       >
         Pick a workflow, drop your photos, and the batch appears here with live progress.
       </EmptyState>
+      </>
     );
   }
   return (
     <div className="split split-narrow">
+      <ScreenTitle hidden>Queue</ScreenTitle>
       <section className="batch-list" aria-label="Batches">
         <div className="list-head">
           <h2>Batches</h2>

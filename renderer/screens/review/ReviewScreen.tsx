@@ -1,6 +1,8 @@
 import { PathActions } from '../../components/PathActions';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { RadioGroup } from '../../components/RadioGroup';
 import { EmptyState } from '../../components/EmptyState';
+import { ScreenTitle } from '../../components/ScreenTitle';
 import { useActions, useApp } from '../../store/context';
 import { isReviewable } from '../../store/review-slice';
 import { ZOOM_LEVELS } from '../../store/state';
@@ -66,6 +68,7 @@ export function ReviewScreen() {
   if (!batch || items.length === 0 || !item) {
     return (
       <section className="review" aria-label="Review">
+        <ScreenTitle hidden>Review</ScreenTitle>
         {picker}
         <EmptyState title="Nothing to review yet" icon="◐" action={<button type="button" className="btn btn-primary" onClick={() => actions.setView('queue')}>Go to the queue</button>}>
           Finished photos appear here to compare with the originals, approve or reject.
@@ -76,6 +79,7 @@ export function ReviewScreen() {
 
   return (
     <section ref={region} className="review" aria-label="Review" onKeyDown={onKeyDown} tabIndex={-1}>
+      <ScreenTitle hidden>Review</ScreenTitle>
       <div className="review-toolbar">
         {picker}
         <div className="button-row">
@@ -83,15 +87,14 @@ export function ReviewScreen() {
           <span className="review-count" aria-live="polite">{index + 1} of {items.length}</span>
           <button type="button" className="btn" aria-label="Next photo" disabled={index >= items.length - 1} onClick={() => actions.stepReview(1)}>→</button>
         </div>
-        <div className="segmented" role="radiogroup" aria-label="Compare mode">
-          <button type="button" role="radio" aria-checked={mode === 'slider'} onClick={() => actions.setCompareMode('slider')}>Slider</button>
-          <button type="button" role="radio" aria-checked={mode === 'side'} onClick={() => actions.setCompareMode('side')}>Side by side</button>
-        </div>
-        <div className="segmented" role="radiogroup" aria-label="Zoom">
-          {ZOOM_LEVELS.map((z) => (
-            <button key={z} type="button" role="radio" aria-checked={zoom === z} onClick={() => actions.setZoom(z)}>{z}×</button>
-          ))}
-        </div>
+        <RadioGroup
+          label="Compare mode"
+          className="segmented"
+          value={mode}
+          onChange={actions.setCompareMode}
+          options={[{ value: 'slider', content: 'Slider' }, { value: 'side', content: 'Side by side' }]}
+        />
+        <RadioGroup label="Zoom" className="segmented" value={zoom} onChange={actions.setZoom} options={ZOOM_LEVELS.map((z) => ({ value: z, content: `${z}×` }))} />
       </div>
 
       <Compare beforeUrl={before ? previewUrls[before] : undefined} afterUrl={after ? previewUrls[after] : undefined} name={item.displayName} />

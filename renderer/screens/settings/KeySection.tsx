@@ -24,7 +24,7 @@ export function KeySection() {
   const keyKind = !keyStatus || keyStatus.mode === 'sandbox' ? 'sandbox' : creditKindOf(keyStatus) === 'test' ? 'test' : 'live';
   return (
     <section className="panel" aria-label="API key">
-      <h3 className="panel-title">API key</h3>
+      <h2 className="panel-title">API key</h2>
       {keyStatus && (
         <div className="key-status">
           <p>

@@ -2,6 +2,8 @@ import {
   COLLISION_POLICIES, METADATA_POLICIES, RAW_PAIR_MODES, SIDECAR_KINDS, sidecarKindOf,
   type UploadSizePolicy,
 } from '../../../shared/engine/model';
+import { RadioGroup } from '../../components/RadioGroup';
+import { ScreenTitle } from '../../components/ScreenTitle';
 import { SelectField } from '../../components/SelectField';
 import { MAX_CONCURRENCY, MIN_CONCURRENCY, SETTINGS_FIELDS, THEMES, type SandboxMode, type Theme } from '../../../shared/settings/schema';
 import { NAMING_TOKENS, previewNames, templateProblems } from '../../lib/naming';
@@ -41,17 +43,17 @@ export function SettingsScreen() {
   const settings = useApp((s) => s.settings);
   const warnings = useApp((s) => s.settingsWarnings);
   const { updateSettings } = useActions();
-  if (!settings) return <p className="muted" role="status">Loading settings…</p>;
+  if (!settings) return <><ScreenTitle>Settings</ScreenTitle><p className="muted" role="status">Loading settings…</p></>;
   const save = (patch: Parameters<typeof updateSettings>[0]) => updateSettings(patch);
 
   return (
     <div className="settings">
-      <h2>Settings</h2>
+      <ScreenTitle>Settings</ScreenTitle>
       {warnings.map((w) => <p key={w.message} className="callout callout-warning">{w.message}</p>)}
       <KeySection />
 
       <section className="panel" aria-label="Service">
-        <h3 className="panel-title">Service</h3>
+        <h2 className="panel-title">Service</h2>
         <SettingText label="Service URL" mono type="url" value={settings.serviceUrl} validate={(v) => firstIssue('serviceUrl', v)} onSave={(v) => save({ serviceUrl: v })} />
         <div className="field">
           <label className="field-label" htmlFor="sandbox-mode">Sandbox</label>
@@ -76,7 +78,7 @@ export function SettingsScreen() {
       </section>
 
       <section className="panel" aria-label="Output">
-        <h3 className="panel-title">Output</h3>
+        <h2 className="panel-title">Output</h2>
         <OutputLocation folder={settings.outputFolder} onSave={(outputFolder) => save({ outputFolder })} />
         <SettingText
           label="Naming template"
@@ -104,7 +106,7 @@ export function SettingsScreen() {
       </section>
 
       <section className="panel" aria-label="Uploads">
-        <h3 className="panel-title">Uploads</h3>
+        <h2 className="panel-title">Uploads</h2>
         <div className="field">
           <label className="field-label" htmlFor="upload-size">Upload size</label>
           <select id="upload-size" className="input" value={settings.uploadSizePolicy} onChange={(e) => void save({ uploadSizePolicy: e.target.value as UploadSizePolicy })}>
@@ -122,12 +124,8 @@ export function SettingsScreen() {
       <StudioSection />
 
       <section className="panel" aria-label="Appearance">
-        <h3 className="panel-title">Appearance</h3>
-        <div className="segmented" role="radiogroup" aria-label="Theme">
-          {THEMES.map((t) => (
-            <button key={t} type="button" role="radio" aria-checked={settings.theme === t} onClick={() => void save({ theme: t })}>{THEME_LABELS[t]}</button>
-          ))}
-        </div>
+        <h2 className="panel-title">Appearance</h2>
+        <RadioGroup label="Theme" className="segmented" value={settings.theme} onChange={(theme) => void save({ theme })} options={THEMES.map((t) => ({ value: t, content: THEME_LABELS[t] }))} />
       </section>
     </div>
   );

@@ -50,7 +50,7 @@ export function StudioSection() {
 
   return (
     <section className="panel" aria-label="Shared studio ledger">
-      <h3 className="panel-title">Shared studio ledger</h3>
+      <h2 className="panel-title">Shared studio ledger</h2>
       <p className="muted">Several machines on one hot folder: each photo is processed once, the budget is shared. Leave empty on a single machine.</p>
       <div className="field">
         <label htmlFor={ids.url} className="field-label">Ledger URL</label>

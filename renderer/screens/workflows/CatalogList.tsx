@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { RadioGroup } from '../../components/RadioGroup';
 import { formatCredits } from '../../lib/format';
 import { filterWorkflows, selectAllTags } from '../../store/catalog-slice';
 import { useActions, useApp } from '../../store/context';
@@ -15,6 +16,7 @@ export function CatalogList() {
   const selectedId = useApp((s) => s.selectedWorkflowId);
   const { setTagFilter, setSearch, selectWorkflow, loadWorkflows } = useActions();
   const tags = useMemo(() => selectAllTags({ workflows }), [workflows]);
+  const listId = useId();
   const visible = useMemo(() => filterWorkflows(workflows, tag, search), [workflows, tag, search]);
 
   return (
@@ -28,15 +30,16 @@ export function CatalogList() {
           value={search}
           onChange={(e) => setSearch(e.target.value)}
         />
+        {/* One tag at a time, so a radio group: one Tab stop instead of one per tag on the way to the cards. */}
         {tags.length > 0 && (
-          <div className="chip-row" role="group" aria-label="Filter by tag">
-            <button type="button" className="chip" aria-pressed={tag === null} onClick={() => setTagFilter(null)}>All</button>
-            {tags.map((t) => (
-              <button key={t} type="button" className="chip" aria-pressed={tag === t} onClick={() => setTagFilter(tag === t ? null : t)}>
-                {t}
-              </button>
-            ))}
-          </div>
+          <RadioGroup
+            label="Filter by tag"
+            className="chip-row"
+            optionClassName="chip"
+            value={tag}
+            onChange={setTagFilter}
+            options={[{ value: null, content: 'All' }, ...tags.map((t) => ({ value: t, content: t }))]}
+          />
         )}
       </div>
       {error && <ErrorMessage error={error} onRetry={() => void loadWorkflows()} />}
@@ -52,21 +55,24 @@ export function CatalogList() {
       )}
       <ul className="workflow-list" aria-label="Workflows">
         {visible.map((w) => (
-          <li key={w.id}>
-            <button
-              type="button"
-              className={`workflow-card${w.id === selectedId ? ' is-selected' : ''}`}
-              aria-pressed={w.id === selectedId}
-              aria-label={`${w.name}, ${formatCredits(w.creditCost)} per photo`}
-              onClick={() => void selectWorkflow(w.id)}
-            >
-              <span className="workflow-card-top">
+          // The card's button shows the name (what a speech-input user says to pick it) and its accessible name adds
+          // the cost in words; the description is its description. The button covers the whole card.
+          <li key={w.id} className={`workflow-card${w.id === selectedId ? ' is-selected' : ''}`}>
+            <span className="workflow-card-top">
+              <button
+                type="button"
+                className="workflow-pick"
+                aria-pressed={w.id === selectedId}
+                aria-label={`${w.name}, ${formatCredits(w.creditCost)} per photo`}
+                aria-describedby={`${listId}-${w.id}`}
+                onClick={() => void selectWorkflow(w.id)}
+              >
                 <span className="workflow-name">{w.name}</span>
-                <span className="cost-pill">{formatCredits(w.creditCost)}</span>
-              </span>
-              <span className="workflow-desc">{w.description}</span>
-              <span className="tag-row">{w.tags.map((t) => <span key={t} className="tag">{t}</span>)}</span>
-            </button>
+              </button>
+              <span className="cost-pill" aria-hidden="true">{formatCredits(w.creditCost)}</span>
+            </span>
+            <span className="workflow-desc" id={`${listId}-${w.id}`}>{w.description}</span>
+            <span className="tag-row">{w.tags.map((t) => <span key={t} className="tag">{t}</span>)}</span>
           </li>
         ))}
       </ul>

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { ASPECT_RATIOS, IMAGE_SIZES, type AspectRatio, type SwitchField, type TextField } from '../../../shared/service/model';
+import { RadioGroup } from '../../components/RadioGroup';
 import { useActions, useApp } from '../../store/context';
 
 function FieldError({ id, message }: { id: string; message?: string }) {
@@ -80,24 +81,24 @@ export function OutputOverrides() {
   return (
     <fieldset className="field overrides">
       <legend className="field-label">Output shape and size</legend>
-      <div className="ratio-grid" role="radiogroup" aria-label="Aspect ratio">
-        <button type="button" role="radio" aria-checked={aspect === null} className="ratio-option" onClick={() => setAspectRatio(null)}>
-          <span className="ratio-shape ratio-original" aria-hidden="true" />
-          <span>Original</span>
-        </button>
-        {ASPECT_RATIOS.map((r) => (
-          <button key={r} type="button" role="radio" aria-checked={aspect === r} aria-label={`Aspect ratio ${r}`} className="ratio-option" onClick={() => setAspectRatio(r)}>
-            <RatioShape ratio={r} />
-            <span>{r}</span>
-          </button>
-        ))}
-      </div>
-      <div className="segmented" role="radiogroup" aria-label="Image size">
-        <button type="button" role="radio" aria-checked={size === null} onClick={() => setImageSize(null)}>Default</button>
-        {IMAGE_SIZES.map((s) => (
-          <button key={s} type="button" role="radio" aria-checked={size === s} onClick={() => setImageSize(s)}>{s}</button>
-        ))}
-      </div>
+      <RadioGroup
+        label="Aspect ratio"
+        className="ratio-grid"
+        optionClassName="ratio-option"
+        value={aspect}
+        onChange={setAspectRatio}
+        options={[
+          { value: null, content: <><span className="ratio-shape ratio-original" aria-hidden="true" /><span>Original</span></> },
+          ...ASPECT_RATIOS.map((r) => ({ value: r, label: `Aspect ratio ${r}`, content: <><RatioShape ratio={r} /><span>{r}</span></> })),
+        ]}
+      />
+      <RadioGroup
+        label="Image size"
+        className="segmented"
+        value={size}
+        onChange={setImageSize}
+        options={[{ value: null, content: 'Default' }, ...IMAGE_SIZES.map((s) => ({ value: s, content: s }))]}
+      />
     </fieldset>
   );
 }

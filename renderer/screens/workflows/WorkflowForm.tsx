@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formKeyOf, validateForm } from '../../lib/form-model';
@@ -24,6 +24,9 @@ function describeDraft(paths: readonly string[], creditCost: number): string {
     : `${parts} · ${formatCredits(photoCount * creditCost)}`;
 }
 
+/** What a keyboard user fills in first: the first control of the form that takes Tab (radio groups by their stop). */
+const FIRST_FIELD = 'input:not([type=hidden]):not([tabindex="-1"]), select, textarea, button:not([disabled]):not([tabindex="-1"])';
+
 /** The form generated from a workflow's input schema, plus the photos and output of the batch. */
 export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
   const form = useApp((s) => s.form);
@@ -36,10 +39,20 @@ export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
   const pinned = draftError?.field ? formKeyOf(draftError.field) : null;
   const shown = { ...(pinned && draftError ? { [pinned]: draftError.title } : {}), ...(form?.showErrors ? errors : {}) };
   const { imageFields, textFields, switchFields } = detail.inputSchema;
+  const formRef = useRef<HTMLFormElement>(null);
+  const ready = form !== null;
+
+  // Choosing a workflow in the catalog is a step towards filling it in: the focus moves to its first field (a
+  // keyboard user would otherwise tab through every other card first). A form restored on load takes nothing.
+  useEffect(() => {
+    if (!ready || !document.activeElement?.closest('.catalog')) return;
+    formRef.current?.querySelector<HTMLElement>(FIRST_FIELD)?.focus();
+  }, [detail.id, ready]);
 
   if (!form) return null;
   return (
     <form
+      ref={formRef}
       className="workflow-form"
       aria-label={`${detail.name} settings`}
       noValidate

@@ -1,5 +1,6 @@
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorMessage } from '../../components/ErrorMessage';
+import { ScreenTitle } from '../../components/ScreenTitle';
 import { selectCurrentDetail } from '../../store/catalog-slice';
 import { useActions, useApp } from '../../store/context';
 import { BatchSummaryDialog } from './BatchSummaryDialog';
@@ -14,7 +15,8 @@ export function WorkflowsScreen() {
   const { selectWorkflow } = useActions();
 
   return (
-    <div className="split">
+    <div className="split split-page">
+      <ScreenTitle hidden>Workflows</ScreenTitle>
       <CatalogList />
       <section className="detail" aria-label="Workflow">
         {detailError && selectedId && <ErrorMessage error={detailError} onRetry={() => void selectWorkflow(selectedId)} />}

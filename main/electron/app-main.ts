@@ -19,6 +19,7 @@ import type { BatchProgressEvent } from '../../shared/engine/model';
 import { unreachableMessage } from '../../shared/engine/outage-text';
 import { installGracefulQuit, type GracefulQuit } from './graceful-quit';
 import { loadWindowState, saveWindowState, trackWindowState } from './window-state';
+import { installCliFromMenu } from './install-cli';
 
 type Theme = 'system' | 'light' | 'dark';
 
@@ -58,6 +59,10 @@ export interface ElectronAppDeps<W extends WindowPort = WindowPort, M = unknown>
   startDrag(window: W, path: string): void;
   workAreas(): Rectangle[];
   showErrorBox(title: string, message: string): void;
+  /** An informational message box (the result of Install Command-Line Tool). */
+  showMessage(title: string, message: string): void;
+  /** How a launcher starts this app: the executable, and the app folder when unpackaged (core/app/cli-install.ts). */
+  appCommand: readonly string[];
   installIpc(options: IpcWrapperOptions): () => void;
   createCore(options: CoreOptions): Core | Promise<Core>;
   logger: Logger;
@@ -215,6 +220,7 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
           addFolder: () => void pickInto(async () => [(await host.pickFolder!()) ?? ''].filter(Boolean)),
           showLogs: () => void deps.openPath(deps.paths.logs),
           showDataFolder: () => void deps.openPath(deps.paths.stateDir),
+          installCommandLineTool: () => void installCliFromMenu(deps),
           navigate: (view) => {
             showWindow();
             core?.emit('app:navigate', { view });

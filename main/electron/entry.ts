@@ -15,102 +15,123 @@ import { createElectronStoreBackend } from './settings-backend';
 import { createFileLogSink } from './log-file';
 import { hasMemoryProfile, MEMORY_ENV, MEMORY_NODE_FLAGS } from '../../bin/memory-profile.mjs';
 import { startEmbeddedSandbox } from '../sandbox/embedded';
+import { consoleModeArgs } from '../core/app/console-mode';
 
 const APP_ID = 'app.batchroom.desktop';
 // dist/electron/main.cjs → the app root (package.json, dist/renderer, assets).
 const appRoot = join(__dirname, '..', '..');
 
-// The engine's memory profile (bin/memory-profile.mjs). Renderers take the V8 flags through the command line; the
-// main process only reads them at start-up, and glibc only reads MALLOC_ARENA_MAX then, so on Linux the app starts
-// once more with both before anything else happens (elsewhere the core's sharp settings apply; the arena setting is
-// glibc's).
-app.commandLine.appendSwitch('js-flags', MEMORY_NODE_FLAGS.join(' '));
-if (process.platform === 'linux' && !hasMemoryProfile()) {
-  Object.assign(process.env, MEMORY_ENV, { BATCHROOM_MEMORY_PROFILE: '1' });
-  app.relaunch({ args: [...process.argv.slice(1), `--js-flags=${MEMORY_NODE_FLAGS.join(' ')}`] });
-  app.exit(0);
+// Console mode (`Batchroom --cli …`, what the installed `batchroom` command runs): the CLI in this process, no
+// window, no Dock icon, no single-instance lock (the app may be open meanwhile); the app exits with the command's code.
+const cliArgs = consoleModeArgs(process.argv, app.isPackaged);
+if (cliArgs !== null) runConsoleMode(cliArgs);
+else startDesktop();
+
+function runConsoleMode(args: string[]): void {
+  app.dock?.hide();
+  import('../cli/main')
+    .then(({ main }) => main(args))
+    .then((code) => app.exit(code), (error: unknown) => {
+      process.stderr.write(`batchroom: ${error instanceof Error ? error.message : String(error)}\n`);
+      app.exit(1);
+    });
 }
 
-app.setName(APP_NAME);
-app.setPath('userData', join(app.getPath('appData'), APP_NAME));
-if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
-protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
+function startDesktop(): void {
+  // The engine's memory profile (bin/memory-profile.mjs). Renderers take the V8 flags through the command line; the
+  // main process only reads them at start-up, and glibc only reads MALLOC_ARENA_MAX then, so on Linux the app starts
+  // once more with both before anything else happens (elsewhere the core's sharp settings apply; the arena setting is
+  // glibc's).
+  app.commandLine.appendSwitch('js-flags', MEMORY_NODE_FLAGS.join(' '));
+  if (process.platform === 'linux' && !hasMemoryProfile()) {
+    Object.assign(process.env, MEMORY_ENV, { BATCHROOM_MEMORY_PROFILE: '1' });
+    app.relaunch({ args: [...process.argv.slice(1), `--js-flags=${MEMORY_NODE_FLAGS.join(' ')}`] });
+    app.exit(0);
+  }
 
-let secrets: () => readonly string[] = () => [];
-const logger = createLogger({
-  scope: 'app',
-  sink: createFileLogSink(app.getPath('logs')),
-  secrets: () => secrets(),
-  minLevel: process.env.BATCHROOM_DEBUG ? 'debug' : 'info',
-});
+  app.setName(APP_NAME);
+  app.setPath('userData', join(app.getPath('appData'), APP_NAME));
+  if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
+  protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
 
-const trayIcon = () => {
-  const file = process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png';
-  const image = nativeImage.createFromPath(join(appRoot, 'assets', file));
-  if (process.platform === 'darwin') image.setTemplateImage(true);
-  return image;
-};
+  let secrets: () => readonly string[] = () => [];
+  const logger = createLogger({
+    scope: 'app',
+    sink: createFileLogSink(app.getPath('logs')),
+    secrets: () => secrets(),
+    minLevel: process.env.BATCHROOM_DEBUG ? 'debug' : 'info',
+  });
 
-const dragIcon = (path: string) => {
-  const preview = nativeImage.createFromPath(path);
-  if (!preview.isEmpty()) return preview.resize({ width: 96 });
-  return nativeImage.createFromPath(join(appRoot, 'assets', 'icon.png')).resize({ width: 64 });
-};
+  const trayIcon = () => {
+    const file = process.platform === 'darwin' ? 'trayTemplate.png' : 'tray.png';
+    const image = nativeImage.createFromPath(join(appRoot, 'assets', file));
+    if (process.platform === 'darwin') image.setTemplateImage(true);
+    return image;
+  };
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+  const dragIcon = (path: string) => {
+    const preview = nativeImage.createFromPath(path);
+    if (!preview.isEmpty()) return preview.resize({ width: 96 });
+    return nativeImage.createFromPath(join(appRoot, 'assets', 'icon.png')).resize({ width: 64 });
+  };
 
-startElectronApp({
-  app,
-  platform: process.platform,
-  isDev: !app.isPackaged,
-  argv: process.argv,
-  cwd: process.cwd(),
-  selfPaths: [process.execPath, app.getAppPath(), '.'],
-  paths: {
-    rendererRoot: join(appRoot, 'dist', 'renderer'),
-    preload: join(__dirname, 'preload.cjs'),
-    windowIcon: process.platform === 'darwin' ? undefined : join(appRoot, 'assets', 'icon.png'),
-    userData: app.getPath('userData'),
-    logs: app.getPath('logs'),
-    // BATCHROOM_STATE_DIR or the per-user folder the CLI uses too (the same folder as userData).
-    stateDir: resolveStateDir({ env: process.env }),
-  },
-  protocol,
-  session: session.defaultSession,
-  createWindow: (options) => new BrowserWindow(options),
-  createTray: () => new Tray(trayIcon()),
-  buildMenu: (template) => Menu.buildFromTemplate(template),
-  setApplicationMenu: (menu) => Menu.setApplicationMenu(menu),
-  theme: {
-    set: (theme) => {
-      nativeTheme.themeSource = theme;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+
+  startElectronApp({
+    app,
+    platform: process.platform,
+    isDev: !app.isPackaged,
+    argv: process.argv,
+    cwd: process.cwd(),
+    selfPaths: [process.execPath, app.getAppPath(), '.'],
+    paths: {
+      rendererRoot: join(appRoot, 'dist', 'renderer'),
+      preload: join(__dirname, 'preload.cjs'),
+      windowIcon: process.platform === 'darwin' ? undefined : join(appRoot, 'assets', 'icon.png'),
+      userData: app.getPath('userData'),
+      logs: app.getPath('logs'),
+      // BATCHROOM_STATE_DIR or the per-user folder the CLI uses too (the same folder as userData).
+      stateDir: resolveStateDir({ env: process.env }),
     },
-    isDark: () => nativeTheme.shouldUseDarkColors,
-  },
-  notify: (title, body, onClick) => {
-    if (!Notification.isSupported()) return;
-    const notification = new Notification({ title, body });
-    notification.on('click', onClick);
-    notification.show();
-  },
-  openExternal: (url) => void shell.openExternal(url),
-  showItemInFolder: (path) => shell.showItemInFolder(path),
-  openPath: (path) => shell.openPath(path),
-  showOpenDialog: (win, request) =>
-    win ? dialog.showOpenDialog(win, request) : dialog.showOpenDialog(request),
-  startDrag: (win, path) => win.webContents.startDrag({ file: path, icon: dragIcon(path) }),
-  workAreas: () => screen.getAllDisplays().map((display) => display.workArea),
-  showErrorBox: (title, message) => dialog.showErrorBox(title, message),
-  installIpc,
-  createCore: async (options) => {
-    // Settings through electron-store inside Electron (the same settings.json the CLI reads through conf).
-    const core = await createCore({ ...options, createSettingsBackend: createElectronStoreBackend, startEmbeddedService: startEmbeddedSandbox });
-    secrets = () => core.secrets();
-    return core;
-  },
-  logger,
-  env: process.env,
-}).catch((error: unknown) => {
-  logger.error('startup failed', { message: error instanceof Error ? error.message : String(error) });
-  app.exit(1);
-});
+    protocol,
+    session: session.defaultSession,
+    createWindow: (options) => new BrowserWindow(options),
+    createTray: () => new Tray(trayIcon()),
+    buildMenu: (template) => Menu.buildFromTemplate(template),
+    setApplicationMenu: (menu) => Menu.setApplicationMenu(menu),
+    theme: {
+      set: (theme) => {
+        nativeTheme.themeSource = theme;
+      },
+      isDark: () => nativeTheme.shouldUseDarkColors,
+    },
+    notify: (title, body, onClick) => {
+      if (!Notification.isSupported()) return;
+      const notification = new Notification({ title, body });
+      notification.on('click', onClick);
+      notification.show();
+    },
+    openExternal: (url) => void shell.openExternal(url),
+    showItemInFolder: (path) => shell.showItemInFolder(path),
+    openPath: (path) => shell.openPath(path),
+    showOpenDialog: (win, request) =>
+      win ? dialog.showOpenDialog(win, request) : dialog.showOpenDialog(request),
+    startDrag: (win, path) => win.webContents.startDrag({ file: path, icon: dragIcon(path) }),
+    workAreas: () => screen.getAllDisplays().map((display) => display.workArea),
+    showErrorBox: (title, message) => dialog.showErrorBox(title, message),
+    showMessage: (title, message) => void dialog.showMessageBox({ type: 'info', title, message }),
+    appCommand: app.isPackaged ? [process.execPath] : [process.execPath, app.getAppPath()],
+    installIpc,
+    createCore: async (options) => {
+      // Settings through electron-store inside Electron (the same settings.json the CLI reads through conf).
+      const core = await createCore({ ...options, createSettingsBackend: createElectronStoreBackend, startEmbeddedService: startEmbeddedSandbox });
+      secrets = () => core.secrets();
+      return core;
+    },
+    logger,
+    env: process.env,
+  }).catch((error: unknown) => {
+    logger.error('startup failed', { message: error instanceof Error ? error.message : String(error) });
+    app.exit(1);
+  });
+}

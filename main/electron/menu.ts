@@ -7,6 +7,8 @@ export interface MenuActions {
   addFolder(): void;
   showLogs(): void;
   showDataFolder(): void;
+  /** Help ▸ Install Command-Line Tool: `batchroom` on the PATH, starting this app in console mode. */
+  installCommandLineTool(): void;
   /** Show one of the renderer's views (Settings…, and the view shortcuts). */
   navigate(view: AppView): void;
 }
@@ -97,6 +99,8 @@ export function appMenuTemplate(options: {
     submenu: [
       { label: 'Show Log Files', click: () => actions.showLogs() },
       { label: 'Show Data Folder', click: () => actions.showDataFolder() },
+      { type: 'separator' },
+      { label: 'Install Command-Line Tool…', click: () => actions.installCommandLineTool() },
     ],
   });
   return menu;

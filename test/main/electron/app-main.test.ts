@@ -69,6 +69,8 @@ function harness(platform = 'win32') {
     startDrag: vi.fn(),
     workAreas: () => [{ x: 0, y: 0, width: 1920, height: 1080 }],
     showErrorBox: vi.fn(),
+    showMessage: vi.fn(),
+    appCommand: ['/opt/Batchroom/batchroom'],
     installIpc: (options) => {
       ipcOptions = options;
       return () => undefined;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVOKE_CHANNELS } from '../../../shared/ipc/contract';
+import { APP_VERSION } from '../../../shared/app-info';
 // @ts-expect-error plain .mjs build script without type declarations
 import { buildElectron } from '../../../scripts/build-electron.mjs';
 
@@ -86,5 +87,20 @@ describe('the bundled main process against a fake Electron', () => {
     expect(report.errors).toEqual([]);
     expect(report.relaunched?.args).toContainEqual(expect.stringMatching(/^--js-flags=.*--max-old-space-size=/));
     expect(report.windows).toHaveLength(0); // nothing started before the relaunch
+  });
+  it('runs the command-line tool in console mode (--cli): its output and exit code, no window', () => {
+    const home = join(dir, 'home');
+    const run = (args: string[]) => spawnSync(process.execPath, ['--import', join(import.meta.dirname, 'fixtures', 'fake-electron.mjs'), join(dir, 'dist', 'electron', 'main.cjs'), '--cli', ...args], {
+      cwd: dir, encoding: 'utf8', timeout: 60_000,
+      env: { PATH: process.env.PATH, HOME: home, FAKE_ELECTRON_HOME: home, BATCHROOM_STATE_DIR: join(home, 'state-cli') },
+    });
+    const version = run(['--version']);
+    expect(version.status, version.stderr).toBe(0);
+    const [first, last] = [version.stdout.split('\n')[0], version.stdout.trim().split('\n').at(-1)];
+    expect(first).toBe(APP_VERSION);
+    expect((JSON.parse(last ?? '') as Report).windows).toEqual([]);
+    const unknown = run(['frobnicate']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
   });
 });

@@ -1,0 +1,111 @@
+import { chmod, lstat, mkdir, readFile, readlink, rename, symlink, unlink, writeFile } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
+import { AppError } from '../../../shared/errors';
+import { CONSOLE_FLAG } from './console-mode';
+
+// "Install Command-Line Tool", as VS Code does for `code`: a `batchroom` command on the PATH that starts the app in
+// console mode (`--cli`, main/cli/console-mode.ts), so a photographer without Node can script batches. The app's
+// RunAsNode fuse stays off (docs/security.md): the launcher runs the app, never arbitrary JavaScript.
+// macOS/Linux: a launcher script in the app's data folder, linked from /usr/local/bin. Windows: a batchroom.cmd in
+// %LOCALAPPDATA%\Programs\Batchroom\bin, with a word on PATH when that folder is not on it. A file of the same name
+// that Batchroom did not write is never replaced.
+
+const MARKER = 'Installed by Batchroom (Install Command-Line Tool)';
+
+export interface CliInstallOptions {
+  platform: string;
+  /**
+   * How to start the app: its executable, and the app folder when Electron runs it unpackaged (development). The
+   * launcher adds `--cli` and the user's arguments.
+   */
+  appCommand: readonly string[];
+  /** Where the launcher lives (the app's data folder); the link on the PATH points to it. */
+  userData: string;
+  env: Record<string, string | undefined>;
+  /** The folder on the PATH for macOS/Linux (default /usr/local/bin; tests pass a temp folder). */
+  binDir?: string;
+}
+
+export interface CliInstallResult {
+  /** The command as the user types it, and where it is. */
+  command: string;
+  path: string;
+  /** What to tell the user (one or two sentences). */
+  message: string;
+}
+
+const quoteSh = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+function launcherText(options: CliInstallOptions): string {
+  if (options.platform === 'win32') {
+    const command = options.appCommand.map((part) => `"${part}"`).join(' ');
+    return `@echo off\r\nrem ${MARKER}\r\n${command} ${CONSOLE_FLAG} %*\r\n`;
+  }
+  return `#!/bin/sh\n# ${MARKER}\nexec ${options.appCommand.map(quoteSh).join(' ')} ${CONSOLE_FLAG} "$@"\n`;
+}
+
+/** Ours: a script carrying the marker, or a link to our launcher. Anything else at that name belongs to someone else. */
+async function ours(path: string, launcher: string): Promise<boolean> {
+  const info = await lstat(path).catch(() => null);
+  if (!info) return true;
+  if (info.isSymbolicLink()) return (await readlink(path).catch(() => '')) === launcher;
+  return info.isFile() && (await readFile(path, 'utf8').catch(() => '')).includes(MARKER);
+}
+
+async function writeAtomically(path: string, text: string, mode: number): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, text, { mode });
+  await chmod(temp, mode);
+  await rename(temp, path);
+}
+
+function refuseForeign(path: string): never {
+  throw new AppError('conflict', `${path} already exists and was not installed by Batchroom: it was left as it is.`, {
+    hint: 'Remove or rename it, then choose Install Command-Line Tool again.',
+  });
+}
+
+export async function installCommandLineTool(options: CliInstallOptions): Promise<CliInstallResult> {
+  if (options.platform === 'win32') {
+    // The native join: this runs on Windows there (tests elsewhere pretend, with a local folder as LOCALAPPDATA).
+    const dir = join(options.env.LOCALAPPDATA ?? join(options.userData, '..'), 'Programs', 'Batchroom', 'bin');
+    const path = join(dir, 'batchroom.cmd');
+    if (!(await ours(path, ''))) refuseForeign(path);
+    await writeAtomically(path, launcherText(options), 0o755).catch((error: unknown) => cannotWrite(error, dir));
+    const onPath = (options.env.PATH ?? options.env.Path ?? '').split(';').some((p) => p.replace(/[\\/]+$/, '').toLowerCase() === dir.toLowerCase());
+    return {
+      command: 'batchroom', path,
+      message: onPath
+        ? `Installed ${path}. Open a new terminal and type batchroom --help.`
+        : `Installed ${path}. Add ${dir} to your PATH (Settings ▸ System ▸ About ▸ Advanced system settings ▸ Environment Variables), then open a new terminal and type batchroom --help.`,
+    };
+  }
+  const launcher = join(options.userData, 'bin', 'batchroom');
+  await writeAtomically(launcher, launcherText(options), 0o755).catch((error: unknown) => cannotWrite(error, dirname(launcher)));
+  const binDir = options.binDir ?? '/usr/local/bin';
+  const path = join(binDir, 'batchroom');
+  if (!(await ours(path, launcher))) refuseForeign(path);
+  try {
+    await mkdir(binDir, { recursive: true });
+    await unlink(path).catch(() => undefined);
+    await symlink(launcher, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw new AppError('unsupported', `${binDir} needs an administrator to add batchroom there.`, {
+        hint: `In Terminal: sudo ln -sf ${quoteSh(launcher)} ${quoteSh(path)}`,
+      });
+    }
+    cannotWrite(error, binDir);
+  }
+  const onPath = (options.env.PATH ?? '').split(delimiter).includes(binDir);
+  return {
+    command: 'batchroom', path,
+    message: `Installed ${path}${onPath ? '' : ` (add ${binDir} to your PATH)`}. Open a new terminal and type batchroom --help.`,
+  };
+}
+
+function cannotWrite(error: unknown, dir: string): never {
+  throw new AppError('internal', `Could not write to ${dir}: ${(error as Error).message}`);
+}

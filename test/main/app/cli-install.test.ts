@@ -1,0 +1,79 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { APP_VERSION } from '../../../shared/app-info';
+import { installCommandLineTool } from '../../../main/core/app/cli-install';
+import { consoleModeArgs } from '../../../main/core/app/console-mode';
+
+// "Install Command-Line Tool": a `batchroom` on the PATH that starts the app in console mode (`--cli`).
+
+const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
+const CONSOLE_APP = join(import.meta.dirname, 'fixtures', 'console-app.ts');
+// The "app": this Node running a stand-in for the Electron entry, as Electron runs an unpackaged app (exe + folder).
+const APP_COMMAND = [process.execPath, '--import', 'tsx', CONSOLE_APP];
+
+let dir: string;
+beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'br-cli-install-')); });
+afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+
+describe('console mode', () => {
+  it.each([
+    [['/Applications/Batchroom.app/Contents/MacOS/Batchroom', '--cli', 'run', 'x'], true, ['run', 'x']],
+    [['/usr/lib/electron', '/src/batchroom', '--cli', '--help'], false, ['--help']],
+    [['C:\\Batchroom\\Batchroom.exe', '--cli'], true, []],
+    [['/opt/Batchroom/batchroom', 'photo.jpg', '--cli'], true, null],
+    [['/opt/Batchroom/batchroom'], true, null],
+    [['/usr/lib/electron', '--cli', 'x'], false, null],
+  ] as const)('%j (packaged %s) → %j', (argv, packaged, expected) => {
+    expect(consoleModeArgs(argv, packaged)).toEqual(expected);
+  });
+});
+
+describe('install command-line tool', () => {
+  it('macOS/Linux: a launcher in the data folder, linked from the bin folder, that runs the command in the app and passes its exit code', async () => {
+    const bin = join(dir, 'usr-local-bin');
+    const data = join(dir, "Bat'chroom data");
+    const result = await installCommandLineTool({ platform: 'linux', appCommand: APP_COMMAND, userData: data, env: { PATH: `/usr/bin:${bin}` }, binDir: bin });
+    expect(result.path).toBe(join(bin, 'batchroom'));
+    expect(result.message).toBe(`Installed ${join(bin, 'batchroom')}. Open a new terminal and type batchroom --help.`);
+    expect(await readlink(result.path)).toBe(join(data, 'bin', 'batchroom'));
+    const env = { ...process.env, BATCHROOM_STATE_DIR: join(dir, 'state') };
+    expect(execFileSync(result.path, ['--version'], { encoding: 'utf8', cwd: REPO_ROOT, env }).trim()).toBe(APP_VERSION);
+    const missing = spawnSync(result.path, ['run', join(dir, 'no such folder'), '--workflow', 'color-grade', '--text', 'look=warm'], { encoding: 'utf8', cwd: REPO_ROOT, env });
+    expect(missing.status, missing.stderr).toBe(2);
+    expect(missing.stderr).toContain('not found');
+    // Installing again (a new app version) replaces our own link without asking.
+    await installCommandLineTool({ platform: 'linux', appCommand: APP_COMMAND, userData: data, env: {}, binDir: bin });
+    expect((await stat(result.path)).isFile()).toBe(true);
+    expect(await readFile(join(data, 'bin', 'batchroom'), 'utf8')).toContain(`'${CONSOLE_APP}' --cli "$@"`);
+  }, 60_000);
+
+  it('never replaces a batchroom that someone else installed (npm link, a script of their own)', async () => {
+    const bin = join(dir, 'bin');
+    await mkdir(bin);
+    await writeFile(join(bin, 'batchroom'), '#!/bin/sh\necho mine\n');
+    await expect(installCommandLineTool({ platform: 'darwin', appCommand: ['/Applications/Batchroom.app/Contents/MacOS/Batchroom'], userData: join(dir, 'data'), env: {}, binDir: bin }))
+      .rejects.toMatchObject({ code: 'conflict', message: `${join(bin, 'batchroom')} already exists and was not installed by Batchroom: it was left as it is.` });
+    expect(await readFile(join(bin, 'batchroom'), 'utf8')).toBe('#!/bin/sh\necho mine\n');
+  });
+
+  it('a bin folder that cannot be written says what to do instead of failing quietly', async () => {
+    const blocker = join(dir, 'not-a-folder');
+    await writeFile(blocker, 'x');
+    await expect(installCommandLineTool({ platform: 'linux', appCommand: ['/opt/Batchroom/batchroom'], userData: join(dir, 'data'), env: {}, binDir: join(blocker, 'bin') }))
+      .rejects.toMatchObject({ message: expect.stringMatching(/^Could not write to .*not-a-folder\/bin/) });
+  });
+
+  it('Windows: batchroom.cmd in %LOCALAPPDATA%\\Programs\\Batchroom\\bin that starts the app with --cli, and a word on PATH when it is not there', async () => {
+    const local = join(dir, 'AppData', 'Local');
+    const result = await installCommandLineTool({
+      platform: 'win32', appCommand: ['C:\\Program Files\\Batchroom\\Batchroom.exe'],
+      userData: join(dir, 'AppData', 'Roaming', 'Batchroom'), env: { LOCALAPPDATA: local, PATH: 'C:\\Windows' },
+    });
+    const text = await readFile(result.path, 'utf8');
+    expect(text).toBe('@echo off\r\nrem Installed by Batchroom (Install Command-Line Tool)\r\n"C:\\Program Files\\Batchroom\\Batchroom.exe" --cli %*\r\n');
+    expect(result.message).toMatch(/^Installed .*batchroom\.cmd\. Add .*Programs.Batchroom.bin to your PATH/);
+  });
+});

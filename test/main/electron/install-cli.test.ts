@@ -13,7 +13,7 @@ beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'br-install-menu-'))
 afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
 
 const depsFor = (local: string) => ({
-  platform: 'win32', appCommand: ['C:\\Program Files\\Batchroom\\Batchroom.exe'], paths: { userData: join(dir, 'Roaming') } as never,
+  platform: 'win32', appCommand: ['C:\\Program Files\\Batchroom\\Batchroom.exe'], paths: { userData: join(dir, 'Roaming') },
   env: { LOCALAPPDATA: local, PATH: join(local, 'Programs', 'Batchroom', 'bin') }, showMessage: vi.fn(), showErrorBox: vi.fn(), logger: silentLogger,
 });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../main/sandbox/index';
+import { auditScreen } from './a11y-support';
 import { expectLooksRight } from './screenshots';
 import { buildRenderer, launchChromium, makePhotos, screenshot, startUi, type RunningUi } from './ui-support';
 
@@ -36,7 +37,8 @@ afterAll(async () => {
 });
 
 async function openPage(ui: RunningUi, ready: (page: Page) => Promise<void> = (p) => p.getByRole('button', { name: /^Balance: / }).waitFor()): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light' });
+  // bypassCSP: the page's CSP refuses inline scripts, and axe-core goes in as a script tag.
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, colorScheme: 'light', bypassCSP: true });
   const page = await context.newPage();
   await page.goto(ui.url);
   try {
@@ -97,6 +99,10 @@ describe('live service (the sandbox as a separate service, key from the environm
     expect(readdirSync(hotOut).some((f) => f.startsWith('OLD_'))).toBe(false);
     expect(existing).toBeDefined();
     look(await screenshot(page, '11-hot-folder-active'));
+    // An armed card with its counters and the activity list meets the bar of the other screens (ui-a11y.test.ts).
+    const audit = await auditScreen(page, 'hot folder active');
+    expect(audit.problems, audit.problems.join('\n')).toEqual([]);
+    await page.setViewportSize({ width: 1360, height: 860 });
     await card.getByRole('switch', { name: 'Watch watch' }).click();
     await expect.poll(() => card.getByRole('switch', { name: 'Watch watch' }).isChecked()).toBe(false);
   });
@@ -121,6 +127,9 @@ describe('live service (the sandbox as a separate service, key from the environm
     await summary.getByText(/Not enough credits/).waitFor();
     expect(await summary.getByRole('button', { name: 'Start 3 photos' }).isDisabled()).toBe(true);
     look(await screenshot(page, '12-insufficient-credits'));
+    const audit = await auditScreen(page, 'summary, not enough credits');
+    expect(audit.problems, audit.problems.join('\n')).toEqual([]);
+    await page.setViewportSize({ width: 1360, height: 860 });
     expect(photos).toHaveLength(3);
     expect(existsSync(join(work, 'pricey-out')) ? readdirSync(join(work, 'pricey-out')) : []).toEqual([]);
   });
@@ -156,6 +165,9 @@ describe.skipIf(!hasKeyring && !process.env.CI)('API key entry (real gnome-keyri
     await keyPanel.getByRole('alert').waitFor();
     expect(await keyPanel.getByRole('alert').innerText()).toMatch(/did not accept the API key/);
     look(await screenshot(page, '14-key-rejected'));
+    const audit = await auditScreen(page, 'key rejected');
+    expect(audit.problems, audit.problems.join('\n')).toEqual([]);
+    await page.setViewportSize({ width: 1360, height: 860 });
 
     await page.getByLabel('Enter your API key').fill(KEY);
     await page.getByRole('button', { name: 'Save and check key' }).click();

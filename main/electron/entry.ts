@@ -15,7 +15,7 @@ import { createElectronStoreBackend } from './settings-backend';
 import { createFileLogSink } from './log-file';
 import { hasMemoryProfile, MEMORY_ENV, MEMORY_NODE_FLAGS } from '../../bin/memory-profile.mjs';
 import { startEmbeddedSandbox } from '../sandbox/embedded';
-import { consoleModeArgs } from '../core/app/console-mode';
+import { consoleModeArgs, flushStdio } from '../core/app/console-mode';
 
 const APP_ID = 'app.batchroom.desktop';
 // dist/electron/main.cjs → the app root (package.json, dist/renderer, assets).
@@ -30,10 +30,13 @@ else startDesktop();
 function runConsoleMode(args: string[]): void {
   app.dock?.hide();
   import('../cli/main')
-    .then(({ main }) => main(args))
-    .then((code) => app.exit(code), (error: unknown) => {
+    .then(({ main }) => main(args), (error: unknown) => {
       process.stderr.write(`batchroom: ${error instanceof Error ? error.message : String(error)}\n`);
-      app.exit(1);
+      return 1;
+    })
+    .then(async (code) => {
+      await flushStdio(); // app.exit does not wait for pending writes to a pipe
+      app.exit(code);
     });
 }
 

@@ -1,7 +1,7 @@
 import { chmod, lstat, mkdir, readFile, readlink, rename, symlink, unlink, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { CONSOLE_FLAG } from './console-mode';
+import { CONSOLE_LAUNCH_ARGS } from './console-mode';
 
 // "Install Command-Line Tool", as VS Code does for `code`: a `batchroom` command on the PATH that starts the app in
 // console mode (`--cli`, main/cli/console-mode.ts), so a photographer without Node can script batches. The app's
@@ -35,13 +35,15 @@ export interface CliInstallResult {
 }
 
 const quoteSh = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+// cmd.exe: a path cannot hold a double quote, and `%` would expand inside a batch file (`%%` is a literal one).
+const quoteCmd = (value: string) => `"${value.replace(/%/g, '%%')}"`;
 
 function launcherText(options: CliInstallOptions): string {
   if (options.platform === 'win32') {
-    const command = options.appCommand.map((part) => `"${part}"`).join(' ');
-    return `@echo off\r\nrem ${MARKER}\r\n${command} ${CONSOLE_FLAG} %*\r\n`;
+    const command = options.appCommand.map(quoteCmd).join(' ');
+    return `@echo off\r\nrem ${MARKER}\r\n${command} ${CONSOLE_LAUNCH_ARGS.join(' ')} %*\r\n`;
   }
-  return `#!/bin/sh\n# ${MARKER}\nexec ${options.appCommand.map(quoteSh).join(' ')} ${CONSOLE_FLAG} "$@"\n`;
+  return `#!/bin/sh\n# ${MARKER}\nexec ${options.appCommand.map(quoteSh).join(' ')} ${CONSOLE_LAUNCH_ARGS.join(' ')} "$@"\n`;
 }
 
 /** Ours: a script carrying the marker, or a link to our launcher. Anything else at that name belongs to someone else. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { APP_VERSION } from '../../../shared/app-info';
 import { installCommandLineTool } from '../../../main/core/app/cli-install';
-import { consoleModeArgs } from '../../../main/core/app/console-mode';
+import { consoleModeArgs, flushStdio } from '../../../main/core/app/console-mode';
 
 // "Install Command-Line Tool": a `batchroom` on the PATH that starts the app in console mode (`--cli`).
 
@@ -26,6 +26,9 @@ describe('console mode', () => {
     [['/opt/Batchroom/batchroom', 'photo.jpg', '--cli'], true, null],
     [['/opt/Batchroom/batchroom'], true, null],
     [['/usr/lib/electron', '--cli', 'x'], false, null],
+    // The launcher's `--` (for Electron on Windows, see CONSOLE_LAUNCH_ARGS) is dropped once; the user's own stays.
+    [['C:\\Batchroom\\Batchroom.exe', '--cli', '--', 'run', '--service-url', 'https://x.example/', 'p'], true, ['run', '--service-url', 'https://x.example/', 'p']],
+    [['/opt/Batchroom/batchroom', '--cli', '--', '--', 'x'], true, ['--', 'x']],
   ] as const)('%j (packaged %s) → %j', (argv, packaged, expected) => {
     expect(consoleModeArgs(argv, packaged)).toEqual(expected);
   });
@@ -41,13 +44,15 @@ describe('install command-line tool', () => {
     expect(await readlink(result.path)).toBe(join(data, 'bin', 'batchroom'));
     const env = { ...process.env, BATCHROOM_STATE_DIR: join(dir, 'state') };
     expect(execFileSync(result.path, ['--version'], { encoding: 'utf8', cwd: REPO_ROOT, env }).trim()).toBe(APP_VERSION);
+    // A URL followed by more arguments reaches the CLI as typed (Electron on Windows would refuse it without the `--`).
+    expect(execFileSync(result.path, ['--service-url', 'https://example.invalid/', '--version'], { encoding: 'utf8', cwd: REPO_ROOT, env }).trim()).toBe(APP_VERSION);
     const missing = spawnSync(result.path, ['run', join(dir, 'no such folder'), '--workflow', 'color-grade', '--text', 'look=warm'], { encoding: 'utf8', cwd: REPO_ROOT, env });
     expect(missing.status, missing.stderr).toBe(2);
     expect(missing.stderr).toContain('not found');
     // Installing again (a new app version) replaces our own link without asking.
     await installCommandLineTool({ platform: 'linux', appCommand: APP_COMMAND, userData: data, env: {}, binDir: bin });
     expect((await stat(result.path)).isFile()).toBe(true);
-    expect(await readFile(join(data, 'bin', 'batchroom'), 'utf8')).toContain(`'${CONSOLE_APP}' --cli "$@"`);
+    expect(await readFile(join(data, 'bin', 'batchroom'), 'utf8')).toContain(`'${CONSOLE_APP}' --cli -- "$@"`);
   }, 60_000);
 
   it('never replaces a batchroom that someone else installed (npm link, a script of their own)', async () => {
@@ -73,7 +78,29 @@ describe('install command-line tool', () => {
       userData: join(dir, 'AppData', 'Roaming', 'Batchroom'), env: { LOCALAPPDATA: local, PATH: 'C:\\Windows' },
     });
     const text = await readFile(result.path, 'utf8');
-    expect(text).toBe('@echo off\r\nrem Installed by Batchroom (Install Command-Line Tool)\r\n"C:\\Program Files\\Batchroom\\Batchroom.exe" --cli %*\r\n');
+    expect(text).toBe('@echo off\r\nrem Installed by Batchroom (Install Command-Line Tool)\r\n"C:\\Program Files\\Batchroom\\Batchroom.exe" --cli -- %*\r\n');
+    // A `%` in the app's folder stays literal (cmd.exe expands %…% inside a batch file).
+    const odd = await installCommandLineTool({ platform: 'win32', appCommand: ['D:\\100%\\Batchroom.exe'], userData: '', env: { LOCALAPPDATA: join(dir, 'odd') } });
+    expect(await readFile(odd.path, 'utf8')).toContain('"D:\\100%%\\Batchroom.exe" --cli -- %*');
     expect(result.message).toMatch(/^Installed .*batchroom\.cmd\. Add .*Programs.Batchroom.bin to your PATH/);
+  });
+});
+
+describe('console mode exit', () => {
+  it('flushStdio resolves only after what was written has been handed on (app.exit would drop it)', async () => {
+    const events: string[] = [];
+    const slowPipe = {
+      destroyed: false, writable: true,
+      write: (chunk: string, done: () => void) => {
+        events.push(`write ${JSON.stringify(chunk)}`);
+        setTimeout(() => { events.push('flushed'); done(); }, 20);
+        return false;
+      },
+    } as unknown as NodeJS.WriteStream;
+    await flushStdio([slowPipe]);
+    events.push('exit');
+    expect(events).toEqual(['write ""', 'flushed', 'exit']);
+    // A closed stream (stdout of a finished pipe) does not hold the exit up.
+    await flushStdio([{ destroyed: true, writable: false } as unknown as NodeJS.WriteStream]);
   });
 });

@@ -23,7 +23,7 @@ describe('Install Command-Line Tool from the menu', () => {
     await installCliFromMenu(deps);
     expect(deps.showErrorBox).not.toHaveBeenCalled();
     expect(deps.showMessage).toHaveBeenCalledWith('Command-line tool installed', expect.stringMatching(/^Installed .*batchroom\.cmd\. Open a new terminal and type batchroom --help\.$/));
-    expect(await readFile(join(dir, 'Local', 'Programs', 'Batchroom', 'bin', 'batchroom.cmd'), 'utf8')).toContain('--cli %*');
+    expect(await readFile(join(dir, 'Local', 'Programs', 'Batchroom', 'bin', 'batchroom.cmd'), 'utf8')).toContain('--cli -- %*');
   });
 
   it('leaves a batchroom it did not write alone, and says what to do', async () => {

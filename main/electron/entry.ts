@@ -15,7 +15,7 @@ import { createElectronStoreBackend } from './settings-backend';
 import { createFileLogSink } from './log-file';
 import { hasMemoryProfile, MEMORY_ENV, MEMORY_NODE_FLAGS } from '../../bin/memory-profile.mjs';
 import { startEmbeddedSandbox } from '../sandbox/embedded';
-import { consoleModeArgs, flushStdio } from '../core/app/console-mode';
+import { appCommandFor, consoleModeArgs, flushStdio } from '../core/app/console-mode';
 
 const APP_ID = 'app.batchroom.desktop';
 // dist/electron/main.cjs → the app root (package.json, dist/renderer, assets).
@@ -123,7 +123,7 @@ function startDesktop(): void {
     workAreas: () => screen.getAllDisplays().map((display) => display.workArea),
     showErrorBox: (title, message) => dialog.showErrorBox(title, message),
     showMessage: (title, message) => void dialog.showMessageBox({ type: 'info', title, message }),
-    appCommand: app.isPackaged ? [process.execPath] : [process.execPath, app.getAppPath()],
+    appCommand: appCommandFor({ platform: process.platform, execPath: process.execPath, appPath: app.getAppPath(), packaged: app.isPackaged, env: process.env }),
     installIpc,
     createCore: async (options) => {
       // Settings through electron-store inside Electron (the same settings.json the CLI reads through conf).

@@ -68,7 +68,21 @@ function refuseForeign(path: string): never {
   });
 }
 
+/**
+ * A launcher naming an app that will vanish breaks the command silently: one opened from its disk image, or straight
+ * from Downloads, which macOS runs from a temporary read-only copy (App Translocation).
+ */
+function refuseTransientApp(options: CliInstallOptions): void {
+  const program = options.appCommand[0] ?? '';
+  if (options.platform === 'darwin' && (program.startsWith('/Volumes/') || program.includes('/AppTranslocation/'))) {
+    throw new AppError('unsupported', 'Batchroom is running from its disk image or a temporary copy, so the command would stop working.', {
+      hint: 'Move Batchroom to the Applications folder, open it from there, then choose Install Command-Line Tool again.',
+    });
+  }
+}
+
 export async function installCommandLineTool(options: CliInstallOptions): Promise<CliInstallResult> {
+  refuseTransientApp(options);
   if (options.platform === 'win32') {
     // The native join: this runs on Windows there (tests elsewhere pretend, with a local folder as LOCALAPPDATA).
     const dir = join(options.env.LOCALAPPDATA ?? join(options.userData, '..'), 'Programs', 'Batchroom', 'bin');
@@ -96,7 +110,8 @@ export async function installCommandLineTool(options: CliInstallOptions): Promis
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM') {
       throw new AppError('unsupported', `${binDir} needs an administrator to add batchroom there.`, {
-        hint: `In Terminal: sudo ln -sf ${quoteSh(launcher)} ${quoteSh(path)}`,
+        // A new Mac has no /usr/local/bin at all.
+        hint: `In Terminal: sudo mkdir -p ${quoteSh(binDir)} && sudo ln -sf ${quoteSh(launcher)} ${quoteSh(path)}`,
       });
     }
     cannotWrite(error, binDir);

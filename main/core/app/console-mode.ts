@@ -27,6 +27,22 @@ export function consoleModeArgs(argv: readonly string[], packaged: boolean): str
   return rest[0] === '--' ? rest.slice(1) : rest;
 }
 
+/**
+ * How a launcher starts this app: its executable, and the app folder when Electron runs it unpackaged (development).
+ * An AppImage runs from a mount (/tmp/.mount_…) that is gone when it quits and named anew on every start, so there
+ * the launcher names the AppImage file itself, which the AppImage runtime passes as APPIMAGE.
+ */
+export function appCommandFor(options: {
+  platform: string;
+  execPath: string;
+  appPath: string;
+  packaged: boolean;
+  env: Record<string, string | undefined>;
+}): string[] {
+  const program = options.platform === 'linux' && options.env.APPIMAGE ? options.env.APPIMAGE : options.execPath;
+  return options.packaged ? [program] : [program, options.appPath];
+}
+
 /** Resolves once everything written so far has been handed to the OS (pipes are asynchronous on macOS). */
 function drained(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => {

@@ -2,10 +2,22 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APP_VERSION } from '../../../shared/app-info';
 import { installCommandLineTool } from '../../../main/core/app/cli-install';
-import { consoleModeArgs, flushStdio } from '../../../main/core/app/console-mode';
+import { appCommandFor, consoleModeArgs, flushStdio } from '../../../main/core/app/console-mode';
+
+// A folder only an administrator may write to, whoever runs the tests (root ignores permission bits).
+vi.mock('node:fs/promises', async (original) => {
+  const fs = await original<typeof import('node:fs/promises')>();
+  const adminOnly = (path: unknown) => String(path).includes('admin-only');
+  const refuse = () => Promise.reject(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }));
+  return {
+    ...fs,
+    mkdir: (path: string, options?: object) => (adminOnly(path) ? refuse() : fs.mkdir(path, options)),
+    symlink: (target: string, path: string) => (adminOnly(path) ? refuse() : fs.symlink(target, path)),
+  };
+});
 
 // "Install Command-Line Tool": a `batchroom` on the PATH that starts the app in console mode (`--cli`).
 
@@ -102,5 +114,38 @@ describe('console mode exit', () => {
     expect(events).toEqual(['write ""', 'flushed', 'exit']);
     // A closed stream (stdout of a finished pipe) does not hold the exit up.
     await flushStdio([{ destroyed: true, writable: false } as unknown as NodeJS.WriteStream]);
+  });
+});
+
+describe('where the launcher points', () => {
+  it('the executable; the app folder too when unpackaged; the AppImage file rather than its short-lived mount', () => {
+    const base = { platform: 'darwin', execPath: '/Applications/Batchroom.app/Contents/MacOS/Batchroom', appPath: '/src/batchroom', packaged: true, env: {} };
+    expect(appCommandFor(base)).toEqual(['/Applications/Batchroom.app/Contents/MacOS/Batchroom']);
+    expect(appCommandFor({ ...base, execPath: '/src/batchroom/node_modules/electron/dist/electron', packaged: false }))
+      .toEqual(['/src/batchroom/node_modules/electron/dist/electron', '/src/batchroom']);
+    const appImage = { ...base, platform: 'linux', execPath: '/tmp/.mount_BatchrAbC123/batchroom', env: { APPIMAGE: '/home/ann/Apps/Batchroom-0.1.0.AppImage' } };
+    expect(appCommandFor(appImage)).toEqual(['/home/ann/Apps/Batchroom-0.1.0.AppImage']);
+    expect(appCommandFor({ ...appImage, env: {} })).toEqual(['/tmp/.mount_BatchrAbC123/batchroom']);
+  });
+
+  it('refuses an app running from its disk image or from a translocated copy, which would leave a dead command', async () => {
+    for (const exe of ['/Volumes/Batchroom 0.1.0/Batchroom.app/Contents/MacOS/Batchroom', '/private/var/folders/ab/T/AppTranslocation/1F2E/d/Batchroom.app/Contents/MacOS/Batchroom']) {
+      await expect(installCommandLineTool({ platform: 'darwin', appCommand: [exe], userData: join(dir, 'data'), env: {}, binDir: join(dir, 'bin') }))
+        .rejects.toMatchObject({ code: 'unsupported', hint: 'Move Batchroom to the Applications folder, open it from there, then choose Install Command-Line Tool again.' });
+    }
+    await expect(stat(join(dir, 'bin'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('a bin folder that needs an administrator (or does not exist yet) gets the one sudo line that makes it and links', async () => {
+    const bin = join(dir, 'admin-only', 'bin');
+    const launcher = join(dir, 'data', 'bin', 'batchroom');
+    await expect(installCommandLineTool({ platform: 'darwin', appCommand: ['/Applications/Batchroom.app/Contents/MacOS/Batchroom'], userData: join(dir, 'data'), env: {}, binDir: bin }))
+      .rejects.toMatchObject({
+        code: 'unsupported',
+        message: `${bin} needs an administrator to add batchroom there.`,
+        hint: `In Terminal: sudo mkdir -p '${bin}' && sudo ln -sf '${launcher}' '${join(bin, 'batchroom')}'`,
+      });
+    // The launcher that line links to is already written.
+    expect(await readFile(launcher, 'utf8')).toContain("exec '/Applications/Batchroom.app/Contents/MacOS/Batchroom' --cli -- \"$@\"");
   });
 });

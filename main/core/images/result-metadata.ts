@@ -143,35 +143,48 @@ export function createResultMetadataWriter(options: { configDir: string; creator
   };
   const run = async (resultPath: string, args: string[]) => {
     const et = await exiftool();
-    await et.write(resultPath, {}, { writeArgs: ['-overwrite_original', '-m', ...args], useMWG: false });
+    const written = await et.write(resultPath, {}, { writeArgs: ['-overwrite_original', '-m', ...args], useMWG: false });
+    // ExifTool refuses the whole command for some errors (an original that cannot be opened for -tagsFromFile) and
+    // exits 1, which exiftool-vendored reports as a write that touched no file rather than as an error.
+    if (written.created + written.updated + written.unchanged === 0) {
+      throw new Error(written.warnings?.join('; ') || 'ExifTool wrote nothing (the original could not be read?)');
+    }
   };
 
   return {
     async apply(resultPath, request) {
       const warnings: string[] = [];
       const { source, policy } = request;
+      // One ExifTool command per result: copying and setting in one pass (assignments after -tagsFromFile win over
+      // copied values, and a group deletion removes copied tags too). With small photos the per-result work bounds a
+      // batch, and a second pass on the one -stay_open process cost as much as the first. When the one pass fails,
+      // the steps run one by one so that what can be written still is, each with its own warning.
       if (policy === 'strip') {
-        await run(resultPath, ['-all=', '--ICC_Profile:all']).catch((e: unknown) => warnings.push(`metadata not removed: ${firstLine(e)}`));
-        if (source) {
-          await run(resultPath, ['-tagsFromFile', source, '-XResolution', '-YResolution', '-ResolutionUnit'])
-            .catch((e: unknown) => warnings.push(`DPI not copied: ${firstLine(e)}`));
+        const dpi = source ? ['-tagsFromFile', source, '-XResolution', '-YResolution', '-ResolutionUnit'] : [];
+        const ok = await run(resultPath, ['-all=', '--ICC_Profile:all', ...dpi]).then(() => true, () => false);
+        if (!ok) {
+          await run(resultPath, ['-all=', '--ICC_Profile:all']).catch((e: unknown) => warnings.push(`metadata not removed: ${firstLine(e)}`));
+          if (source) await run(resultPath, dpi).catch((e: unknown) => warnings.push(`DPI not copied: ${firstLine(e)}`));
         }
         await keepCaptureTime(resultPath, source);
         return { warnings };
       }
-      if (source) {
-        await run(resultPath, ['-tagsFromFile', source, '-all:all', ...NOT_COPIED.map((t) => `--${t}`)])
-          .catch((e: unknown) => warnings.push(`metadata not copied from the original: ${firstLine(e)}`));
-        // ExifTool copies what it can read of damaged EXIF without a word: the capture read (cached) says so.
-        const damaged = (await captures.get(source))?.warning;
-        if (damaged) warnings.push(`the original's metadata is damaged (${damaged}): what could be read was copied`);
-      }
+      const copy = source ? ['-tagsFromFile', source, '-all:all', ...NOT_COPIED.map((t) => `--${t}`)] : [];
       const set = [
         '-Orientation#=1', `-ExifImageWidth=${request.width}`, `-ExifImageHeight=${request.height}`,
         ...provenanceArgs(request.provenance, options.creatorTool),
         ...(policy === 'strip-gps' ? ['-Location:all='] : []),
       ];
-      await run(resultPath, set).catch((e: unknown) => warnings.push(`provenance not written: ${firstLine(e)}`));
+      const ok = await run(resultPath, [...copy, ...set]).then(() => true, () => false);
+      if (!ok) {
+        if (source) await run(resultPath, copy).catch((e: unknown) => warnings.push(`metadata not copied from the original: ${firstLine(e)}`));
+        await run(resultPath, set).catch((e: unknown) => warnings.push(`provenance not written: ${firstLine(e)}`));
+      }
+      if (source) {
+        // ExifTool copies what it can read of damaged EXIF without a word: the capture read (cached) says so.
+        const damaged = (await captures.get(source))?.warning;
+        if (damaged) warnings.push(`the original's metadata is damaged (${damaged}): what could be read was copied`);
+      }
       await keepCaptureTime(resultPath, source);
       return { warnings };
     },

@@ -9,6 +9,7 @@ import type { MetadataPolicy } from '../../../shared/engine/model';
 import { createEngine, type Engine } from '../../../main/core/engine';
 import { openJournal, type Journal } from '../../../main/core/journal';
 import { createServiceClient } from '../../../main/core/service';
+import { createResultMetadataWriter } from '../../../main/core/images/result-metadata';
 import type { RunningSandbox } from '../../../main/sandbox/index';
 import { startTestSandbox } from '../../helpers/sandbox';
 import { makeTempDir, waitForBatch } from './helpers';
@@ -140,5 +141,44 @@ setInterval(() => {}, 1000);
     let left = perl;
     while (Date.now() < deadline && (left = perl.filter(alive)).length > 0) await new Promise((r) => setTimeout(r, 200));
     expect(left).toEqual([]);
+  });
+});
+
+describe('result metadata writer: one ExifTool pass, and step by step when it fails', () => {
+  let dir: { path: string; cleanup: () => Promise<void> };
+  beforeEach(async () => { dir = await makeTempDir(); });
+  afterEach(async () => { await dir.cleanup(); });
+
+  const provenance = { workflowId: 'color-grade', workflowName: 'Color grade', parameters: {}, executionId: 'exe_1', creditsCharged: 1, sourceName: 'a.jpg', sourceSha256: null };
+
+  it('copies and sets in one command: GPS removed by strip-gps, upright, provenance written', async () => {
+    const source = join(dir.path, 'a.jpg');
+    const result = join(dir.path, 'a-result.jpg');
+    await cameraPhoto(source);
+    await sharp({ create: { width: 300, height: 200, channels: 3, background: 'gray' } }).jpeg().toFile(result);
+    const writer = createResultMetadataWriter({ configDir: join(dir.path, 'cfg'), creatorTool: 'Batchroom test' });
+    try {
+      const { warnings } = await writer.apply(result, { source, policy: 'strip-gps', width: 300, height: 200, provenance });
+      expect(warnings).toEqual([]);
+      const tags = await reader.read(result) as Tags & Record<string, unknown>;
+      expect(tags).toMatchObject({ Make: 'Canon', Artist: 'Ana Lima', Orientation: 1, ExifImageWidth: 300, CreatorTool: 'Batchroom test', ExecutionId: 'exe_1' });
+      expect(tags.GPSLatitude).toBeUndefined();
+      expect(tags.City).toBeUndefined();
+    } finally {
+      await writer.end();
+    }
+  });
+
+  it('when the original cannot be read, still writes the provenance and says what was not copied', async () => {
+    const result = join(dir.path, 'b-result.jpg');
+    await sharp({ create: { width: 300, height: 200, channels: 3, background: 'gray' } }).jpeg().toFile(result);
+    const writer = createResultMetadataWriter({ configDir: join(dir.path, 'cfg'), creatorTool: 'Batchroom test' });
+    try {
+      const { warnings } = await writer.apply(result, { source: join(dir.path, 'gone.jpg'), policy: 'keep', width: 300, height: 200, provenance });
+      expect(warnings).toEqual([expect.stringMatching(/^metadata not copied from the original: /)]);
+      expect(await reader.read(result)).toMatchObject({ CreatorTool: 'Batchroom test', ExifImageWidth: 300 });
+    } finally {
+      await writer.end();
+    }
   });
 });

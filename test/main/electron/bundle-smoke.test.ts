@@ -103,4 +103,20 @@ describe('the bundled main process against a fake Electron', () => {
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
   });
+  it('console mode calls no Electron function but app.dock.hide and app.exit: no lock, relaunch, switch, protocol or window', () => {
+    const home = join(dir, 'home');
+    const run = (args: string[], report: string) => {
+      const result = spawnSync(process.execPath, ['--import', join(import.meta.dirname, 'fixtures', 'fake-electron-console.mjs'), join(dir, 'dist', 'electron', 'main.cjs'), '--cli', '--', ...args], {
+        cwd: dir, encoding: 'utf8', timeout: 60_000,
+        env: { PATH: process.env.PATH, HOME: home, BATCHROOM_STATE_DIR: join(home, 'state-cli'), FAKE_ELECTRON_REPORT: report },
+      });
+      return { ...result, touched: (JSON.parse(readFileSync(report, 'utf8')) as { touched: string[] }).touched };
+    };
+    const version = run(['--version'], join(dir, 'console-1.json'));
+    expect(version.stdout).toBe(`${APP_VERSION}\n`);
+    expect(version.touched).toEqual(['app.dock.hide', 'app.exit(0)']);
+    const unknown = run(['frobnicate', 'https://example.invalid/', '--json'], join(dir, 'console-2.json'));
+    expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
+    expect(unknown.touched).toEqual(['app.dock.hide', 'app.exit(2)']);
+  });
 });

@@ -19,7 +19,7 @@ import type { BatchProgressEvent } from '../../shared/engine/model';
 import { unreachableMessage } from '../../shared/engine/outage-text';
 import { installGracefulQuit, type GracefulQuit } from './graceful-quit';
 import { loadWindowState, saveWindowState, trackWindowState } from './window-state';
-import { installCliFromMenu } from './install-cli';
+import { installCliFromMenu, uninstallCliFromMenu } from './install-cli';
 
 type Theme = 'system' | 'light' | 'dark';
 
@@ -221,6 +221,7 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
           showLogs: () => void deps.openPath(deps.paths.logs),
           showDataFolder: () => void deps.openPath(deps.paths.stateDir),
           installCommandLineTool: () => void installCliFromMenu(deps),
+          uninstallCommandLineTool: () => void uninstallCliFromMenu(deps),
           navigate: (view) => {
             showWindow();
             core?.emit('app:navigate', { view });

@@ -1,6 +1,6 @@
 import { APP_NAME } from '../../shared/app-info';
 import { isAppError } from '../../shared/errors';
-import { installCommandLineTool } from '../core/app/cli-install';
+import { installCommandLineTool, uninstallCommandLineTool } from '../core/app/cli-install';
 import type { Logger } from '../core/log';
 
 export interface InstallCliDeps {
@@ -24,5 +24,18 @@ export async function installCliFromMenu(deps: InstallCliDeps): Promise<void> {
     const hint = isAppError(error) && error.hint ? `\n\n${error.hint}` : '';
     deps.logger.warn('install command-line tool failed', { message });
     deps.showErrorBox(`${APP_NAME} could not install the command-line tool`, `${message}${hint}`);
+  }
+}
+
+/** Help ▸ Uninstall Command-Line Tool: removes the launcher Install wrote (nothing else), or says what to do instead. */
+export async function uninstallCliFromMenu(deps: InstallCliDeps): Promise<void> {
+  try {
+    const result = await uninstallCommandLineTool({ platform: deps.platform, userData: deps.paths.userData, env: deps.env });
+    deps.showMessage('Command-line tool', result.message);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const hint = isAppError(error) && error.hint ? `\n\n${error.hint}` : '';
+    deps.logger.warn('uninstall command-line tool failed', { message });
+    deps.showErrorBox(`${APP_NAME} could not uninstall the command-line tool`, `${message}${hint}`);
   }
 }

@@ -9,6 +9,8 @@ export interface MenuActions {
   showDataFolder(): void;
   /** Help ▸ Install Command-Line Tool: `batchroom` on the PATH, starting this app in console mode. */
   installCommandLineTool(): void;
+  /** Help ▸ Uninstall Command-Line Tool: removes only what Install wrote. */
+  uninstallCommandLineTool(): void;
   /** Show one of the renderer's views (Settings…, and the view shortcuts). */
   navigate(view: AppView): void;
 }
@@ -101,6 +103,7 @@ export function appMenuTemplate(options: {
       { label: 'Show Data Folder', click: () => actions.showDataFolder() },
       { type: 'separator' },
       { label: 'Install Command-Line Tool…', click: () => actions.installCommandLineTool() },
+      { label: 'Uninstall Command-Line Tool', click: () => actions.uninstallCommandLineTool() },
     ],
   });
   return menu;

@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, readFile, readlink, rename, symlink, unlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, readlink, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { delimiter, dirname, join } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { CONSOLE_LAUNCH_ARGS } from './console-mode';
@@ -81,11 +81,17 @@ function refuseTransientApp(options: CliInstallOptions): void {
   }
 }
 
+export type CliUninstallOptions = Omit<CliInstallOptions, 'appCommand'>;
+
+// The native join: this runs on Windows there (tests elsewhere pretend, with a local folder as LOCALAPPDATA).
+const windowsBinDir = (options: CliUninstallOptions) => join(options.env.LOCALAPPDATA ?? join(options.userData, '..'), 'Programs', 'Batchroom', 'bin');
+const posixLauncher = (options: CliUninstallOptions) => join(options.userData, 'bin', 'batchroom');
+const denied = (error: unknown) => ['EACCES', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '');
+
 export async function installCommandLineTool(options: CliInstallOptions): Promise<CliInstallResult> {
   refuseTransientApp(options);
   if (options.platform === 'win32') {
-    // The native join: this runs on Windows there (tests elsewhere pretend, with a local folder as LOCALAPPDATA).
-    const dir = join(options.env.LOCALAPPDATA ?? join(options.userData, '..'), 'Programs', 'Batchroom', 'bin');
+    const dir = windowsBinDir(options);
     const path = join(dir, 'batchroom.cmd');
     if (!(await ours(path, ''))) refuseForeign(path);
     await writeAtomically(path, launcherText(options), 0o755).catch((error: unknown) => cannotWrite(error, dir));
@@ -97,7 +103,7 @@ export async function installCommandLineTool(options: CliInstallOptions): Promis
         : `Installed ${path}. Add ${dir} to your PATH (Settings ▸ System ▸ About ▸ Advanced system settings ▸ Environment Variables), then open a new terminal and type batchroom --help.`,
     };
   }
-  const launcher = join(options.userData, 'bin', 'batchroom');
+  const launcher = posixLauncher(options);
   await writeAtomically(launcher, launcherText(options), 0o755).catch((error: unknown) => cannotWrite(error, dirname(launcher)));
   const binDir = options.binDir ?? '/usr/local/bin';
   const path = join(binDir, 'batchroom');
@@ -107,8 +113,7 @@ export async function installCommandLineTool(options: CliInstallOptions): Promis
     await unlink(path).catch(() => undefined);
     await symlink(launcher, path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM') {
+    if (denied(error)) {
       throw new AppError('unsupported', `${binDir} needs an administrator to add batchroom there.`, {
         // A new Mac has no /usr/local/bin at all.
         hint: `In Terminal: sudo mkdir -p ${quoteSh(binDir)} && sudo ln -sf ${quoteSh(launcher)} ${quoteSh(path)}`,
@@ -121,6 +126,29 @@ export async function installCommandLineTool(options: CliInstallOptions): Promis
     command: 'batchroom', path,
     message: `Installed ${path}${onPath ? '' : ` (add ${binDir} to your PATH)`}. Open a new terminal and type batchroom --help.`,
   };
+}
+
+/** Uninstall Command-Line Tool: removes what installCommandLineTool wrote, never a `batchroom` someone else put there. */
+export async function uninstallCommandLineTool(options: CliUninstallOptions): Promise<CliInstallResult> {
+  const windows = options.platform === 'win32';
+  const launcher = windows ? '' : posixLauncher(options);
+  const path = windows ? join(windowsBinDir(options), 'batchroom.cmd') : join(options.binDir ?? '/usr/local/bin', 'batchroom');
+  const present = await lstat(path).then(() => true, () => false);
+  if (present && !(await ours(path, launcher))) {
+    throw new AppError('conflict', `${path} was not installed by Batchroom: it was left as it is.`, {
+      hint: 'Remove it the way it was installed (for npm link: npm unlink -g batchroom).',
+    });
+  }
+  if (present) {
+    await unlink(path).catch((error: unknown) => {
+      if (denied(error)) {
+        throw new AppError('unsupported', `${dirname(path)} needs an administrator to remove batchroom there.`, { hint: `In Terminal: sudo rm ${quoteSh(path)}` });
+      }
+      cannotWrite(error, dirname(path));
+    });
+  }
+  if (launcher) await rm(launcher, { force: true });
+  return { command: 'batchroom', path, message: present ? `Removed ${path}.` : `There was no ${path} to remove.` };
 }
 
 function cannotWrite(error: unknown, dir: string): never {

@@ -1,10 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APP_VERSION } from '../../../shared/app-info';
-import { installCommandLineTool } from '../../../main/core/app/cli-install';
+import { installCommandLineTool, uninstallCommandLineTool } from '../../../main/core/app/cli-install';
 import { appCommandFor, consoleModeArgs, flushStdio } from '../../../main/core/app/console-mode';
 
 // A folder only an administrator may write to, whoever runs the tests (root ignores permission bits).
@@ -16,6 +17,7 @@ vi.mock('node:fs/promises', async (original) => {
     ...fs,
     mkdir: (path: string, options?: object) => (adminOnly(path) ? refuse() : fs.mkdir(path, options)),
     symlink: (target: string, path: string) => (adminOnly(path) ? refuse() : fs.symlink(target, path)),
+    unlink: (path: string) => (adminOnly(path) ? refuse() : fs.unlink(path)),
   };
 });
 
@@ -147,5 +149,25 @@ describe('where the launcher points', () => {
       });
     // The launcher that line links to is already written.
     expect(await readFile(launcher, 'utf8')).toContain("exec '/Applications/Batchroom.app/Contents/MacOS/Batchroom' --cli -- \"$@\"");
+  });
+});
+
+describe('uninstall command-line tool (macOS/Linux)', () => {
+  it('removes the link and the launcher it points to; a foreign batchroom or one needing sudo is left, with what to do', async () => {
+    const options = { platform: 'darwin', userData: join(dir, 'data'), env: {}, binDir: join(dir, 'bin') };
+    const installed = await installCommandLineTool({ ...options, appCommand: ['/Applications/Batchroom.app/Contents/MacOS/Batchroom'] });
+    expect((await uninstallCommandLineTool(options)).message).toBe(`Removed ${installed.path}.`);
+    await expect(lstat(installed.path)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(lstat(join(dir, 'data', 'bin', 'batchroom'))).rejects.toMatchObject({ code: 'ENOENT' });
+    // An npm link of the same name stays.
+    await symlink('/usr/local/lib/node_modules/batchroom/bin/batchroom.mjs', installed.path);
+    await expect(uninstallCommandLineTool(options)).rejects.toMatchObject({ code: 'conflict' });
+    expect(await readlink(installed.path)).toBe('/usr/local/lib/node_modules/batchroom/bin/batchroom.mjs');
+    // Ours, in a folder only an administrator may change.
+    const adminBin = join(dir, 'admin-only');
+    mkdirSync(adminBin); // node:fs, which the mock above leaves alone
+    symlinkSync(join(dir, 'data', 'bin', 'batchroom'), join(adminBin, 'batchroom'));
+    await expect(uninstallCommandLineTool({ ...options, binDir: adminBin }))
+      .rejects.toMatchObject({ code: 'unsupported', hint: `In Terminal: sudo rm '${join(adminBin, 'batchroom')}'` });
   });
 });

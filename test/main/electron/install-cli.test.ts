@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../../main/core/log';
-import { installCliFromMenu } from '../../../main/electron/install-cli';
+import { installCliFromMenu, uninstallCliFromMenu } from '../../../main/electron/install-cli';
 
 // Help ▸ Install Command-Line Tool… as the app runs it: a message with what happened, or an error box saying what to
 // do. Windows paths here, so the test writes into a temp %LOCALAPPDATA% and never into /usr/local/bin.
@@ -36,5 +36,21 @@ describe('Install Command-Line Tool from the menu', () => {
     expect(deps.showErrorBox).toHaveBeenCalledWith('Batchroom could not install the command-line tool',
       expect.stringMatching(/already exists and was not installed by Batchroom: it was left as it is\.\n\nRemove or rename it, then choose Install Command-Line Tool again\./));
     expect(await readFile(join(bin, 'batchroom.cmd'), 'utf8')).toBe('@echo mine\r\n');
+  });
+
+  it('Uninstall removes the launcher it wrote, says when there was none, and never removes someone else\'s', async () => {
+    const deps = depsFor(join(dir, 'Local'));
+    const cmd = join(dir, 'Local', 'Programs', 'Batchroom', 'bin', 'batchroom.cmd');
+    await installCliFromMenu(deps);
+    await uninstallCliFromMenu(deps);
+    expect(deps.showMessage).toHaveBeenLastCalledWith('Command-line tool', `Removed ${cmd}.`);
+    await expect(readFile(cmd, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+    await uninstallCliFromMenu(deps);
+    expect(deps.showMessage).toHaveBeenLastCalledWith('Command-line tool', `There was no ${cmd} to remove.`);
+    await writeFile(cmd, '@echo mine\r\n');
+    await uninstallCliFromMenu(deps);
+    expect(deps.showErrorBox).toHaveBeenCalledWith('Batchroom could not uninstall the command-line tool',
+      `${cmd} was not installed by Batchroom: it was left as it is.\n\nRemove it the way it was installed (for npm link: npm unlink -g batchroom).`);
+    expect(await readFile(cmd, 'utf8')).toBe('@echo mine\r\n');
   });
 });

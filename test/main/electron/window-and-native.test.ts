@@ -93,7 +93,7 @@ describe('createElectronHost (the HostCapabilities handed to the core)', () => {
 });
 
 describe('app menu', () => {
-  const actions = { addPhotos: vi.fn(), addFolder: vi.fn(), showLogs: vi.fn(), showDataFolder: vi.fn(), navigate: vi.fn(), installCommandLineTool: vi.fn() };
+  const actions = { addPhotos: vi.fn(), addFolder: vi.fn(), showLogs: vi.fn(), showDataFolder: vi.fn(), navigate: vi.fn(), installCommandLineTool: vi.fn(), uninstallCommandLineTool: vi.fn() };
   const flatten = (items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] =>
     items.flatMap((i) => [i, ...flatten(Array.isArray(i.submenu) ? i.submenu : [])]);
 
@@ -123,13 +123,14 @@ describe('app menu', () => {
     expect(actions.navigate).toHaveBeenLastCalledWith('queue');
   });
 
-  it('offers Install Command-Line Tool… in Help on every platform', () => {
+  it('offers Install Command-Line Tool… and Uninstall Command-Line Tool in Help on every platform', () => {
     for (const platform of ['darwin', 'win32', 'linux']) {
       const help = appMenuTemplate({ platform, appName: 'Batchroom', isDev: false, actions }).find((m) => m.role === 'help')!;
-      const item = flatten([help]).find((i) => i.label === 'Install Command-Line Tool…')!;
-      item.click!({} as never, undefined, {} as never);
+      flatten([help]).find((i) => i.label === 'Install Command-Line Tool…')!.click!({} as never, undefined, {} as never);
+      flatten([help]).find((i) => i.label === 'Uninstall Command-Line Tool')!.click!({} as never, undefined, {} as never);
     }
     expect(actions.installCommandLineTool).toHaveBeenCalledTimes(3);
+    expect(actions.uninstallCommandLineTool).toHaveBeenCalledTimes(3);
   });
 
   it('keeps developer tools out of release builds', () => {

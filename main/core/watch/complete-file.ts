@@ -1,67 +1,102 @@
 import type { RawPairs } from '../../../shared/engine/model';
 import { isRawPath } from '../images/raw-preview';
-import { open } from 'node:fs/promises';
+import { fileEnd } from './format-complete';
+import { createLimiter } from './limit';
 
-const JPEG_SOI = [0xff, 0xd8];
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47];
-const PNG_IEND = [0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
-
-function startsWith(buffer: Uint8Array, prefix: readonly number[]): boolean {
-  return prefix.every((byte, i) => buffer[i] === byte);
-}
-
-/**
- * False when a JPEG or PNG visibly lacks its end (no EOI / IEND yet): a copy that stalled longer than the
- * write-finish threshold. Other formats, and files that cannot be read, count as complete — the engine reports
- * what is really wrong with them. JPEG writers may pad after EOI, so the marker is searched in the last bytes.
- */
+/** False when a JPEG or PNG visibly lacks its end marker (see `FileEnd.looksComplete`). */
 export async function looksComplete(path: string): Promise<boolean> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-    const size = (await handle.stat()).size;
-    if (size < 16) return true;
-    const head = new Uint8Array(8);
-    await handle.read(head, 0, 8, 0);
-    const tailLength = Math.min(size, 1024);
-    const tail = new Uint8Array(tailLength);
-    await handle.read(tail, 0, tailLength, size - tailLength);
-    if (startsWith(head, JPEG_SOI)) return hasSequence(tail, [0xff, 0xd9]);
-    if (startsWith(head, PNG_SIGNATURE)) return hasSequence(tail.subarray(Math.max(0, tailLength - 64)), PNG_IEND);
-    return true;
-  } catch {
-    return true;
-  } finally {
-    await handle?.close();
-  }
+  return (await fileEnd(path, false)).looksComplete;
 }
 
-function hasSequence(buffer: Uint8Array, sequence: readonly number[]): boolean {
-  outer: for (let i = buffer.length - sequence.length; i >= 0; i--) {
-    for (let j = 0; j < sequence.length; j++) if (buffer[i + j] !== sequence[j]) continue outer;
-    return true;
-  }
-  return false;
+export interface WriteFinishTiming {
+  /** How long the watcher saw the size unchanged before it reported the file. */
+  stabilityThresholdMs: number;
+  /** A file whose format cannot prove it is whole must stay unchanged this long in total. */
+  unprovenStableMs: number;
+  /** A JPEG/PNG without its end marker is looked at again after this long… */
+  deferCheckMs: number;
+  /** …and submitted anyway once it has not changed for this long (the engine then says what is wrong with it). */
+  maxDeferMs: number;
+}
+
+interface Since {
+  since: number;
+  fingerprint: string;
+  /** A retry is scheduled. */
+  timer: boolean;
 }
 
 /**
- * A JPEG/PNG still missing its end marker is probably a stalled copy: false, and `retry` runs after deferCheckMs;
- * after maxDeferMs it counts as finished anyway. `deferredSince` is the caller's per-path memory of the first look.
+ * Decides when a file the watcher reported (its size unchanged for `stabilityThresholdMs`) is written to the end:
+ * - a JPEG or PNG whose structure proves it whole (`provablyComplete`) goes on at once;
+ * - a JPEG/PNG visibly missing its end marker is a stalled copy: looked at again every `deferCheckMs`, and taken
+ *   anyway once it has not changed for `maxDeferMs` (a copy still growing never reaches that);
+ * - anything else (other formats, RAW files, JPEGs with trailers this reader does not prove) must have stayed
+ *   unchanged for `unprovenStableMs` in total — the conservative window every file used to wait.
+ * Files found by a scan (not by the watcher) were never waited for; they keep only the end-marker check.
  */
-export async function writeLooksFinished(path: string, deferredSince: Map<string, number>,
-  timing: { deferCheckMs: number; maxDeferMs: number }, retry: () => void): Promise<boolean> {
-  if (await looksComplete(path)) {
-    deferredSince.delete(path);
+export class WriteFinish {
+  private readonly deferred = new Map<string, Since>();
+  private readonly settling = new Map<string, Since>();
+
+  /** Files open at once for these looks (a burst of 1,000 must not open 1,000), apart from hashing's own limit. */
+  private readonly limit = createLimiter(32);
+
+  constructor(private readonly timing: WriteFinishTiming) {}
+
+  async finished(path: string, fingerprint: string, fromWatcher: boolean, retry: () => void): Promise<boolean> {
+    // Already waiting out the window with these bytes: what was read at the first look has not changed.
+    const settling = this.settling.get(path);
+    if (fromWatcher && settling?.fingerprint === fingerprint) {
+      return this.waited(this.settling, path, fingerprint, this.timing.stabilityThresholdMs, this.timing.unprovenStableMs, null, retry);
+    }
+    const end = await this.limit(() => fileEnd(path, fromWatcher));
+    if (end.proven) return this.done(path);
+    if (!end.looksComplete) {
+      this.settling.delete(path);
+      return this.waited(this.deferred, path, fingerprint, 0, this.timing.maxDeferMs, this.timing.deferCheckMs, retry);
+    }
+    this.deferred.delete(path);
+    if (!fromWatcher) return this.done(path);
+    return this.waited(this.settling, path, fingerprint, this.timing.stabilityThresholdMs, this.timing.unprovenStableMs, null, retry);
+  }
+
+  /** A path that went away or was handed on: forget it. */
+  forget(path: string): void {
+    this.deferred.delete(path);
+    this.settling.delete(path);
+  }
+
+  private done(path: string): true {
+    this.forget(path);
     return true;
   }
-  const since = deferredSince.get(path) ?? Date.now();
-  if (Date.now() - since >= timing.maxDeferMs) {
-    deferredSince.delete(path);
-    return true;
+
+  /**
+   * True once `path` has kept `fingerprint` for `needMs` (the first look counts `alreadyMs` as already seen
+   * unchanged). A change starts the clock again. `retry` runs when the time is up (or every `everyMs`), from one
+   * timer per path at a time, however many watcher events look in between.
+   */
+  private waited(map: Map<string, Since>, path: string, fingerprint: string, alreadyMs: number, needMs: number,
+    everyMs: number | null, retry: () => void): boolean {
+    const now = Date.now();
+    const seen = map.get(path);
+    if (seen && seen.fingerprint === fingerprint && now - seen.since >= needMs) return this.done(path);
+    if (!seen && alreadyMs >= needMs) return this.done(path);
+    const entry: Since = seen && seen.fingerprint === fingerprint
+      ? seen
+      : { since: now - (seen ? 0 : alreadyMs), fingerprint, timer: seen?.timer ?? false };
+    map.set(path, entry);
+    if (!entry.timer) {
+      entry.timer = true;
+      setTimeout(() => {
+        const current = map.get(path);
+        if (current) current.timer = false;
+        retry();
+      }, everyMs ?? Math.max(1, entry.since + needMs - now)).unref();
+    }
+    return false;
   }
-  deferredSince.set(path, since);
-  setTimeout(retry, timing.deferCheckMs).unref();
-  return false;
 }
 
 /**

@@ -3,7 +3,8 @@ import { inGroup } from '../../../shared/engine/item-states';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import { fingerprintOf } from './baseline-store';
-import { pairingHalfWaits, pairWaitOver, writeLooksFinished } from './complete-file';
+import { pairingHalfWaits, pairWaitOver, WriteFinish } from './complete-file';
+import type { WatchTimings } from './folder-watcher';
 import { hashCacheKey, type HashCacheStore } from './hash-cache';
 import { DONE_DIR, FAILED_DIR } from './ignore';
 import { moveOriginalReported } from './originals';
@@ -29,6 +30,7 @@ export interface PipelineShared {
   hashConcurrency: number;
   coalesceMs: number;
   maxBatchSize: number;
+  timings: WatchTimings;
   /** A JPEG/PNG without its end marker is re-checked after this long, and submitted anyway after maxDeferMs. */
   deferCheckMs: number;
   maxDeferMs: number;
@@ -68,7 +70,7 @@ export class FilePipeline {
   private readonly sessionFailed = new Set<string>();
   /** The last outcome handled per item: a retried item's next outcome replaces it instead of adding to it. */
   private readonly lastOutcome = new Map<string, { state: HotFolderItemOutcome['state']; credits: number; movedTo: string | null }>();
-  private readonly deferredSince = new Map<string, number>();
+  private readonly writeFinish: WriteFinish;
   private readonly pairWaitSince = new Map<string, number>();
   private readonly submitter: BatchSubmitter;
   /** Studio mode: the shared ledger's claim on each file (granted at once on one machine). */
@@ -77,6 +79,7 @@ export class FilePipeline {
   constructor(private readonly folder: FolderView, private readonly shared: PipelineShared) {
     const reconsider = (path: string) => void this.consider(path, 'scan');
     this.claims = new ClaimStep(folder, shared, reconsider);
+    this.writeFinish = new WriteFinish({ ...shared.timings, deferCheckMs: shared.deferCheckMs, maxDeferMs: shared.maxDeferMs });
     this.submitter = new BatchSubmitter(folder, shared, (c) => {
       this.release(c);
       void this.claims.giveBack(c.key);
@@ -120,7 +123,10 @@ export class FilePipeline {
     const folder = this.folder;
     if (!folder.armed || folder.isIgnored(path)) return;
     const info = await stat(path).catch(() => null);
-    if (!info?.isFile()) return;
+    if (!info?.isFile()) {
+      this.writeFinish.forget(path);
+      return;
+    }
     const fingerprint = fingerprintOf(info);
     const current = this.inFlight.get(path);
     if (current && current.fingerprint === fingerprint) return;
@@ -130,7 +136,7 @@ export class FilePipeline {
       if (origin === 'event') folder.activity('skipped', path, classification.reason);
       return;
     }
-    if (!(await writeLooksFinished(path, this.deferredSince, this.shared, () => void this.consider(path, origin)))) return;
+    if (!(await this.writeFinish.finished(path, fingerprint, origin === 'event', () => void this.consider(path, origin)))) return;
     if (origin === 'event' && pairingHalfWaits(path, folder.config.rawPairs)
       && !pairWaitOver(path, this.pairWaitSince, this.shared.rawPairWaitMs, () => void this.consider(path, origin))) return;
     const cacheKey = hashCacheKey(info);

@@ -1,21 +1,36 @@
 import { watch, type FSWatcher } from 'chokidar';
+import type { Stats } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import type { IgnoreRules } from './ignore';
+import { NewFilePoller, ReportOnce } from './new-file-poller';
 
 export interface WatchTimings {
-  /** A file's size must stay unchanged this long before it counts as written (chokidar awaitWriteFinish). */
+  /**
+   * A file's size must stay unchanged this long before it is looked at (chokidar awaitWriteFinish). A JPEG or PNG
+   * whose structure proves it whole goes on then; any other file waits for `unprovenStableMs` (complete-file.ts).
+   */
   stabilityThresholdMs: number;
+  /** How long a file whose format cannot prove it complete must stay unchanged in total before it is submitted. */
+  unprovenStableMs: number;
   /** How often a file being written is re-checked. */
   writePollMs: number;
-  /** Polling interval of polling-mode folders (network shares). */
+  /** Polling-mode folders (network shares): how often each known file is looked at for changes. */
   pollingIntervalMs: number;
+  /** Polling-mode folders: how often the folders' listings are looked at for new files (one stat per folder). */
+  newFilePollMs: number;
 }
 
 /**
- * Defaults tuned for "photo appears → submitted within about a second": 500 ms of unchanged size is enough for local
- * copies and most sync clients; slower writers (stalling network copies) are caught by the completeness check in
- * `complete-file.ts`, which defers JPEG/PNG files whose end marker has not arrived yet.
+ * Defaults tuned for "photo appears → submitted within half a second": a JPEG/PNG written to its end is taken after
+ * 200 ms of unchanged size (its own end marker and structure prove the rest, `format-complete.ts`); other formats
+ * keep the 500 ms window that is enough for local copies and most sync clients. Slower writers (stalling network
+ * copies) are caught by the completeness check in `complete-file.ts`, which defers JPEG/PNG files whose end marker
+ * has not arrived yet. Polling folders find new files within `newFilePollMs` (new-file-poller.ts) while each
+ * file's own changes are polled at the slower `pollingIntervalMs`.
  */
-export const DEFAULT_WATCH_TIMINGS: WatchTimings = { stabilityThresholdMs: 500, writePollMs: 100, pollingIntervalMs: 2_000 };
+export const DEFAULT_WATCH_TIMINGS: WatchTimings = {
+  stabilityThresholdMs: 200, unprovenStableMs: 500, writePollMs: 50, pollingIntervalMs: 2_000, newFilePollMs: 250,
+};
 
 export interface FolderWatcherOptions {
   root: string;
@@ -41,7 +56,9 @@ export interface FolderWatcher {
  * the existing-files policy and the ledger), the watcher only reports what arrives or changes afterwards.
  */
 export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher {
-  const { root, timings } = options;
+  const { timings } = options;
+  const root = resolve(options.root);
+  let poller: NewFilePoller | null = null;
   const watcher: FSWatcher = watch(root, {
     persistent: true,
     ignoreInitial: true,
@@ -54,12 +71,35 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
     ignorePermissionErrors: true,
     awaitWriteFinish: { stabilityThreshold: timings.stabilityThresholdMs, pollInterval: timings.writePollMs },
   });
-  watcher.on('add', (path) => options.onFile(path, 'add'));
-  watcher.on('change', (path) => options.onFile(path, 'change'));
+  if (!options.polling) {
+    watcher.on('add', (path) => options.onFile(path, 'add'));
+    watcher.on('change', (path) => options.onFile(path, 'change'));
+  } else {
+    const once = new ReportOnce(60_000);
+    const report = (path: string, kind: 'add' | 'change', stats?: Stats) =>
+      void once.pass(path, stats).then((pass) => pass && options.onFile(path, kind));
+    watcher.on('add', (path, stats) => report(path, 'add', stats));
+    watcher.on('change', (path, stats) => report(path, 'change', stats));
+    poller = new NewFilePoller({
+      watched: () => Object.fromEntries(Object.entries(watcher.getWatched())
+        .filter(([dir]) => dir === root || (options.recursive && dir.startsWith(root + sep)))),
+      ignored: (path) => options.ignored(path),
+      intervalMs: timings.newFilePollMs,
+      writePollMs: timings.writePollMs,
+      stabilityThresholdMs: timings.stabilityThresholdMs,
+      onFile: (path) => report(path, 'add'),
+    });
+  }
   watcher.on('unlinkDir', (path) => {
     if (path === root) options.onRootGone();
   });
   watcher.on('error', (error) => options.onError(error instanceof Error ? error : new Error(String(error))));
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
-  return { ready, close: () => watcher.close() };
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve())).then(() => poller?.start());
+  return {
+    ready,
+    close: () => {
+      poller?.close();
+      return watcher.close();
+    },
+  };
 }

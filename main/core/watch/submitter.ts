@@ -5,6 +5,8 @@ import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../
 import type { HotFolderEngine } from './ports';
 
 const WAITING = 'could not submit; retrying in';
+/** The batching window for a photo that arrives alone (after `coalesceMs` without any). */
+const LONE_FILE_MS = 20;
 
 /** A file on its way to the engine: reserved under its ledger key until its item ends. */
 export interface Candidate {
@@ -65,6 +67,7 @@ export class BatchSubmitter {
   private submitFailures = 0;
   private creditCostCache: { workflowId: string; cost: number } | null = null;
   private committedCredits = 0;
+  private lastEnqueueAt = -Infinity;
 
   constructor(
     private readonly folder: SubmitterFolder,
@@ -78,8 +81,13 @@ export class BatchSubmitter {
   enqueue(candidate: Candidate): void {
     this.queue.push(candidate);
     this.folder.status.queued++;
+    const now = Date.now();
+    // A photo arriving after a quiet spell goes almost at once (the short window still gathers files detected in
+    // the same moment); while files keep coming, the full window gathers them into one batch.
+    const quiet = now - this.lastEnqueueAt >= this.deps.coalesceMs;
+    this.lastEnqueueAt = now;
     if (this.queue.length >= this.deps.maxBatchSize) void this.flush();
-    else if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), this.deps.coalesceMs);
+    else if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), quiet ? Math.min(LONE_FILE_MS, this.deps.coalesceMs) : this.deps.coalesceMs);
   }
 
   /** Submits what accumulated: one batch per sub-folder, so results mirror the folder's layout in the output. */

@@ -106,7 +106,7 @@ export function createMemoryConfigStore(initial: HotFolderConfig[] = []) {
 }
 
 export const FAST = {
-  timings: { stabilityThresholdMs: 200, writePollMs: 25, pollingIntervalMs: 100 },
+  timings: { stabilityThresholdMs: 200, unprovenStableMs: 600, writePollMs: 25, pollingIntervalMs: 100, newFilePollMs: 50 },
   availabilityIntervalMs: 100,
   coalesceMs: 30,
   changedThrottleMs: 10,

@@ -22,7 +22,7 @@ afterEach(async () => {
   await removeDir(root);
 });
 
-const SETTLE_MS = FAST.timings.stabilityThresholdMs * 3 + 300;
+const SETTLE_MS = Math.max(FAST.timings.stabilityThresholdMs * 3, FAST.timings.unprovenStableMs) + 300;
 
 function track<T extends { manager: { close(): Promise<void> } }>(h: T): T {
   cleanups.push(() => h.manager.close());
@@ -218,6 +218,25 @@ describe('engine refusals, budget and polling', () => {
     await waitFor(() => h.engine.submittedPaths().length === 1, 10_000, 'polled pick-up');
     await sleep(SETTLE_MS);
     expect(h.engine.submittedPaths()).toEqual([photo]);
+  });
+
+  it('finds new files of a polling folder from its listing, not only from the slow per-file poll', async () => {
+    // chokidar alone would not see the file within this test (its poll interval is a minute).
+    const h = track(harness({ timings: { ...FAST.timings, pollingIntervalMs: 60_000 } }));
+    await h.manager.save(folderConfig({ path: inbox, outputFolder: out, polling: true }));
+    const [photo] = await drop(['listed.jpg']);
+    await waitFor(() => h.engine.submittedPaths().length === 1, 10_000, 'pick-up from the listing');
+    expect(h.engine.submittedPaths()).toEqual([photo]);
+  });
+
+  it('reports a polled file once when chokidar’s own poll finds it again later', async () => {
+    const h = track(harness({ timings: { ...FAST.timings, pollingIntervalMs: 1_000 } }));
+    await h.manager.save(folderConfig({ path: inbox, outputFolder: out, polling: true }));
+    const [photo] = await drop(['twice.jpg']);
+    await waitFor(() => h.engine.submittedPaths().length === 1, 10_000, 'pick-up');
+    await sleep(1_000 * 2 + SETTLE_MS);
+    expect(h.engine.submittedPaths()).toEqual([photo]);
+    expect(h.activity.filter((a) => a.kind === 'skipped')).toEqual([]);
   });
 });
 

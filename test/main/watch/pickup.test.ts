@@ -28,7 +28,7 @@ async function armed(extra: Parameters<typeof harness>[0] = {}, config: Partial<
 }
 
 /** Longer than write-finish + coalescing + hashing: anything that would be submitted has been by then. */
-const SETTLE_MS = FAST.timings.stabilityThresholdMs * 3 + 300;
+const SETTLE_MS = Math.max(FAST.timings.stabilityThresholdMs * 3, FAST.timings.unprovenStableMs) + 300;
 
 describe('hot folder pick-up', () => {
   it('picks a file written in slow chunks once, after its last byte', async () => {
@@ -51,6 +51,23 @@ describe('hot folder pick-up', () => {
     expect(submission.at).toBeGreaterThanOrEqual(lastByteAt);
     const { hashFile } = await import('../../../main/core/images/hash');
     expect(submission.hashes[0]).toBe(await hashFile(path));
+  });
+
+  it('keeps a format it cannot prove complete waiting out the full window when the copy stalls briefly', async () => {
+    const h = await armed();
+    const path = join(h.inbox, 'stalled.webp');
+    const full = Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8 '), Buffer.alloc(3000, 7)]);
+    await writeFile(path, full.subarray(0, 1000));
+    // Longer than the watcher's stability threshold (it reports the file), shorter than the unproven window.
+    await sleep(FAST.timings.stabilityThresholdMs + (FAST.timings.unprovenStableMs - FAST.timings.stabilityThresholdMs) / 2);
+    await appendFile(path, full.subarray(1000));
+    const lastByteAt = Date.now();
+    await waitFor(() => h.engine.submissions.length > 0, 5_000, 'submission');
+    await sleep(SETTLE_MS);
+    expect(h.engine.submittedPaths()).toEqual([path]);
+    expect(h.engine.submissions[0]!.at).toBeGreaterThanOrEqual(lastByteAt);
+    const { hashFile } = await import('../../../main/core/images/hash');
+    expect(h.engine.submissions[0]!.hashes[0]).toBe(await hashFile(path));
   });
 
   it('defers a JPEG whose copy stalled past the write-finish threshold until its end marker arrives', async () => {

@@ -54,7 +54,9 @@ async function watchFolder(rawPairWaitMs: number, activity: HotFolderActivity[])
 async function cameraWrites(inbox: string): Promise<void> {
   const preview = await previewJpeg(1600, 1067);
   await writeFile(join(inbox, 'IMG_0001.CR3'), buildDng({ previews: [preview] }));
-  await sleep(700);
+  // Later than the RAW alone would be taken (unproven formats wait out the full window): without the pair wait it
+  // would be edited on its own.
+  await sleep(FAST.timings.unprovenStableMs + 700);
   await sharp(preview).jpeg().toFile(join(inbox, 'IMG_0001.JPG'));
 }
 

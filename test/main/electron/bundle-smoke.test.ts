@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { INVOKE_CHANNELS } from '../../../shared/ipc/contract';
 import { APP_VERSION } from '../../../shared/app-info';
 // @ts-expect-error plain .mjs build script without type declarations
@@ -118,5 +120,16 @@ describe('the bundled main process against a fake Electron', () => {
     const unknown = run(['frobnicate', 'https://example.invalid/', '--json'], join(dir, 'console-2.json'));
     expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
     expect(unknown.touched).toEqual(['app.dock.hide', 'app.exit(2)']);
+  });
+  it('loads only packages an installer packs: the CLI\'s own (console mode) among them, none that electron-builder.yml leaves out', () => {
+    const code = readFileSync(join(dir, 'dist', 'electron', 'main.cjs'), 'utf8');
+    const packageOf = (request: string) => request.split('/').slice(0, request.startsWith('@') ? 2 : 1).join('/');
+    const loaded = new Set([...code.matchAll(/(?:require|import)\("([^".][^"]*)"\)/g)]
+      .map((m) => m[1]!).filter((r) => !r.startsWith('node:') && !builtinModules.includes(r)).map(packageOf));
+    const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as { files: string[] };
+    const leftOut = config.files.filter((f) => f.startsWith('!node_modules/{')).flatMap((f) => /\{([^}]*)\}/.exec(f)![1]!.split(','));
+    expect(leftOut).toContain('tsx'); // the pattern this reads is still there
+    for (const name of ['commander', 'cli-progress', 'sharp', 'keytar']) expect(loaded).toContain(name);
+    expect([...loaded].filter((name) => leftOut.includes(name))).toEqual([]);
   });
 });

@@ -1,103 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import {
-  PAUSED_BY_USER, SERVICE_UNREACHABLE, type BatchEstimate, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary,
-  type ItemState, type ItemView, type ServiceUnreachable, type Verdict,
+  PAUSED_BY_USER, SERVICE_UNREACHABLE, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary, type ServiceUnreachable,
 } from '../../../shared/engine/model';
-import { canApply, inGroup, statesOf } from '../../../shared/engine/item-states';
+import { canApply, inGroup } from '../../../shared/engine/item-states';
 import { AppError, isAppError } from '../../../shared/errors';
-import type { WorkflowDetail, WorkflowParameters } from '../../../shared/service/model';
-import { journalDoneLedger, type DoneLedger } from '../journal/done-ledger';
-import type { Journal } from '../journal/journal';
+import type { WorkflowDetail } from '../../../shared/service/model';
+import { journalDoneLedger } from '../journal/done-ledger';
 import type { BatchRecord } from '../journal/types';
-import { silentLogger, type Logger } from '../log';
-import type { ServiceClient } from '../service/types';
-import { createCoalescer, type ProgressListener } from './events';
+import { silentLogger } from '../log';
+import { createCoalescer } from './events';
 import { isOutagePause } from './outage-pause';
 import { checkOutputFolder, specWithOutputFolder } from './output-folder';
 import { buildEstimate, planBatch, refuseUnrunnable, trialOf } from './planner';
 import { toBatchSummary, toItemView } from './projection';
-import { Runner, type EngineStats } from './runner';
-import type { SubmitHooks } from './submit-hooks';
-import type { BalanceCheckOptions } from './balance-check';
+import { Runner } from './runner';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
-import { providerReportCsv, providerReportFileName, type ProviderReportRow } from '../../../shared/engine/provider-report';
-import { createResultMetadataWriter, type ResultMetadataWriter } from '../images/result-metadata';
-import type { ExifToolCommand } from '../images/capture';
+import { providerReportOf, reorderItems, retryFailedItems, type ControlContext } from './batch-controls';
+import { createResultMetadataWriter } from '../images/result-metadata';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
+import type { Engine, EngineOptions } from './engine-api';
 export type { AdoptedExecution } from './adopt';
+export type { Engine, EngineOptions } from './engine-api';
 
-export interface EngineOptions {
-  journal: Journal;
-  client: ServiceClient;
-  logger?: Logger;
-  /** Executions in flight at once. */
-  concurrency?: number;
-  encodeConcurrency?: number;
-  downloadConcurrency?: number;
-  /** Global cap on service requests per second. */
-  requestsPerSecond?: number;
-  maxSubmitAttempts?: number;
-  /** Decompression-bomb guard for inputs (default 100 MP). */
-  maxInputPixels?: number;
-  eventIntervalMs?: number;
-  now?: () => Date;
-  /** The studio ledger's part in each submission (several machines on one hot folder). */
-  submitHooks?: SubmitHooks;
-  /** What is already done (default: the journal's ledger). */
-  doneLedger?: DoneLedger;
-  /** Writes results' metadata (default: ExifTool, its config beside the journal); ended with the engine. */
-  resultMetadata?: ResultMetadataWriter;
-  /** Judging lost submissions by the balance (balance-evidence.ts); false turns it off. Never used in studio mode. */
-  balanceEvidence?: false | BalanceCheckOptions;
-}
-
-
-
-export interface Engine {
-  estimate(spec: BatchSpecInput): Promise<BatchEstimate>;
-  /** Refused with AppError 'insufficient_credits' / 'budget_exceeded' unless the whole batch fits. */
-  createBatch(spec: BatchSpecInput): Promise<BatchSummary>;
-  pause(batchId: string): BatchSummary;
-  resume(batchId: string): BatchSummary;
-  cancel(batchId: string): BatchSummary;
-  retryFailed(batchId: string): BatchSummary;
-  /**
-   * After a try-first batch: the same spec for the whole selection, as a new batch. The done ledger leaves the tried
-   * photos out (no second upload, no second charge); the cost check is the usual one.
-   */
-  continueTrial(batchId: string): Promise<BatchSummary>;
-  cancelItem(itemId: string): ItemView;
-  /** The engine's one ExifTool process (RAW previews for the screen share it with uploads and result metadata). */
-  exiftool: ExifToolCommand;
-  /** Follows executions another instance submitted (studio takeover): polled and saved, never submitted again. */
-  adopt(spec: BatchSpecInput, executions: readonly AdoptedExecution[]): Promise<BatchSummary>;
-  /** Explicit resubmission of an `unknown` (or failed) item: may charge twice, the caller has asked the user. */
-  resubmitItem(itemId: string): ItemView;
-  /** Executions charged without a result (`charged-no-result`) of one batch or of all, as rows and as a CSV. */
-  providerReport(batchId?: string | null): { rows: ProviderReportRow[]; csv: string; fileName: string };
-  reorder(batchId: string, itemIds: readonly string[], beforeItemId?: string | null): { moved: number };
-  setVerdict(itemId: string, verdict: Verdict): ItemView;
-  rerun(itemIds: readonly string[], parameters: WorkflowParameters): Promise<BatchSummary>;
-  listBatches(): BatchSummary[];
-  getBatch(batchId: string): BatchSummary;
-  listItems(query: { batchId: string; offset?: number; limit?: number; states?: readonly ItemState[] }): { total: number; items: ItemView[] };
-  getItem(itemId: string): ItemView;
-  /** Recovers after a crash (re-polls known executions, re-downloads unsaved results) and starts scheduling. */
-  start(): Promise<void>;
-  /** graceful: wait for submissions, encodes and saves in progress (nothing left `submitting`). */
-  stop(options?: { graceful?: boolean }): Promise<void>;
-  onProgress(listener: ProgressListener): () => void;
-  readonly offline: boolean;
-  /** Whether the service answers; while it does not, when it stopped and when the next health probe goes out. */
-  reachability(): { reachable: boolean } & Partial<ServiceUnreachable>;
-  /** Applies a new concurrency (Settings) to the running engine, no restart needed. */
-  setConcurrency(concurrency: number): void;
-  /** Counters for benchmarks and diagnostics. */
-  stats(): EngineStats;
-  /** True while anything is encoding, in flight or downloading. */
-  busy(): boolean;
-}
 
 export function createEngine(options: EngineOptions): Engine {
   const { journal, client } = options;
@@ -194,6 +119,7 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   const requireBatch = (batchId: string) => runner.batch(batchId);
+  const controls: ControlContext = { journal, runner, markItem: (itemId, batchId) => coalescer.markItem(itemId, batchId), now };
 
   async function continueTrial(batchId: string): Promise<BatchSummary> {
     const { spec } = requireBatch(batchId);
@@ -245,18 +171,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
     retryFailed: (batchId) => {
       requireBatch(batchId);
-      const failed = journal.itemsInStates(batchId, statesOf('retryable'));
-      for (const item of failed) {
-        // A result that was produced (and paid) but not saved is fetched again, not re-executed.
-        if (item.executionId && item.resultUrls.length > 0 && item.creditsCharged > 0) {
-          journal.updateItem(item.id, { event: 'redownload', reason: null });
-          runner.enqueueDownload(item.id);
-        } else {
-          journal.updateItem(item.id, { event: 'retry', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [], resultLabels: [] });
-        }
-        coalescer.markItem(item.id, batchId);
-      }
-      if (failed.length > 0) runner.setBatchState(batchId, 'running', null);
+      if (retryFailedItems(controls, batchId) > 0) runner.setBatchState(batchId, 'running', null);
       return summary(runner.batch(batchId));
     },
     cancelItem: (itemId) => {
@@ -283,33 +198,11 @@ export function createEngine(options: EngineOptions): Engine {
     },
     providerReport: (batchId = null) => {
       if (batchId) requireBatch(batchId);
-      const rows = journal.itemsInStates(batchId, ['charged-no-result']).map((item): ProviderReportRow => {
-        const batch = runner.batch(item.batchId);
-        return {
-          executionId: item.executionId ?? '', submittedAt: item.submittedAt, credits: item.creditsCharged, workflowId: batch.workflow.id,
-          batchId: item.batchId, photo: item.displayName, reason: item.reason,
-        };
-      });
-      return { rows, csv: providerReportCsv(rows), fileName: providerReportFileName(now()) };
+      return providerReportOf(controls, batchId);
     },
     reorder: (batchId, itemIds, beforeItemId = null) => {
       requireBatch(batchId);
-      const all: string[] = [];
-      const pending = new Set<string>();
-      for (let offset = 0; ; offset += 5000) {
-        const page = journal.listItems({ batchId, offset, limit: 5000 });
-        for (const item of page.items) { all.push(item.id); if (item.state === 'pending') pending.add(item.id); }
-        if (page.items.length < 5000) break;
-      }
-      const moving = itemIds.filter((id) => pending.has(id) && id !== beforeItemId);
-      const movingSet = new Set(moving);
-      const rest = all.filter((id) => !movingSet.has(id));
-      let at = beforeItemId ? rest.indexOf(beforeItemId) : rest.findIndex((id) => pending.has(id));
-      if (at < 0) at = rest.length;
-      const order = [...rest.slice(0, at), ...moving, ...rest.slice(at)];
-      journal.setPositions(batchId, order);
-      for (const id of moving) coalescer.markItem(id, batchId);
-      return { moved: moving.length };
+      return reorderItems(controls, batchId, itemIds, beforeItemId);
     },
     setVerdict: (itemId, verdict) => {
       const item = requireItem(itemId);

@@ -1,0 +1,61 @@
+import { statesOf } from '../../../shared/engine/item-states';
+import { providerReportCsv, providerReportFileName, type ProviderReportRow } from '../../../shared/engine/provider-report';
+import type { Journal } from '../journal/journal';
+import type { Runner } from './runner';
+
+// The engine's controls that walk a batch's items (engine.ts keeps the ones that change a batch's state): what
+// "Retry failed", reordering the queue and "Report to provider" do to the journal.
+
+export interface ControlContext {
+  journal: Journal;
+  runner: Runner;
+  /** Marks an item changed for the next progress event. */
+  markItem: (itemId: string, batchId: string) => void;
+  now: () => Date;
+}
+
+/** "Retry failed": a paid result that was not saved is fetched again, anything else runs again. Returns how many. */
+export function retryFailedItems({ journal, runner, markItem }: ControlContext, batchId: string): number {
+  const failed = journal.itemsInStates(batchId, statesOf('retryable'));
+  for (const item of failed) {
+    if (item.executionId && item.resultUrls.length > 0 && item.creditsCharged > 0) {
+      journal.updateItem(item.id, { event: 'redownload', reason: null });
+      runner.enqueueDownload(item.id);
+    } else {
+      journal.updateItem(item.id, { event: 'retry', reason: null, progress: 0, attempts: 0, executionId: null, resultUrls: [], resultLabels: [] });
+    }
+    markItem(item.id, batchId);
+  }
+  return failed.length;
+}
+
+/** Moves pending items (others are ignored) before `beforeItemId`, or to the front of what is still pending. */
+export function reorderItems({ journal, markItem }: ControlContext, batchId: string, itemIds: readonly string[], beforeItemId: string | null): { moved: number } {
+  const all: string[] = [];
+  const pending = new Set<string>();
+  for (let offset = 0; ; offset += 5000) {
+    const page = journal.listItems({ batchId, offset, limit: 5000 });
+    for (const item of page.items) { all.push(item.id); if (item.state === 'pending') pending.add(item.id); }
+    if (page.items.length < 5000) break;
+  }
+  const moving = itemIds.filter((id) => pending.has(id) && id !== beforeItemId);
+  const movingSet = new Set(moving);
+  const rest = all.filter((id) => !movingSet.has(id));
+  let at = beforeItemId ? rest.indexOf(beforeItemId) : rest.findIndex((id) => pending.has(id));
+  if (at < 0) at = rest.length;
+  journal.setPositions(batchId, [...rest.slice(0, at), ...moving, ...rest.slice(at)]);
+  for (const id of moving) markItem(id, batchId);
+  return { moved: moving.length };
+}
+
+/** Executions charged without a result, of one batch or all, as rows and as the CSV the user sends the provider. */
+export function providerReportOf({ journal, runner, now }: ControlContext, batchId: string | null): { rows: ProviderReportRow[]; csv: string; fileName: string } {
+  const rows = journal.itemsInStates(batchId, ['charged-no-result']).map((item): ProviderReportRow => {
+    const batch = runner.batch(item.batchId);
+    return {
+      executionId: item.executionId ?? '', submittedAt: item.submittedAt, credits: item.creditsCharged, workflowId: batch.workflow.id,
+      batchId: item.batchId, photo: item.displayName, reason: item.reason,
+    };
+  });
+  return { rows, csv: providerReportCsv(rows), fileName: providerReportFileName(now()) };
+}

@@ -81,6 +81,10 @@ describe('accessibility and layout of every main screen', () => {
     const panel = page.getByRole('region', { name: 'Batch Color Grade' });
     await panel.getByText('Running').first().waitFor();
     await audit('queue running');
+    await panel.getByRole('button', { name: 'Cancel batch' }).click();
+    await page.getByRole('dialog', { name: 'Cancel this batch?' }).waitFor();
+    await audit('cancel confirmation');
+    await page.getByRole('dialog', { name: 'Cancel this batch?' }).getByRole('button', { name: 'Keep running' }).click();
     await panel.getByText('Finished').waitFor({ timeout: 60_000 });
     await audit('queue finished');
   });
@@ -89,6 +93,9 @@ describe('accessibility and layout of every main screen', () => {
     await page.getByRole('region', { name: 'Batch Color Grade' }).getByRole('button', { name: 'Review results' }).click();
     await page.getByRole('img', { name: /^After: / }).waitFor();
     await audit('review');
+    await page.getByRole('radio', { name: 'Side by side' }).click();
+    await page.locator('figcaption', { hasText: 'Before' }).waitFor();
+    await audit('review side by side');
   });
 
   it('hot folders and the hot-folder editor', async () => {

@@ -2,6 +2,10 @@
 // the engine bench's memory child). Two settings can only be made when a process starts:
 //   - MALLOC_ARENA_MAX=2: glibc gives each thread that allocates (libuv's pool, libvips' workers) its own arena and
 //     keeps freed image buffers in it, so RSS grows with the thread count rather than with the images in flight;
+//   - MALLOC_MMAP_THRESHOLD_=131072: every allocation of 128 KB or more (pixel rows, decoded images, file chunks)
+//     gets its own mapping, given back to the system when freed. Left dynamic, glibc raises the threshold to the size
+//     of the last large buffer freed (up to 32 MB), after which image buffers come from the arenas and their freed
+//     space stays in RSS (1,000 × 24 MP: peak 194 → 179 MB; an mmap per image costs nothing next to a decode);
 //   - --max-semi-space-size / --max-old-space-size: V8 otherwise lets tens of MB of dead upload strings (base64)
 //     pile up before it collects them; 192 MB of old space is far above what the engine's state needs.
 // A process started without them re-executes itself once with them (a marker stops a second time). That costs one
@@ -10,7 +14,7 @@
 import { spawn } from 'node:child_process';
 
 export const MEMORY_NODE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=192'];
-export const MEMORY_ENV = process.platform === 'linux' ? { MALLOC_ARENA_MAX: '2' } : {};
+export const MEMORY_ENV = process.platform === 'linux' ? { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' } : {};
 const MARKER = 'BATCHROOM_MEMORY_PROFILE';
 
 /** True when this process already runs under the profile (or the user chose the settings themselves). */

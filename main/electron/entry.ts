@@ -42,9 +42,9 @@ function runConsoleMode(args: string[]): void {
 
 function startDesktop(): void {
   // The engine's memory profile (bin/memory-profile.mjs). Renderers take the V8 flags through the command line; the
-  // main process only reads them at start-up, and glibc only reads MALLOC_ARENA_MAX then, so on Linux the app starts
-  // once more with both before anything else happens (elsewhere the core's sharp settings apply; the arena setting is
-  // glibc's).
+  // main process only reads them at start-up, and glibc only reads its MALLOC_* settings then, so on Linux the app
+  // starts once more with both before anything else happens (elsewhere the core's sharp settings apply; the malloc
+  // settings are glibc's).
   app.commandLine.appendSwitch('js-flags', MEMORY_NODE_FLAGS.join(' '));
   if (process.platform === 'linux' && !hasMemoryProfile()) {
     Object.assign(process.env, MEMORY_ENV, { BATCHROOM_MEMORY_PROFILE: '1' });

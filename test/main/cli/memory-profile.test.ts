@@ -19,7 +19,7 @@ beforeAll(async () => {
     import { relaunchWithMemoryProfile } from ${JSON.stringify(profile)};
     const code = await relaunchWithMemoryProfile();
     if (code !== null) process.exit(code);
-    console.log(JSON.stringify({ arenas: process.env.MALLOC_ARENA_MAX ?? null, heapMB: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20), args: process.argv.slice(2) }));
+    console.log(JSON.stringify({ arenas: process.env.MALLOC_ARENA_MAX ?? null, mmap: process.env.MALLOC_MMAP_THRESHOLD_ ?? null, heapMB: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20), args: process.argv.slice(2) }));
     process.exit(7);
   `);
 });
@@ -38,12 +38,13 @@ describe('memory profile', () => {
   });
 
   it('re-executes a plain start once under the profile, passing arguments and the exit code through', () => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'MALLOC_ARENA_MAX' && k !== 'NODE_OPTIONS' && k !== 'BATCHROOM_MEMORY_PROFILE'));
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MALLOC_') && k !== 'NODE_OPTIONS' && k !== 'BATCHROOM_MEMORY_PROFILE'));
     const run = spawnSync(process.execPath, [join(dir, 'probe.mjs'), 'a b', '--x'], { env, encoding: 'utf8' });
     expect(run.status, run.stderr).toBe(7);
-    const seen = JSON.parse(run.stdout.trim()) as { arenas: string | null; heapMB: number; args: string[] };
+    const seen = JSON.parse(run.stdout.trim()) as { arenas: string | null; mmap: string | null; heapMB: number; args: string[] };
     expect(seen.args).toEqual(['a b', '--x']);
     expect(seen.arenas).toBe(MEMORY_ENV.MALLOC_ARENA_MAX ?? null);
+    expect(seen.mmap).toBe(MEMORY_ENV.MALLOC_MMAP_THRESHOLD_ ?? null);
     // --max-old-space-size=192 caps the heap near 192 MB (plus the young generation); Node's default is far larger.
     expect(seen.heapMB).toBeLessThan(260);
   });

@@ -9,8 +9,10 @@ import { join } from 'node:path';
 // again later, which `ReportOnce` passes on only if the file changed in between.
 
 export interface NewFilePollerOptions {
-  /** The folders being watched, each with the names chokidar already knows in it. */
+  /** The folders being watched, each with the names chokidar already knows in it (built afresh on each call). */
   watched(): Record<string, string[]>;
+  /** The folder list is taken from `watched()` again after this many looks (and whenever a listing changed). */
+  refreshDirsEvery?: number;
   ignored(path: string): boolean;
   intervalMs: number;
   writePollMs: number;
@@ -24,6 +26,9 @@ export class NewFilePoller {
   private timer: NodeJS.Timeout | null = null;
   private busy = false;
   private closed = false;
+  /** Folders to look at, from `watched()`: asking for it lists every name chokidar knows, so not on every look. */
+  private dirs: string[] = [];
+  private looksUntilRefresh = 0;
 
   constructor(private readonly options: NewFilePollerOptions) {}
 
@@ -45,13 +50,21 @@ export class NewFilePoller {
     if (this.busy || this.closed) return;
     this.busy = true;
     try {
-      for (const [dir, names] of Object.entries(this.options.watched())) {
+      if (this.looksUntilRefresh-- <= 0) {
+        this.dirs = Object.keys(this.options.watched());
+        this.looksUntilRefresh = this.options.refreshDirsEvery ?? 8;
+      }
+      let watched: Record<string, string[]> | null = null;
+      for (const dir of this.dirs) {
         const info = await stat(dir).catch(() => null);
         if (!info?.isDirectory()) continue;
         const before = this.mtimes.get(dir);
         this.mtimes.set(dir, info.mtimeMs);
         if (before === undefined || before === info.mtimeMs) continue;
-        const known = new Set(names);
+        watched ??= this.options.watched();
+        // A new subfolder is looked at from the next look on.
+        this.looksUntilRefresh = 0;
+        const known = new Set(watched[dir] ?? []);
         for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
           const path = join(dir, entry.name);
           if (!entry.isFile() || known.has(entry.name) || this.following.has(path) || this.options.ignored(path)) continue;

@@ -1,6 +1,6 @@
 import { isAppError } from '../../../shared/errors';
 import type { BatchRecord, ItemRecord } from '../journal/types';
-import { durationSample, learnDuration, nextPollDelayMs, predictRemainingMs, type ProgressSample } from './poll-timing';
+import { learnExecution, nextPollDelayMs, predictRemainingMs, type LearnedDuration, type ProgressSample } from './poll-timing';
 import { nowMs } from './clock';
 import { addPhase } from './phase-times';
 import { lostEntryOf, updateWithLedger } from './done-record';
@@ -31,7 +31,7 @@ export interface Flight {
 export class ExecutionFollower {
   private readonly flights = new Map<string, Flight>();
   /** Learned accept → complete time per batch (what a completion was seen to take). */
-  private readonly expectedMs = new Map<string, number>();
+  private readonly learned = new Map<string, LearnedDuration>();
 
   /** onCompleted: the item is `downloading` with its result URLs journalled; queue its download. */
   constructor(private readonly core: RunnerCore, private readonly onCompleted: (itemId: string) => void) {}
@@ -72,7 +72,8 @@ export class ExecutionFollower {
   private pollDelay(flight: Flight): number {
     return nextPollDelayMs({
       elapsedMs: nowMs() - flight.acceptedAt, first: flight.first, last: flight.last,
-      expectedMs: this.expectedMs.get(flight.batchId) ?? null, overdue: flight.overdue, idlePolls: flight.idlePolls, polls: flight.polls,
+      expectedMs: this.learned.get(flight.batchId)?.expectedMs ?? null, spreadMs: this.learned.get(flight.batchId)?.spreadMs,
+      overdue: flight.overdue, idlePolls: flight.idlePolls, polls: flight.polls,
     });
   }
 
@@ -109,12 +110,12 @@ export class ExecutionFollower {
       return;
     }
     const now = nowMs();
-    const expected = this.expectedMs.get(flight.batchId) ?? null;
+    const learned = this.learned.get(flight.batchId) ?? null;
+    const expected = learned?.expectedMs ?? null;
     if (execution.status === 'completed') {
       this.flights.delete(flight.itemId);
       addPhase(core.stats.phases, 'slotHeld', now - flight.trackedAt);
-      const sample = durationSample(now - flight.acceptedAt, flight.lastPendingPollAt === null ? null : flight.lastPendingPollAt - flight.acceptedAt, expected);
-      this.expectedMs.set(flight.batchId, learnDuration(expected, sample));
+      this.learned.set(flight.batchId, learnExecution(learned, now - flight.acceptedAt, flight.lastPendingPollAt === null ? null : flight.lastPendingPollAt - flight.acceptedAt));
       const at = core.o.now().toISOString();
       journal.updateExecution(flight.executionId, { status: 'completed', completedAt: at });
       core.update(flight.itemId, { event: 'complete', progress: 100, resultUrls: execution.resultUrls, resultLabels: execution.resultLabels ?? [], completedAt: at });
@@ -149,8 +150,8 @@ export class ExecutionFollower {
       flight.idlePolls += 1;
     }
     const prediction = predictRemainingMs({
-      elapsedMs: now - flight.acceptedAt, first: flight.first, last: flight.last, expectedMs: expected, overdue: flight.overdue, idlePolls: flight.idlePolls,
-      polls: flight.polls,
+      elapsedMs: now - flight.acceptedAt, first: flight.first, last: flight.last, expectedMs: expected, spreadMs: learned?.spreadMs,
+      overdue: flight.overdue, idlePolls: flight.idlePolls, polls: flight.polls,
     });
     if (prediction && prediction.remainingMs <= 0) flight.overdue += 1;
     const state = execution.status === 'running' ? 'running' : 'submitted';

@@ -20,6 +20,8 @@ export interface PollState {
   last: ProgressSample | null;
   /** Typical accept → complete time for this batch, when measured. */
   expectedMs: number | null;
+  /** How far completions have fallen outside the looks around the expected end (0: always between them). */
+  spreadMs?: number;
   /** Consecutive polls that found it not done after the predicted end. */
   overdue: number;
   /** Polls so far that saw no progress at all. */
@@ -50,15 +52,28 @@ export function predictRemainingMs(state: PollState): { remainingMs: number; con
   return null;
 }
 
+/**
+ * Durations this steady (the spread within 1 % of the duration, or 10 ms) are looked at tightly around their end:
+ * at L = 10 s the 3 % lead and 2 % overdue steps made for when durations vary cost 100–200 ms per execution.
+ */
+export function isSteady(expectedMs: number, spreadMs: number | undefined): boolean {
+  return spreadMs !== undefined && spreadMs <= Math.max(10, expectedMs * 0.01);
+}
+
 /** How far before the expected end the first look goes, so a completion is bracketed (and learned) tightly. */
-export function probeLeadMs(expectedMs: number): number {
-  return Math.max(40, expectedMs * 0.03);
+export function probeLeadMs(expectedMs: number, spreadMs?: number): number {
+  return isSteady(expectedMs, spreadMs) ? Math.max(20, 2 * spreadMs!) : Math.max(40, expectedMs * 0.03);
+}
+
+/** After the end was expected: a steady batch's look lands just past it by a fraction of its spread. */
+function marginMs(state: PollState): number {
+  return state.expectedMs !== null && isSteady(state.expectedMs, state.spreadMs) ? Math.max(5, 0.8 * state.spreadMs!) : POLL_MARGIN_MS;
 }
 
 export function nextPollDelayMs(state: PollState): number {
   // Duration known: one look just before the expected end, one just after it.
   if (state.expectedMs !== null && state.polls === 0) {
-    return Math.max(0, state.expectedMs - probeLeadMs(state.expectedMs) - state.elapsedMs);
+    return Math.max(0, state.expectedMs - probeLeadMs(state.expectedMs, state.spreadMs) - state.elapsedMs);
   }
   const prediction = predictRemainingMs(state);
   if (prediction === null) {
@@ -67,26 +82,57 @@ export function nextPollDelayMs(state: PollState): number {
   }
   const { remainingMs, confident } = prediction;
   if (remainingMs <= MIN_STEP_MS / 2) {
+    if (state.expectedMs && isSteady(state.expectedMs, state.spreadMs)) {
+      return Math.min(2_000, Math.max(15, 0.4 * state.spreadMs!) * 1.5 ** Math.min(state.overdue, 8));
+    }
     const base = state.expectedMs ? Math.max(MIN_STEP_MS, state.expectedMs * 0.02) : MIN_STEP_MS;
     return Math.min(2_000, Math.max(MIN_STEP_MS, base * 2 ** Math.min(state.overdue, 5)));
   }
   // One progress sample only: go part of the way and measure the rate.
   if (!confident) return Math.min(MAX_SLEEP_MS, Math.max(MIN_STEP_MS, remainingMs * 0.4));
-  return Math.min(MAX_SLEEP_MS, remainingMs + POLL_MARGIN_MS);
+  return Math.min(MAX_SLEEP_MS, remainingMs + marginMs(state));
+}
+
+/** What is learned of a batch's executions: the expected duration and how far completions stray from it. */
+export interface LearnedDuration {
+  expectedMs: number;
+  spreadMs: number;
 }
 
 /**
- * What a completion says about the duration: the midpoint of the last look that found it unfinished and the look
- * that found it done; without an earlier look, only that it took at most this long (assume a tenth less).
+ * What a completion says about the duration, from the look that found it done and the last that did not. A steady
+ * batch whose end fell between the two looks around the prediction keeps the prediction (edged down by a
+ * millisecond, so it stays tight): the middle of that bracket says more about where the looks were than about the
+ * end. Otherwise the middle of the bracket; without an earlier look, only that it took at most this long (assume a
+ * tenth less, or two leads for a steady batch).
  */
-export function durationSample(observedMs: number, lastPendingMs: number | null, expectedMs: number | null): number {
-  if (lastPendingMs !== null) return (lastPendingMs + observedMs) / 2;
+export function durationSample(observedMs: number, lastPendingMs: number | null, learned: LearnedDuration | null): number {
+  const expected = learned?.expectedMs ?? null;
+  const steady = learned !== null && isSteady(learned.expectedMs, learned.spreadMs);
+  if (lastPendingMs !== null) {
+    if (steady && lastPendingMs <= expected! && expected! <= observedMs) return expected! - 1;
+    return (lastPendingMs + observedMs) / 2;
+  }
+  if (steady) return Math.max(0, observedMs - 2 * probeLeadMs(expected!, learned.spreadMs));
   // Only an upper bound: step well below it (a tenth), or a too-high first estimate would take dozens of
   // completions to come down with the lead as small as it is.
-  return Math.max(0, observedMs - Math.max(probeLeadMs(expectedMs ?? observedMs), observedMs * 0.1));
+  return Math.max(0, observedMs - Math.max(probeLeadMs(expected ?? observedMs), observedMs * 0.1));
 }
 
-/** Updates a batch's expected duration after a completion was seen. */
+/** Updates a batch's learned duration after a completion was seen (`lastPendingMs`: the last look that found it running). */
+export function learnExecution(previous: LearnedDuration | null, observedMs: number, lastPendingMs: number | null): LearnedDuration {
+  const sample = durationSample(observedMs, lastPendingMs, previous);
+  if (previous === null) return { expectedMs: sample, spreadMs: Number.POSITIVE_INFINITY };
+  const e = previous.expectedMs;
+  // How wrong the prediction was at least: 0 when the end fell between the looks on either side of it.
+  const missed = lastPendingMs !== null
+    ? (lastPendingMs <= e && e <= observedMs ? 0 : Math.min(Math.abs(e - lastPendingMs), Math.abs(e - observedMs)))
+    : Math.abs(e - observedMs);
+  const spread = Number.isFinite(previous.spreadMs) ? previous.spreadMs * 0.8 + missed * 0.2 : missed;
+  return { expectedMs: learnDuration(e, sample), spreadMs: spread };
+}
+
+/** An exponential moving average of durations (also the download pool's per-item time). */
 export function learnDuration(previous: number | null, sample: number): number {
   if (previous === null) return sample;
   return previous * 0.7 + sample * 0.3;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { durationSample, learnDuration, nextPollDelayMs, POLL_MARGIN_MS, probeLeadMs, type PollState, type ProgressSample } from '../../../main/core/engine/poll-timing';
+import {
+  durationSample, learnDuration, learnExecution, nextPollDelayMs, POLL_MARGIN_MS, probeLeadMs, type LearnedDuration, type PollState, type ProgressSample,
+} from '../../../main/core/engine/poll-timing';
 
 // Simulates the sandbox's progress curve (queued for 10% of L, then 5-point steps, completed at L) against the
 // poll timing, counting status requests and how late completion is seen.
@@ -46,15 +48,16 @@ describe('adaptive poll timing', () => {
   });
 
   it('learns the duration from the bracket of the last two looks', () => {
-    expect(durationSample(2_100, 1_900, 2_000)).toBe(2_000);
-    expect(durationSample(2_100, null, 2_000)).toBe(2_100 - 210);
+    const unsteady = { expectedMs: 2_000, spreadMs: Number.POSITIVE_INFINITY };
+    expect(durationSample(2_100, 1_900, unsteady)).toBe(2_000);
+    expect(durationSample(2_100, null, unsteady)).toBe(2_100 - 210);
     let expected: number | null = null;
     // A first estimate far too high converges to the truth within a dozen completions.
     expected = 3_000;
     for (let i = 0; i < 12; i++) {
       const probe = expected - probeLeadMs(expected);
       const seen = probe >= 2_000 ? probe : expected + POLL_MARGIN_MS;
-      expected = learnDuration(expected, durationSample(seen, probe >= 2_000 ? null : probe, expected));
+      expected = learnDuration(expected, durationSample(seen, probe >= 2_000 ? null : probe, { expectedMs: expected, spreadMs: Number.POSITIVE_INFINITY }));
     }
     expect(Math.abs(expected - 2_000)).toBeLessThan(150);
   });
@@ -63,5 +66,45 @@ describe('adaptive poll timing', () => {
     const late = simulate(10_000, 5_000);
     expect(late.polls).toBeLessThanOrEqual(8);
     expect(late.lateMs).toBeLessThanOrEqual(1000);
+  });
+
+  // A batch's executions one after another, with the timing learned from each completion as the engine does.
+  function batch(L: number, jitterMs: number, n = 300): { lateMs: number; polls: number } {
+    let seed = 7;
+    const random = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+    let learned: LearnedDuration | null = { expectedMs: L * 1.05, spreadMs: Number.POSITIVE_INFINITY };
+    let late = 0;
+    let polls = 0;
+    for (let i = 0; i < n; i++) {
+      const duration = L + (random() * 2 - 1) * jitterMs;
+      let t = 0;
+      let overdue = 0;
+      let lastPending: number | null = null;
+      for (let p = 0; ; p++) {
+        t += nextPollDelayMs({ elapsedMs: t, first: null, last: null, expectedMs: learned.expectedMs, spreadMs: learned.spreadMs, overdue, idlePolls: 0, polls: p }) + 2;
+        polls++;
+        if (t >= duration) break;
+        lastPending = t;
+        if (t > learned.expectedMs) overdue++;
+      }
+      late += t - duration;
+      learned = learnExecution(learned, t, lastPending);
+    }
+    return { lateMs: late / n, polls: polls / n };
+  }
+
+  it('looks tightly around the end of steady executions: at L = 10 s a completion is seen within tens of ms, not hundreds', () => {
+    const steady = batch(10_000, 0);
+    expect(steady.lateMs).toBeLessThan(30);
+    expect(steady.polls).toBeLessThanOrEqual(2.2);
+    expect(batch(2_000, 5).lateMs).toBeLessThan(20);
+  });
+
+  it('keeps the wider looks when durations vary, within 6 status requests per execution', () => {
+    for (const [L, jitter] of [[2_000, 200], [10_000, 1_000], [30_000, 3_000]] as const) {
+      const varied = batch(L, jitter);
+      expect(varied.polls).toBeLessThanOrEqual(6);
+      expect(varied.lateMs).toBeLessThan(L * 0.05);
+    }
   });
 });

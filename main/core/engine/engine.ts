@@ -17,6 +17,7 @@ import { toBatchSummary, toItemView } from './projection';
 import { Runner } from './runner';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
 import { providerReportOf, reorderItems, retryFailedItems, type ControlContext } from './batch-controls';
+import { createFileFacts } from '../images/file-facts';
 import { createResultMetadataWriter } from '../images/result-metadata';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
 import type { Engine, EngineOptions } from './engine-api';
@@ -43,6 +44,8 @@ export function createEngine(options: EngineOptions): Engine {
   }), options.eventIntervalMs ?? 100);
 
   const doneLedger = options.doneLedger ?? journalDoneLedger(journal);
+  // The estimate reads every input; Start, moments later, finds them unchanged and does not read them again.
+  const fileFacts = createFileFacts();
   const resultMetadata = options.resultMetadata ?? createResultMetadataWriter({ configDir: dirname(journal.path), creatorTool: `${APP_NAME} ${APP_VERSION}` });
   const runner: Runner = new Runner({
     journal, client, logger, concurrency, now,
@@ -74,7 +77,7 @@ export function createEngine(options: EngineOptions): Engine {
   async function plan(input: BatchSpecInput) {
     const spec = await specWithOutputFolder(input);
     const workflow: WorkflowDetail = await client.getWorkflow(spec.workflowId);
-    const full = await planBatch(spec, workflow, doneLedger);
+    const full = await planBatch(spec, workflow, fileFacts, doneLedger);
     const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
     let balance: number | null = null;
     try {
@@ -86,7 +89,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (isAppError(error) && error.code === 'unauthorized') throw error;
       logger.warn('balance unavailable for estimate', { error: error instanceof Error ? error.message : String(error) });
     }
-    return { spec, workflow, planned, estimate: await buildEstimate(spec, workflow, planned, balance, now(), resultMetadata.capture) };
+    return { spec, workflow, planned, estimate: await buildEstimate(spec, workflow, planned, balance, now(), fileFacts, resultMetadata.capture) };
   }
 
   async function createBatch(input: BatchSpecInput): Promise<BatchSummary> {

@@ -6,7 +6,7 @@ import type { BatchEstimate, BatchSpec, DoneInput, SkippedInput } from '../../..
 import { AppError } from '../../../shared/errors';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { classifyInputFile } from '../images/classify';
-import { hashFile } from '../images/hash';
+import type { FileFacts } from '../images/file-facts';
 import { resolveInputs } from '../images/resolve-inputs';
 import type { DoneLedger } from '../journal/done-ledger';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
@@ -15,7 +15,6 @@ import { imageFieldOrder, previewOutputNames, type CaptureReader } from './outpu
 import { DEFAULT_OUTPUT_SIZE, OUTPUT_LONG_EDGE } from '../images/encode';
 import { namingSourceOf, resultFormatOf } from '../../../shared/naming';
 import pLimit from 'p-limit';
-import sharp from 'sharp';
 import { isRawPath } from '../images/raw-preview';
 
 // Turns a BatchSpec into the items of a batch: inputs scanned (with reasons for skips), content hashed, duplicates
@@ -62,7 +61,7 @@ export function defaultImageField(workflow: WorkflowDetail, spec: BatchSpec): st
  * `done`: the done ledger. A photo it knows as saved under this workflow and these parameters is skipped with the
  * day and place of its results, unless the spec asks to `rerun`; if those results are all gone it runs again.
  */
-export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, done?: DoneLedger): Promise<Plan> {
+export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts: FileFacts, done?: DoneLedger): Promise<Plan> {
   const paramsHash = parametersHash(spec.parameters);
   const items: NewItem[] = [];
   const skipped: SkippedInput[] = [];
@@ -124,11 +123,19 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, done?
       skipped.push(skip);
       push({ [field]: skip.path }, '', basename(skip.path), null, skip.reason);
     }
-    for (const file of scan.files) {
+    // Read a few files at once (each read is mostly waiting on the disk), but decide in the selection's order: which
+    // of two identical photos is "the duplicate" must not depend on which read finished first.
+    const limit = pLimit(4);
+    const hashes = scan.files.map((file) => {
+      const hash = limit(() => facts.contentHash(file.path));
+      hash.catch(() => undefined); // awaited in order below; a failure before its turn is not an unhandled rejection
+      return hash;
+    });
+    for (const [index, file] of scan.files.entries()) {
       const display = file.relDir ? join(file.relDir, basename(file.path)) : basename(file.path);
       let hash: string;
       try {
-        hash = await hashFile(file.path);
+        hash = await hashes[index]!;
       } catch (error) {
         const reason = `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
         skipped.push({ path: file.path, reason });
@@ -151,7 +158,7 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, done?
       const verdict = classifyInputFile(path);
       if (!verdict.ok) { problem = `${basename(path)}: ${verdict.reason}`; break; }
       try {
-        hashes.push(`${field}=${await hashFile(path)}`);
+        hashes.push(`${field}=${await facts.contentHash(path)}`);
       } catch (error) {
         problem = `${basename(path)}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : 'cannot be read'}`;
         break;
@@ -198,7 +205,7 @@ export function refuseUnrunnable(spec: BatchSpec, estimate: BatchEstimate): void
 }
 
 export async function buildEstimate(
-  spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date, capture?: CaptureReader,
+  spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date, facts: FileFacts, capture?: CaptureReader,
 ): Promise<BatchEstimate> {
   const totalCost = plan.workCount * workflow.creditCost;
   // Capture tokens in the template: each source's date and camera are read here, once (cached for the saver).
@@ -222,7 +229,7 @@ export async function buildEstimate(
     ...(plan.trial ? { trial: plan.trial } : {}),
     resultFile: {
       longEdge: OUTPUT_LONG_EDGE[spec.parameters.globalOverrides?.imageSize ?? DEFAULT_OUTPUT_SIZE],
-      largestOriginalEdge: await largestEdgeOf(plan.items, capture),
+      largestOriginalEdge: await largestEdgeOf(plan.items, facts, capture),
       formats: [...new Set(runnableSources(plan.items, workflow).map((source) => resultFormatOf(source, spec.output.format)))].sort(),
       colour: spec.output.colour,
       metadata: spec.output.metadata,
@@ -238,17 +245,12 @@ const runnableSources = (items: readonly NewItem[], workflow: WorkflowDetail): s
  * size as ExifTool reads it (what the photographer calls the original), though its embedded preview is what is sent.
  * Null when none could be read.
  */
-async function largestEdgeOf(items: readonly NewItem[], capture?: CaptureReader): Promise<number | null> {
+async function largestEdgeOf(items: readonly NewItem[], facts: FileFacts, capture?: CaptureReader): Promise<number | null> {
   const paths = [...new Set(items.filter((i) => i.state === 'pending').flatMap((i) => Object.values(i.sources)).filter((s) => !/^https?:\/\//i.test(s)))];
   const limit = pLimit(8);
   const edges = await Promise.all(paths.map((path) => limit(async () => {
     if (isRawPath(path)) return (await capture?.(path).catch(() => null))?.longEdge ?? 0;
-    try {
-      const { width, height } = await sharp(path).metadata();
-      return Math.max(width ?? 0, height ?? 0);
-    } catch {
-      return 0; // HEIC or unreadable: the size sentence simply leaves it out
-    }
+    return facts.longEdge(path);
   })));
   const largest = Math.max(0, ...edges);
   return largest > 0 ? largest : null;

@@ -17,7 +17,7 @@ async function builtMain() {
   if (process.env.BATCHROOM_CLI_FROM_SOURCE === '1') return null;
   try {
     const { buildCli, freshCliEntry } = await import('../scripts/build-cli.mjs');
-    const entry = (await freshCliEntry()) ?? (await buildCli()).entry;
+    const entry = freshCliEntry() ?? (await buildCli()).entry;
     return (await import(pathToFileURL(entry).href)).main;
   } catch {
     return null; // no esbuild (or no write access to dist/): run from the sources

@@ -7,6 +7,7 @@
 // Run by `npm install` (prepare) and by bin/batchroom.mjs on the first start after a change. Each build goes into its
 // own folder (dist/cli/build-<id>/) and `current.json` points at the newest: a CLI still running an older build
 // keeps loading its chunks from where they were; builds older than a day are removed.
+import { readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -61,23 +62,24 @@ async function removeOldBuilds(keep) {
   }
 }
 
-/** The built CLI's entry when it exists and no source file that went into it has changed since, else null. */
-export async function freshCliEntry() {
+/**
+ * The built CLI's entry when it exists and no source file that went into it has changed since, else null. It runs
+ * before every command, so it is synchronous and reads no file contents: one stat per source (≈ 235 files, ≈ 7 ms;
+ * 235 parallel async stats took ≈ 10–30 ms through libuv's thread pool), compared with the size and modification
+ * time the manifest recorded at build time, as git's index does.
+ */
+export function freshCliEntry(cliDir = CLI_DIR, sourceRoot = root) {
   let manifest;
   try {
-    manifest = JSON.parse(await readFile(CURRENT, 'utf8'));
+    manifest = JSON.parse(readFileSync(join(cliDir, 'current.json'), 'utf8'));
   } catch {
     return null;
   }
-  const checks = await Promise.all(manifest.inputs.map(async ({ file, size, mtimeMs }) => {
-    try {
-      const info = await stat(join(root, file));
-      return info.size === size && info.mtimeMs === mtimeMs;
-    } catch {
-      return false;
-    }
-  }));
-  return checks.every(Boolean) ? join(CLI_DIR, manifest.entry) : null;
+  for (const { file, size, mtimeMs } of manifest.inputs) {
+    const info = statSync(join(sourceRoot, file), { throwIfNoEntry: false });
+    if (!info || info.size !== size || info.mtimeMs !== mtimeMs) return null;
+  }
+  return join(cliDir, manifest.entry);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

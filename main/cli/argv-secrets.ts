@@ -1,5 +1,5 @@
 import { redactSecrets } from '../../shared/redact';
-import { knownSecrets, rememberSecret } from './session';
+import { knownSecrets, rememberSecret } from './secrets-seen';
 
 /** Flags whose value is a secret; `--flag value` and `--flag=value` are both understood. */
 const SECRET_FLAGS = ['--api-key', '--sandbox-key'] as const;

@@ -13,7 +13,7 @@ import { registerWatchCommand } from './commands/watch';
 import { redactCliText, redactedCommanderOutput, rememberArgvSecrets } from './argv-secrets';
 import { describeFailure, formatFailure } from './errors';
 import { EXIT } from './exit-codes';
-import { knownSecrets } from './session';
+import { knownSecrets } from './secrets-seen';
 
 /**
  * Builds the `batchroom` program. Each command lives in `./commands/<name>.ts` and registers itself here, so

@@ -39,10 +39,6 @@ export interface RunFlags {
   rerun?: boolean;
 }
 
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
-
 function splitPair(raw: string, flag: string, example: string): [string, string] {
   const at = raw.indexOf('=');
   if (at <= 0) throw new UsageError(`${flag} expects field=value, got "${raw}".`, `For example: ${flag} ${example}`);

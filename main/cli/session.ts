@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { pathToFileURL } from 'node:url';
-import { contract, type Contract, type InvokeChannelName } from '../../shared/ipc/contract';
+import type { Contract, InvokeChannelName } from '../../shared/ipc/contract';
 import type { ArgsOf, ResultOf } from '../../shared/ipc/contract-kit';
 import type { ServiceStatus } from '../../shared/ipc/channels/service';
 import type { SandboxReason } from '../../shared/settings/key-status';
 import type { ItemOutcomeEvent } from '../../shared/engine/model';
-import { createInvokeDispatcher, unwrap } from '../../shared/ipc/dispatch';
 import type { Core, HostCapabilities } from '../core/app/types';
 import { createLogger, type LogRecord } from '../core/log';
+import { knownSecrets, rememberSecret } from './secrets-seen';
 import type { startEmbeddedSandbox as StartEmbeddedSandbox } from '../sandbox/embedded';
 
 // Loaded when a command needs it, not at start: `batchroom --help` should not wait for sharp and the sandbox.
@@ -30,14 +30,7 @@ export function globalOptions(command: Command): GlobalOptions {
 export const API_KEY_FLAG_WARNING =
   'batchroom: warning: --api-key is visible to other users in the process list; prefer `batchroom key set` or BATCHROOM_API_KEY.';
 
-/** Secrets in use by the current command, so the top-level error printer can scrub them too. */
-const activeSecrets = new Set<string>();
-export function knownSecrets(): string[] {
-  return [...activeSecrets];
-}
-export function rememberSecret(secret: string | undefined): void {
-  if (secret && secret.length >= 4) activeSecrets.add(secret);
-}
+export { knownSecrets, rememberSecret } from './secrets-seen';
 
 /** What the terminal lends the core: nothing native; previews are plain file URLs (never shown anyway). */
 export function cliHostCapabilities(): HostCapabilities {
@@ -120,8 +113,11 @@ export async function openSession(command: Command, extra: SessionNeeds = {}): P
       if (options.debug) process.stderr.write(`[${record.level}] ${record.scope}: ${record.message}${record.fields ? ` ${JSON.stringify(record.fields)}` : ''}\n`);
     },
   });
-  // Loaded on demand so `--help`, `--version` and usage errors answer without starting the whole core.
-  const { createCore } = await import('../core/app/create-core');
+  // Loaded on demand so `--help`, `--version` and usage errors answer without starting the whole core (or zod, which
+  // the contract's schemas need).
+  const [{ createCore }, { contract }, { createInvokeDispatcher, unwrap }] = await Promise.all([
+    import('../core/app/create-core'), import('../../shared/ipc/contract'), import('../../shared/ipc/dispatch'),
+  ]);
   const core = await createCore({
     host: cliHostCapabilities(),
     stateDir: options.stateDir,

@@ -1,4 +1,4 @@
-import { ErrorEnvelopeSchema, type ErrorDetail, type ErrorEnvelope } from '../../shared/errors';
+import { ErrorEnvelopeSchema, type ErrorDetail, type ErrorEnvelope } from '../../shared/error-envelope';
 import type { IpcResult } from '../../shared/ipc/contract-kit';
 
 /** An error as the UI shows it: a sentence a photographer understands, the technical detail one click away. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ErrorEnvelope } from '../errors';
+import type { ErrorEnvelope } from '../error-envelope';
 
 // The building blocks of the one IPC contract. A channel is `domain:action`; its kind decides how every host
 // carries it: `invoke` is request/response with zod-checked arguments and result, `event` is main → renderer.

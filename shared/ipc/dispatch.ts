@@ -1,4 +1,5 @@
-import { fromErrorEnvelope, isAppError, toErrorEnvelope } from '../errors';
+import { fromErrorEnvelope, toErrorEnvelope } from '../error-envelope';
+import { isAppError } from '../errors';
 import { redactSecrets } from '../redact';
 import { formatZodError } from '../validation';
 import type { ChannelMap, DomainHandlers, IpcResult } from './contract-kit';

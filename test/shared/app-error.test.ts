@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AppError, fromErrorEnvelope, toErrorEnvelope, wireDetail } from '../../shared/errors';
+import { AppError } from '../../shared/errors';
+import { fromErrorEnvelope, toErrorEnvelope, wireDetail } from '../../shared/error-envelope';
 import { createInvokeDispatcher } from '../../shared/ipc/dispatch';
 import { invoke } from '../../shared/ipc/contract-kit';
 import { z } from 'zod';

@@ -2,17 +2,12 @@ import type { Command } from 'commander';
 import { AppError } from '../../../shared/errors';
 import { maskKey } from '../../../shared/redact';
 import type { Balance } from '../../../shared/service/model';
-import {
-  API_KEY_ENV,
-  createKeychainSecretStore,
-  getKeyStatus,
-  normalizeServiceUrl,
-  resolveCredentials,
-  saveValidatedKey,
-  type KeyRejectReason,
-  type KeyValidator,
-  type SecretStore,
-} from '../../core/secrets';
+// From the modules themselves, not the secrets index: that would also load validate-key.ts and with it zod, which
+// only `key set`/`status` need (loaded there) — `batchroom --help` defines this command too.
+import { API_KEY_ENV, getKeyStatus, resolveCredentials } from '../../core/secrets/credentials';
+import { createKeychainSecretStore, type SecretStore } from '../../core/secrets/secret-store';
+import { normalizeServiceUrl } from '../../core/secrets/service-url';
+import type { KeyRejectReason, KeyValidator } from '../../core/secrets/validate-key';
 import { createLogger } from '../../core/log';
 import type { SettingsStore } from '../../core/settings';
 import { EXIT } from '../exit-codes';
@@ -113,6 +108,7 @@ export function registerKeyCommand(program: Command, deps: KeyCommandDeps = defa
       const serviceUrl = normalizeServiceUrl(globals.serviceUrl ?? settings.serviceUrl);
       if (globals.apiKey) process.stderr.write('batchroom: key set reads the key from stdin; --api-key is ignored here.\n');
       const apiKey = await deps.readKey();
+      const { saveValidatedKey } = await import('../../core/secrets/validate-key');
       const result = await saveValidatedKey({ secretStore: deps.secretStore(), serviceUrl, apiKey, validate: deps.validator() });
       if (globals.json) process.stdout.write(`${JSON.stringify(result)}\n`);
       if (!result.ok) {

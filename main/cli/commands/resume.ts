@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { EXIT } from '../exit-codes';
-import { followBatches } from '../follow';
 import { withSession } from '../session';
 
 /**
@@ -27,6 +26,7 @@ export function registerResumeCommand(program: Command): void {
           if (out.json) out.record({ type: 'batch', ...batches[batches.length - 1] });
           else out.line(`Resuming batch ${batch.id} (${batch.workflowName}, ${batch.total} item(s))`);
         }
+        const { followBatches } = await import('../follow'); // with its progress bars, only when there is work
         return followBatches(session, batches);
       }),
     );

@@ -8,10 +8,10 @@ import type { BatchEstimate } from '../../../shared/engine/model';
 import { describeRawPairs, describeSkip } from '../../../shared/engine/skip-text';
 import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
-import { followBatches } from '../follow';
 import { credits } from '../format';
 import { creditKindOf, plural, type CreditKind } from '../../../shared/service/credit-kind';
-import { buildRunSpec, collect, type RunFlags } from '../run-spec';
+import { collect } from '../flags';
+import type { RunFlags } from '../run-spec';
 import type { Output } from '../session';
 import { withSession } from '../session';
 import type { SummaryLine } from '../summary';
@@ -45,6 +45,8 @@ export function registerRunCommand(program: Command): void {
     .action(async (paths: string[], flags: RunFlags, command: Command) =>
       withSession(command, async (session) => {
         const { call, out } = session;
+        // Loaded when a run starts, not with the command list: `--help` stays free of zod and the progress bars.
+        const [{ buildRunSpec }, { followBatches }] = await Promise.all([import('../run-spec'), import('../follow')]);
         const workflow = await call('workflows:get', { id: flags.workflow });
         const { settings } = await call('settings:get', {});
         const spec = buildRunSpec(flags, paths, workflow, settings);

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '../../core/log';
-import { interruptSignal } from '../batch-tracker';
 import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
 import { API_KEY_FLAG_WARNING, createOutput, globalOptions, knownSecrets, rememberSecret } from '../session';
@@ -53,7 +52,7 @@ export function registerUiCommand(program: Command): void {
       else {
         process.stdout.write(`Batchroom is running at:\n\n  ${host.url}\n\nOpen it in a browser on this machine. Ctrl-C stops it.\n`);
       }
-      const interrupt = interruptSignal();
+      const interrupt = (await import('../batch-tracker')).interruptSignal();
       await new Promise<void>((resolve) => interrupt.signal.addEventListener('abort', () => resolve(), { once: true }));
       interrupt.dispose();
       out.notice('batchroom: stopping…');

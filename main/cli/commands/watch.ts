@@ -1,14 +1,14 @@
-import { interruptSignal } from '../batch-tracker';
 import type { Command } from 'commander';
 import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
-import { ExistingFilesPolicySchema, type HotFolderActivity, type HotFolderConfigInput, type HotFolderState } from '../../../shared/hotfolders/model';
+import type { HotFolderActivity, HotFolderConfigInput, HotFolderState } from '../../../shared/hotfolders/model';
 import { describeSkip } from '../../../shared/engine/skip-text';
 import type { Core } from '../../core/app/types';
 import type { HotFolderManager } from '../../core/watch';
 import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
-import { buildRunSpec, collect, type RunFlags } from '../run-spec';
+import { collect } from '../flags';
+import type { RunFlags } from '../run-spec';
 import { withSession, type CliSession, type Output } from '../session';
 import { credits } from '../format';
 import { creditKindOf } from '../../../shared/service/credit-kind';
@@ -55,6 +55,7 @@ export function registerWatchCommand(program: Command): void {
       if (flags.all && dir) throw new UsageError('Give either a folder or --all, not both.');
       if (!flags.all && !dir) throw new UsageError('Name the folder to watch, or --all for the hot folders in settings.', 'For example: batchroom watch ~/Inbox --workflow <id> --out ~/Results');
       if (!flags.all && !flags.workflow) throw new UsageError('--workflow is required when watching a folder.', '`batchroom workflows` lists them.');
+      const { ExistingFilesPolicySchema } = await import('../../../shared/hotfolders/model'); // zod: not for --help
       const existing = ExistingFilesPolicySchema.safeParse(flags.existing);
       if (!existing.success) throw new UsageError(`--existing must be process, skip or dry-run (got "${flags.existing}").`);
       if (flags.ledgerUrl !== undefined && !flags.ledgerUrl.trim()) throw new UsageError('--ledger-url is empty.');
@@ -75,7 +76,7 @@ function managerOf(core: Core): HotFolderManager {
 async function runWatch(session: CliSession, dir: string | undefined, flags: WatchFlags, existing: HotFolderConfigInput['existingFiles']): Promise<number> {
   const { out, core } = session;
   const manager = managerOf(core);
-  const interrupt = interruptSignal();
+  const interrupt = (await import('../batch-tracker')).interruptSignal();
   const print = createPrinter(out);
   const unsubscribe = core.onEvent((channel, payload) => {
     if (channel === 'hotFolders:activity') print.activity(payload as HotFolderActivity);
@@ -120,6 +121,7 @@ async function folderConfigFromFlags(session: CliSession, dir: string, flags: Wa
   const workflow = await session.call('workflows:get', { id: flags.workflow! });
   const { settings } = await session.call('settings:get', {});
   const path = resolve(dir);
+  const { buildRunSpec } = await import('../run-spec');
   const spec = buildRunSpec({ ...flags, workflow: flags.workflow!, mapping: [] }, [path], workflow, settings);
   const budget = flags.budget === undefined ? null : Number(flags.budget);
   if (budget !== null && !(Number.isFinite(budget) && budget >= 0)) throw new UsageError(`--budget must be a number of credits (got "${flags.budget}").`);

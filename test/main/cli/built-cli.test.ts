@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { stat, utimes } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM script without types
-import { buildCli, freshCliEntry } from '../../../scripts/build-cli.mjs';
+import { buildCli, CLI_DIR, freshCliEntry } from '../../../scripts/build-cli.mjs';
 
 // `batchroom` runs a bundled CLI (dist/cli/) that is rebuilt as soon as any source that went into it changes, so the
 // command that starts fast is never an old one; the TypeScript sources remain the fallback.
@@ -34,5 +35,50 @@ describe('built CLI', () => {
       expect(built.status, built.stderr).toBe(0);
       expect(built.stdout).toBe(source.stdout);
     }
+  });
+
+  it('the staleness check compares each source with its recorded size and modification time', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'batchroom-fresh-'));
+    try {
+      const source = join(dir, 'a.ts');
+      await writeFile(source, 'export const a = 1;\n');
+      const info = await stat(source);
+      await writeFile(join(dir, 'current.json'), JSON.stringify({ entry: 'build-x/main.mjs', inputs: [{ file: 'a.ts', size: info.size, mtimeMs: info.mtimeMs }] }));
+      expect(freshCliEntry(dir, dir)).toBe(join(dir, 'build-x', 'main.mjs'));
+      await writeFile(source, 'export const a = 12;\n'); // another size
+      await utimes(source, info.atime, info.mtime);
+      expect(freshCliEntry(dir, dir)).toBeNull();
+      await writeFile(source, 'export const a = 2;\n'); // same size, touched
+      await utimes(source, info.atime, new Date(info.mtimeMs + 1_000));
+      expect(freshCliEntry(dir, dir)).toBeNull();
+      await rm(source);
+      expect(freshCliEntry(dir, dir)).toBeNull();
+      await rm(join(dir, 'current.json'));
+      expect(freshCliEntry(dir, dir)).toBeNull(); // never built: bin/batchroom.mjs builds
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('defining the commands (all --help needs) loads neither zod, the progress bars nor the engine', async () => {
+    expect(freshCliEntry()).not.toBeNull(); // built by the first test
+    const manifest = JSON.parse(await readFile(join(CLI_DIR, 'current.json'), 'utf8')) as { entry: string };
+    const folder = join(CLI_DIR, manifest.entry, '..');
+    const loaded = new Set<string>();
+    const packages = new Set<string>();
+    const visit = async (file: string): Promise<void> => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      const code = await readFile(join(folder, file), 'utf8');
+      // Static imports only: a command's heavy parts are import() calls, loaded when it runs.
+      for (const [, from, bare] of code.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gms)) {
+        const target = (from ?? bare)!;
+        if (target.startsWith('./')) await visit(target.slice(2));
+        else packages.add(target);
+      }
+    };
+    await visit('main.mjs');
+    expect([...packages].filter((p) => !p.startsWith('node:')).sort()).toEqual(['commander']);
+    expect(loaded.size).toBeLessThan(15);
   });
 });

@@ -2,7 +2,8 @@ import type { Api, EventChannelName, EventPayload, InvokeChannelName } from '../
 import type { ArgsOf, IpcResult, ResultOf } from '../../../shared/ipc/contract-kit';
 import type { Contract } from '../../../shared/ipc/contract';
 import { makeBridge } from '../../../renderer/bridge/make-bridge';
-import { isAppError, toErrorEnvelope } from '../../../shared/errors';
+import { isAppError } from '../../../shared/errors';
+import { toErrorEnvelope } from '../../../shared/error-envelope';
 
 /** Thrown by a fake handler to answer `{ ok: false, code, message }`. */
 export class FakeFailure extends Error {

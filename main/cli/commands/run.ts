@@ -46,9 +46,9 @@ export function registerRunCommand(program: Command): void {
       withSession(command, async (session) => {
         const { call, out } = session;
         // Loaded when a run starts, not with the command list: `--help` stays free of zod and the progress bars.
-        const [{ buildRunSpec }, { followBatches }] = await Promise.all([import('../run-spec'), import('../follow')]);
-        const workflow = await call('workflows:get', { id: flags.workflow });
-        const { settings } = await call('settings:get', {});
+        const [{ buildRunSpec }, { followBatches }, workflow, { settings }] = await Promise.all([
+          import('../run-spec'), import('../follow'), call('workflows:get', { id: flags.workflow }), call('settings:get', {}),
+        ]);
         const spec = buildRunSpec(flags, paths, workflow, settings);
         // A typo is a usage error, not an empty batch: say which path, exit 2.
         const missing = (spec.inputs?.paths ?? []).filter((path) => !existsSync(path));

@@ -74,21 +74,32 @@ export function createEngine(options: EngineOptions): Engine {
 
   const itemView = (itemId: string) => toItemView(requireItem(itemId));
 
-  async function plan(input: BatchSpecInput) {
-    const spec = await specWithOutputFolder(input);
-    const workflow: WorkflowDetail = await client.getWorkflow(spec.workflowId);
-    const full = await planBatch(spec, workflow, fileFacts, doneLedger);
-    const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
-    let balance: number | null = null;
+  /** The balance for an estimate: null when it cannot be read, except a refused key, which stops the estimate. */
+  async function readBalance(): Promise<number | null> {
     try {
       const ticket = runner.evidence.ticket();
-      balance = (await client.getBalance()).apiCredits;
+      const balance = (await client.getBalance()).apiCredits;
       runner.setBalance(balance);
       runner.evidence.observe(balance, ticket);
+      return balance;
     } catch (error) {
       if (isAppError(error) && error.code === 'unauthorized') throw error;
       logger.warn('balance unavailable for estimate', { error: error instanceof Error ? error.message : String(error) });
+      return null;
     }
+  }
+
+  async function plan(input: BatchSpecInput) {
+    const spec = await specWithOutputFolder(input);
+    // The balance is read while the workflow is fetched and the photos planned: one round trip less before a run's
+    // first submit. Marked handled at once: a refused key surfaces at the await below, or not at all if the
+    // workflow fetch failed first.
+    const balanceRead = readBalance();
+    balanceRead.catch(() => undefined);
+    const workflow: WorkflowDetail = await client.getWorkflow(spec.workflowId);
+    const full = await planBatch(spec, workflow, fileFacts, doneLedger);
+    const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
+    const balance = await balanceRead;
     return { spec, workflow, planned, estimate: await buildEstimate(spec, workflow, planned, balance, now(), fileFacts, resultMetadata.capture) };
   }
 

@@ -1,7 +1,7 @@
 import { mkdir, rename, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ExifTool, ExifToolTask, exiftoolPath } from 'exiftool-vendored';
+import type { ExifTool, ExifToolTask } from 'exiftool-vendored';
 import type { MetadataPolicy } from '../../../shared/engine/model';
 import { CaptureCache, type CaptureInfo, type ExifToolCommand } from './capture';
 
@@ -78,8 +78,8 @@ const CONFIG = `%Image::ExifTool::UserDefined = (
  */
 const WATCHDOG = 'my $p = getppid(); $SIG{ALRM} = sub { exit 0 if getppid() != $p; alarm 2 }; alarm 2; my $e = shift @ARGV; $0 = $e; do $e; die $@ if $@;';
 
-async function spawnWithWatchdog(args: string[]): Promise<ChildProcess> {
-  return spawn('perl', ['-e', WATCHDOG, await exiftoolPath(), ...args], { stdio: 'pipe', shell: false, detached: false, env: { ...process.env, LANG: 'C' } });
+function spawnWithWatchdog(exiftoolPath: string, args: string[]): ChildProcess {
+  return spawn('perl', ['-e', WATCHDOG, exiftoolPath, ...args], { stdio: 'pipe', shell: false, detached: false, env: { ...process.env, LANG: 'C' } });
 }
 
 /** Tags of the source that describe its own pixels, never copied onto a result. */
@@ -91,12 +91,11 @@ export function escapeValue(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[^\S ]|\0/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** A raw command on the shared process: rejects on an ExifTool error, resolves to its standard output. */
-class CommandTask extends ExifToolTask<string> {
-  protected parse(stdout: string, error?: Error): string {
-    if (error) throw error;
-    return stdout;
-  }
+/** The shared ExifTool process and a maker of raw commands on it. */
+interface LoadedExifTool {
+  tool: ExifTool;
+  /** A raw command: rejects on an ExifTool error, resolves to its standard output. */
+  task(args: string[]): ExifToolTask<string>;
 }
 
 /**
@@ -117,23 +116,37 @@ export function provenanceArgs(p: Provenance, creatorTool: string): string[] {
 const firstLine = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
 
 export function createResultMetadataWriter(options: { configDir: string; creatorTool: string }): ResultMetadataWriter {
-  let tool: Promise<ExifTool> | null = null;
-  const exiftool = (): Promise<ExifTool> => {
+  let tool: Promise<LoadedExifTool> | null = null;
+  const exiftool = (): Promise<LoadedExifTool> => {
     tool ??= (async () => {
+      // Loaded with the first result, not when the engine starts (≈ 0.1 s of modules): a run's first submit
+      // should not wait for what only saving needs.
+      const { ExifTool, ExifToolTask, exiftoolPath } = await import('exiftool-vendored');
+      const path = process.platform === 'win32' ? '' : await exiftoolPath();
+      class CommandTask extends ExifToolTask<string> {
+        protected parse(stdout: string, error?: Error): string {
+          if (error) throw error;
+          return stdout;
+        }
+      }
       await mkdir(options.configDir, { recursive: true });
       const config = join(options.configDir, 'exiftool-batchroom.config');
       const temp = `${config}.${process.pid}.tmp`;
       await writeFile(temp, CONFIG);
       await rename(temp, config);
       // `-config` must come first on ExifTool's command line.
-      return new ExifTool({
+      const instance = new ExifTool({
         maxProcs: 1, exiftoolArgs: ['-config', config, '-stay_open', 'True', '-@', '-'], taskTimeoutMillis: 60_000,
-        ...(process.platform === 'win32' ? {} : { processFactory: () => spawnWithWatchdog(['-config', config, '-stay_open', 'True', '-@', '-']) }),
+        ...(process.platform === 'win32' ? {} : { processFactory: () => spawnWithWatchdog(path, ['-config', config, '-stay_open', 'True', '-@', '-']) }),
       });
+      return { tool: instance, task: (args: string[]) => new CommandTask(args) };
     })();
     return tool;
   };
-  const command: ExifToolCommand = async (args) => (await exiftool()).enqueueTask(() => new CommandTask([...args]), false);
+  const command: ExifToolCommand = async (args) => {
+    const { tool: et, task } = await exiftool();
+    return et.enqueueTask(() => task([...args]), false);
+  };
   const captures = new CaptureCache(command);
   // The result's modification time is the original's capture time, so date-sorted folders keep their order.
   const keepCaptureTime = async (resultPath: string, source: string | null) => {
@@ -142,7 +155,7 @@ export function createResultMetadataWriter(options: { configDir: string; creator
     if (at) await utimes(resultPath, at, at).catch(() => undefined);
   };
   const run = async (resultPath: string, args: string[]) => {
-    const et = await exiftool();
+    const { tool: et } = await exiftool();
     const written = await et.write(resultPath, {}, { writeArgs: ['-overwrite_original', '-m', ...args], useMWG: false });
     // ExifTool refuses the whole command for some errors (an original that cannot be opened for -tagsFromFile) and
     // exits 1, which exiftool-vendored reports as a write that touched no file rather than as an error.
@@ -193,7 +206,7 @@ export function createResultMetadataWriter(options: { configDir: string; creator
     async end() {
       const current = tool;
       tool = null;
-      if (current) await (await current).end();
+      if (current) await (await current).tool.end();
     },
   };
 }

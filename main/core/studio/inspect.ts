@@ -16,9 +16,9 @@ export interface InspectOptions {
   logger?: Logger;
 }
 
-function poolFor(url: string, options: InspectOptions) {
+async function poolFor(url: string, options: InspectOptions) {
   const target = parseLedgerUrl(url);
-  const pool = createLedgerPool({
+  const pool = await createLedgerPool({
     target, logger: options.logger ?? silentLogger, max: 1,
     password: () => resolveLedgerPassword(target, { env: options.env, ...(options.keytar ? { keytar: options.keytar } : {}) }),
   });
@@ -26,7 +26,7 @@ function poolFor(url: string, options: InspectOptions) {
 }
 
 export async function readStudioStatus(url: string, options: InspectOptions): Promise<StudioStatus> {
-  const { target, pool } = poolFor(url, options);
+  const { target, pool } = await poolFor(url, options);
   try {
     const exists = await pool.query(`SELECT to_regclass('batchroom_schema') IS NOT NULL AS present`);
     if (!exists.rows[0]?.present) {
@@ -44,7 +44,7 @@ export async function readStudioStatus(url: string, options: InspectOptions): Pr
 export async function testStudioConnection(url: string, options: InspectOptions): Promise<StudioConnectionTest> {
   let display = url;
   try {
-    const { target, pool } = poolFor(url, options);
+    const { target, pool } = await poolFor(url, options);
     display = target.display;
     try {
       const version = await pool.query(`SELECT current_setting('server_version') AS v, to_regclass('batchroom_schema') IS NOT NULL AS present`);

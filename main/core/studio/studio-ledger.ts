@@ -52,7 +52,7 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
   const logger = (options.logger ?? silentLogger).child('studio');
   const leaseMs = options.leaseMs ?? 30_000;
   const heartbeatMs = options.heartbeatMs ?? Math.max(250, Math.floor(leaseMs / 3));
-  const pool: pg.Pool = createLedgerPool({
+  const pool: pg.Pool = await createLedgerPool({
     target, logger, password: () => resolveLedgerPassword(target, { env: options.env, ...(options.keytar ? { keytar: options.keytar } : {}) }),
   });
   const me = options.instanceId;

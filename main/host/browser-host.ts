@@ -19,7 +19,11 @@ export const WS_PATH = '/ws';
 export const UPLOAD_PATH = '/upload';
 
 export interface BrowserHostOptions {
-  core: Core;
+  /**
+   * The core, or its start still under way: the page (HTML, scripts, styles) is served at once and IPC calls wait for
+   * the core, so the browser loads the renderer while the core opens the journal and connects to the service.
+   */
+  core: Core | Promise<Core>;
   media: MediaRegistry;
   /** The built renderer (`dist/renderer`). */
   rendererDir: string;
@@ -83,16 +87,22 @@ function sendJson(response: ServerResponse, status: number, body: unknown, heade
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const logger = options.logger ?? silentLogger;
   const token = options.token ?? createToken();
-  const { core, media, rendererDir, uploadDir } = options;
-  const dispatch = createInvokeDispatcher(contract, core.handlers, {
+  const { media, rendererDir, uploadDir } = options;
+  const coreReady = Promise.resolve(options.core);
+  coreReady.catch(() => undefined); // the caller awaits its own promise and reports a failed start
+  const dispatcher = coreReady.then((core) => createInvokeDispatcher(contract, core.handlers, {
     secrets: () => core.secrets(),
     onInternalError: (channel, message) => logger.error('handler failed', { channel, message }),
-  });
+  }));
   const limits = browserHostLimits(options.limits);
-  const channel = createWsChannel(dispatch, logger, limits);
+  const channel = createWsChannel(async (name, args) => (await dispatcher)(name, args), logger, limits);
   const staging = createStagingBudget(limits);
   const drops = createDropLedger(limits);
-  const unsubscribe = core.onEvent((event, payload) => channel.broadcast(event, payload));
+  let closed = false;
+  let unsubscribe = () => {};
+  void coreReady.then((core) => {
+    if (!closed) unsubscribe = core.onEvent((event, payload) => channel.broadcast(event, payload));
+  }, () => undefined);
   let port = 0;
   void sweepUploads(uploadDir).then((n) => n > 0 && logger.info('old staged uploads removed', { folders: n }));
 
@@ -204,6 +214,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     port,
     token,
     async close() {
+      closed = true;
       unsubscribe();
       await channel.close();
       server.closeAllConnections();

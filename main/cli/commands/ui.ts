@@ -41,17 +41,26 @@ export function registerUiCommand(program: Command): void {
         out.notice('batchroom: the interface is not built; the page will say how to build it (`npx vite build`).');
       }
       const media = createHostMediaRegistry();
-      const { createCore } = await import('../../core/app/create-core');
-      const core = await createCore({
+      // The page is served while the core starts (journal, settings, the service or the embedded sandbox): the
+      // browser loads the renderer meanwhile and its first IPC calls wait for the core.
+      const coreReady = import('../../core/app/create-core').then(({ createCore }) => createCore({
         host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,
         logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox,
-      });
-      for (const secret of core.secrets()) rememberSecret(secret);
-      const host = await startBrowserHost({ core, media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });
+      }));
+      coreReady.catch(() => undefined); // awaited below, after the host is up
+      const host = await startBrowserHost({ core: coreReady, media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });
       if (out.json) out.record({ url: host.url });
       else {
         process.stdout.write(`Batchroom is running at:\n\n  ${host.url}\n\nOpen it in a browser on this machine. Ctrl-C stops it.\n`);
       }
+      let core: Awaited<typeof coreReady>;
+      try {
+        core = await coreReady;
+      } catch (error) {
+        await host.close(); // the page could not do anything: the error below is what the user needs
+        throw error;
+      }
+      for (const secret of core.secrets()) rememberSecret(secret);
       const interrupt = (await import('../batch-tracker')).interruptSignal();
       await new Promise<void>((resolve) => interrupt.signal.addEventListener('abort', () => resolve(), { once: true }));
       interrupt.dispose();

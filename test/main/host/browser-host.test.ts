@@ -247,4 +247,32 @@ describe('browser host', () => {
       g.WebSocket = previous;
     }
   });
+
+  it('serves the page while the core is still starting; calls made meanwhile are answered once it is up', async () => {
+    let started!: (core: Core) => void;
+    const starting = new Promise<Core>((resolve) => (started = resolve));
+    const early = await startBrowserHost({ core: starting, media, rendererDir: join(dir, 'renderer'), uploadDir: join(dir, 'uploads-early'), token: 'E'.repeat(43) });
+    try {
+      expect((await raw(early.port, `/?token=${early.token}`)).status).toBe(200);
+      const ws = await openWs(`ws://127.0.0.1:${early.port}/ws?token=${early.token}`, { origin: `http://127.0.0.1:${early.port}` });
+      try {
+        const replies: Array<Record<string, unknown>> = [];
+        ws.on('message', (d) => replies.push(JSON.parse(String(d)) as Record<string, unknown>));
+        ws.send(JSON.stringify({ id: 7, channel: 'app:info', args: {} }));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(replies).toEqual([]); // waiting for the core, not refused
+        started(core);
+        await expect.poll(() => replies.length).toBe(1);
+        expect(replies[0]).toEqual({ id: 7, result: { ok: true, data: { version: '0.1.0', host: 'browser', platform: process.platform } } });
+        core.emit('app:notice', { level: 'info', message: 'after start' });
+        await expect.poll(() => replies.length).toBe(2);
+        expect(replies[1]).toEqual({ event: 'app:notice', payload: { level: 'info', message: 'after start' } });
+      } finally {
+        ws.close();
+      }
+    } finally {
+      await early.close();
+    }
+  });
 });
+

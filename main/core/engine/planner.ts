@@ -131,18 +131,22 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
       hash.catch(() => undefined); // awaited in order below; a failure before its turn is not an unhandled rejection
       return hash;
     });
-    for (const [index, file] of scan.files.entries()) {
-      const display = file.relDir ? join(file.relDir, basename(file.path)) : basename(file.path);
-      let hash: string;
-      try {
-        hash = await hashes[index]!;
-      } catch (error) {
-        const reason = `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
-        skipped.push({ path: file.path, reason });
-        push({ [field]: file.path }, file.relDir, display, null, reason);
-        continue;
+    try {
+      for (const [index, file] of scan.files.entries()) {
+        const display = file.relDir ? join(file.relDir, basename(file.path)) : basename(file.path);
+        let hash: string;
+        try {
+          hash = await hashes[index]!;
+        } catch (error) {
+          const reason = `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+          skipped.push({ path: file.path, reason });
+          push({ [field]: file.path }, file.relDir, display, null, reason);
+          continue;
+        }
+        await addRunnable({ [field]: file.path }, file.relDir, display, hash, file.path);
       }
-      await addRunnable({ [field]: file.path }, file.relDir, display, hash, file.path);
+    } finally {
+      limit.clearQueue(); // planning failed part-way (the ledger unreadable): the rest of the shoot is not read for nothing
     }
   }
 

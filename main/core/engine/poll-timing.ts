@@ -32,6 +32,8 @@ export interface PollState {
 
 export const POLL_MARGIN_MS = 10;
 const MIN_STEP_MS = 25;
+/** Tight looks past the expected end of a steady batch before backing off as for varied durations. */
+const STEADY_OVERDUE_LOOKS = 5;
 const MAX_SLEEP_MS = 15_000;
 /** Services report progress in coarse steps (the sandbox: 5 points); a sample is taken to sit mid-step. */
 const HALF_STEP = 2.5;
@@ -82,11 +84,17 @@ export function nextPollDelayMs(state: PollState): number {
   }
   const { remainingMs, confident } = prediction;
   if (remainingMs <= MIN_STEP_MS / 2) {
-    if (state.expectedMs && isSteady(state.expectedMs, state.spreadMs)) {
-      return Math.min(2_000, Math.max(15, 0.4 * state.spreadMs!) * 1.5 ** Math.min(state.overdue, 8));
-    }
+    // Overdue. A steady batch's first five looks past the end are tight (15 ms growing to 76 ms: 200 ms in all);
+    // beyond them this execution is not behaving like the rest (queued at the service, a slow one), so it backs off
+    // as for varied durations — and past 20 s in steps of a tenth of its age: a 2 s batch's one 20 s execution costs
+    // 20 looks, not 54 at 0.4 s.
+    const steady = state.expectedMs !== null && isSteady(state.expectedMs, state.spreadMs);
+    if (steady && state.overdue < STEADY_OVERDUE_LOOKS) return Math.max(15, 0.4 * state.spreadMs!) * 1.5 ** state.overdue;
+    // The wider steps start from their base where the tight ones ended (not at the power they would have reached).
+    const steps = steady ? state.overdue - STEADY_OVERDUE_LOOKS : state.overdue;
     const base = state.expectedMs ? Math.max(MIN_STEP_MS, state.expectedMs * 0.02) : MIN_STEP_MS;
-    return Math.min(2_000, Math.max(MIN_STEP_MS, base * 2 ** Math.min(state.overdue, 5)));
+    const cap = Math.min(MAX_SLEEP_MS, Math.max(2_000, state.elapsedMs * 0.1));
+    return Math.min(cap, Math.max(MIN_STEP_MS, base * 2 ** Math.min(steps, 10)));
   }
   // One progress sample only: go part of the way and measure the rate.
   if (!confident) return Math.min(MAX_SLEEP_MS, Math.max(MIN_STEP_MS, remainingMs * 0.4));
@@ -97,6 +105,8 @@ export function nextPollDelayMs(state: PollState): number {
 export interface LearnedDuration {
   expectedMs: number;
   spreadMs: number;
+  /** Steady completions in a row already done at the first look (two in a row: the service may have sped up). */
+  earlyInARow?: number;
 }
 
 /**
@@ -121,15 +131,23 @@ export function durationSample(observedMs: number, lastPendingMs: number | null,
 
 /** Updates a batch's learned duration after a completion was seen (`lastPendingMs`: the last look that found it running). */
 export function learnExecution(previous: LearnedDuration | null, observedMs: number, lastPendingMs: number | null): LearnedDuration {
-  const sample = durationSample(observedMs, lastPendingMs, previous);
-  if (previous === null) return { expectedMs: sample, spreadMs: Number.POSITIVE_INFINITY };
+  if (previous === null) return { expectedMs: durationSample(observedMs, lastPendingMs, null), spreadMs: Number.POSITIVE_INFINITY };
   const e = previous.expectedMs;
+  // One execution far slower than the rest (queued behind others at the service) moves the expectation at most to
+  // twice what it was: unclamped, a single 60 s one among 2 s ones had the next dozen looked at 15 s late.
+  const sample = Math.min(2 * e, durationSample(observedMs, lastPendingMs, previous));
+  // A steady batch whose first look already found it done may have sped up: that look says only that it ended
+  // earlier, and steady looks would learn how much at a few ms per completion. Twice in a row, it leaves steady mode
+  // until a completion is bracketed again, and a real speed-up is learned at 10 % a time; once is more often noise
+  // (a late answer to the POST), which the wider looks would make cost 100–200 ms at L = 10 s.
+  const early = lastPendingMs === null && isSteady(e, previous.spreadMs) ? (previous.earlyInARow ?? 0) + 1 : 0;
+  if (early >= 2) return { expectedMs: learnDuration(e, sample), spreadMs: Number.POSITIVE_INFINITY, earlyInARow: 0 };
   // How wrong the prediction was at least: 0 when the end fell between the looks on either side of it.
   const missed = lastPendingMs !== null
     ? (lastPendingMs <= e && e <= observedMs ? 0 : Math.min(Math.abs(e - lastPendingMs), Math.abs(e - observedMs)))
     : Math.abs(e - observedMs);
   const spread = Number.isFinite(previous.spreadMs) ? previous.spreadMs * 0.8 + missed * 0.2 : missed;
-  return { expectedMs: learnDuration(e, sample), spreadMs: spread };
+  return { expectedMs: learnDuration(e, sample), spreadMs: spread, earlyInARow: early };
 }
 
 /** An exponential moving average of durations (also the download pool's per-item time). */

@@ -8,10 +8,11 @@ import { hashFile } from './hash';
 // was most of the half second between Start and the first upload.
 //
 // "Unchanged" is the file's identity as git's index has it: device, inode, size, modification and change time in
-// nanoseconds. Rewriting a file changes its ctime, which no tool can set back, so a file edited in place (even with
-// its mtime restored) is read again. As in git's "racy" rule, nothing is kept of a file changed in the last 2 s:
-// file systems stamp times from a coarse clock, so a second write within the same tick could leave every part of
-// the identity as it was — a file still being written (a hot folder's new arrival) is simply read each time.
+// nanoseconds. On most disks rewriting a file moves its ctime, which no tool can set back — but FAT/exFAT cards report
+// the modification time as ctime, and network shares cache what stat says for seconds. So a fact lives only as long
+// as the estimate → Start gap needs (10 minutes): the ledger key of a photo edited later (even one edit that keeps
+// size and date) is always read from its bytes. As in git's "racy" rule, nothing is kept of a file changed in the
+// last 2 s: times come from a coarse clock, and a file still being written is simply read each time.
 
 export interface FileFacts {
   /** SHA-256 of the file's bytes, hex. Rejects when the file cannot be read. */
@@ -22,13 +23,16 @@ export interface FileFacts {
 
 interface Entry {
   identity: string;
+  /** When the first fact was read (ms): the entry is forgotten FACT_LIFETIME_MS later. */
+  readAt: number;
   hash?: string;
   longEdge?: number;
 }
 
-/** Files remembered at most (about 200 bytes each): a few shoots' worth; the oldest looked-at goes first. */
+/** Files remembered at most (a few hundred bytes each): a few shoots' worth; the oldest looked-at goes first. */
 const DEFAULT_MAX_ENTRIES = 50_000;
 const RACY_MS = 2_000;
+const FACT_LIFETIME_MS = 10 * 60_000;
 
 async function identityOf(path: string, nowMs: number): Promise<{ identity: string; racy: boolean }> {
   const s = await stat(path, { bigint: true });
@@ -51,19 +55,25 @@ export function createFileFacts(options: { maxEntries?: number; hash?: (path: st
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
 
-  const remember = (path: string, identity: string, fact: Partial<Entry>) => {
-    const previous = entries.get(path);
-    entries.delete(path); // re-inserted last: Map order is the LRU order
-    entries.set(path, { ...(previous?.identity === identity ? previous : {}), ...fact, identity });
+  // Map order is the eviction order: an entry is moved to the end whenever it is used.
+  const touch = (path: string, entry: Entry) => {
+    entries.delete(path);
+    entries.set(path, entry);
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
   };
 
   async function fact<K extends 'hash' | 'longEdge'>(path: string, key: K, read: (path: string) => Promise<Entry[K] & {}>): Promise<Entry[K] & {}> {
-    const { identity, racy } = await identityOf(path, now());
+    const at = now();
+    const { identity, racy } = await identityOf(path, at);
     const known = entries.get(path);
-    if (known?.identity === identity && known[key] !== undefined) return known[key]!;
+    const current = known && known.identity === identity && at - known.readAt < FACT_LIFETIME_MS ? known : undefined;
+    if (current?.[key] !== undefined) {
+      touch(path, current);
+      return current[key]!;
+    }
     const value = await read(path);
-    if (!racy) remember(path, identity, { [key]: value });
+    if (!racy) touch(path, { ...(current ?? { identity, readAt: at }), [key]: value });
+    else if (known) entries.delete(path);
     return value;
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  durationSample, learnDuration, learnExecution, nextPollDelayMs, POLL_MARGIN_MS, probeLeadMs, type LearnedDuration, type PollState, type ProgressSample,
+  durationSample, isSteady, learnDuration, learnExecution, nextPollDelayMs, POLL_MARGIN_MS, probeLeadMs, type LearnedDuration, type PollState, type ProgressSample,
 } from '../../../main/core/engine/poll-timing';
 
 // Simulates the sandbox's progress curve (queued for 10% of L, then 5-point steps, completed at L) against the
@@ -68,30 +68,40 @@ describe('adaptive poll timing', () => {
     expect(late.lateMs).toBeLessThanOrEqual(1000);
   });
 
-  // A batch's executions one after another, with the timing learned from each completion as the engine does.
-  function batch(L: number, jitterMs: number, n = 300): { lateMs: number; polls: number } {
-    let seed = 7;
-    const random = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
-    let learned: LearnedDuration | null = { expectedMs: L * 1.05, spreadMs: Number.POSITIVE_INFINITY };
-    let late = 0;
-    let polls = 0;
-    for (let i = 0; i < n; i++) {
-      const duration = L + (random() * 2 - 1) * jitterMs;
+  // A batch's executions one after another, with the timing learned from each completion as the engine does
+  // (an execution counts as overdue once a look at or after its expected end found it running).
+  function follow(durations: readonly number[], start: LearnedDuration): { late: number[]; polls: number[]; learned: LearnedDuration } {
+    let learned = start;
+    const late: number[] = [];
+    const polls: number[] = [];
+    for (const duration of durations) {
       let t = 0;
       let overdue = 0;
       let lastPending: number | null = null;
-      for (let p = 0; ; p++) {
+      let p = 0;
+      for (; ; p++) {
         t += nextPollDelayMs({ elapsedMs: t, first: null, last: null, expectedMs: learned.expectedMs, spreadMs: learned.spreadMs, overdue, idlePolls: 0, polls: p }) + 2;
-        polls++;
         if (t >= duration) break;
         lastPending = t;
-        if (t > learned.expectedMs) overdue++;
+        if (t >= learned.expectedMs) overdue++;
       }
-      late += t - duration;
+      late.push(t - duration);
+      polls.push(p + 1);
       learned = learnExecution(learned, t, lastPending);
     }
-    return { lateMs: late / n, polls: polls / n };
+    return { late, polls, learned };
   }
+
+  function batch(L: number, jitterMs: number, n = 300): { lateMs: number; polls: number } {
+    let seed = 7;
+    const random = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+    const run = follow(Array.from({ length: n }, () => L + (random() * 2 - 1) * jitterMs), { expectedMs: L * 1.05, spreadMs: Number.POSITIVE_INFINITY });
+    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+    return { lateMs: mean(run.late), polls: mean(run.polls) };
+  }
+
+  /** What a batch has learned after 50 executions of exactly L. */
+  const steadyAt = (L: number): LearnedDuration => follow(Array.from({ length: 50 }, () => L), { expectedMs: L * 1.05, spreadMs: Number.POSITIVE_INFINITY }).learned;
 
   it('looks tightly around the end of steady executions: at L = 10 s a completion is seen within tens of ms, not hundreds', () => {
     const steady = batch(10_000, 0);
@@ -106,5 +116,25 @@ describe('adaptive poll timing', () => {
       expect(varied.polls).toBeLessThanOrEqual(6);
       expect(varied.lateMs).toBeLessThan(L * 0.05);
     }
+  });
+
+  it('backs off from one execution that runs 10× longer than a steady batch: 20 looks, not 54 at 0.4 s', () => {
+    const learned = steadyAt(2_000);
+    expect(isSteady(learned.expectedMs, learned.spreadMs)).toBe(true);
+    const slow = follow([20_000], learned);
+    expect(slow.polls[0]).toBeLessThanOrEqual(20);
+    expect(slow.late[0]).toBeLessThan(2_500);
+  });
+
+  it('learns a service that got twice as fast within 20 executions', () => {
+    const run = follow(Array.from({ length: 40 }, () => 5_000), steadyAt(10_000));
+    expect(Math.max(...run.late.slice(20))).toBeLessThan(250);
+    expect(Math.max(...run.polls.slice(20))).toBeLessThanOrEqual(6);
+  });
+
+  it('is not thrown off by one execution 30× slower than the rest', () => {
+    const run = follow([60_000, ...Array.from({ length: 30 }, () => 2_000)], steadyAt(2_000));
+    expect(Math.max(...run.late.slice(1))).toBeLessThan(1_000);
+    expect(Math.max(...run.late.slice(11))).toBeLessThan(100);
   });
 });

@@ -59,16 +59,33 @@ describe('file facts: what the planner read of a file, kept while it is unchange
     expect(reads).toHaveLength(3);
   });
 
-  it('forgets the file looked at longest ago beyond its size', async () => {
-    const paths = ['a', 'b', 'c'].map((n) => join(dir, n));
-    for (const p of paths) await writeFile(p, p);
+  it('forgets the file used longest ago beyond its size', async () => {
+    const [a, b, c] = ['a', 'b', 'c'].map((n) => join(dir, n)) as [string, string, string];
+    for (const p of [a, b, c]) await writeFile(p, p);
     const facts = createFileFacts({ hash: countingHash, maxEntries: 2, now: later });
-    for (const p of paths) await facts.contentHash(p);
-    await facts.contentHash(paths[2]!);
-    await facts.contentHash(paths[1]!);
-    expect(reads).toHaveLength(3);
-    await facts.contentHash(paths[0]!);
-    expect(reads).toHaveLength(4);
+    await facts.contentHash(a);
+    await facts.contentHash(b);
+    await facts.contentHash(a); // used again: b is now the oldest
+    await facts.contentHash(c);
+    expect(reads).toEqual([a, b, c]);
+    await facts.contentHash(a);
+    expect(reads).toEqual([a, b, c]);
+    await facts.contentHash(b);
+    expect(reads).toEqual([a, b, c, b]);
+  });
+
+  it('keeps a fact only for the estimate → Start gap (10 minutes), whatever the file system says', async () => {
+    const path = join(dir, 'a.jpg');
+    await writeFile(path, 'on an SD card');
+    let clock = Date.now() + 10_000;
+    const facts = createFileFacts({ hash: countingHash, now: () => clock });
+    await facts.contentHash(path);
+    clock += 9 * 60_000;
+    await facts.contentHash(path);
+    expect(reads).toHaveLength(1);
+    clock += 2 * 60_000;
+    await facts.contentHash(path);
+    expect(reads).toHaveLength(2);
   });
 
   it('rejects with the system error for a file that is gone, and caches no failure', async () => {

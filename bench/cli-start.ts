@@ -50,7 +50,7 @@ if (!only || only === 'run') {
 }
 
 if (!only || only === 'app') {
-  const app = await measureAppStart(root, { runs: 3 });
+  const app = await measureAppStart({ runs: 3 });
   log(`app start (browser host): launch → catalog visible ${ms(median(app.catalogMs))} ms (${app.catalogMs.map(ms).join(', ')}); ` +
     `host ready (URL printed) ${ms(median(app.readyMs))} ms, page loaded ${ms(median(app.loadedMs))} ms (goal: catalog ≤ 1000 ms; ${load()})`);
   Object.assign(metrics, { appCatalogMs: ms(median(app.catalogMs)), appHostReadyMs: ms(median(app.readyMs)), appPageLoadedMs: ms(median(app.loadedMs)) });

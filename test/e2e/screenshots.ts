@@ -9,9 +9,9 @@ import sharp from 'sharp';
 // baseline is written on a developer's machine (as vitest writes a new snapshot) and is an error in CI.
 // `UPDATE_SCREENSHOTS=1` rewrites them after an intended visual change.
 
-const ROOT = resolve(__dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../..');
 export const SCREENSHOT_DIR = join(ROOT, 'test-artifacts', 'screenshots');
-const BASELINE_DIR = join(__dirname, 'baselines');
+const BASELINE_DIR = join(import.meta.dirname, 'baselines');
 const THUMB = { width: 68, height: 43 };
 
 export interface Shot {

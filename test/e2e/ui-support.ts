@@ -8,7 +8,7 @@ import sharp from 'sharp';
 // Support for the UI end-to-end tests and the UI bench: a fresh renderer build, `batchroom ui` as a real process
 // (optionally inside a private D-Bus session with gnome-keyring), Debian's Chromium, real photos and screenshots.
 
-export const ROOT = resolve(__dirname, '../..');
+export const ROOT = resolve(import.meta.dirname, '../..');
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 export { screenshot } from './screenshots';

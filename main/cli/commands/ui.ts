@@ -48,6 +48,13 @@ export function registerUiCommand(program: Command): void {
         logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox,
       }));
       coreReady.catch(() => undefined); // awaited below, after the host is up
+      // Ctrl-C is the way to stop, and it may come as soon as the URL is printed — before the core is up: listen
+      // first, so it is never the default handler (which kills the process with the journal open).
+      const interrupt = (await import('../batch-tracker')).interruptSignal();
+      const interrupted = new Promise<void>((resolve) => {
+        if (interrupt.signal.aborted) resolve();
+        else interrupt.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
       const host = await startBrowserHost({ core: coreReady, media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });
       if (out.json) out.record({ url: host.url });
       else {
@@ -57,12 +64,12 @@ export function registerUiCommand(program: Command): void {
       try {
         core = await coreReady;
       } catch (error) {
+        interrupt.dispose();
         await host.close(); // the page could not do anything: the error below is what the user needs
         throw error;
       }
       for (const secret of core.secrets()) rememberSecret(secret);
-      const interrupt = (await import('../batch-tracker')).interruptSignal();
-      await new Promise<void>((resolve) => interrupt.signal.addEventListener('abort', () => resolve(), { once: true }));
+      await interrupted;
       interrupt.dispose();
       out.notice('batchroom: stopping…');
       await host.close();

@@ -276,4 +276,17 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     ui.child.kill('SIGINT');
     expect((await ui.done).code).toBe(0);
   });
+
+  it('ui stops cleanly on a Ctrl-C that comes the moment the URL is printed (the core may still be starting)', async () => {
+    const rendererDir = join(dir, 'renderer-early');
+    await mkdir(rendererDir, { recursive: true });
+    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Batchroom test UI</title>');
+    const { env, flags } = live('state-ui-early');
+    const ui = startCli([...flags, '--json', 'ui'], { ...env, BATCHROOM_RENDERER_DIR: rendererDir });
+    await new Promise<string>((resolve) => ui.onLine(resolve));
+    ui.child.kill('SIGINT');
+    const done = await ui.done;
+    expect(done.code).toBe(0);
+    expect(done.stderr).toContain('stopping');
+  });
 });

@@ -260,13 +260,18 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     }
   });
 
-  it('ui --json prints the URL first and serves the page until Ctrl-C', async () => {
-    const rendererDir = join(dir, 'renderer');
+  /** `batchroom --json ui` serving a stand-in page from its own renderer folder; resolves with its first stdout line. */
+  async function startUi(name: string): Promise<{ ui: ReturnType<typeof startCli>; first: string }> {
+    const rendererDir = join(dir, `renderer-${name}`);
     await mkdir(rendererDir, { recursive: true });
     await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Batchroom test UI</title>');
-    const { env, flags } = live('state-ui');
+    const { env, flags } = live(`state-${name}`);
     const ui = startCli([...flags, '--json', 'ui'], { ...env, BATCHROOM_RENDERER_DIR: rendererDir });
-    const first = await new Promise<string>((resolve) => ui.onLine(resolve));
+    return { ui, first: await new Promise<string>((resolve) => ui.onLine(resolve)) };
+  }
+
+  it('ui --json prints the URL first and serves the page until Ctrl-C', async () => {
+    const { ui, first } = await startUi('ui');
     const { url } = JSON.parse(first) as { url: string };
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
     const page = await fetch(url);
@@ -278,12 +283,7 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
   });
 
   it('ui stops cleanly on a Ctrl-C that comes the moment the URL is printed (the core may still be starting)', async () => {
-    const rendererDir = join(dir, 'renderer-early');
-    await mkdir(rendererDir, { recursive: true });
-    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Batchroom test UI</title>');
-    const { env, flags } = live('state-ui-early');
-    const ui = startCli([...flags, '--json', 'ui'], { ...env, BATCHROOM_RENDERER_DIR: rendererDir });
-    await new Promise<string>((resolve) => ui.onLine(resolve));
+    const { ui } = await startUi('ui-early');
     ui.child.kill('SIGINT');
     const done = await ui.done;
     expect(done.code).toBe(0);

@@ -70,9 +70,10 @@ export class ExecutionFollower {
   }
 
   private pollDelay(flight: Flight): number {
+    const learned = this.learned.get(flight.batchId);
     return nextPollDelayMs({
       elapsedMs: nowMs() - flight.acceptedAt, first: flight.first, last: flight.last,
-      expectedMs: this.learned.get(flight.batchId)?.expectedMs ?? null, spreadMs: this.learned.get(flight.batchId)?.spreadMs,
+      expectedMs: learned?.expectedMs ?? null, spreadMs: learned?.spreadMs,
       overdue: flight.overdue, idlePolls: flight.idlePolls, polls: flight.polls,
     });
   }

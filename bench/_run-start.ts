@@ -41,11 +41,12 @@ export async function measureRunStart(root: string, { runs = 5, width = 4000, he
       await sharp({ create: { width, height, channels: 3, background: { r: (i * 37) % 256, g: 90, b: 140 } } })
         .jpeg({ quality: 90 }).toFile(join(photos, `photo-${i}.jpg`));
       firstExecute = null;
-      const args = ['bin/batchroom.mjs', '--service-url', sandbox.url, '--quiet', 'run', '--workflow', 'color-grade',
+      const args = ['--service-url', sandbox.url, '--quiet', 'run', '--workflow', 'color-grade',
         '--text', 'look=warm', '--yes', '--out', join(dir, `out-${i}`), photos];
       const cliEnv: NodeJS.ProcessEnv = { ...withoutBatchroomEnv(process.env), ...env, BATCHROOM_STATE_DIR: join(dir, 'state'), BATCHROOM_API_KEY: sandbox.apiKey, DISPLAY: '' };
       const started = performance.now();
-      const child = spawn(process.execPath, args, { cwd: root, env: cliEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+      // The command itself, as npm's link to it runs it (its first line starts Node under the memory profile).
+      const child = spawn(join(root, 'bin/batchroom.mjs'), args, { cwd: root, env: cliEnv, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       try {

@@ -22,7 +22,7 @@ function helpMedian(env: NodeJS.ProcessEnv, args: string[]): number {
   const times: number[] = [];
   for (let i = 0; i < 7; i++) {
     const started = performance.now();
-    const run = spawnSync(process.execPath, ['bin/batchroom.mjs', ...args], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
+    const run = spawnSync(join(root, 'bin/batchroom.mjs'), args, { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`batchroom ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
     times.push(performance.now() - started);
   }

@@ -33,7 +33,8 @@ export interface RunningUi {
  * the command runs in its own D-Bus session with an unlocked gnome-keyring, as a desktop user would have.
  */
 export function startUi(options: { rendererDir: string; stateDir: string; home: string; globalArgs?: string[]; env?: Record<string, string>; keyring?: boolean }): Promise<RunningUi> {
-  const cli = ['bin/batchroom.mjs', '--state-dir', options.stateDir, ...(options.globalArgs ?? []), 'ui', '--json'];
+  // The command itself, as npm's link to it runs it: its first line starts Node under the memory profile.
+  const cli = [join(ROOT, 'bin/batchroom.mjs'), '--state-dir', options.stateDir, ...(options.globalArgs ?? []), 'ui', '--json'];
   const env: Record<string, string | undefined> = { ...process.env, HOME: options.home, XDG_RUNTIME_DIR: options.home, BATCHROOM_RENDERER_DIR: options.rendererDir, ...options.env };
   delete env.BATCHROOM_API_KEY;
   delete env.DISPLAY;
@@ -43,8 +44,8 @@ export function startUi(options: { rendererDir: string; stateDir: string; home: 
   if (options.env?.BATCHROOM_API_KEY) env.BATCHROOM_API_KEY = options.env.BATCHROOM_API_KEY;
   const quoted = cli.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = options.keyring
-    ? spawn('dbus-run-session', ['--', 'sh', '-c', `echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec node ${quoted}`], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-    : spawn(process.execPath, cli, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    ? spawn('dbus-run-session', ['--', 'sh', '-c', `echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec ${quoted}`], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+    : spawn(cli[0]!, cli.slice(1), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));

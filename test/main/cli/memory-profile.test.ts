@@ -4,13 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasMemoryProfile, MEMORY_ENV, MEMORY_NODE_FLAGS } from '../../../bin/memory-profile.mjs';
+import { readFileSync } from 'node:fs';
+import { GLIBC_MALLOC_ENV, hasMemoryProfile, MEMORY_ENV, MEMORY_NODE_FLAGS } from '../../../bin/memory-profile.mjs';
 
 // The memory profile hosts apply themselves: a process started plainly re-executes once under it, and one that
 // already has it (or whose user chose the settings) goes on.
 
 let dir: string;
 const profile = fileURLToPath(new URL('../../../bin/memory-profile.mjs', import.meta.url));
+const command = fileURLToPath(new URL('../../../bin/batchroom.mjs', import.meta.url));
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'batchroom-memprof-'));
@@ -19,7 +21,7 @@ beforeAll(async () => {
     import { relaunchWithMemoryProfile } from ${JSON.stringify(profile)};
     const code = await relaunchWithMemoryProfile();
     if (code !== null) process.exit(code);
-    console.log(JSON.stringify({ arenas: process.env.MALLOC_ARENA_MAX ?? null, mmap: process.env.MALLOC_MMAP_THRESHOLD_ ?? null, heapMB: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20), args: process.argv.slice(2) }));
+    console.log(JSON.stringify({ relaunched: process.env.BATCHROOM_MEMORY_PROFILE ?? null, arenas: process.env.MALLOC_ARENA_MAX ?? null, mmap: process.env.MALLOC_MMAP_THRESHOLD_ ?? null, heapMB: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20), args: process.argv.slice(2) }));
     process.exit(7);
   `);
 });
@@ -47,5 +49,26 @@ describe('memory profile', () => {
     expect(seen.mmap).toBe(MEMORY_ENV.MALLOC_MMAP_THRESHOLD_ ?? null);
     // --max-old-space-size=192 caps the heap near 192 MB (plus the young generation); Node's default is far larger.
     expect(seen.heapMB).toBeLessThan(260);
+  });
+
+  it('the batchroom command starts Node under the profile from its first line, so it does not start twice', () => {
+    const shebang = readFileSync(command, 'utf8').split('\n')[0]!;
+    const [interpreter, ...rest] = shebang.slice(2).split(' ');
+    expect(interpreter).toBe('/usr/bin/env');
+    // env -S: variable assignments, then the program and its flags (npm's Windows shim reads the same form).
+    const words = rest.slice(1);
+    const assignments = Object.fromEntries(words.filter((w) => w.includes('=') && !w.startsWith('-')).map((w) => w.split('=') as [string, string]));
+    expect(rest[0]).toBe('-S');
+    expect(assignments).toEqual(GLIBC_MALLOC_ENV);
+    expect(words.slice(Object.keys(assignments).length)).toEqual(['node', ...MEMORY_NODE_FLAGS]);
+    // As the kernel runs it: the interpreter, the rest of the line as one argument, then the script and its arguments.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('MALLOC_') && k !== 'NODE_OPTIONS' && k !== 'BATCHROOM_MEMORY_PROFILE'));
+    const run = spawnSync(interpreter!, [rest.join(' '), join(dir, 'probe.mjs'), 'x'], { env, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(7);
+    const seen = JSON.parse(run.stdout.trim()) as { arenas: string | null; heapMB: number; args: string[]; relaunched: string | null };
+    expect(seen.relaunched).toBeNull(); // the probe went on in the first process
+    expect(seen.arenas).toBe(GLIBC_MALLOC_ENV.MALLOC_ARENA_MAX);
+    expect(seen.heapMB).toBeLessThan(260);
+    expect(seen.args).toEqual(['x']);
   });
 });

@@ -18,6 +18,7 @@ import { Runner } from './runner';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
 import { providerReportOf, reorderItems, retryFailedItems, type ControlContext } from './batch-controls';
 import { createFileFacts } from '../images/file-facts';
+import { createRecentReads } from './recent-reads';
 import { createResultMetadataWriter } from '../images/result-metadata';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
 import type { Engine, EngineOptions } from './engine-api';
@@ -46,6 +47,7 @@ export function createEngine(options: EngineOptions): Engine {
   const doneLedger = options.doneLedger ?? journalDoneLedger(journal);
   // The estimate reads every input; Start, moments later, finds them unchanged and does not read them again.
   const fileFacts = createFileFacts();
+  const recentReads = createRecentReads(() => now().getTime());
   const resultMetadata = options.resultMetadata ?? createResultMetadataWriter({ configDir: dirname(journal.path), creatorTool: `${APP_NAME} ${APP_VERSION}` });
   const runner: Runner = new Runner({
     journal, client, logger, concurrency, now,
@@ -89,22 +91,31 @@ export function createEngine(options: EngineOptions): Engine {
     }
   }
 
-  async function plan(input: BatchSpecInput) {
+  /** `forStart`: a batch is being created, which may reuse what the estimate just read (recent-reads.ts). */
+  async function plan(input: BatchSpecInput, forStart = false) {
     const spec = await specWithOutputFolder(input);
+    const recent = forStart ? recentReads.take(spec.workflowId) : null;
     // The balance is read while the workflow is fetched and the photos planned: one round trip less before a run's
     // first submit. Marked handled at once: a refused key surfaces at the await below, or not at all if the
     // workflow fetch failed first.
-    const balanceRead = readBalance();
+    const balanceRead = recent ? Promise.resolve(recent.balance) : readBalance();
     balanceRead.catch(() => undefined);
-    const workflow: WorkflowDetail = await client.getWorkflow(spec.workflowId);
+    const workflow: WorkflowDetail = recent?.workflow ?? await client.getWorkflow(spec.workflowId);
     const full = await planBatch(spec, workflow, fileFacts, doneLedger);
     const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
     const balance = await balanceRead;
-    return { spec, workflow, planned, estimate: await buildEstimate(spec, workflow, planned, balance, now(), fileFacts, resultMetadata.capture) };
+    return { spec, workflow, planned, balance, estimate: await buildEstimate(spec, workflow, planned, balance, now(), fileFacts, resultMetadata.capture) };
+  }
+
+  async function estimate(input: BatchSpecInput) {
+    recentReads.forget(); // a failed estimate leaves nothing behind for Start
+    const planned = await plan(input);
+    recentReads.remember(planned.spec.workflowId, planned.workflow, planned.balance);
+    return planned.estimate;
   }
 
   async function createBatch(input: BatchSpecInput): Promise<BatchSummary> {
-    const { spec, workflow, planned, estimate } = await plan(input);
+    const { spec, workflow, planned, estimate } = await plan(input, true);
     refuseUnrunnable(spec, estimate);
     await checkOutputFolder(spec.output.outputFolder);
     const at = now().toISOString();
@@ -142,7 +153,7 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   return {
-    estimate: async (spec) => (await plan(spec)).estimate,
+    estimate,
     createBatch,
     continueTrial,
     adopt,

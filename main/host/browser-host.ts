@@ -14,6 +14,7 @@ import { browserHostLimits, type BrowserHostLimits } from './limits';
 import { createDropLedger } from './drop-budget';
 import { createStagingBudget, stageUpload, sweepUploads, UploadError } from './uploads';
 import { createWsChannel } from './ws-channel';
+import { loadShellCache } from './shell-cache';
 
 export const WS_PATH = '/ws';
 export const UPLOAD_PATH = '/upload';
@@ -104,6 +105,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (!closed) unsubscribe = core.onEvent((event, payload) => channel.broadcast(event, payload));
   }, () => undefined);
   let port = 0;
+  const shell = loadShellCache(rendererDir);
   void sweepUploads(uploadDir).then((n) => n > 0 && logger.info('old staged uploads removed', { folders: n }));
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -139,6 +141,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       return sendText(response, 404, 'Not found.\n', cookie);
     }
 
+    const pageHeaders = { ...SECURITY_HEADERS, ...cookie, 'Content-Security-Policy': PAGE_CSP };
+    // The shell from memory, in this very turn of the event loop (shell-cache.ts says why and how it stays fresh).
+    const cached = shell.fresh(url.pathname);
+    if (cached) {
+      response.writeHead(200, { 'Content-Type': cached.contentType, 'Content-Length': String(cached.body.length), ...pageHeaders });
+      response.end(method === 'HEAD' ? undefined : cached.body);
+      return;
+    }
     // Inside the renderer folder on its real path (no traversal, no symlink out), never a source map.
     const file = await resolveRendererFile(rendererDir, url.pathname);
     if (url.pathname === '/favicon.ico' && !file) {
@@ -146,12 +156,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       response.end();
       return;
     }
-    const pageHeaders = { ...SECURITY_HEADERS, ...cookie, 'Content-Security-Policy': PAGE_CSP };
     if (file && (await sendFile(response, file, pageHeaders, method))) return;
     // Client-side routes (no extension) fall back to the app shell; a missing asset stays a 404.
+    // The shell under the same rules as any file (a symlink out of the folder serves nothing).
     const index = join(rendererDir, 'index.html');
     if (!/\.[a-z0-9]+$/i.test(decodedPath(url.pathname))) {
-      if (await sendFile(response, index, pageHeaders, method)) return;
+      const shellFile = await resolveRendererFile(rendererDir, '/index.html');
+      if (shellFile && (await sendFile(response, shellFile, pageHeaders, method))) return;
       if (!existsSync(index)) {
         response.writeHead(503, { 'Content-Type': 'text/html; charset=utf-8', ...pageHeaders });
         response.end(notBuiltPage(rendererDir));

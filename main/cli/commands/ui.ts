@@ -23,8 +23,9 @@ export function registerUiCommand(program: Command): void {
       rememberSecret(options.apiKey);
       if (options.apiKey) out.notice(API_KEY_FLAG_WARNING);
       // Loaded here, not at start: other commands (and --help) never pay for the web server and the sandbox.
-      const [{ resolveStateDir }, { browserHostCapabilities, startBrowserHost }, { createHostMediaRegistry }, { defaultRendererDir, ensureRendererBuilt }, { startEmbeddedSandbox }] = await Promise.all([
+      const [{ resolveStateDir }, { browserHostCapabilities, startBrowserHost }, { createHostMediaRegistry }, { defaultRendererDir, ensureRendererBuilt }, { startEmbeddedSandbox }, { interruptSignal }] = await Promise.all([
         import('../../core/settings'), import('../../host/browser-host'), import('../../host/media-registry'), import('../../host/renderer-build'), import('../../sandbox/embedded'),
+        import('../batch-tracker'),
       ]);
       const logger = createLogger({
         minLevel: options.debug ? 'debug' : 'warn',
@@ -41,25 +42,36 @@ export function registerUiCommand(program: Command): void {
         out.notice('batchroom: the interface is not built; the page will say how to build it (`npx vite build`).');
       }
       const media = createHostMediaRegistry();
-      // The page is served while the core starts (journal, settings, the service or the embedded sandbox): the
-      // browser loads the renderer meanwhile and its first IPC calls wait for the core.
-      const coreReady = import('../../core/app/create-core').then(({ createCore }) => createCore({
-        host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,
-        logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox,
-      }));
+      // The core (journal, settings, the service or the embedded sandbox; ≈ 0.5 s of loading on this thread) starts
+      // once the server listens: the URL is printed without waiting behind it, the browser loads the renderer
+      // meanwhile (served from memory, one turn of the event loop per file) and its first IPC calls wait for the core.
+      let startCore = () => {};
+      const coreReady = new Promise<void>((resolve) => (startCore = resolve))
+        .then(() => import('../../core/app/create-core'))
+        .then(({ createCore }) => createCore({
+          host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,
+          logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox,
+        }));
       coreReady.catch(() => undefined); // awaited below, after the host is up
       // Ctrl-C is the way to stop, and it may come as soon as the URL is printed — before the core is up: listen
       // first, so it is never the default handler (which kills the process with the journal open).
-      const interrupt = (await import('../batch-tracker')).interruptSignal();
+      const interrupt = interruptSignal();
       const interrupted = new Promise<void>((resolve) => {
         if (interrupt.signal.aborted) resolve();
         else interrupt.signal.addEventListener('abort', () => resolve(), { once: true });
       });
-      const host = await startBrowserHost({ core: coreReady, media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });
+      let host: Awaited<ReturnType<typeof startBrowserHost>>;
+      try {
+        host = await startBrowserHost({ core: coreReady, media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });
+      } catch (error) {
+        interrupt.dispose();
+        throw error;
+      }
       if (out.json) out.record({ url: host.url });
       else {
         process.stdout.write(`Batchroom is running at:\n\n  ${host.url}\n\nOpen it in a browser on this machine. Ctrl-C stops it.\n`);
       }
+      startCore();
       let core: Awaited<typeof coreReady>;
       try {
         core = await coreReady;

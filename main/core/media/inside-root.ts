@@ -7,15 +7,8 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
  * again so a symlink inside the root cannot point outside it.
  */
 export async function resolveInside(root: string, urlPath: string): Promise<string | null> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0') || decoded.includes('\\')) return null;
-  const candidate = resolve(root, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`);
-  if (!isWithin(root, candidate)) return null;
+  const candidate = candidateInside(root, urlPath);
+  if (!candidate) return null;
   try {
     const [realRoot, realFile] = await Promise.all([realpath(root), realpath(candidate)]);
     if (!isWithin(realRoot, realFile)) return null;
@@ -24,6 +17,19 @@ export async function resolveInside(root: string, urlPath: string): Promise<stri
   } catch {
     return null;
   }
+}
+
+/** The path a URL path names under `root` before any symlink is followed, or null when it climbs out (or is not a path). */
+export function candidateInside(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const candidate = resolve(root, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`);
+  return isWithin(root, candidate) ? candidate : null;
 }
 
 export function isWithin(root: string, candidate: string): boolean {

@@ -19,12 +19,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Pure-JavaScript dependencies bundled into the CLI instead of loaded from node_modules: Node's ESM loader resolves,
- * reads and compiles each of their files one by one (zod alone is ≈ 80 modules, conf brings ajv's ≈ 100), which was
+ * reads and compiles each of their files one by one (zod alone is ≈ 80 modules), which was
  * most of a command's start before it did anything. The rest stay external: native modules (sharp, libsql, keytar)
  * and packages that find files next to their own (exiftool-vendored's Perl, heic-decode's WebAssembly), and pg,
  * loaded only by a studio ledger.
  */
-export const BUNDLED = ['ajv', 'chokidar', 'cli-progress', 'commander', 'conf', 'p-limit', 'ws', 'zod'];
+export const BUNDLED = ['atomically', 'chokidar', 'cli-progress', 'commander', 'p-limit', 'ws', 'zod'];
 
 export async function buildCli() {
   const { build } = await import('esbuild');

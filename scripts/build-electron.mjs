@@ -22,7 +22,7 @@ const ELECTRON_CHROME_TARGET = 'chrome130';
  * their default export arrives as a namespace object (`ElectronStore is not a constructor`). Everything else stays
  * external (electron-builder packs node_modules): native modules (sharp, libsql, keytar) must load from disk.
  */
-export const BUNDLED_ESM_ONLY = ['chokidar', 'conf', 'electron-store', 'p-limit'];
+export const BUNDLED_ESM_ONLY = ['atomically', 'chokidar', 'electron-store', 'p-limit'];
 export const MAIN_EXTERNALS = ['electron', ...Object.keys(pkg.dependencies ?? {}).filter((name) => !BUNDLED_ESM_ONLY.includes(name))];
 
 export async function buildElectron({ outDir = join(root, 'dist', 'electron'), minify = false } = {}) {

@@ -1,7 +1,7 @@
 import { OWNER_ONLY_FILE_MODE } from './state-dir';
 
 /**
- * Where the settings file is read and written: `conf` in plain Node (./conf-backend.ts), electron-store inside
+ * Where the settings file is read and written: a JSON file in plain Node (./file-backend.ts), electron-store inside
  * Electron (main/electron/settings-backend.ts). Both keep `<stateDir>/settings.json` and write atomically.
  */
 export interface SettingsBackend {
@@ -31,7 +31,7 @@ export function deserializeSettingsObject(text: string): Record<string, unknown>
 }
 
 /**
- * The options both backends give their store (conf and electron-store share them): the file in the state dir, our
+ * The options both backends use (the file backend here, electron-store through conf): the file in the state dir, our
  * strict deserializer, readable JSON, and never silently wiping a file that fails to parse (the store repairs it).
  * No schema, defaults or migrations: zod validates and ./migrations.ts upgrades, the same in both backends.
  */
@@ -41,7 +41,7 @@ export function sharedStoreOptions(stateDir: string) {
     deserialize: deserializeSettingsObject,
     serialize: (value: Record<string, unknown>) => `${JSON.stringify(value, null, 2)}\n`,
     clearInvalidConfig: false,
-    // Owner-only: conf writes atomically (temp file + rename), so the mode applies on every save.
+    // Owner-only: both write atomically (temp file + rename), so the mode applies on every save.
     configFileMode: OWNER_ONLY_FILE_MODE,
   };
 }

@@ -1,7 +1,7 @@
 // Settings: one zod schema (shared/settings/schema.ts), versioned migrations, key-by-key repair, and a store over
-// conf (plain Node) or electron-store (main/electron/settings-backend.ts), in the state directory.
+// a JSON file (plain Node, ./file-backend.ts) or electron-store (main/electron/settings-backend.ts), in the state directory.
 export { SETTINGS_FILE_NAME, deserializeSettingsObject, type SettingsBackend, type SettingsBackendFactory } from './backend';
-export { createConfBackend } from './conf-backend';
+export { createFileBackend } from './file-backend';
 export { MIGRATIONS, migrateSettings, type MigrationOutcome } from './migrations';
 export { repairSettings, type RepairOutcome } from './repair';
 export { STATE_DIR_ENV, ensureStateDir, resolveStateDir, type StateDirOptions } from './state-dir';

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/settings/schema';
 import { formatZodError } from '../../../shared/validation';
 import { SETTINGS_FILE_NAME, deserializeSettingsObject, type SettingsBackend, type SettingsBackendFactory } from './backend';
-import { createConfBackend } from './conf-backend';
+import { createFileBackend } from './file-backend';
 import { migrateSettings } from './migrations';
 import { repairSettings } from './repair';
 import { OWNER_ONLY_FILE_MODE, ensureStateDir, restrictToOwner } from './state-dir';
@@ -32,7 +32,7 @@ export interface SettingsStore {
 
 export interface OpenSettingsOptions {
   stateDir: string;
-  /** Defaults to conf; Electron passes the electron-store backend. */
+  /** Defaults to the JSON file backend; Electron passes the electron-store backend. */
   createBackend?: SettingsBackendFactory;
   /** For backup names; injectable for tests. */
   now?: () => Date;
@@ -111,7 +111,7 @@ export function openSettingsStore(options: OpenSettingsOptions): SettingsStore {
   const warnings: SettingsWarning[] = [...checked.warnings];
   const readOnly = checked.readOnly;
 
-  const backend: SettingsBackend = readOnly ? memoryBackend(path) : (options.createBackend ?? createConfBackend)(options.stateDir);
+  const backend: SettingsBackend = readOnly ? memoryBackend(path) : (options.createBackend ?? createFileBackend)(options.stateDir);
   const raw = backend.read();
   const migrated = migrateSettings(raw);
   const repaired = repairSettings(migrated.data);

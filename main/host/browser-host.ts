@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { contract } from '../../shared/ipc/contract';
 import { createInvokeDispatcher } from '../../shared/ipc/dispatch';
-import type { Core, HostCapabilities } from '../core/app/types';
+import { serviceChannels } from '../../shared/ipc/channels/service';
+import type { Handlers } from '../../shared/ipc/contract';
+import type { Core, HostCapabilities, ServiceCore } from '../core/app/types';
 import { silentLogger, type Logger } from '../core/log';
 import { MEDIA_PREFIX, type MediaRegistry } from './media-registry';
 import { checkRequest, createToken, sessionCookie } from './request-guard';
@@ -25,6 +27,11 @@ export interface BrowserHostOptions {
    * the core, so the browser loads the renderer while the core opens the journal and connects to the service.
    */
   core: Core | Promise<Core>;
+  /**
+   * The core's service channels (workflows, balance, service status) while the rest of it still starts
+   * (CoreOptions.onServiceReady): calls on them are answered as soon as this settles, the others wait for `core`.
+   */
+  service?: Promise<ServiceCore>;
   media: MediaRegistry;
   /** The built renderer (`dist/renderer`). */
   rendererDir: string;
@@ -95,8 +102,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     secrets: () => core.secrets(),
     onInternalError: (channel, message) => logger.error('handler failed', { channel, message }),
   }));
+  // The same dispatcher (contract validation, redaction) over the service handlers alone; the other channels are never
+  // routed to it. If the core fails before its service is up, these calls wait for (and share) the core's fate.
+  const serviceDispatcher = options.service?.then((service) => createInvokeDispatcher(contract, service.handlers as Handlers, {
+    secrets: () => service.secrets(),
+    onInternalError: (channel, message) => logger.error('handler failed', { channel, message }),
+  }), () => dispatcher);
   const limits = browserHostLimits(options.limits);
-  const channel = createWsChannel(async (name, args) => (await dispatcher)(name, args), logger, limits);
+  const channel = createWsChannel(async (name, args) => {
+    const early = serviceDispatcher && Object.hasOwn(serviceChannels, name) ? serviceDispatcher : dispatcher;
+    return (await early)(name, args);
+  }, logger, limits);
   const staging = createStagingBudget(limits);
   const drops = createDropLedger(limits);
   let closed = false;

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ServiceCore } from '../../core/app/types';
 import { createLogger } from '../../core/log';
 import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
@@ -45,14 +46,22 @@ export function registerUiCommand(program: Command): void {
       // The core (journal, settings, the service or the embedded sandbox; ≈ 0.5 s of loading on this thread) starts
       // once the server listens: the URL is printed without waiting behind it, the browser loads the renderer
       // meanwhile (served from memory, one turn of the event loop per file) and its first IPC calls wait for the core.
+      // The catalog is answered once the service connection is open (onServiceReady), before the journal and engine.
       let startCore = () => {};
+      let serviceReady: (service: ServiceCore) => void = () => {};
+      let serviceFailed: (error: unknown) => void = () => {};
+      const service = new Promise<ServiceCore>((resolve, reject) => {
+        serviceReady = resolve;
+        serviceFailed = reject;
+      });
+      service.catch(() => undefined); // the core's failure is reported below
       const coreReady = new Promise<void>((resolve) => (startCore = resolve))
         .then(() => import('../../core/app/create-core'))
         .then(({ createCore }) => createCore({
           host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,
-          logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox,
+          logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox, onServiceReady: serviceReady,
         }));
-      coreReady.catch(() => undefined); // awaited below, after the host is up
+      coreReady.catch(serviceFailed); // awaited below, after the host is up; a core that failed has no service either
       // Ctrl-C is the way to stop, and it may come as soon as the URL is printed — before the core is up: listen
       // first, so it is never the default handler (which kills the process with the journal open).
       const interrupt = interruptSignal();
@@ -62,7 +71,7 @@ export function registerUiCommand(program: Command): void {
       });
       let host: Awaited<ReturnType<typeof startBrowserHost>>;
       try {
-        host = await startBrowserHost({ core: coreReady, media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });
+        host = await startBrowserHost({ core: coreReady, service, media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });
       } catch (error) {
         interrupt.dispose();
         throw error;

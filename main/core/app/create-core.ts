@@ -62,6 +62,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const retired: Connection[] = [];
   const client = forwardingClient(() => connection.client);
   const status = (): ServiceStatus => connection.status;
+  const secrets = () => [connection, ...retired].map((c) => c.apiKey).filter((k): k is string => !!k);
+  // The paths the renderer may name in files:* — only what the core itself hands out (results, inputs, output folders)
+  // or the user picks; see path-grants.ts.
+  const grants = createPathGrants();
+  const serviceHandlers = grantingHandlers(createServiceHandlers({ client, status, emit: bus.emit }), (result) => grantPathsIn(result, grants));
+  // The catalog needs only the connection: a host may answer it while the journal and the engine start.
+  options.onServiceReady?.({ handlers: serviceHandlers, secrets });
   const reconnect = async () => {
     const verdict = await credentials();
     if (!(verdict instanceof AppError) && verdict.mode === 'sandbox' && connection.status.mode === 'sandbox') {
@@ -122,40 +129,39 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 
   const stopBalanceRefresh = startBalanceRefresh(bus, client, logger);
 
-  // The paths the renderer may name in files:* — only what the core itself hands out (results, inputs, output folders)
-  // or the user picks; see path-grants.ts.
-  const grants = createPathGrants();
   const unsubscribeGrants = bus.onEvent((channel, payload) => {
     if (channel === 'files:opened') for (const path of (payload as { paths: string[] }).paths) grants.grant(path, 'file');
     else grantPathsIn(payload, grants);
   });
-  const handlers: Handlers = grantingHandlers({
-    ...createServiceHandlers({ client, status, emit: bus.emit }),
-    ...createSettingsHandlers({
-      settings,
-      secretStore,
-      validate: serviceKeyValidator(logger),
-      keyStatus: () => getKeyStatus(credentialInputs()),
-      reconnect,
-      allowKeyOrigin: () => {
-        const key = flags.apiKey?.trim() || env[API_KEY_ENV]?.trim();
-        if (!key) throw new AppError('not_found', `No key from ${API_KEY_ENV} or --api-key is waiting for a confirmation.`);
-        keyOrigins.bind(key, new URL(normalizeServiceUrl(flags.serviceUrl ?? settings.get().serviceUrl)).origin);
-      },
-    }),
-    ...engine.handlers,
-    ...hotFolderHandlers,
-    ...createStudioHandlers({ ledgerUrl: () => options.ledgerUrl ?? settings.get().studioLedgerUrl, env, keytar: ledgerKeychain, logger }),
-    ...createFileHandlers(options.host, grants, createThumbnailCache(join(stateDir, 'thumbnails')),
-      createViewableOriginals(join(stateDir, 'previews'), () => engine.current()?.exiftool ?? null)),
-  }, (result) => grantPathsIn(result, grants));
+  const handlers: Handlers = {
+    ...serviceHandlers,
+    ...grantingHandlers({
+      ...createSettingsHandlers({
+        settings,
+        secretStore,
+        validate: serviceKeyValidator(logger),
+        keyStatus: () => getKeyStatus(credentialInputs()),
+        reconnect,
+        allowKeyOrigin: () => {
+          const key = flags.apiKey?.trim() || env[API_KEY_ENV]?.trim();
+          if (!key) throw new AppError('not_found', `No key from ${API_KEY_ENV} or --api-key is waiting for a confirmation.`);
+          keyOrigins.bind(key, new URL(normalizeServiceUrl(flags.serviceUrl ?? settings.get().serviceUrl)).origin);
+        },
+      }),
+      ...engine.handlers,
+      ...hotFolderHandlers,
+      ...createStudioHandlers({ ledgerUrl: () => options.ledgerUrl ?? settings.get().studioLedgerUrl, env, keytar: ledgerKeychain, logger }),
+      ...createFileHandlers(options.host, grants, createThumbnailCache(join(stateDir, 'thumbnails')),
+        createViewableOriginals(join(stateDir, 'previews'), () => engine.current()?.exiftool ?? null)),
+    }, (result) => grantPathsIn(result, grants)),
+  };
 
   let shuttingDown: Promise<void> | undefined;
   return {
     handlers,
     onEvent: bus.onEvent,
     emit: bus.emit,
-    secrets: () => [connection, ...retired].map((c) => c.apiKey).filter((k): k is string => !!k),
+    secrets,
     hotFolders,
     hasArmedHotFolders: () => hotFolders?.hasArmed() ?? false,
     busyCount: () => (engine.current()?.busy() ? 1 : 0),
@@ -178,7 +184,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
 }
 
 /** Every handler's result passes `observe` on its way out (the path grants learn what the renderer was shown). */
-function grantingHandlers(handlers: Handlers, observe: (result: unknown) => void): Handlers {
+function grantingHandlers<H extends object>(handlers: H, observe: (result: unknown) => void): H {
   const wrapped: Record<string, (args: never) => unknown> = {};
   for (const [channel, handler] of Object.entries(handlers as Record<string, (args: never) => unknown>)) {
     wrapped[channel] = async (args) => {
@@ -187,7 +193,7 @@ function grantingHandlers(handlers: Handlers, observe: (result: unknown) => void
       return result;
     };
   }
-  return wrapped as unknown as Handlers;
+  return wrapped as unknown as H;
 }
 
 /** BATCHROOM_STUDIO_LEASE_MS: how long an instance's claims outlive its last heartbeat (default 30 s; tests shorten it). */

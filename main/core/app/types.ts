@@ -55,8 +55,19 @@ export interface CoreOptions {
   startEmbeddedService?: () => Promise<EmbeddedService>;
   /** `watch --ledger-url`: the studio ledger to claim hot-folder photos in (instead of settings.studioLedgerUrl). */
   ledgerUrl?: string;
+  /**
+   * Called once the service connection is open — before the journal, the engine and hot folders — with the channels
+   * that need nothing else (workflows, balance, service status), so a host can answer the catalog meanwhile.
+   */
+  onServiceReady?: (service: ServiceCore) => void;
   /** Studio lease timings (tests shorten them). */
   studio?: { leaseMs?: number; heartbeatMs?: number; retryMs?: number };
+}
+
+/** The service channels of a core still starting: the very handlers the finished core has for them. */
+export interface ServiceCore {
+  readonly handlers: Pick<Handlers, 'workflows:list' | 'workflows:get' | 'balance:get' | 'service:status'>;
+  secrets(): readonly string[];
 }
 
 /** Everything a host needs from the core: the contract's handlers, its events, and lifecycle. */

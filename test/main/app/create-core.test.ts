@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +63,32 @@ describe('createCore', () => {
     expect(await dispatch('batches:list', {})).toMatchObject({ ok: false, code: 'unavailable' });
     await core.shutdown();
     await expect(fetch(`${url}/workflows`)).rejects.toThrow();
+  });
+
+  it('hands the host its service channels once the connection is open, before the journal and engine start', async () => {
+    const stateDir = join(dir, 'state-service-first');
+    const order: string[] = [];
+    let catalog: Promise<unknown> | undefined;
+    const core = await createCore(options({
+      stateDir,
+      onServiceReady: (service) => {
+        order.push(`service (journal ${existsSync(join(stateDir, 'journal.db')) ? 'open' : 'not yet open'})`);
+        catalog = Promise.resolve(service.handlers['workflows:list']({})).then((list) => order.push(`catalog of ${list.workflows.length}`));
+      },
+    }));
+    order.push('core');
+    try {
+      await catalog;
+      expect(order[0]).toBe('service (journal not yet open)');
+      expect(order).toContain('core');
+      expect(order.find((step) => step.startsWith('catalog'))).toMatch(/^catalog of \d+$/);
+      // The very handlers the finished core has: one service, one set of answers.
+      const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: core.secrets });
+      expect(await dispatch('service:status', {})).toMatchObject({ ok: true, data: { mode: 'sandbox' } });
+      expect(existsSync(join(stateDir, 'journal.db'))).toBe(true);
+    } finally {
+      await core.shutdown();
+    }
   });
 
   it('answers app and files channels from the host capabilities, previews only existing pictures', async () => {

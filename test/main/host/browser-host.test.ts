@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createEventBus } from '../../../main/core/app/event-bus';
-import type { Core } from '../../../main/core/app/types';
+import type { Core, ServiceCore } from '../../../main/core/app/types';
 import { browserHostCapabilities, startBrowserHost, type BrowserHost } from '../../../main/host/browser-host';
 import { createHostMediaRegistry } from '../../../main/host/media-registry';
 import { sweepUploads, UPLOAD_RETENTION_MS } from '../../../main/host/uploads';
@@ -274,5 +274,48 @@ describe('browser host', () => {
       await early.close();
     }
   });
-});
 
+  it('answers the service channels once the service is up, while the rest waits for the core', async () => {
+    let started!: (core: Core) => void;
+    const starting = new Promise<Core>((resolve) => (started = resolve));
+    let serviceUp!: (service: ServiceCore) => void;
+    const service = new Promise<ServiceCore>((resolve) => (serviceUp = resolve));
+    const catalog = { workflows: [] };
+    const early = await startBrowserHost({
+      core: starting, service, media, rendererDir: join(dir, 'renderer'), uploadDir: join(dir, 'uploads-service'), token: 'F'.repeat(43),
+    });
+    try {
+      const ws = await openWs(`ws://127.0.0.1:${early.port}/ws?token=${early.token}`, { origin: `http://127.0.0.1:${early.port}` });
+      try {
+        const replies: Array<Record<string, unknown>> = [];
+        ws.on('message', (d) => replies.push(JSON.parse(String(d)) as Record<string, unknown>));
+        ws.send(JSON.stringify({ id: 1, channel: 'workflows:list', args: {} }));
+        ws.send(JSON.stringify({ id: 2, channel: 'app:info', args: {} }));
+        ws.send(JSON.stringify({ id: 3, channel: 'workflows:list', args: { tag: 7 } }));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(replies).toEqual([]);
+        serviceUp({
+          handlers: {
+            'workflows:list': async () => catalog,
+            'workflows:get': () => Promise.reject(new Error(`upstream said Bearer ${secretKey}`)),
+          } as unknown as ServiceCore['handlers'],
+          secrets: () => [secretKey],
+        });
+        await expect.poll(() => replies.length).toBe(2);
+        // Through the same dispatcher as ever: the contract checks the arguments, the app:info call still waits.
+        expect(replies).toContainEqual({ id: 1, result: { ok: true, data: catalog } });
+        expect(replies).toContainEqual(expect.objectContaining({ id: 3, result: expect.objectContaining({ ok: false, code: 'bad_request' }) }));
+        ws.send(JSON.stringify({ id: 4, channel: 'workflows:get', args: { id: 'x' } }));
+        await expect.poll(() => replies.length).toBe(3);
+        expect(JSON.stringify(replies[2])).not.toContain(secretKey); // redacted with the service's secrets
+        started(core);
+        await expect.poll(() => replies.length).toBe(4);
+        expect(replies[3]).toEqual({ id: 2, result: { ok: true, data: { version: '0.1.0', host: 'browser', platform: process.platform } } });
+      } finally {
+        ws.close();
+      }
+    } finally {
+      await early.close();
+    }
+  });
+});

@@ -52,6 +52,8 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
         flight.executionId = outcome.executionId;
         flight.acceptedAt = nowMs();
         if (!core.isStopping()) follower.schedule(flight);
+        // A result is coming: ExifTool starts while the service works, not when the first result is saved.
+        core.o.resultMetadata?.warmUp();
       } else {
         follower.forget(itemId);
         const at = core.o.now().toISOString();

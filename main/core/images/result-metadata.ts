@@ -49,6 +49,12 @@ export interface ResultMetadataWriter {
   capture(source: string): Promise<CaptureInfo | null>;
   /** One ExifTool command on the shared process (sidecars); its standard output. */
   command: ExifToolCommand;
+  /**
+   * Starts the ExifTool process now, in the background (once): the engine calls it when its first photo has been
+   * accepted, so the process's start (≈ 0.5 s of Perl) overlaps the service's work instead of holding up the first
+   * save. A failure to start shows at the first real use, as before.
+   */
+  warmUp(): void;
   /** Ends the ExifTool process (no orphan perl processes). */
   end(): Promise<void>;
 }
@@ -74,9 +80,13 @@ const CONFIG = `%Image::ExifTool::UserDefined = (
 /**
  * `-stay_open` ExifTool keeps reading its argument file past end of input, so a parent killed with -9 would leave
  * it running forever. This Perl prologue checks every 2 s that the process that started it is still its parent and
- * exits otherwise, then runs ExifTool itself (its library is found from $0).
+ * exits otherwise, then runs ExifTool itself (its library is found from $0). The alarm is installed with SA_RESTART:
+ * a plain `$SIG{ALRM}` interrupted ExifTool's idle read, which then warned on stderr ("uninitialized value $result"),
+ * and exiftool-vendored replaced the process as unhealthy — a new Perl start (≈ 0.2–0.5 s) every 2 s of a batch.
+ * Restarted reads still end when the parent dies (end of input), and the check then runs.
  */
-const WATCHDOG = 'my $p = getppid(); $SIG{ALRM} = sub { exit 0 if getppid() != $p; alarm 2 }; alarm 2; my $e = shift @ARGV; $0 = $e; do $e; die $@ if $@;';
+const WATCHDOG = 'use POSIX (); my $p = getppid(); POSIX::sigaction(POSIX::SIGALRM(), POSIX::SigAction->new(sub { exit 0 if getppid() != $p; alarm 2 }, ' +
+  'POSIX::SigSet->new(), POSIX::SA_RESTART())); alarm 2; my $e = shift @ARGV; $0 = $e; do $e; die $@ if $@;';
 
 function spawnWithWatchdog(exiftoolPath: string, args: string[]): ChildProcess {
   return spawn('perl', ['-e', WATCHDOG, exiftoolPath, ...args], { stdio: 'pipe', shell: false, detached: false, env: { ...process.env, LANG: 'C' } });
@@ -117,6 +127,7 @@ const firstLine = (error: unknown) => (error instanceof Error ? error.message : 
 
 export function createResultMetadataWriter(options: { configDir: string; creatorTool: string }): ResultMetadataWriter {
   let tool: Promise<LoadedExifTool> | null = null;
+  let warming = false;
   const exiftool = (): Promise<LoadedExifTool> => {
     tool ??= (async () => {
       // Loaded with the first result, not when the engine starts (≈ 0.1 s of modules): a run's first submit
@@ -203,9 +214,15 @@ export function createResultMetadataWriter(options: { configDir: string; creator
     },
     capture: (source) => captures.get(source),
     command,
+    warmUp() {
+      if (warming) return;
+      warming = true;
+      exiftool().then(({ tool: et }) => et.version()).catch(() => undefined);
+    },
     async end() {
       const current = tool;
       tool = null;
+      warming = false;
       if (current) await (await current).tool.end();
     },
   };

@@ -18,13 +18,15 @@ const CURRENT = join(CLI_DIR, 'current.json');
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Pure-JavaScript dependencies bundled into the CLI instead of loaded from node_modules: Node's ESM loader resolves,
- * reads and compiles each of their files one by one (zod alone is ≈ 80 modules), which was
- * most of a command's start before it did anything. The rest stay external: native modules (sharp, libsql, keytar)
- * and packages that find files next to their own (exiftool-vendored's Perl, heic-decode's WebAssembly), and pg,
- * loaded only by a studio ledger.
+ * Dependencies bundled into the CLI instead of loaded from node_modules: Node's ESM loader resolves, reads and
+ * compiles each of their files one by one (zod alone is ≈ 80 modules), which was most of a command's start before it
+ * did anything. sharp is bundled for its JavaScript (with semver, detect-libc and its colour library: ≈ 60 CommonJS
+ * files); its native binding is still found in node_modules by sharp's own `require('@img/sharp-<platform>/sharp.node')`
+ * from the bundle's folder, which is inside the package. The rest stay external: native modules (libsql, keytar),
+ * packages that find files next to their own (exiftool-vendored's Perl, heic-decode's WebAssembly), and pg, loaded
+ * only by a studio ledger.
  */
-export const BUNDLED = ['atomically', 'chokidar', 'cli-progress', 'commander', 'p-limit', 'ws', 'zod'];
+export const BUNDLED = ['atomically', 'chokidar', 'cli-progress', 'commander', 'p-limit', 'sharp', 'ws', 'zod'];
 
 export async function buildCli() {
   const { build } = await import('esbuild');

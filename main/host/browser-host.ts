@@ -32,6 +32,8 @@ export interface BrowserHostOptions {
    * (CoreOptions.onServiceReady): calls on them are answered as soon as this settles, the others wait for `core`.
    */
   service?: Promise<ServiceCore>;
+  /** Called once, after the first `workflows:list` answer was sent (the catalog the window opens with). */
+  onCatalogAnswered?: () => void;
   media: MediaRegistry;
   /** The built renderer (`dist/renderer`). */
   rendererDir: string;
@@ -109,9 +111,16 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     onInternalError: (channel, message) => logger.error('handler failed', { channel, message }),
   }), () => dispatcher);
   const limits = browserHostLimits(options.limits);
+  let catalogAnswered = options.onCatalogAnswered;
   const channel = createWsChannel(async (name, args) => {
     const early = serviceDispatcher && Object.hasOwn(serviceChannels, name) ? serviceDispatcher : dispatcher;
-    return (await early)(name, args);
+    const result = await (await early)(name, args);
+    if (name === 'workflows:list' && catalogAnswered) {
+      // After this answer is on its way (the channel sends it when this resolves).
+      setImmediate(catalogAnswered);
+      catalogAnswered = undefined;
+    }
+    return result;
   }, logger, limits);
   const staging = createStagingBudget(limits);
   const drops = createDropLedger(limits);

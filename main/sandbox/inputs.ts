@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import sharp from 'sharp';
 import { SandboxError, validationError } from './errors';
 import type { Raster } from './imaging/raster';
+import { loadSharp } from './imaging/sharp-loader';
 import type { SandboxLimits } from './options';
 import { guardedGet, UrlRefused } from './url-guard';
 import { canonicalMime, sniffImageType, SUPPORTED_TYPES, type SniffedType } from './sniff';
@@ -127,6 +127,7 @@ function errorText(error: unknown): string {
  * full decode that fails on corrupt or truncated data (415). EXIF orientation is applied, metadata dropped.
  */
 export async function decodeImage(field: string, image: FetchedImage, limits: SandboxLimits): Promise<Raster> {
+  const sharp = await loadSharp();
   let width: number;
   let height: number;
   try {

@@ -4,6 +4,7 @@ import { LOOK_LABELS, LOOKS, withHighContrast, withLook, type Look } from './ima
 import { captionSvg, composite, contentSeed, grainTile, labelSvg, vignetteLayer, type TextPosition } from './imaging/overlays';
 import { encode, encodePipeline, pipeline, solidRaster, toRaster, type Raster } from './imaging/raster';
 import type { FieldOption, WorkflowDefinition, WorkflowRunInput } from './workflow-types';
+import { withSharp } from './with-sharp';
 
 // The catalog: real, deterministic (non-AI) edits that together exercise every field kind, several tags, different
 // costs, crop and pad, and a workflow with several results.
@@ -291,7 +292,7 @@ const upscale: WorkflowDefinition = {
 
 export const WORKFLOWS: readonly WorkflowDefinition[] = [
   colorGrade, captionWatermark, filmEffects, beforeAfter, lookVariations, productBackdrop, autoEnhance, upscale,
-];
+].map(withSharp);
 
 export function findWorkflow(id: string): WorkflowDefinition | undefined {
   return WORKFLOWS.find((workflow) => workflow.id === id);

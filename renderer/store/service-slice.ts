@@ -12,18 +12,21 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge)
   keyCheck: { state: 'idle' },
 
   async loadService() {
-    const [info, status, settings, key] = await Promise.allSettled([
+    // The mode badge and the balance come from the service, which the host answers before the rest of main is up
+    // (journal, engine): they are shown as they arrive, not after the settings and the key's state.
+    const status = unwrap(bridge.service.status()).then((value) => set({ status: value }));
+    const balance = get().refreshBalance();
+    const [info, settings, key] = await Promise.allSettled([
       unwrap(bridge.app.info()),
-      unwrap(bridge.service.status()),
       unwrap(bridge.settings.get()),
       unwrap(bridge.key.status()),
+      status,
     ]);
     if (info.status === 'fulfilled') set({ appInfo: info.value });
-    if (status.status === 'fulfilled') set({ status: status.value });
     if (settings.status === 'fulfilled') set({ settings: settings.value.settings, settingsWarnings: settings.value.warnings });
     else get().notifyError(asUiError(settings.reason));
     if (key.status === 'fulfilled') set({ keyStatus: key.value });
-    await get().refreshBalance();
+    await balance;
   },
 
   async refreshBalance() {

@@ -57,6 +57,8 @@ describe('batchroom ui in Chromium (embedded sandbox)', () => {
   it('shows the catalog in unmistakable sandbox mode', async () => {
     await expect.poll(() => page.getByRole('status', { name: /Sandbox mode/ }).count()).toBe(1);
     await page.getByRole('button', { name: /^Balance: / }).waitFor();
+    // Each part is shown as it arrives (the mode and the balance may come before the catalog).
+    await page.getByRole('list', { name: 'Workflows' }).getByRole('button').first().waitFor();
     expect(await page.getByRole('list', { name: 'Workflows' }).getByRole('button').count()).toBeGreaterThan(3);
     // The token left the address bar once the page had it.
     expect(page.url()).not.toContain('token=');

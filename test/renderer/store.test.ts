@@ -225,6 +225,20 @@ describe('service, settings and key', () => {
     expect(selectLowBalance({ balance: b(10), settings: { ...settings, lowBalanceWarning: 0 } })).toBe(false);
   });
 
+  it('shows the service mode and balance as they arrive, while settings and the key are still on their way', async () => {
+    let release: () => void = () => {};
+    const slow = new Promise<void>((ok) => (release = ok));
+    const fake = standardBridge({ 'settings:get': async () => { await slow; return { settings, warnings: [] }; } });
+    const store = createAppStore(fake.api);
+    const loading = store.getState().loadService();
+    await expect.poll(() => store.getState().status?.mode).toBe('sandbox');
+    await expect.poll(() => store.getState().balance?.apiCredits).toBeTypeOf('number');
+    expect(store.getState().settings).toBeNull();
+    release();
+    await loading;
+    expect(store.getState().settings).toEqual(settings);
+  });
+
   it('keeps the key out of the store: only main’s masked status comes back', async () => {
     const fake = standardBridge({ 'key:set': () => ({ mode: 'live', serviceUrl: 'https://api.example/api/v1', hasKey: true, keyMasked: 'sk_live_…wxyz', source: 'keychain', sandboxReason: null, keychainAvailable: true, message: 'Using the key from the keychain.', otherServiceKeys: [], awaitingOriginConfirmation: false }) });
     const { s, store } = await readyStore(fake);

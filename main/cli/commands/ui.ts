@@ -7,6 +7,9 @@ import { UsageError } from '../errors';
 import { EXIT } from '../exit-codes';
 import { API_KEY_FLAG_WARNING, createOutput, globalOptions, knownSecrets, rememberSecret } from '../session';
 
+/** How long the engine and hot folders wait for the page's first catalog before they start anyway. */
+const RUNTIME_GRACE_MS = 1500;
+
 /**
  * `ui`: the renderer in any browser, served on 127.0.0.1 with a one-time token. Runs until Ctrl-C. With --json the
  * first stdout line is `{"url": …}` so scripts (and the end-to-end tests) can open it.
@@ -55,11 +58,16 @@ export function registerUiCommand(program: Command): void {
         serviceFailed = reject;
       });
       service.catch(() => undefined); // the core's failure is reported below
+      // The rest of the core (journal, engine, hot folders, previews: ≈ 0.2 s of loading on this same thread) waits
+      // until the page's first catalog is answered, or RUNTIME_GRACE_MS after the service is up if no page asks.
+      let catalogAnswered = () => {};
+      const runtimeAfter = new Promise<void>((resolve) => (catalogAnswered = resolve));
+      void service.then(() => setTimeout(catalogAnswered, RUNTIME_GRACE_MS), () => undefined);
       const coreReady = new Promise<void>((resolve) => (startCore = resolve))
         .then(() => import('../../core/app/create-core'))
         .then(({ createCore }) => createCore({
           host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,
-          logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox, onServiceReady: serviceReady,
+          logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox, onServiceReady: serviceReady, runtimeAfter,
         }));
       coreReady.catch(serviceFailed); // awaited below, after the host is up; a core that failed has no service either
       // Ctrl-C is the way to stop, and it may come as soon as the URL is printed — before the core is up: listen
@@ -71,7 +79,7 @@ export function registerUiCommand(program: Command): void {
       });
       let host: Awaited<ReturnType<typeof startBrowserHost>>;
       try {
-        host = await startBrowserHost({ core: coreReady, service, media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });
+        host = await startBrowserHost({ core: coreReady, service, onCatalogAnswered: () => catalogAnswered(), media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });
       } catch (error) {
         interrupt.dispose();
         throw error;

@@ -1,31 +1,17 @@
-import { join } from 'node:path';
-import { hotFolderChannels } from '../../../shared/ipc/channels/hotfolders';
 import type { ServiceStatus } from '../../../shared/ipc/channels/service';
 import type { Handlers } from '../../../shared/ipc/contract';
 import { silentLogger } from '../log';
-import { createCoreHotFolders, journalLedger, settingsConfigStore } from '../watch/adapters';
-import { APP_VERSION } from '../../../shared/app-info';
-import { connectStudioLedger, studioInstanceId } from '../studio/connect';
-import { createStudioHandlers } from '../studio/handlers';
-import { keychainLoader } from '../studio/keychain';
-import type { StudioLedger } from '../studio/studio-ledger';
-import { studioSubmitHooks } from '../studio/submit-hooks';
-import type { HotFolderEvents, HotFolderManager } from '../watch';
 import { API_KEY_ENV, createFileKeyOrigins, createKeychainSecretStore, getKeyStatus, normalizeServiceUrl, resolveCredentials, type Credentials } from '../secrets';
 import { AppError, CREDENTIAL_CODES } from '../../../shared/errors';
 import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings';
 import { failedConnection, forwardingClient, openConnection, type Connection } from './connection';
 import { startBalanceRefresh } from './balance-refresh';
-import { createEngineSlot, type EngineMode } from './engine-slot';
 import { createEventBus } from './event-bus';
-import { createFileHandlers } from './file-handlers';
-import { createThumbnailCache } from '../images/thumbnails';
-import { createViewableOriginals } from '../images/viewable';
 import { createPathGrants, grantPathsIn } from './path-grants';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
+import type { CoreRuntime } from './core-runtime';
 import type { Core, CoreOptions } from './types';
-import { unavailableHandlers } from './unavailable';
 
 /**
  * The composition root every host uses (Electron, the browser host, the CLI): settings and the state dir, the
@@ -84,48 +70,18 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     bus.emit('service:changed', connection.status);
   };
 
-  const engineMode: EngineMode = options.withEngine === false ? 'off' : options.withEngine === 'lazy' ? 'lazy' : 'eager';
-  // Studio mode (docs/studio.md): hot folders claim photos in a shared PostgreSQL ledger. The engine exists first
-  // (the ledger writes the journal's outcomes too), so until the ledger is open hot-folder items wait, unsent.
-  const ledgerUrl = engineMode === 'eager' ? (options.ledgerUrl ?? settings.get().studioLedgerUrl) : null;
-  let studio: StudioLedger | null = null;
-  /** One lazily loaded keychain for the ledger's password: the instance that joins and the app's studio:* channels. */
-  const ledgerKeychain = keychainLoader();
-  const engine = createEngineSlot({
-    mode: engineMode, stateDir, client, concurrency: () => settings.get().concurrency, bus, logger,
-    submitHooks: studioSubmitHooks(() => studio, ledgerUrl !== null), studio: ledgerUrl !== null,
-  });
-  // A concurrency change in Settings applies to the running engine at once.
-  const unsubscribeConcurrency = settings.onChange((value) => engine.current()?.setConcurrency(value.concurrency));
-  let hotFolders: HotFolderManager | undefined;
-  let hotFolderHandlers = unavailableHandlers(hotFolderChannels, 'Hot folders run in the app, `batchroom ui` and `batchroom watch`.');
+  // The heavy half (journal, engine, hot folders, previews) loads only now: see core-runtime.ts.
+  let runtime: CoreRuntime;
   try {
-    if (engineMode === 'eager') {
-      const started = await engine.ensure();
-      if (ledgerUrl) {
-        studio = await connectStudioLedger({
-          url: ledgerUrl, instanceId: studioInstanceId(stateDir), version: APP_VERSION, env, keytar: ledgerKeychain, logger,
-          local: journalLedger(started.journal), ...studioTimings(env), ...options.studio,
-        });
-      }
-      // Hot folders feed the engine, so they exist wherever the engine runs from the start.
-      const wired = createCoreHotFolders({
-        engine: started.engine, journal: started.journal, client, stateDir, configStore: settingsConfigStore(settings), logger,
-        emit: bus.emit as HotFolderEvents, ...(studio ? { ledger: studio } : {}),
-      });
-      hotFolders = wired.manager;
-      hotFolderHandlers = wired.handlers;
-      if (options.startHotFolders) await hotFolders.start();
-    }
+    await options.runtimeAfter;
+    const { startCoreRuntime } = await import('./core-runtime');
+    runtime = await startCoreRuntime({ options, stateDir, env, settings, client, bus, logger, grants });
   } catch (error) {
-    await hotFolders?.close().catch(() => undefined);
-    await engine.stop(false, 5000);
-    await studio?.close().catch(() => undefined);
     unsubscribeSettings();
-    unsubscribeConcurrency();
     await connection.close();
     throw error;
   }
+  const { engine, hotFolders } = runtime;
 
   const stopBalanceRefresh = startBalanceRefresh(bus, client, logger);
 
@@ -148,11 +104,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
           keyOrigins.bind(key, new URL(normalizeServiceUrl(flags.serviceUrl ?? settings.get().serviceUrl)).origin);
         },
       }),
-      ...engine.handlers,
-      ...hotFolderHandlers,
-      ...createStudioHandlers({ ledgerUrl: () => options.ledgerUrl ?? settings.get().studioLedgerUrl, env, keytar: ledgerKeychain, logger }),
-      ...createFileHandlers(options.host, grants, createThumbnailCache(join(stateDir, 'thumbnails')),
-        createViewableOriginals(join(stateDir, 'previews'), () => engine.current()?.exiftool ?? null)),
+      ...runtime.handlers,
     }, (result) => grantPathsIn(result, grants)),
   };
 
@@ -168,13 +120,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     shutdown(shutdownOptions = {}) {
       shuttingDown ??= (async () => {
         unsubscribeSettings();
-        unsubscribeConcurrency();
         unsubscribeGrants();
         stopBalanceRefresh();
-        await hotFolders?.close().catch((error: unknown) => logger.warn('hot folders did not close cleanly', { error: String(error) }));
-        await engine.stop(shutdownOptions.graceful ?? true, shutdownOptions.timeoutMs ?? 30_000);
-        // After the engine: its last accepted ids and outcomes reach the ledger before this instance's lease ends.
-        await studio?.close().catch(() => undefined);
+        await runtime.shutdown(shutdownOptions.graceful ?? true, shutdownOptions.timeoutMs ?? 30_000);
         for (const c of [connection, ...retired]) await c.close().catch(() => undefined);
         bus.clear();
       })();
@@ -194,10 +142,4 @@ function grantingHandlers<H extends object>(handlers: H, observe: (result: unkno
     };
   }
   return wrapped as unknown as H;
-}
-
-/** BATCHROOM_STUDIO_LEASE_MS: how long an instance's claims outlive its last heartbeat (default 30 s; tests shorten it). */
-function studioTimings(env: Record<string, string | undefined>): { leaseMs?: number } {
-  const leaseMs = Number(env.BATCHROOM_STUDIO_LEASE_MS);
-  return Number.isFinite(leaseMs) && leaseMs >= 500 ? { leaseMs } : {};
 }

@@ -60,6 +60,11 @@ export interface CoreOptions {
    * that need nothing else (workflows, balance, service status), so a host can answer the catalog meanwhile.
    */
   onServiceReady?: (service: ServiceCore) => void;
+  /**
+   * When the rest (journal, engine, hot folders: core-runtime.ts) may start loading, after onServiceReady: the
+   * browser host lets the page's first catalog go first, since both run on one thread. Default: at once.
+   */
+  runtimeAfter?: Promise<unknown>;
   /** Studio lease timings (tests shorten them). */
   studio?: { leaseMs?: number; heartbeatMs?: number; retryMs?: number };
 }

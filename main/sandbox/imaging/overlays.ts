@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import sharp, { type OverlayOptions } from 'sharp';
+import type { OverlayOptions } from 'sharp';
+import { loadSharp } from './sharp-loader';
 import { pipeline, toRaster, type Raster } from './raster';
 
 // Overlays composited onto a raster: text drawn as SVG (rendered by librsvg inside sharp), seeded grain and a
@@ -55,6 +56,7 @@ export function labelSvg(text: string, width: number, height: number): Buffer {
 export async function vignetteLayer(width: number, height: number): Promise<OverlayOptions> {
   const scale = Math.min(1, 256 / Math.max(width, height));
   const small = vignetteSvg(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)));
+  const sharp = await loadSharp();
   const data = await sharp(small).resize({ width, height, fit: 'fill' }).ensureAlpha().raw().toBuffer();
   return { input: data, raw: { width, height, channels: 4 } };
 }
@@ -93,6 +95,7 @@ export async function grainTile(seed: number, maxWidth = GRAIN_TILE, maxHeight =
     pixels[i * 4 + 2] = value;
     pixels[i * 4 + 3] = 80;
   }
+  const sharp = await loadSharp();
   return sharp(pixels, { raw: { width, height, channels: 4 } }).png().toBuffer();
 }
 

@@ -1,4 +1,5 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp, sharpLoaded } from './sharp-loader';
 
 // Workflows work on decoded RGBA rasters. sharp applies the operations of ONE pipeline in its own fixed order
 // (resize, then blur/sharpen, then colour operations, then composite), so a workflow whose steps fit that order runs
@@ -12,7 +13,7 @@ export interface Raster {
 }
 
 export function pipeline(raster: Raster): Sharp {
-  return sharp(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } });
+  return sharpLoaded()(raster.data, { raw: { width: raster.width, height: raster.height, channels: 4 } });
 }
 
 /** Runs a pipeline to an RGBA raster (alpha added when the operation dropped or never had it). */
@@ -20,6 +21,7 @@ export async function toRaster(image: Sharp): Promise<Raster> {
   const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   if (info.channels !== 4) {
     // greyscale-like results come back with fewer channels: expand to sRGB RGBA so later steps see one layout.
+    const sharp = await loadSharp();
     const expanded = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
       .toColourspace('srgb')
       .ensureAlpha()

@@ -91,6 +91,24 @@ describe('createCore', () => {
     }
   });
 
+  it('loads the journal and engine only once runtimeAfter settles (the host lets its first catalog go first)', async () => {
+    const stateDir = join(dir, 'state-runtime-after');
+    let go!: () => void;
+    const runtimeAfter = new Promise<void>((resolve) => (go = resolve));
+    let serviceUp = false;
+    const starting = createCore(options({ stateDir, runtimeAfter, onServiceReady: () => (serviceUp = true) }));
+    await expect.poll(() => serviceUp).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(existsSync(join(stateDir, 'journal.db'))).toBe(false);
+    go();
+    const core = await starting;
+    try {
+      expect(existsSync(join(stateDir, 'journal.db'))).toBe(true);
+    } finally {
+      await core.shutdown();
+    }
+  });
+
   it('answers app and files channels from the host capabilities, previews only existing pictures', async () => {
     const core = await createCore(options({ withEngine: false, apiKey: sandbox.apiKey, serviceUrl: sandbox.url }));
     try {

@@ -281,8 +281,9 @@ describe('browser host', () => {
     let serviceUp!: (service: ServiceCore) => void;
     const service = new Promise<ServiceCore>((resolve) => (serviceUp = resolve));
     const catalog = { workflows: [] };
+    let catalogsAnswered = 0;
     const early = await startBrowserHost({
-      core: starting, service, media, rendererDir: join(dir, 'renderer'), uploadDir: join(dir, 'uploads-service'), token: 'F'.repeat(43),
+      core: starting, service, onCatalogAnswered: () => (catalogsAnswered += 1), media, rendererDir: join(dir, 'renderer'), uploadDir: join(dir, 'uploads-service'), token: 'F'.repeat(43),
     });
     try {
       const ws = await openWs(`ws://127.0.0.1:${early.port}/ws?token=${early.token}`, { origin: `http://127.0.0.1:${early.port}` });
@@ -308,6 +309,7 @@ describe('browser host', () => {
         ws.send(JSON.stringify({ id: 4, channel: 'workflows:get', args: { id: 'x' } }));
         await expect.poll(() => replies.length).toBe(3);
         expect(JSON.stringify(replies[2])).not.toContain(secretKey); // redacted with the service's secrets
+        expect(catalogsAnswered).toBe(1); // once, for the first catalog only
         started(core);
         await expect.poll(() => replies.length).toBe(4);
         expect(replies[3]).toEqual({ id: 2, result: { ok: true, data: { version: '0.1.0', host: 'browser', platform: process.platform } } });

@@ -62,7 +62,13 @@ export function registerUiCommand(program: Command): void {
       // until the page's first catalog is answered, or RUNTIME_GRACE_MS after the service is up if no page asks.
       let catalogAnswered = () => {};
       const runtimeAfter = new Promise<void>((resolve) => (catalogAnswered = resolve));
-      void service.then(() => setTimeout(catalogAnswered, RUNTIME_GRACE_MS), () => undefined);
+      void service.then((ready) => {
+        setTimeout(catalogAnswered, RUNTIME_GRACE_MS);
+        // Warms the HTTP client while the browser still loads the page: Node's first request initialises undici
+        // (≈ 50–100 ms), which otherwise fell on the page's first catalog. A real catalog read (free, no credits);
+        // its answer is dropped — the page's own request reads the catalog again.
+        void Promise.resolve(ready.handlers['workflows:list']({})).catch((error: unknown) => logger.debug('catalog warm-up failed', { error: String(error) }));
+      }, () => undefined);
       const coreReady = new Promise<void>((resolve) => (startCore = resolve))
         .then(() => import('../../core/app/create-core'))
         .then(({ createCore }) => createCore({

@@ -282,6 +282,18 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     expect((await ui.done).code).toBe(0);
   });
 
+  it('ui reads the catalog once as soon as the service is up, before any page asks (the HTTP client is warm for the page)', async () => {
+    const catalogReads = () => sandbox.stats().requestsByRoute['GET /api/v1/workflows'] ?? 0;
+    const before = catalogReads();
+    const { ui } = await startUi('ui-warm');
+    try {
+      await expect.poll(catalogReads, { timeout: 10_000 }).toBeGreaterThan(before);
+    } finally {
+      ui.child.kill('SIGINT');
+      expect((await ui.done).code).toBe(0);
+    }
+  });
+
   it('ui stops cleanly on a Ctrl-C that comes the moment the URL is printed (the core may still be starting)', async () => {
     const { ui } = await startUi('ui-early');
     ui.child.kill('SIGINT');

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { creditKindOf } from '../../shared/service/credit-kind';
-import { formatCredits } from '../lib/format';
+import { formatCredits, formatNumber } from '../lib/format';
 import { useApp } from '../store/context';
 import { selectLowBalance } from '../store/service-slice';
 import { OutageBanner } from './OutageBanner';
@@ -65,7 +65,7 @@ function BalanceIndicator() {
         {balance.webCredits.breakdown.length > 0 && (
           <ul className="tooltip-list">
             {balance.webCredits.breakdown.map((entry) => (
-              <li key={entry.label}><span>{entry.label}</span><span>{entry.credits.toLocaleString('en-US')}</span></li>
+              <li key={entry.label}><span>{entry.label}</span><span>{formatNumber(entry.credits)}</span></li>
             ))}
           </ul>
         )}

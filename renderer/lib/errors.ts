@@ -1,5 +1,6 @@
 import { ErrorEnvelopeSchema, type ErrorDetail, type ErrorEnvelope } from '../../shared/error-envelope';
 import type { IpcResult } from '../../shared/ipc/contract-kit';
+import { formatNumber } from './format';
 
 /** An error as the UI shows it: a sentence a photographer understands, the technical detail one click away. */
 export interface UiError {
@@ -41,7 +42,7 @@ const PLAIN_WORDS: Record<string, string> = {
 const MESSAGE_IS_PLAIN = new Set(['unavailable', 'unsupported', 'validation', 'bad_request', 'keychain_unavailable', 'missing_key', 'key_not_sent']);
 
 function creditWords(n: number): string {
-  return `${n.toLocaleString('en-US')} credit${n === 1 ? '' : 's'}`;
+  return `${formatNumber(n)} credit${n === 1 ? '' : 's'}`;
 }
 
 /** The title the numbers allow: "This needs 39 credits; you have 36." beats "not enough credits". */

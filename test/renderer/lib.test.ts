@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toUiError, unwrap, BridgeError } from '../../renderer/lib/errors';
 import { formFromParameters, initialForm, toggleOption, toParameters, validateForm } from '../../renderer/lib/form-model';
-import { formatCredits, formatEta } from '../../renderer/lib/format';
+import { formatCredits, formatEta, formatNumber } from '../../renderer/lib/format';
 import { previewNames, templateProblems } from '../../renderer/lib/naming';
 import { backdrop, caption, colorGrade } from './helpers/fixtures';
 
@@ -66,6 +66,11 @@ describe('errors and formatting', () => {
   it('formats credits and time left', () => {
     expect(formatCredits(1)).toBe('1 credit');
     expect(formatCredits(1500)).toBe('1,500 credits');
+    // Written as toLocaleString('en-US') writes numbers, without Intl (its first use costs a page 30–70 ms).
+    for (const n of [0, 1, 7.5, 12.25, 999, 1000, 1234.5, -1234.567, 0.0004, 0.125, 1e6, 123456789.123, -1000000, 2 ** 53, 1e21, Number.NaN]) {
+      expect(formatNumber(n), String(n)).toBe(n.toLocaleString('en-US'));
+    }
+    expect(formatCredits(1234.567)).toBe('1,234.57 credits');
     expect(formatEta(null)).toBe('—');
     expect(formatEta(42_000)).toBe('42s');
     expect(formatEta(3_725_000)).toBe('1h 02m');

@@ -9,6 +9,7 @@ import { ServiceError } from './errors';
 import { exchange, TransportFailure, type Exchange, type ExchangeRequest, type HttpDeps } from './http';
 import { errorFromResponse, failureInSuccessBody, parseRetryAfter, safeText } from './http-errors';
 import { collectCatalog } from './list-pages';
+import { createNodeTransport, readText, type HeaderReader, type Transport } from './node-transport';
 import { executionIdOf, normalizeBalance, normalizeExecution, normalizeWorkflowDetail, normalizeWorkflowPage, type NormalizeContext } from './normalize';
 import { redactingLogger } from './redacting-logger';
 import { retryPolicy, withRetries, type RetryOptions, type TryResult } from './retry';
@@ -24,7 +25,8 @@ export interface ServiceClientOptions {
   executeTimeoutMs?: number;
   /** Plain http to a non-loopback host is refused unless this is set (the key would travel in clear). */
   allowInsecureHttp?: boolean;
-  fetch?: typeof fetch;
+  /** How requests travel (default: node:http(s) with keep-alive, `node-transport.ts`); tests inject failures here. */
+  transport?: Transport;
   logger?: Logger;
   retry?: RetryOptions;
 }
@@ -46,7 +48,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   /** Labels name caller-provided ids; those go through redaction like everything else that reaches a message. */
   const labelFor = (text: string) => redactSecrets(text, secrets);
   const log = redactingLogger(options.logger ?? silentLogger, secrets).child('service');
-  const deps: HttpDeps = { fetch: options.fetch ?? fetch, apiKey: options.apiKey, log };
+  const deps: HttpDeps = { transport: options.transport ?? createNodeTransport(), apiKey: options.apiKey, log };
   const policy = retryPolicy(options.retry);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const executeTimeoutMs = options.executeTimeoutMs ?? Math.max(timeoutMs, 120_000);
@@ -78,7 +80,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   }
 
   /** GET with retries on network errors, timeouts, 408/429/5xx and truncated JSON: reads are always safe to repeat. */
-  async function getJson(label: string, path: string, opts: RequestOptions = {}): Promise<{ body: unknown; headers: Headers }> {
+  async function getJson(label: string, path: string, opts: RequestOptions = {}): Promise<{ body: unknown; headers: HeaderReader }> {
     return withRetries(policy, { signal: opts.signal, log, label }, async () => {
       let ex: Exchange;
       try {
@@ -173,8 +175,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       } catch (error) {
         return transportTry(error);
       }
-      if (ex.status >= 200 && ex.status < 300) return { done: withIdleTimeout(ex.response, idleMs, label, ex.release) };
-      const text = await ex.response.text().catch(() => '');
+      if (ex.status >= 200 && ex.status < 300) return { done: withIdleTimeout(ex.body!, { status: ex.status, headers: ex.rawHeaders ?? {} }, idleMs, label, ex.release) };
+      const text = await readText(ex.body!).catch(() => '');
       ex.release?.();
       const parsed = parseBody(text);
       const error = responseError(label, ex, parsed.ok ? parsed.value : text);

@@ -1,16 +1,38 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { ServiceError } from './errors';
 
-/**
- * Re-wraps a streaming body so that a stall longer than `idleMs` between chunks fails the read with a timeout, and a
- * connection that breaks mid-body fails it with a network error, instead of hanging or leaking undici's wording.
- */
-export function withIdleTimeout(response: Response, idleMs: number, label: string, onEnd: () => void = () => undefined): Response {
-  const source = response.body;
-  if (!source) {
-    onEnd();
-    return response;
+/** Statuses whose Response cannot carry a body. */
+const NULL_BODY = new Set([204, 205]);
+
+function headerPairs(headers: IncomingHttpHeaders): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) pairs.push([name, one]);
   }
-  const reader = source.getReader();
+  return pairs;
+}
+
+/**
+ * A downloaded body as a web Response whose stream fails with a timeout when the transfer stalls longer than `idleMs`
+ * between chunks, and with a network error when the connection breaks mid-body, instead of hanging or leaking Node's
+ * wording. `onEnd` runs once when the body is finished with, however it ends.
+ */
+export function withIdleTimeout(
+  body: Readable,
+  init: { status: number; headers: IncomingHttpHeaders },
+  idleMs: number,
+  label: string,
+  onEnd: () => void = () => undefined,
+): Response {
+  const headers = headerPairs(init.headers);
+  if (NULL_BODY.has(init.status)) {
+    body.resume();
+    onEnd();
+    return new Response(null, { status: init.status, headers });
+  }
+  const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let finished = false;
   const stream = new ReadableStream<Uint8Array>({
@@ -19,10 +41,10 @@ export function withIdleTimeout(response: Response, idleMs: number, label: strin
         finished = true;
         onEnd();
         controller.error(new ServiceError('timeout', `The download stalled (${label}: no data for ${Math.round(idleMs / 1000)} s).`, { endpoint: label }));
-        reader.cancel().catch(() => undefined);
+        body.destroy();
       }, idleMs);
       try {
-        const { done, value } = await reader.read();
+        const { done, value } = await chunks.next();
         clearTimeout(timer);
         if (finished) return;
         if (done) {
@@ -30,7 +52,7 @@ export function withIdleTimeout(response: Response, idleMs: number, label: strin
           onEnd();
           controller.close();
         } else {
-          controller.enqueue(value);
+          controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
         }
       } catch (error) {
         clearTimeout(timer);
@@ -45,12 +67,12 @@ export function withIdleTimeout(response: Response, idleMs: number, label: strin
         );
       }
     },
-    cancel(reason) {
+    cancel() {
       clearTimeout(timer);
       finished = true;
       onEnd();
-      return reader.cancel(reason);
+      body.destroy();
     },
   });
-  return new Response(stream, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(stream, { status: init.status, headers });
 }

@@ -1,15 +1,13 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import { USER_AGENT } from '../../../shared/app-info';
 import type { Logger } from '../log';
 import { ServiceError } from './errors';
+import { readText, WireFailure, type HeaderReader, type Transport } from './node-transport';
 import { cancelledError } from './retry';
 
-/** Errors (in `error.cause.code`) that prove the request never left this machine: nothing can have been charged. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT', 'ENETDOWN', 'EHOSTDOWN',
-]);
-/** Also never sent, but another try will not help (a certificate does not fix itself). */
-const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/;
+/** TLS failures: never sent (the handshake did not finish), and another try will not help (a certificate does not fix itself). */
+const TLS_CODE = /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|^EPROTO$/;
 
 export type LostKind = 'not_sent' | 'lost' | 'timeout';
 
@@ -26,10 +24,12 @@ export class TransportFailure extends Error {
 
 export interface Exchange {
   status: number;
-  headers: Headers;
-  response: Response;
+  headers: HeaderReader;
   /** The body text (absent when the caller asked for the stream). */
   text?: string;
+  /** Stream mode only: the body, and every header as Node parsed it. */
+  body?: Readable;
+  rawHeaders?: IncomingHttpHeaders;
   /** Stream mode only: unlinks the caller's AbortSignal once the body is finished with. */
   release?: () => void;
 }
@@ -49,7 +49,7 @@ export interface ExchangeRequest {
 }
 
 export interface HttpDeps {
-  fetch: typeof fetch;
+  transport: Transport;
   apiKey: string;
   log: Logger;
 }
@@ -77,6 +77,17 @@ function hostOf(url: string): string {
   }
 }
 
+function notSentWhat(code: string | undefined, host: string): string {
+  if (code === 'ECONNREFUSED') return `connection refused by ${host}`;
+  if (code === 'ENOTFOUND' || code?.startsWith('EAI_')) return `cannot resolve ${host}`;
+  if (code === 'CONNECT_TIMEOUT') return `no connection to ${host} in time`;
+  return `${code ?? 'no connection'} for ${host}`;
+}
+
+/**
+ * Whether the request can have reached the service is the transport's verdict (WireFailure.notSent: the connection
+ * was never established). Anything else — a body that broke off, an error the transport did not see — may have.
+ */
 function classify(error: unknown, req: ExchangeRequest, timedOut: boolean, cancelled: boolean): TransportFailure {
   // Aborted by the caller mid-flight: for a GET simply cancelled; for execute the request may already have arrived.
   if (cancelled) return new TransportFailure('lost', false, cancelledError());
@@ -85,15 +96,13 @@ function classify(error: unknown, req: ExchangeRequest, timedOut: boolean, cance
     const message = `The service did not answer in time (${req.label}: no answer from ${host} within ${Math.round(req.timeoutMs / 100) / 10} s).`;
     return new TransportFailure('timeout', true, new ServiceError('timeout', message, { endpoint: req.label }));
   }
-  const code = causeCode(error);
-  if (code && TLS_CODE.test(code)) {
+  const code = error instanceof WireFailure ? error.code : causeCode(error);
+  const notSent = error instanceof WireFailure && error.notSent;
+  if (notSent && code && TLS_CODE.test(code)) {
     const message = `The service could not be reached securely (${req.label}: TLS problem ${code} with ${host}).`;
     return new TransportFailure('not_sent', false, new ServiceError('network', message, { endpoint: req.label }));
   }
-  const notSent = code !== undefined && NOT_SENT_CODES.has(code);
-  const what = notSent
-    ? code === 'ECONNREFUSED' ? `connection refused by ${host}` : code.startsWith('EAI') || code === 'ENOTFOUND' ? `cannot resolve ${host}` : `${code} for ${host}`
-    : `the connection to ${host} broke${code ? ` (${code})` : ''}`;
+  const what = notSent ? notSentWhat(code, host) : `the connection to ${host} broke${code ? ` (${code})` : ''}`;
   const message = `The service could not be reached (${req.label}: ${what}).`;
   return new TransportFailure(notSent ? 'not_sent' : 'lost', true, new ServiceError('network', message, { endpoint: req.label }));
 }
@@ -123,20 +132,20 @@ export async function exchange(deps: HttpDeps, req: ExchangeRequest, isServiceOr
       const headers: Record<string, string> = { 'User-Agent': USER_AGENT, Accept: req.accept ?? 'application/json' };
       if (req.auth && isServiceOrigin(url)) headers.Authorization = `Bearer ${deps.apiKey}`;
       if (req.body !== undefined) headers['Content-Type'] = 'application/json';
-      const response = await deps.fetch(url, { method: req.method, headers, body: req.body, signal: controller.signal, redirect: 'manual' });
+      const response = await deps.transport({ method: req.method, url: new URL(url), headers, body: req.body, signal: controller.signal });
       const location = response.headers.get('location');
       if (req.method === 'GET' && response.status >= 300 && response.status < 400 && location && hop < 5) {
-        await response.body?.cancel().catch(() => undefined);
+        response.body.resume();
         url = new URL(location, url).toString();
         continue;
       }
       if (req.stream) {
         // The caller's signal must keep governing the body; the caller releases the link when the body ends.
         keepLinked = true;
-        return { status: response.status, headers: response.headers, response, release };
+        return { status: response.status, headers: response.headers, body: response.body, rawHeaders: response.rawHeaders, release };
       }
-      const text = await response.text();
-      return { status: response.status, headers: response.headers, response, text };
+      const text = await readText(response.body);
+      return { status: response.status, headers: response.headers, text };
     }
   } catch (error) {
     if (error instanceof ServiceError) throw error;

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceClientOptions } from '../../../main/core/service/client';
+import { createNodeTransport, WireFailure, type Transport } from '../../../main/core/service/node-transport';
 import { REQUEST, TEST_KEY, WORKFLOW, rejection, testClient } from './fixtures';
 import { drop, hang, json, ok, startStub, status } from './stub-server';
 
@@ -107,14 +108,16 @@ describe('execute', () => {
 
   it('retries a connection that was refused or a host that did not resolve (provably never sent)', async () => {
     const attempts: string[] = [];
-    const flaky: typeof fetch = async (input, init) => {
-      attempts.push(String(input));
-      if (attempts.length === 1) throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
-      if (attempts.length === 2) throw new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo EAI_AGAIN'), { code: 'EAI_AGAIN' }) });
-      return fetch(input, init);
+    const real = createNodeTransport();
+    // Failures as the node transport reports them: the code Node gave, and how far the connection had got.
+    const flaky: Transport = async (wire) => {
+      attempts.push(String(wire.url));
+      if (attempts.length === 1) throw new WireFailure('ECONNREFUSED', 'connecting');
+      if (attempts.length === 2) throw new WireFailure('EAI_AGAIN', 'connecting');
+      return real(wire);
     };
     stub.reply(accepted);
-    expect(await client({ fetch: flaky }).execute(WORKFLOW, REQUEST)).toEqual({ kind: 'accepted', executionId: 'ex_1' });
+    expect(await client({ transport: flaky }).execute(WORKFLOW, REQUEST)).toEqual({ kind: 'accepted', executionId: 'ex_1' });
     expect(attempts).toHaveLength(3);
     expect(stub.requests).toHaveLength(1);
   });
@@ -126,10 +129,12 @@ describe('execute', () => {
     stub = await startStub();
   });
 
-  it('treats a reset without a cause code as possibly sent', async () => {
-    const reset: typeof fetch = async () => {
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
-    };
-    expect((await client({ fetch: reset }).execute(WORKFLOW, REQUEST)).kind).toBe('unknown');
+  it('treats a failure on an established connection, or one the transport did not classify, as possibly sent', async () => {
+    for (const thrown of [new WireFailure('ECONNREFUSED', 'established'), new WireFailure(undefined, 'established'), Object.assign(new Error('read ECONNREFUSED'), { code: 'ECONNREFUSED' })]) {
+      const broken: Transport = async () => {
+        throw thrown;
+      };
+      expect((await client({ transport: broken }).execute(WORKFLOW, REQUEST)).kind).toBe('unknown');
+    }
   });
 });

@@ -64,8 +64,9 @@ export function registerUiCommand(program: Command): void {
       const runtimeAfter = new Promise<void>((resolve) => (catalogAnswered = resolve));
       void service.then((ready) => {
         setTimeout(catalogAnswered, RUNTIME_GRACE_MS);
-        // Warms the HTTP client while the browser still loads the page: Node's first request initialises undici
-        // (≈ 50–100 ms), which otherwise fell on the page's first catalog. A real catalog read (free, no credits);
+        // Warms the HTTP client while the browser still loads the page: the first request pays for node:http's
+        // first use and the connection (a TCP and, for https, TLS handshake; kept alive for the page's request),
+        // which otherwise fell on the page's first catalog. A real catalog read (free, no credits);
         // its answer is dropped — the page's own request reads the catalog again.
         void Promise.resolve(ready.handlers['workflows:list']({})).catch((error: unknown) => logger.debug('catalog warm-up failed', { error: String(error) }));
       }, () => undefined);

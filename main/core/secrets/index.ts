@@ -15,7 +15,6 @@ export {
   type StoredKeyInfo,
 } from './secret-store';
 export {
-  createFetchKeyValidator,
   saveValidatedKey,
   type KeyRejectReason,
   type KeyValidation,

@@ -1,6 +1,5 @@
 import { maskKey, redactSecrets } from '../../../shared/redact';
-import { USER_AGENT } from '../../../shared/app-info';
-import { BalanceSchema, type Balance } from '../../../shared/service/model';
+import type { Balance } from '../../../shared/service/model';
 import type { SecretStore } from './secret-store';
 import { keyTransportProblem } from './key-transport';
 import { normalizeServiceUrl } from './service-url';
@@ -12,8 +11,9 @@ export type KeyValidation =
   | { ok: false; reason: Exclude<KeyRejectReason, 'malformed'>; detail: string };
 
 /**
- * Checks a key by reading the balance. Injected, so this module does not depend on the service client; the CLI and
- * the Electron host pass one built on `createServiceClient` (or {@link createFetchKeyValidator}).
+ * Checks a key by reading the balance. Injected, so this module does not depend on the service client; every host
+ * passes `serviceKeyValidator` (core/app/settings-handlers.ts), built on `createServiceClient`, so a key is checked
+ * with the same requests, parsing and error rules as every other call.
  */
 export type KeyValidator = (serviceUrl: string, apiKey: string) => Promise<KeyValidation>;
 
@@ -73,51 +73,3 @@ export async function saveValidatedKey(input: {
   await input.secretStore.set(serviceUrl, apiKey);
   return { ok: true, serviceUrl, masked: maskKey(apiKey), balance: verdict.balance };
 }
-
-/** Error codes of Node's fetch (undici) that mean "this host does not exist" rather than "the network is down". */
-const UNKNOWN_HOST_CODES = new Set(['ENOTFOUND']);
-
-function causeCode(error: unknown): string | undefined {
-  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
-  return typeof cause?.code === 'string' ? cause.code : undefined;
-}
-
-/**
- * A minimal validator over plain fetch (`GET {serviceUrl}/balance`), for hosts that have no service client at hand.
- * 401/403 → unauthorized; 404/405, an unknown host or a non-JSON answer → wrong URL; anything else → network.
- */
-export function createFetchKeyValidator(options: { fetch?: typeof fetch; timeoutMs?: number } = {}): KeyValidator {
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 15_000;
-  return async (serviceUrl, apiKey) => {
-    let response: Response;
-    try {
-      response = await doFetch(`${serviceUrl}/balance`, {
-        headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json', 'User-Agent': USER_AGENT },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      const code = causeCode(error);
-      if (code && UNKNOWN_HOST_CODES.has(code)) return { ok: false, reason: 'wrong-url', detail: 'host not found' };
-      const name = (error as { name?: string } | null)?.name;
-      const detail = name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (code ?? 'connection failed');
-      return { ok: false, reason: 'network', detail };
-    }
-    if (response.status === 401 || response.status === 403) {
-      return { ok: false, reason: 'unauthorized', detail: `HTTP ${response.status}` };
-    }
-    if (response.status === 404 || response.status === 405) {
-      return { ok: false, reason: 'wrong-url', detail: `HTTP ${response.status} for /balance` };
-    }
-    if (!response.ok) return { ok: false, reason: 'network', detail: `HTTP ${response.status}` };
-    let body: unknown;
-    try {
-      body = await response.json();
-    } catch {
-      return { ok: false, reason: 'wrong-url', detail: 'the answer to /balance is not JSON' };
-    }
-    const parsed = BalanceSchema.safeParse(body);
-    return { ok: true, balance: parsed.success ? parsed.data : null };
-  };
-}
-

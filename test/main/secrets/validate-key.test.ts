@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetchKeyValidator, createInMemorySecretStore, saveValidatedKey, type KeyValidator } from '../../../main/core/secrets';
+import { serviceKeyValidator } from '../../../main/core/app/settings-handlers';
+import { silentLogger } from '../../../main/core/log';
+import { createInMemorySecretStore, saveValidatedKey, type KeyValidator } from '../../../main/core/secrets';
 
 const GOOD = 'sk_live_goodkey000000abcd';
 const BALANCE = { apiCredits: 120, webCredits: { total: 5, breakdown: [{ label: 'monthly', credits: 5 }] } };
@@ -30,8 +32,9 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
-describe('createFetchKeyValidator', () => {
-  const validate = createFetchKeyValidator({ timeoutMs: 5_000 });
+// The validator every host uses: the real service client, so a key is judged by the same rules as every other call.
+describe('serviceKeyValidator', () => {
+  const validate = serviceKeyValidator(silentLogger);
 
   it('accepts a key the service accepts and reads the balance with a bearer header', async () => {
     expect(await validate(`${base}/api/v1`, GOOD)).toEqual({ ok: true, balance: BALANCE });
@@ -42,7 +45,7 @@ describe('createFetchKeyValidator', () => {
     expect(await validate(`${base}/api/v1`, 'sk_live_badkey0000000000')).toMatchObject({ ok: false, reason: 'unauthorized' });
     expect(await validate(`${base}/nope/api/v1`, GOOD)).toMatchObject({ ok: false, reason: 'wrong-url' });
     expect(await validate(`${base}/html/api/v1`, GOOD)).toMatchObject({ ok: false, reason: 'wrong-url' });
-    expect(await validate(`${base}/down/api/v1`, GOOD)).toMatchObject({ ok: false, reason: 'network', detail: 'HTTP 503' });
+    expect(await validate(`${base}/down/api/v1`, GOOD)).toMatchObject({ ok: false, reason: 'network' });
     // A port nobody listens on (the server's own port, closed in a second server) → connection refused.
     const closed = createServer();
     await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
@@ -55,7 +58,7 @@ describe('createFetchKeyValidator', () => {
 describe('saveValidatedKey', () => {
   it('stores an accepted key (trimmed) and reports its masked form and balance', async () => {
     const secretStore = createInMemorySecretStore();
-    const result = await saveValidatedKey({ secretStore, serviceUrl: base, apiKey: `${GOOD}\n`, validate: createFetchKeyValidator() });
+    const result = await saveValidatedKey({ secretStore, serviceUrl: base, apiKey: `${GOOD}\n`, validate: serviceKeyValidator(silentLogger) });
     expect(result).toEqual({ ok: true, serviceUrl: `${base}/api/v1`, masked: 'sk_live_…abcd', balance: BALANCE });
     expect(await secretStore.get(`${base}/api/v1/`)).toBe(GOOD);
   });
@@ -63,7 +66,7 @@ describe('saveValidatedKey', () => {
   it('stores nothing for a rejected key and explains why without repeating the key', async () => {
     const secretStore = createInMemorySecretStore();
     const bad = 'sk_live_badkey0000000000';
-    const result = await saveValidatedKey({ secretStore, serviceUrl: base, apiKey: bad, validate: createFetchKeyValidator() });
+    const result = await saveValidatedKey({ secretStore, serviceUrl: base, apiKey: bad, validate: serviceKeyValidator(silentLogger) });
     expect(result).toMatchObject({ ok: false, reason: 'unauthorized' });
     expect(JSON.stringify(result)).not.toContain(bad);
     expect(await secretStore.list()).toEqual([]);

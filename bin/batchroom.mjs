@@ -1,12 +1,13 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=4 --max-old-space-size=192
+#!/usr/bin/env node
 // The `batchroom` command. It runs the CLI bundled in dist/cli/ (scripts/build-cli.mjs: built at `npm install`, and
 // again here on the first start after a source file changed, so it is never stale); if it cannot be built, it runs
 // the TypeScript sources through tsx's loader instead (slower to start, same behaviour). BATCHROOM_CLI_FROM_SOURCE=1
 // forces the sources.
-// The first line starts Node under the engine's memory profile (memory-profile.mjs; the kernel hands `env -S` the
-// rest of the line, npm's Windows shim reads the same line and sets the variables itself), so the commands that
-// process images start once. Started any other way (`node bin/batchroom.mjs …`), those commands re-execute under
-// the profile first, which costs a second Node start (≈ 150 ms); quick ones (workflows, balance, key, help) never do.
+// The first line stays plain `env node`: it is the one form every launcher reads — the kernel with any `env`
+// (BusyBox has no `-S`), and npm's Windows shims (its sh shim for Git Bash turns `env -S VAR=… node` into
+// `exec VAR=… node`, which fails). So the commands that process images re-execute once under the engine's memory
+// profile (memory-profile.mjs), which costs a second Node start (≈ 70 ms here); quick ones (workflows, balance, key,
+// help) never do.
 import { pathToFileURL } from 'node:url';
 import { relaunchWithMemoryProfile } from './memory-profile.mjs';
 

@@ -8,14 +8,14 @@
 //     space stays in RSS (1,000 × 24 MP: peak 194 → 179 MB; an mmap per image costs nothing next to a decode);
 //   - --max-semi-space-size / --max-old-space-size: V8 otherwise lets tens of MB of dead upload strings (base64)
 //     pile up before it collects them; 192 MB of old space is far above what the engine's state needs.
-// The `batchroom` command starts Node with them from its first line (`#!/usr/bin/env -S …`). A process started without
-// them re-executes itself once with them (a marker stops a second time). That costs one more Node start-up, so only
+// A process started without them re-executes itself once with them (a marker stops a second time); the `batchroom`
+// command cannot name them in its first line (bin/batchroom.mjs says why). That costs one more Node start-up, so only
 // the commands that process images ask for it. Electron main does the same its own way
 // (app.relaunch with --js-flags, main/electron/entry.ts); sharp's settings are made by the core (images/encode.ts).
 import { spawn } from 'node:child_process';
 
 export const MEMORY_NODE_FLAGS = ['--max-semi-space-size=4', '--max-old-space-size=192'];
-/** glibc's settings (Linux). `bin/batchroom.mjs` names them in its first line too; a test keeps the two equal. */
+/** glibc's settings (Linux only: other allocators ignore them). */
 export const GLIBC_MALLOC_ENV = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' };
 export const MEMORY_ENV = process.platform === 'linux' ? GLIBC_MALLOC_ENV : {};
 const MARKER = 'BATCHROOM_MEMORY_PROFILE';

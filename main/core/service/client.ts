@@ -4,15 +4,15 @@ import { validateExecuteRequest } from '../../../shared/service/validate-request
 import { redactSecrets } from '../../../shared/redact';
 import { silentLogger, type Logger } from '../log';
 import { resolveBaseUrl } from './base-url';
-import { withIdleTimeout } from './download';
+import { readErrorText, withIdleTimeout } from './download';
 import { ServiceError } from './errors';
 import { exchange, TransportFailure, type Exchange, type ExchangeRequest, type HttpDeps } from './http';
 import { errorFromResponse, failureInSuccessBody, parseRetryAfter, safeText } from './http-errors';
 import { collectCatalog } from './list-pages';
-import { createNodeTransport, readText, type HeaderReader, type Transport } from './node-transport';
+import { createNodeTransport, type HeaderReader, type Transport } from './node-transport';
 import { executionIdOf, normalizeBalance, normalizeExecution, normalizeWorkflowDetail, normalizeWorkflowPage, type NormalizeContext } from './normalize';
 import { redactingLogger } from './redacting-logger';
-import { retryPolicy, withRetries, type RetryOptions, type TryResult } from './retry';
+import { cancelledError, retryPolicy, withRetries, type RetryOptions, type TryResult } from './retry';
 import type { ExecuteOutcome, RequestOptions, ServiceClient } from './types';
 
 export interface ServiceClientOptions {
@@ -176,10 +176,15 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         return transportTry(error);
       }
       if (ex.status >= 200 && ex.status < 300) return { done: withIdleTimeout(ex.body!, { status: ex.status, headers: ex.rawHeaders ?? {} }, idleMs, label, ex.release) };
-      const text = await readText(ex.body!).catch(() => '');
+      // The exchange's timer stopped at the headers: the error body gets its own deadline and size cap.
+      const { text, whole } = await readErrorText(ex.body!, idleMs);
       ex.release?.();
-      const parsed = parseBody(text);
-      const error = responseError(label, ex, parsed.ok ? parsed.value : text);
+      if (opts.signal?.aborted) return { fail: cancelledError() };
+      // A body cut short (stalled, too long, broken off) is not quoted: the status alone says what happened.
+      if (!whole) log.warn('download error answer not read whole', { call: label, status: ex.status, bytes: Buffer.byteLength(text) });
+      const body = whole ? text : '';
+      const parsed = parseBody(body);
+      const error = responseError(label, ex, parsed.ok ? parsed.value : body);
       return RETRYABLE_STATUS(ex.status) ? { retry: error, retryAfterMs: error.retryAfterMs } : { fail: error };
     });
   }

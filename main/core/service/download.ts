@@ -1,6 +1,42 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { ServiceError } from './errors';
+import { discardBody } from './node-transport';
+
+/** An error answer's body is read up to this much: plenty for a message, and a bound on what a broken server can send. */
+export const ERROR_BODY_MAX_BYTES = 32 * 1024;
+
+/**
+ * A download's error answer (non-2xx) read as text, whole within `deadlineMs` of its headers and at most `maxBytes`.
+ * Stream mode's timer stops at the headers, so without this a body that stalls or never ends would hang the download
+ * (and the batch) for good. A body that does not arrive whole gives `whole: false` and has its connection destroyed.
+ */
+export function readErrorText(body: Readable, deadlineMs: number, maxBytes = ERROR_BODY_MAX_BYTES): Promise<{ text: string; whole: boolean }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (whole: boolean) => {
+      clearTimeout(timer);
+      body.off('data', onData).off('end', onEnd).off('close', onClose);
+      if (!whole) body.destroy();
+      resolve({ text: new TextDecoder().decode(Buffer.concat(chunks)), whole });
+    };
+    const onData = (chunk: Buffer) => {
+      if (size + chunk.length > maxBytes) return finish(false);
+      chunks.push(chunk);
+      size += chunk.length;
+    };
+    const onEnd = () => finish(true);
+    // Destroyed (the caller aborted) or broken off: whatever arrived is not the whole answer.
+    const onClose = () => finish(false);
+    const timer = setTimeout(() => finish(false), deadlineMs);
+    // Kept after finishing: a destroyed body may still report its error.
+    body.on('error', () => undefined);
+    body.on('data', onData).once('end', onEnd).once('close', onClose);
+    if (body.destroyed) finish(false);
+    else if (body.readableEnded) finish(true);
+  });
+}
 
 /** Statuses whose Response cannot carry a body. */
 const NULL_BODY = new Set([204, 205]);
@@ -28,7 +64,7 @@ export function withIdleTimeout(
 ): Response {
   const headers = headerPairs(init.headers);
   if (NULL_BODY.has(init.status)) {
-    body.resume();
+    void discardBody(body);
     onEnd();
     return new Response(null, { status: init.status, headers });
   }

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { USER_AGENT } from '../../../shared/app-info';
 import type { Logger } from '../log';
 import { ServiceError } from './errors';
-import { readText, WireFailure, type HeaderReader, type Transport } from './node-transport';
+import { discardBody, readText, WireFailure, type HeaderReader, type Transport } from './node-transport';
 import { cancelledError } from './retry';
 
 /** TLS failures: never sent (the handshake did not finish), and another try will not help (a certificate does not fix itself). */
@@ -135,7 +135,7 @@ export async function exchange(deps: HttpDeps, req: ExchangeRequest, isServiceOr
       const response = await deps.transport({ method: req.method, url: new URL(url), headers, body: req.body, signal: controller.signal });
       const location = response.headers.get('location');
       if (req.method === 'GET' && response.status >= 300 && response.status < 400 && location && hop < 5) {
-        response.body.resume();
+        await discardBody(response.body);
         url = new URL(location, url).toString();
         continue;
       }

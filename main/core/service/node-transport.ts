@@ -178,6 +178,25 @@ export function createNodeTransport(options: NodeTransportOptions = {}): Transpo
     });
 }
 
+/**
+ * Lets go of a body nobody will read (a redirect's): a body that has arrived whole is read out, so its kept-alive
+ * connection goes back to the pool (resolving once it has, so the next request can reuse it); one still arriving is
+ * destroyed with its connection, which otherwise stays open receiving whatever the server keeps sending.
+ */
+export function discardBody(body: Readable): Promise<void> {
+  body.on('error', () => undefined);
+  if (body.readableEnded || body.destroyed) return Promise.resolve();
+  if ((body as Partial<IncomingMessage>).complete !== true) {
+    body.destroy();
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    body.once('end', resolve);
+    body.once('close', resolve);
+    body.resume();
+  });
+}
+
 /** A body read to the end as text (UTF-8, a leading BOM dropped, as fetch's `text()` does). */
 export async function readText(body: Readable): Promise<string> {
   const chunks: Buffer[] = [];

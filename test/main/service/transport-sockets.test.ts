@@ -41,6 +41,31 @@ const answer = (res: ServerResponse, status: number, body: unknown, headers: Rec
 };
 const accepted = (res: ServerResponse) => answer(res, 202, { executionId: 'ex_1', status: 'queued' });
 
+/** Rejects when `promise` is still pending after `ms` (a hang fails the test with a reason, not a test timeout). */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** Resolves once the server's side of a connection has closed; rejects when it is still open after `ms`. */
+function closedWithin(socket: Socket, ms: number): Promise<void> {
+  if (socket.destroyed) return Promise.resolve();
+  return within(new Promise<void>((resolve) => socket.once('close', () => resolve())), ms);
+}
+
+/** Streams 16 KB every 5 ms until the client goes away; counts what it managed to write. */
+function endlessBody(res: ServerResponse) {
+  const state = { bytes: 0 };
+  const tick = setInterval(() => {
+    if (res.destroyed) return clearInterval(tick);
+    res.write(Buffer.alloc(16_384, 0x61));
+    state.bytes += 16_384;
+  }, 5);
+  res.once('close', () => clearInterval(tick));
+  return state;
+}
+
 afterEach(async () => {
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
@@ -144,5 +169,78 @@ describe('the node transport on real sockets', () => {
     const aborted = await testClient(server.origin).downloadResult(`${server.origin}/r.png`, { signal: controller.signal });
     setTimeout(() => controller.abort(), 30);
     expect((await rejection(aborted.arrayBuffer())).code).toBe('cancelled');
+  });
+  it('a download whose error answer stalls mid-body fails within the timeout and closes the connection (no hang)', async () => {
+    // undici's 300 s body timeout used to cover this; the error body is now read under the download's own timeout.
+    const server = await serve((_req, res) => {
+      res.writeHead(500, { 'Content-Type': 'application/json', 'Content-Length': '100' });
+      res.write('{"error":');
+    });
+    const c = testClient(server.origin, { timeoutMs: 300, retry: { attempts: 1 } });
+    const started = Date.now();
+    const error = await rejection(within(c.downloadResult(`${server.origin}/r.png`), 3_000));
+    expect([error.code, error.status]).toEqual(['server', 500]);
+    expect(error.message).not.toMatch(/\{"error"/);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    await closedWithin(server.sockets[0]!, 500);
+  });
+
+  it('a download whose error answer never ends is read up to a cap, then the connection is closed', async () => {
+    let sent = { bytes: 0 };
+    const server = await serve((_req, res) => {
+      res.writeHead(503, { 'Content-Type': 'text/plain' });
+      sent = endlessBody(res);
+    });
+    const c = testClient(server.origin, { timeoutMs: 10_000, retry: { attempts: 1 } });
+    const error = await rejection(within(c.downloadResult(`${server.origin}/r.png`), 3_000));
+    expect([error.code, error.status]).toEqual(['server', 503]);
+    await closedWithin(server.sockets[0]!, 500);
+    expect(sent.bytes).toBeLessThan(4_000_000);
+  });
+
+  it('a download\'s complete error answer is still quoted, and its connection kept for the next request', async () => {
+    const server = await serve((_req, res) => answer(res, 404, { error: 'result expired' }));
+    const c = testClient(server.origin, { retry: { attempts: 1 } });
+    for (let i = 0; i < 2; i++) expect((await rejection(c.downloadResult(`${server.origin}/r.png`))).message).toMatch(/result expired/);
+    expect(server.sockets).toHaveLength(1);
+  });
+
+  it('a redirect whose body keeps streaming: its connection is closed when the redirect is followed, not drained', async () => {
+    let sent = { bytes: 0 };
+    let redirectClosed = false;
+    const server = await serve((req, res) => {
+      if (req.url === '/api/v1/moved') return answer(res, 200, BALANCE);
+      res.writeHead(302, { Location: '/api/v1/moved', 'Content-Type': 'text/plain' });
+      res.once('close', () => (redirectClosed = true));
+      sent = endlessBody(res);
+    });
+    expect((await testClient(server.origin).getBalance()).apiCredits).toBe(10);
+    await closedWithin(server.seen[0]!.socket, 500);
+    const after = sent.bytes;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(redirectClosed).toBe(true);
+    expect(sent.bytes).toBe(after);
+  });
+
+  it('a redirect that arrived whole keeps its connection for the next hop', async () => {
+    const server = await serve((req, res) => {
+      if (req.url === '/api/v1/moved') return answer(res, 200, BALANCE);
+      res.writeHead(302, { Location: '/api/v1/moved', 'Content-Type': 'text/plain' });
+      res.end('moved');
+    });
+    expect((await testClient(server.origin).getBalance()).apiCredits).toBe(10);
+    expect(server.seen.map((s) => s.url)).toEqual(['/api/v1/balance', '/api/v1/moved']);
+    expect(server.sockets).toHaveLength(1);
+  });
+  it('an answer (not a download) whose body stalls after its headers: still under the request timeout', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(_req.method === 'POST' ? 202 : 200, { 'Content-Type': 'application/json', 'Content-Length': '100' });
+      res.write('{"apiCredits":');
+    });
+    const read = await rejection(within(testClient(server.origin, { timeoutMs: 300, retry: { attempts: 1 } }).getBalance(), 3_000));
+    expect(read.code).toBe('timeout');
+    const outcome = await within(testClient(server.origin, { executeTimeoutMs: 300 }).execute(WORKFLOW, REQUEST), 3_000);
+    expect(outcome.kind).toBe('unknown');
+    expect(server.executes()).toBe(1);
   });
 });

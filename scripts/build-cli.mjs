@@ -9,7 +9,7 @@
 // keeps loading its chunks from where they were; builds older than a day are removed.
 import { readFileSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,12 +21,34 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Dependencies bundled into the CLI instead of loaded from node_modules: Node's ESM loader resolves, reads and
  * compiles each of their files one by one (zod alone is ≈ 80 modules), which was most of a command's start before it
  * did anything. sharp is bundled for its JavaScript (with semver, detect-libc and its colour library: ≈ 60 CommonJS
- * files); its native binding is still found in node_modules by sharp's own `require('@img/sharp-<platform>/sharp.node')`
- * from the bundle's folder, which is inside the package. The rest stay external: native modules (libsql, keytar),
+ * files); its native binding is still loaded from node_modules by sharp's own require, pointed back at sharp's folder
+ * (requireFromOriginalLocation). The rest stay external: native modules (libsql, keytar),
  * packages that find files next to their own (exiftool-vendored's Perl, heic-decode's WebAssembly), and pg, loaded
  * only by a studio ledger.
  */
 export const BUNDLED = ['atomically', 'chokidar', 'cli-progress', 'commander', 'p-limit', 'sharp', 'ws', 'zod'];
+
+/**
+ * A bundled ES module that makes its own `require` with `createRequire(import.meta.url)` resolves relative paths
+ * from where it was written, not from the bundle: sharp looks for a binding built from source at
+ * `../src/build/Release/sharp-<platform>.node` (a user's own libvips) before its prebuilt `@img` package. Each such
+ * call is pointed back at the module's original file, relative to the build folder, so the bundle finds what the
+ * package would (and still does when the project folder moves).
+ */
+function requireFromOriginalLocation(outdir) {
+  return {
+    name: 'require-from-original-location',
+    setup(esbuild) {
+      esbuild.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/ }, async (args) => {
+        const code = await readFile(args.path, 'utf8');
+        if (!code.includes('createRequire(import.meta.url)')) return undefined;
+        const original = relative(outdir, args.path).split(sep).join('/');
+        const base = `new URL(${JSON.stringify(original)}, import.meta.url)`;
+        return { contents: code.replaceAll('createRequire(import.meta.url)', `createRequire(${base})`), loader: 'js', resolveDir: dirname(args.path) };
+      });
+    },
+  };
+}
 
 export async function buildCli() {
   const { build } = await import('esbuild');
@@ -47,6 +69,7 @@ export async function buildCli() {
     sourcemap: true,
     metafile: true,
     logLevel: 'warning',
+    plugins: [requireFromOriginalLocation(staging)],
     external: [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})].filter((name) => !BUNDLED.includes(name)),
     // Some dependencies are CommonJS and call require(): give the ESM bundle one.
     banner: { js: "import { createRequire as __batchroomCreateRequire } from 'node:module'; const require = __batchroomCreateRequire(import.meta.url);" },

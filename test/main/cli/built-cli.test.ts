@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM script without types
 import { buildCli, CLI_DIR, freshCliEntry } from '../../../scripts/build-cli.mjs';
@@ -85,4 +88,27 @@ describe('built CLI', () => {
     expect([...bundled]).toEqual(['commander']);
     expect(loaded.size).toBeLessThan(15);
   });
+
+  it("a bundled package's own require resolves from the package's folder, as unbundled (sharp's source-built binding)", async () => {
+    expect(freshCliEntry()).not.toBeNull();
+    const manifest = JSON.parse(await readFile(join(CLI_DIR, 'current.json'), 'utf8')) as { entry: string };
+    const folder = join(CLI_DIR, manifest.entry, '..');
+    const bases: string[] = [];
+    for (const file of (await readdir(folder)).filter((name) => name.endsWith('.mjs'))) {
+      const lines = (await readFile(join(folder, file), 'utf8')).split('\n');
+      // Line 1 is the banner's require for bundled CommonJS (bare names resolve the same from any folder inside root).
+      expect(lines.slice(1).filter((line) => line.includes('createRequire(import.meta.url)')), file).toEqual([]);
+      for (const line of lines) {
+        for (const [, original] of line.matchAll(/createRequire\d*\(new URL\("([^"]+)", import\.meta\.url\)\)/g)) {
+          bases.push(fileURLToPath(new URL(original!, pathToFileURL(join(folder, file)))));
+        }
+      }
+    }
+    expect(bases).toContain(join(ROOT, 'node_modules', 'sharp', 'dist', 'sharp.mjs'));
+    for (const base of bases) expect(existsSync(base), base).toBe(true);
+    // sharp's relative requires (its binding built from source is '../src/build/Release/…') land in its own folder.
+    const sharpRequire = createRequire(bases.find((base) => base.endsWith('sharp.mjs'))!);
+    expect(sharpRequire.resolve('../package.json')).toBe(join(ROOT, 'node_modules', 'sharp', 'package.json'));
+  });
 });
+

@@ -110,6 +110,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     secrets: () => service.secrets(),
     onInternalError: (channel, message) => logger.error('handler failed', { channel, message }),
   }), () => dispatcher);
+  // Awaited only by calls: a core that never starts (it failed, or Ctrl-C came first) must not end the process as an
+  // unhandled rejection before the caller reports it (or exits cleanly).
+  dispatcher.catch(() => undefined);
+  serviceDispatcher?.catch(() => undefined);
   const limits = browserHostLimits(options.limits);
   let catalogAnswered = options.onCatalogAnswered;
   const channel = createWsChannel(async (name, args) => {

@@ -9,6 +9,8 @@ import { API_KEY_FLAG_WARNING, createOutput, globalOptions, knownSecrets, rememb
 
 /** How long the engine and hot folders wait for the page's first catalog before they start anyway. */
 const RUNTIME_GRACE_MS = 1500;
+/** How long a Ctrl-C before the core is up waits for the catalog warm-up before the connection closes under it. */
+const WARM_UP_WAIT_MS = 1000;
 
 /**
  * `ui`: the renderer in any browser, served on 127.0.0.1 with a one-time token. Runs until Ctrl-C. With --json the
@@ -46,6 +48,15 @@ export function registerUiCommand(program: Command): void {
         out.notice('batchroom: the interface is not built; the page will say how to build it (`npx vite build`).');
       }
       const media = createHostMediaRegistry();
+      // Ctrl-C is the way to stop, and it may come as soon as the URL is printed — before the core is up: listen
+      // first, so it is never the default handler (which kills the process with the journal open).
+      const interrupt = interruptSignal();
+      /** What a Ctrl-C before the core is up makes the core's start reject with: a clean stop, not a failure. */
+      const stoppedEarly = new Error('batchroom ui was stopped before the core was up');
+      const interrupted = new Promise<void>((resolve) => {
+        if (interrupt.signal.aborted) resolve();
+        else interrupt.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
       // The core (journal, settings, the service or the embedded sandbox; ≈ 0.5 s of loading on this thread) starts
       // once the server listens: the URL is printed without waiting behind it, the browser loads the renderer
       // meanwhile (served from memory, one turn of the event loop per file) and its first IPC calls wait for the core.
@@ -60,30 +71,38 @@ export function registerUiCommand(program: Command): void {
       service.catch(() => undefined); // the core's failure is reported below
       // The rest of the core (journal, engine, hot folders, previews: ≈ 0.2 s of loading on this same thread) waits
       // until the page's first catalog is answered, or RUNTIME_GRACE_MS after the service is up if no page asks.
+      // A Ctrl-C meanwhile rejects it: the journal never opens, so recovery and hot folders never send paid work
+      // the user has just asked to stop.
       let catalogAnswered = () => {};
-      const runtimeAfter = new Promise<void>((resolve) => (catalogAnswered = resolve));
+      let graceTimer: NodeJS.Timeout | undefined;
+      const stopGrace = () => clearTimeout(graceTimer); // else a core that failed or stopped waits it out before exit
+      let warmUp: Promise<unknown> = Promise.resolve();
+      const runtimeAfter = Promise.race([
+        new Promise<void>((resolve) => (catalogAnswered = resolve)),
+        // After the warm-up below (briefly): the core then closes the connection, which would cut it mid-request.
+        interrupted.then(() => settledWithin(warmUp, WARM_UP_WAIT_MS)).then(() => Promise.reject(stoppedEarly)),
+      ]);
+      runtimeAfter.catch(() => undefined); // createCore awaits it only once the service is up
       void service.then((ready) => {
-        setTimeout(catalogAnswered, RUNTIME_GRACE_MS);
+        if (interrupt.signal.aborted) return; // stopping already: the core is about to close the connection
+        graceTimer = setTimeout(catalogAnswered, RUNTIME_GRACE_MS);
         // Warms the HTTP client while the browser still loads the page: the first request pays for node:http's
         // first use and the connection (a TCP and, for https, TLS handshake; kept alive for the page's request),
         // which otherwise fell on the page's first catalog. A real catalog read (free, no credits);
         // its answer is dropped — the page's own request reads the catalog again.
-        void Promise.resolve(ready.handlers['workflows:list']({})).catch((error: unknown) => logger.debug('catalog warm-up failed', { error: String(error) }));
+        warmUp = Promise.resolve(ready.handlers['workflows:list']({})).catch((error: unknown) => logger.debug('catalog warm-up failed', { error: String(error) }));
       }, () => undefined);
       const coreReady = new Promise<void>((resolve) => (startCore = resolve))
         .then(() => import('../../core/app/create-core'))
-        .then(({ createCore }) => createCore({
-          host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,
-          logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox, onServiceReady: serviceReady, runtimeAfter,
-        }));
+        .then(({ createCore }) => {
+          if (interrupt.signal.aborted) throw stoppedEarly; // not even the service connection (or the embedded sandbox)
+          return createCore({
+            host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,
+            logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox, onServiceReady: serviceReady, runtimeAfter,
+          });
+        });
       coreReady.catch(serviceFailed); // awaited below, after the host is up; a core that failed has no service either
-      // Ctrl-C is the way to stop, and it may come as soon as the URL is printed — before the core is up: listen
-      // first, so it is never the default handler (which kills the process with the journal open).
-      const interrupt = interruptSignal();
-      const interrupted = new Promise<void>((resolve) => {
-        if (interrupt.signal.aborted) resolve();
-        else interrupt.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
+      void coreReady.then(stopGrace, stopGrace);
       let host: Awaited<ReturnType<typeof startBrowserHost>>;
       try {
         host = await startBrowserHost({ core: coreReady, service, onCatalogAnswered: () => catalogAnswered(), media, rendererDir, uploadDir: join(stateDir, 'uploads'), port, logger });
@@ -101,8 +120,11 @@ export function registerUiCommand(program: Command): void {
         core = await coreReady;
       } catch (error) {
         interrupt.dispose();
+        if (error === stoppedEarly) out.notice('batchroom: stopping…');
         await host.close(); // the page could not do anything: the error below is what the user needs
-        throw error;
+        if (error !== stoppedEarly) throw error;
+        process.exitCode = EXIT.ok;
+        return;
       }
       for (const secret of core.secrets()) rememberSecret(secret);
       await interrupted;
@@ -112,4 +134,12 @@ export function registerUiCommand(program: Command): void {
       await core.shutdown({ graceful: true, timeoutMs: 10_000 });
       process.exitCode = EXIT.ok;
     });
+}
+
+/** `work` settled, or `ms` passed (the timer does not keep the process alive). */
+function settledWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    setTimeout(resolve, ms).unref();
+    void work.then(() => resolve(), () => resolve());
+  });
 }

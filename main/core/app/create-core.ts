@@ -77,8 +77,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const { startCoreRuntime } = await import('./core-runtime');
     runtime = await startCoreRuntime({ options, stateDir, env, settings, client, bus, logger, grants });
   } catch (error) {
+    // runtimeAfter rejects when the host stops first (Ctrl-C while loading): then no journal, engine or hot folder opens.
     unsubscribeSettings();
-    await connection.close();
+    // The reason the core did not start is what the host needs, not a failed close on the way out.
+    try {
+      await connection.close();
+    } catch (closeError) {
+      logger.warn('closing the service connection failed', { error: String(closeError) });
+    }
     throw error;
   }
   const { engine, hotFolders } = runtime;

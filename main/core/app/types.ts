@@ -62,7 +62,8 @@ export interface CoreOptions {
   onServiceReady?: (service: ServiceCore) => void;
   /**
    * When the rest (journal, engine, hot folders: core-runtime.ts) may start loading, after onServiceReady: the
-   * browser host lets the page's first catalog go first, since both run on one thread. Default: at once.
+   * browser host lets the page's first catalog go first, since both run on one thread. Default: at once. If it
+   * rejects (the host stopped first), createCore closes the connection and rejects with that reason, the journal unopened.
    */
   runtimeAfter?: Promise<unknown>;
   /** Studio lease timings (tests shorten them). */

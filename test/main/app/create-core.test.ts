@@ -109,6 +109,29 @@ describe('createCore', () => {
     }
   });
 
+  it('a runtimeAfter that rejects (the host stopped first) leaves the journal unopened and keeps its reason over a failed close', async () => {
+    const stateDir = join(dir, 'state-runtime-abort');
+    const stopped = new Error('stopped before the core was up');
+    let closed = false;
+    const startEmbeddedService = async () => {
+      const embedded = await startEmbeddedSandbox();
+      return {
+        url: embedded.url,
+        apiKey: embedded.apiKey,
+        close: async () => {
+          await embedded.close();
+          closed = true;
+          throw new Error('close failed');
+        },
+      };
+    };
+    const runtimeAfter = Promise.reject(stopped);
+    runtimeAfter.catch(() => undefined); // awaited by createCore only once the sandbox is up
+    await expect(createCore(options({ stateDir, startEmbeddedService, runtimeAfter }))).rejects.toBe(stopped);
+    expect(closed).toBe(true);
+    expect(existsSync(join(stateDir, 'journal.db'))).toBe(false);
+  });
+
   it('answers app and files channels from the host capabilities, previews only existing pictures', async () => {
     const core = await createCore(options({ withEngine: false, apiKey: sandbox.apiKey, serviceUrl: sandbox.url }));
     try {

@@ -301,4 +301,38 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     expect(done.code).toBe(0);
     expect(done.stderr).toContain('stopping');
   });
+
+  it('a Ctrl-C before the core is up does not go on to open the journal (no recovery, no armed hot folders)', async () => {
+    const { ui } = await startUi('ui-no-journal');
+    ui.child.kill('SIGINT');
+    const done = await ui.done;
+    expect(done.code).toBe(0);
+    expect(done.stderr).toContain('stopping');
+    expect(existsSync(join(dir, 'state-ui-no-journal', 'journal.db'))).toBe(false);
+  });
+
+  it('a Ctrl-C while the core waits for the page (service up, journal not yet open) stops at once, the journal unopened', async () => {
+    const catalogReads = () => sandbox.stats().requestsByRoute['GET /api/v1/workflows'] ?? 0;
+    const before = catalogReads();
+    const { ui } = await startUi('ui-service-up');
+    await expect.poll(catalogReads, { timeout: 10_000 }).toBeGreaterThan(before); // the warm-up: the service is up
+    const stateDir = join(dir, 'state-ui-service-up');
+    expect(existsSync(join(stateDir, 'journal.db'))).toBe(false); // the runtime waits up to 1.5 s for a page
+    const interruptedAt = Date.now();
+    ui.child.kill('SIGINT');
+    const done = await ui.done;
+    expect(done.code).toBe(0);
+    expect(existsSync(join(stateDir, 'journal.db'))).toBe(false);
+    // Not held up by the 1.5 s wait for a page (≈ 30–60 ms here; the grace timer left running took ≈ 1.3 s).
+    expect(Date.now() - interruptedAt).toBeLessThan(1000);
+  });
+
+  it('a Ctrl-C once the core is up (journal open) still shuts it down gracefully', async () => {
+    const { ui } = await startUi('ui-core-up');
+    await expect.poll(() => existsSync(join(dir, 'state-ui-core-up', 'journal.db')), { timeout: 20_000 }).toBe(true);
+    ui.child.kill('SIGINT');
+    const done = await ui.done;
+    expect(done.code).toBe(0);
+    expect(done.stderr).toContain('stopping');
+  });
 });

@@ -275,6 +275,26 @@ describe('browser host', () => {
     }
   });
 
+  it('a core that never starts (failed, or Ctrl-C first) leaves no unhandled rejection behind (the caller reports it, or exits cleanly)', async () => {
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    let fail!: (error: Error) => void;
+    const starting = new Promise<Core>((_resolve, reject) => (fail = reject));
+    const service = starting.then(() => new Promise<ServiceCore>(() => {}));
+    service.catch(() => undefined);
+    const early = await startBrowserHost({ core: starting, service, media, rendererDir: join(dir, 'renderer'), uploadDir: join(dir, 'uploads-failed'), token: 'G'.repeat(43) });
+    try {
+      fail(new Error('stopped before the core was up'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+      expect((await raw(early.port, `/?token=${early.token}`)).status).toBe(200); // still serving until the caller closes it
+    } finally {
+      process.off('unhandledRejection', record);
+      await early.close();
+    }
+  });
+
   it('answers the service channels once the service is up, while the rest waits for the core', async () => {
     let started!: (core: Core) => void;
     const starting = new Promise<Core>((resolve) => (started = resolve));

@@ -70,6 +70,17 @@ describe('errors and formatting', () => {
     for (const n of [0, 1, 7.5, 12.25, 999, 1000, 1234.5, -1234.567, 0.0004, 0.125, 1e6, 123456789.123, -1000000, 2 ** 53, 1e21, Number.NaN]) {
       expect(formatNumber(n), String(n)).toBe(n.toLocaleString('en-US'));
     }
+    // Halves round away from zero on either side, on the number's shortest decimal form (as ICU does: 0.5005 is
+    // 0.50049… as a double, and 500.49… in thousandths, yet toLocaleString writes 0.501).
+    for (const n of [-695.3415, 695.3415, -0.0005, 0.0005, -0.0015, 0.5005, -0.5005, -1.0005, 1.0005, -2.5, -1234.5675, -999.9995, 999_999.9995, -123456789012.3455]) {
+      expect(formatNumber(n), String(n)).toBe(n.toLocaleString('en-US'));
+    }
+    for (let i = -20_000; i <= 20_000; i += 1) {
+      const n = i / 10_000 + (i % 7) * 100; // every fourth decimal, halves included, both signs
+      if (Math.abs(n) >= 0.0005) expect(formatNumber(n), String(n)).toBe(n.toLocaleString('en-US'));
+    }
+    // One deliberate difference: what rounds to zero is written without a sign (toLocaleString writes -0).
+    for (const n of [-0, -0.0004, -1e-7]) expect(formatNumber(n), String(n)).toBe('0');
     expect(formatCredits(1234.567)).toBe('1,234.57 credits');
     expect(formatEta(null)).toBe('—');
     expect(formatEta(42_000)).toBe('42s');

@@ -21,6 +21,7 @@ function refusingClient(serviceUrl: string, error: AppError): ServiceClient {
   const refuse = () => Promise.reject(new AppError(error.code, error.message, { hint: error.hint, ...error.detail }));
   return {
     baseUrl: serviceUrl,
+    account: {},
     listWorkflows: refuse,
     getWorkflow: refuse,
     execute: refuse,
@@ -81,6 +82,9 @@ export function forwardingClient(current: () => ServiceClient): ServiceClient {
   return {
     get baseUrl() {
       return current().baseUrl;
+    },
+    get account() {
+      return current().account;
     },
     listWorkflows: (...a) => current().listWorkflows(...a),
     getWorkflow: (...a) => current().getWorkflow(...a),

@@ -29,6 +29,11 @@ export class CreditGuard {
 
   constructor(private readonly deps: CreditGuardDeps) {}
 
+  /** The balance as last read, less what was charged since (plus refunds); null before the first read. */
+  get knownBalance(): number | null {
+    return this.balance;
+  }
+
   setBalance(balance: number): void {
     this.balance = balance;
     this.balanceAt = nowMs();

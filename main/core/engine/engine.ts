@@ -18,7 +18,7 @@ import { Runner } from './runner';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
 import { providerReportOf, reorderItems, retryFailedItems, type ControlContext } from './batch-controls';
 import { createFileFacts } from '../images/file-facts';
-import { createRecentReads } from './recent-reads';
+import { createRecentReads, type ServiceRead } from './recent-reads';
 import { createResultMetadataWriter } from '../images/result-metadata';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
 import type { Engine, EngineOptions } from './engine-api';
@@ -30,6 +30,7 @@ export function createEngine(options: EngineOptions): Engine {
   const { journal, client } = options;
   const logger = options.logger ?? silentLogger;
   const now = options.now ?? (() => new Date());
+  const nowMs = () => now().getTime();
   let concurrency = Math.max(1, options.concurrency ?? 4);
   let offline = false;
 
@@ -47,7 +48,7 @@ export function createEngine(options: EngineOptions): Engine {
   const doneLedger = options.doneLedger ?? journalDoneLedger(journal);
   // The estimate reads every input; Start, moments later, finds them unchanged and does not read them again.
   const fileFacts = createFileFacts();
-  const recentReads = createRecentReads(() => now().getTime());
+  const recentReads = createRecentReads(nowMs);
   const resultMetadata = options.resultMetadata ?? createResultMetadataWriter({ configDir: dirname(journal.path), creatorTool: `${APP_NAME} ${APP_VERSION}` });
   const runner: Runner = new Runner({
     journal, client, logger, concurrency, now,
@@ -76,41 +77,62 @@ export function createEngine(options: EngineOptions): Engine {
 
   const itemView = (itemId: string) => toItemView(requireItem(itemId));
 
-  /** The balance for an estimate: null when it cannot be read, except a refused key, which stops the estimate. */
-  async function readBalance(): Promise<number | null> {
+  /**
+   * The balance for an estimate: null when it cannot be read, except a refused key, which stops the estimate. Stamped
+   * when it is asked for (synchronously, before the first await) with the account it is asked of.
+   */
+  async function readBalance(): Promise<ServiceRead<number | null>> {
+    const at = nowMs();
+    const account = client.account;
     try {
       const ticket = runner.evidence.ticket();
       const balance = (await client.getBalance()).apiCredits;
       runner.setBalance(balance);
       runner.evidence.observe(balance, ticket);
-      return balance;
+      return { value: balance, at, account };
     } catch (error) {
       if (isAppError(error) && error.code === 'unauthorized') throw error;
       logger.warn('balance unavailable for estimate', { error: error instanceof Error ? error.message : String(error) });
-      return null;
+      return { value: null, at, account };
     }
   }
+
+  /**
+   * The balance and the workflow, asked for at once: the balance is read while the workflow is fetched and the photos
+   * planned (one round trip less before a run's first submit). Marked handled at once: a refused key surfaces where the
+   * balance is awaited, or not at all if the workflow fetch failed first.
+   */
+  function readService(workflowId: string) {
+    const balance = readBalance();
+    balance.catch(() => undefined);
+    const at = nowMs();
+    const account = client.account;
+    const workflow = client.getWorkflow(workflowId).then((value): ServiceRead<WorkflowDetail> => ({ value, at, account }));
+    return { balance, workflow };
+  }
+
+  /**
+   * The balance a Start reuses: what the estimate read, or less when this engine knows of less since — its running
+   * batches were charged in the meantime (CreditGuard takes every charge off), or it has read a lower balance since.
+   */
+  const reusedBalance = (read: number) => Math.min(read, runner.credits.knownBalance ?? read);
 
   /** `forStart`: a batch is being created, which may reuse what the estimate just read (recent-reads.ts). */
   async function plan(input: BatchSpecInput, forStart = false) {
     const spec = await specWithOutputFolder(input);
-    const recent = forStart ? recentReads.take(spec.workflowId) : null;
-    // The balance is read while the workflow is fetched and the photos planned: one round trip less before a run's
-    // first submit. Marked handled at once: a refused key surfaces at the await below, or not at all if the
-    // workflow fetch failed first.
-    const balanceRead = recent ? Promise.resolve(recent.balance) : readBalance();
-    balanceRead.catch(() => undefined);
-    const workflow: WorkflowDetail = recent?.workflow ?? await client.getWorkflow(spec.workflowId);
+    const recent = forStart ? recentReads.take(spec.workflowId, client.account) : null;
+    const fresh = recent ? null : readService(spec.workflowId);
+    const workflow: WorkflowDetail = fresh ? (await fresh.workflow).value : recent!.workflow;
     const full = await planBatch(spec, workflow, fileFacts, doneLedger);
     const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
-    const balance = await balanceRead;
-    return { spec, workflow, planned, balance, estimate: await buildEstimate(spec, workflow, planned, balance, now(), fileFacts, resultMetadata.capture) };
+    const balance = fresh ? (await fresh.balance).value : reusedBalance(recent!.balance);
+    return { spec, workflow, planned, balance, fresh, estimate: await buildEstimate(spec, workflow, planned, balance, now(), fileFacts, resultMetadata.capture) };
   }
 
   async function estimate(input: BatchSpecInput) {
     recentReads.forget(); // a failed estimate leaves nothing behind for Start
     const planned = await plan(input);
-    recentReads.remember(planned.spec.workflowId, planned.workflow, planned.balance);
+    if (planned.fresh) recentReads.remember(planned.spec.workflowId, await planned.fresh.workflow, await planned.fresh.balance);
     return planned.estimate;
   }
 

@@ -191,6 +191,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   return {
     baseUrl,
+    account: {}, // one service and one key for this client's whole life
     async listWorkflows(query = {}, opts) {
       const label = `GET ${basePath}/workflows`;
       const search = query.tag ? `?tag=${pathSegment(query.tag)}` : '';

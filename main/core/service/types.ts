@@ -25,6 +25,12 @@ export interface ExecutionPoll extends Execution {
 /** The one way Batchroom talks to the service (implemented in main/core/service/client.ts). */
 export interface ServiceClient {
   readonly baseUrl: string;
+  /**
+   * Stands for the service and key this client's requests go to right now: the same object for as long as they stay
+   * the same, another one after a key or service change (a forwarding client answers its current target's). What was
+   * read from the service (a price, a balance) holds only for the account it came from: compare this, not the client.
+   */
+  readonly account: object;
   /** Every page the service lists; `warning` when the listing had to stop while the service said more exist. */
   listWorkflows(query?: { tag?: string }, options?: RequestOptions): Promise<WorkflowCatalog>;
   getWorkflow(id: string, options?: RequestOptions): Promise<WorkflowDetail>;

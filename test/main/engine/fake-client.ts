@@ -26,6 +26,7 @@ export function createFakeClient(options: FakeClientOptions = {}) {
   const result = sharp({ create: { width: 32, height: 32, channels: 3, background: '#808080' } }).jpeg().toBuffer();
   const client: ServiceClient & { executeCalls: () => number; setBalance: (n: number) => void } = {
     baseUrl: 'http://fake.test/api/v1',
+    account: {},
     executeCalls: () => calls,
     setBalance: (n) => { balance = n; },
     listWorkflows: async () => ({ workflows: [FAKE_WORKFLOW] }),

@@ -4,8 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../main/core/engine';
 import { createRecentReads, RECENT_READS_MS } from '../../../main/core/engine/recent-reads';
 import { openJournal, type Journal } from '../../../main/core/journal';
+import { forwardingClient } from '../../../main/core/app/connection';
+import type { ServiceClient } from '../../../main/core/service/types';
 import { createFakeClient, FAKE_WORKFLOW } from './fake-client';
-import { makeTempDir, writePhotos } from './helpers';
+import { makeTempDir, waitForBatch, writePhotos } from './helpers';
 
 // Start right after an estimate reuses the workflow and balance the estimate read (one round trip less before the
 // first photo is sent); later, or for another workflow, it reads them again.
@@ -13,29 +15,56 @@ import { makeTempDir, writePhotos } from './helpers';
 describe('recent reads', () => {
   it('gives the estimate\'s reads to the next Start of the same workflow, once, while they are recent', () => {
     let clock = 1_000;
+    const account = {};
     const reads = createRecentReads(() => clock);
-    reads.remember('a', FAKE_WORKFLOW, 50);
-    expect(reads.take('a')).toEqual({ workflow: FAKE_WORKFLOW, balance: 50 });
-    expect(reads.take('a')).toBeNull(); // once
+    const remember = (balance: number | null) =>
+      reads.remember('a', { value: FAKE_WORKFLOW, at: clock, account }, { value: balance, at: clock, account });
+    remember(50);
+    expect(reads.take('a', account)).toEqual({ workflow: FAKE_WORKFLOW, balance: 50 });
+    expect(reads.take('a', account)).toBeNull(); // once
 
-    reads.remember('a', FAKE_WORKFLOW, 50);
-    expect(reads.take('b')).toBeNull(); // another workflow
-    expect(reads.take('a')).toBeNull(); // …and the miss used them up
+    remember(50);
+    expect(reads.take('b', account)).toBeNull(); // another workflow
+    expect(reads.take('a', account)).toBeNull(); // …and the miss used them up
 
-    reads.remember('a', FAKE_WORKFLOW, 50);
+    remember(50);
     clock += RECENT_READS_MS + 1;
-    expect(reads.take('a')).toBeNull(); // too old
+    expect(reads.take('a', account)).toBeNull(); // too old
 
-    reads.remember('a', FAKE_WORKFLOW, 50);
+    remember(50);
     clock -= 5_000; // the clock stepped back: the age is unknown
-    expect(reads.take('a')).toBeNull();
+    expect(reads.take('a', account)).toBeNull();
 
-    reads.remember('a', FAKE_WORKFLOW, null); // an unread balance is read again at Start
-    expect(reads.take('a')).toBeNull();
+    remember(null); // an unread balance is read again at Start
+    expect(reads.take('a', account)).toBeNull();
 
-    reads.remember('a', FAKE_WORKFLOW, 50);
+    remember(50);
     reads.forget();
-    expect(reads.take('a')).toBeNull();
+    expect(reads.take('a', account)).toBeNull();
+  });
+
+  it('counts the age from the older read, when it was asked for', () => {
+    let clock = 100_000;
+    const account = {};
+    const reads = createRecentReads(() => clock);
+    reads.remember('a', { value: FAKE_WORKFLOW, at: clock, account }, { value: 50, at: clock - RECENT_READS_MS, account });
+    clock += 1;
+    expect(reads.take('a', account)).toBeNull();
+    reads.remember('a', { value: FAKE_WORKFLOW, at: clock - RECENT_READS_MS, account }, { value: 50, at: clock, account });
+    clock += 1;
+    expect(reads.take('a', account)).toBeNull();
+  });
+
+  it('holds only for the account the reads came from', () => {
+    const clock = 1_000;
+    const [a, b] = [{}, {}];
+    const reads = createRecentReads(() => clock);
+    reads.remember('a', { value: FAKE_WORKFLOW, at: clock, account: a }, { value: 50, at: clock, account: a });
+    expect(reads.take('a', b)).toBeNull(); // the key changed after the estimate
+    expect(reads.take('a', a)).toBeNull(); // …and the miss used them up
+    reads.remember('a', { value: FAKE_WORKFLOW, at: clock, account: a }, { value: 50, at: clock, account: b });
+    expect(reads.take('a', a)).toBeNull(); // the key changed while the estimate ran
+    expect(reads.take('a', b)).toBeNull();
   });
 });
 
@@ -101,4 +130,70 @@ describe('engine: Start after an estimate', () => {
     // 2 so far; then the estimate reads (3), its Start reuses (3), a second Start reads again (4).
     expect(workflowReads()).toBe(4);
   });
+
+  it('reads both again after a key or service change: the new account\'s balance and price', async () => {
+    // As the app's core does on key:set / settings:update: one client for the engine, another service underneath.
+    const a = createFakeClient({ hold: { held: true } });
+    const b = createFakeClient({ hold: { held: true }, balance: 0 });
+    let target: ServiceClient = a;
+    engine = createEngine({ journal, client: forwardingClient(() => target), concurrency: 1 });
+    await engine.start();
+    expect((await engine.estimate(spec())).balance).toBe(1000);
+    target = b;
+    await expect(engine.createBatch(spec())).rejects.toMatchObject({ code: 'insufficient_credits' });
+
+    // The new account pays another price: the batch is recorded (and budgeted by CreditGuard) at that one.
+    const c = createFakeClient({ hold: { held: true } });
+    const getWorkflow = c.getWorkflow.bind(c);
+    c.getWorkflow = async (id, opts) => ({ ...await getWorkflow(id, opts), creditCost: 3 });
+    target = a;
+    expect((await engine.estimate(spec())).totalCost).toBe(2);
+    target = c;
+    const batch = await engine.createBatch(spec());
+    expect(journal.getBatch(batch.id)!.creditCost).toBe(3);
+  });
+
+  it('counts the age of the balance from when it was asked for, not from when the estimate ended', async () => {
+    let clock = Date.parse('2026-11-25T10:00:00Z');
+    const client = createFakeClient({ hold: { held: true } });
+    const getWorkflow = client.getWorkflow.bind(client);
+    // The balance is asked for first, then the workflow; planning a big folder takes a minute after that.
+    client.getWorkflow = async (id, opts) => {
+      clock += 60_000;
+      return getWorkflow(id, opts);
+    };
+    engine = createEngine({ journal, client, concurrency: 1, now: () => new Date(clock) });
+    await engine.start();
+    await engine.estimate(spec());
+    client.setBalance(0);
+    clock += 1_000; // Start 1 s after the estimate, 61 s after the balance was read
+    await expect(engine.createBatch(spec())).rejects.toMatchObject({ code: 'insufficient_credits' });
+  });
+
+  it('takes off what this engine was charged since the estimate', async () => {
+    const clock = Date.parse('2026-11-25T10:00:00Z'); // stands still: the reads stay recent however long this takes
+    const hold = { held: true };
+    const client = createFakeClient({ hold, balance: 4 });
+    engine = createEngine({ journal, client, concurrency: 1, now: () => new Date(clock) });
+    await engine.start();
+    const running = await engine.createBatch(spec()); // 2 photos, 1 credit each, one at a time
+    await until(() => journal.listItems({ batchId: running.id }).items.some((i) => i.state === 'running'));
+    const more = join(dir.path, 'more');
+    await mkdir(more);
+    await writePhotos(more, 3, { offset: 10 });
+    const other = { ...spec(), inputs: { paths: [more] }, output: { outputFolder: join(dir.path, 'out-more') } };
+    const estimate = await engine.estimate(other);
+    expect(estimate).toMatchObject({ balance: 3, totalCost: 3, fitsBalance: true });
+    hold.held = false;
+    await waitForBatch(engine, running.id); // its second photo was charged: 2 credits left, not 3
+    await expect(engine.createBatch(other)).rejects.toMatchObject({ code: 'insufficient_credits', detail: { available: 2 } });
+  });
 });
+
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -51,9 +51,12 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
         const flight = follower.get(itemId)!;
         flight.executionId = outcome.executionId;
         flight.acceptedAt = nowMs();
-        if (!core.isStopping()) follower.schedule(flight);
-        // A result is coming: ExifTool starts while the service works, not when the first result is saved.
-        core.o.resultMetadata?.warmUp();
+        // A result is coming: ExifTool starts while the service works, not when the first result is saved. Not once
+        // the engine is stopping: nothing will save this result now, and nothing would end that ExifTool.
+        if (!core.isStopping()) {
+          follower.schedule(flight);
+          core.o.resultMetadata?.warmUp();
+        }
       } else {
         follower.forget(itemId);
         const at = core.o.now().toISOString();

@@ -52,7 +52,8 @@ export interface ResultMetadataWriter {
   /**
    * Starts the ExifTool process now, in the background (once): the engine calls it when its first photo has been
    * accepted, so the process's start (≈ 0.5 s of Perl) overlaps the service's work instead of holding up the first
-   * save. A failure to start shows at the first real use, as before.
+   * save. A failure to start shows at the first real use, as before. Nothing once end() was called: an accept that
+   * arrives after the engine stopped would start a process nobody ends.
    */
   warmUp(): void;
   /** Ends the ExifTool process (no orphan perl processes). */
@@ -83,13 +84,23 @@ const CONFIG = `%Image::ExifTool::UserDefined = (
  * exits otherwise, then runs ExifTool itself (its library is found from $0). The alarm is installed with SA_RESTART:
  * a plain `$SIG{ALRM}` interrupted ExifTool's idle read, which then warned on stderr ("uninitialized value $result"),
  * and exiftool-vendored replaced the process as unhealthy — a new Perl start (≈ 0.2–0.5 s) every 2 s of a batch.
- * Restarted reads still end when the parent dies (end of input), and the check then runs.
+ * And it is a safe (deferred) signal: POSIX::sigaction's default is an unsafe one, whose handler runs at once in
+ * signal context, even in the middle of a write or of malloc; deferred, the check runs between two Perl operations.
+ * A restarted read does not return to Perl, so while ExifTool waits for its next command the check waits with it —
+ * and runs as soon as the read returns, which it does when the parent dies (end of input): ExifTool still ends ≈ 2 s
+ * after a killed app.
  */
-const WATCHDOG = 'use POSIX (); my $p = getppid(); POSIX::sigaction(POSIX::SIGALRM(), POSIX::SigAction->new(sub { exit 0 if getppid() != $p; alarm 2 }, ' +
-  'POSIX::SigSet->new(), POSIX::SA_RESTART())); alarm 2; my $e = shift @ARGV; $0 = $e; do $e; die $@ if $@;';
+const WATCHDOG = 'use POSIX (); my $p = getppid(); my $act = POSIX::SigAction->new(sub { exit 0 if getppid() != $p; alarm 2 }, ' +
+  'POSIX::SigSet->new(), POSIX::SA_RESTART()); $act->safe(1); POSIX::sigaction(POSIX::SIGALRM(), $act); alarm 2; ' +
+  'my $e = shift @ARGV; $0 = $e; do $e; die $@ if $@;';
+
+/** Perl's arguments that run the ExifTool script at `exiftoolPath` under the watchdog. */
+export function watchdogArgs(exiftoolPath: string, args: string[]): string[] {
+  return ['-e', WATCHDOG, exiftoolPath, ...args];
+}
 
 function spawnWithWatchdog(exiftoolPath: string, args: string[]): ChildProcess {
-  return spawn('perl', ['-e', WATCHDOG, exiftoolPath, ...args], { stdio: 'pipe', shell: false, detached: false, env: { ...process.env, LANG: 'C' } });
+  return spawn('perl', watchdogArgs(exiftoolPath, args), { stdio: 'pipe', shell: false, detached: false, env: { ...process.env, LANG: 'C' } });
 }
 
 /** Tags of the source that describe its own pixels, never copied onto a result. */
@@ -128,6 +139,7 @@ const firstLine = (error: unknown) => (error instanceof Error ? error.message : 
 export function createResultMetadataWriter(options: { configDir: string; creatorTool: string }): ResultMetadataWriter {
   let tool: Promise<LoadedExifTool> | null = null;
   let warming = false;
+  let ended = false;
   const exiftool = (): Promise<LoadedExifTool> => {
     tool ??= (async () => {
       // Loaded with the first result, not when the engine starts (≈ 0.1 s of modules): a run's first submit
@@ -215,11 +227,12 @@ export function createResultMetadataWriter(options: { configDir: string; creator
     capture: (source) => captures.get(source),
     command,
     warmUp() {
-      if (warming) return;
+      if (warming || ended) return;
       warming = true;
       exiftool().then(({ tool: et }) => et.version()).catch(() => undefined);
     },
     async end() {
+      ended = true;
       const current = tool;
       tool = null;
       warming = false;

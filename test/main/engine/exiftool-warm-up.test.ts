@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../../main/core/engine';
-import { createResultMetadataWriter, type ResultMetadataWriter } from '../../../main/core/images/result-metadata';
+import { createResultMetadataWriter, watchdogArgs, type ResultMetadataWriter } from '../../../main/core/images/result-metadata';
 import { openJournal, type Journal } from '../../../main/core/journal';
 import { createFakeClient, FAKE_WORKFLOW } from './fake-client';
 import { makeTempDir, waitForBatch, writePhotos } from './helpers';
@@ -16,6 +17,15 @@ function exiftoolChildren(): number[] {
   if (process.platform === 'win32') return [];
   const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
   return out.split('\n').filter((line) => line.includes('exiftool')).map((line) => Number(line.trim().split(' ')[0]));
+}
+
+/** Running (an exited process not yet reaped — a zombie — is not). */
+function running(pid: number): boolean {
+  try {
+    return !execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim().startsWith('Z');
+  } catch {
+    return false; // ps exits 1 for no such process
+  }
 }
 
 async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
@@ -83,5 +93,63 @@ describe('ExifTool warm-up', () => {
     const done = await waitForBatch(engine, batch.id);
     expect(done.counts.saved).toBe(2);
     expect(seen.indexOf('warm-up')).toBeLessThan(seen.indexOf('apply'));
+  });
+
+  it('is not started again once ended', async () => {
+    writer.warmUp();
+    await until(() => exiftoolChildren().length === 1);
+    await writer.end();
+    expect(exiftoolChildren()).toEqual([]);
+    writer.warmUp(); // an accept that arrived while the engine stopped: nobody would end this one
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(exiftoolChildren()).toEqual([]);
+  });
+
+  it('is not asked for by an accept that arrives after the engine stopped', async () => {
+    const seen: string[] = [];
+    const recording: ResultMetadataWriter = { ...writer, warmUp: () => { seen.push('warm-up'); writer.warmUp(); } };
+    const client = createFakeClient({ hold: { held: true } });
+    const execute = client.execute.bind(client);
+    let sent = false;
+    let answer = () => {};
+    client.execute = async (workflow, request, opts) => {
+      sent = true;
+      await new Promise<void>((r) => { answer = r; });
+      return execute(workflow, request, opts);
+    };
+    engine = createEngine({ journal, client, concurrency: 1, resultMetadata: recording });
+    await engine.start();
+    await engine.createBatch({ workflowId: FAKE_WORKFLOW.id, inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') } });
+    await until(() => sent);
+    await engine.stop({ graceful: false });
+    engine = undefined;
+    answer(); // accepted (and charged) after the stop
+    await until(() => client.executeCalls() === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen).toEqual([]);
+  });
+
+  // The watchdog's alarm is a safe (deferred) signal: its check runs between two Perl operations, never in signal
+  // context in the middle of one. Seen from outside: orphaned while blocked in a read that stays open, the process
+  // keeps waiting (an unsafe handler would exit from inside the read after ≈ 2 s), and ends as soon as the read returns.
+  it.skipIf(process.platform === 'win32')('checks for its parent between Perl operations, not inside them', { timeout: 20_000 }, async () => {
+    const script = join(dir.path, 'reads-a-line.pl');
+    await writeFile(script, '$| = 1; print "reading\\n"; my $line = <STDIN>; sleep 30;\n');
+    // A shell in between, killed below, so that the process loses the parent it started with; its input (fd 3 here)
+    // stays open in this process.
+    const shell = spawn('sh', ['-c', 'perl "$@" 0<&3 3<&- & echo $!; wait', 'sh', ...watchdogArgs(script, [])], { stdio: ['ignore', 'pipe', 'inherit', 'pipe'] });
+    let out = '';
+    shell.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+    await until(() => out.includes('reading')); // the watchdog has taken note of its parent
+    const pid = Number(out.split('\n')[0]);
+    try {
+      shell.kill('SIGKILL');
+      await new Promise((r) => setTimeout(r, 3_500));
+      expect(running(pid)).toBe(true);
+      (shell.stdio[3] as Writable).write('next command\n');
+      await until(() => !running(pid), 5_000);
+    } finally {
+      if (running(pid)) process.kill(pid, 'SIGKILL');
+    }
   });
 });

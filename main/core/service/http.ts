@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { USER_AGENT } from '../../../shared/app-info';
 import type { Logger } from '../log';
 import { ServiceError } from './errors';
-import { discardBody, readText, WireFailure, type HeaderReader, type Transport } from './node-transport';
+import { AnswerTooLarge, discardBody, readText, WireFailure, type HeaderReader, type Transport } from './node-transport';
 import { cancelledError } from './retry';
 
 /** TLS failures: never sent (the handshake did not finish), and another try will not help (a certificate does not fix itself). */
@@ -92,6 +92,11 @@ function classify(error: unknown, req: ExchangeRequest, timedOut: boolean, cance
   // Aborted by the caller mid-flight: for a GET simply cancelled; for execute the request may already have arrived.
   if (cancelled) return new TransportFailure('lost', false, cancelledError());
   const host = hostOf(req.url);
+  // The answer arrived (so an execute may have been accepted) but is too large to be one: not worth asking again.
+  if (error instanceof AnswerTooLarge) {
+    const message = `The service's answer was too large (${req.label}: more than ${error.maxBytes / 2 ** 20} MB from ${host}).`;
+    return new TransportFailure('lost', false, new ServiceError('server', message, { endpoint: req.label }));
+  }
   if (timedOut) {
     const message = `The service did not answer in time (${req.label}: no answer from ${host} within ${Math.round(req.timeoutMs / 100) / 10} s).`;
     return new TransportFailure('timeout', true, new ServiceError('timeout', message, { endpoint: req.label }));

@@ -197,9 +197,35 @@ export function discardBody(body: Readable): Promise<void> {
   });
 }
 
-/** A body read to the end as text (UTF-8, a leading BOM dropped, as fetch's `text()` does). */
-export async function readText(body: Readable): Promise<string> {
+/**
+ * An answer read as text is read up to this much: far above any catalog page, schema or execution status, and a bound
+ * on what a broken server or proxy can make the app hold in memory within a request's timeout.
+ */
+export const ANSWER_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The answer's body went past {@link ANSWER_MAX_BYTES}; its connection was destroyed. */
+export class AnswerTooLarge extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`answer larger than ${maxBytes} bytes`);
+  }
+}
+
+/** A body read to the end as text (UTF-8, a leading BOM dropped, as fetch's `text()` does), at most `maxBytes`. */
+export async function readText(body: Readable, maxBytes = ANSWER_MAX_BYTES): Promise<string> {
+  const declared = Number((body as Partial<IncomingMessage>).headers?.['content-length']);
+  if (declared > maxBytes) {
+    body.destroy();
+    throw new AnswerTooLarge(maxBytes);
+  }
   const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of body) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new AnswerTooLarge(maxBytes);
+    }
+    chunks.push(chunk as Buffer);
+  }
   return new TextDecoder().decode(Buffer.concat(chunks));
 }

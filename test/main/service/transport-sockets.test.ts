@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createNodeTransport, WireFailure } from '../../../main/core/service/node-transport';
+import { ANSWER_MAX_BYTES, createNodeTransport, WireFailure } from '../../../main/core/service/node-transport';
 import { REQUEST, TEST_KEY, WORKFLOW, rejection, testClient } from './fixtures';
 
 // The production transport against real sockets: for each way a request can fail, whether the client may send it
@@ -243,4 +243,26 @@ describe('the node transport on real sockets', () => {
     expect(outcome.kind).toBe('unknown');
     expect(server.executes()).toBe(1);
   });
+
+  it('an answer past the size cap: a read fails once as a server problem, an execute is "unknown" (sent once)', async () => {
+    // Streamed without a length (the cap is counted as it arrives) for reads; declared up front for the execute.
+    const server = await serve((req, res) => {
+      if (req.method === 'POST') {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(ANSWER_MAX_BYTES + 1) });
+        res.write('{"executionId":"ex_1",');
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      endlessBody(res);
+    });
+    const read = await rejection(within(testClient(server.origin, { timeoutMs: 20_000 }).getBalance(), 15_000));
+    expect(read.code).toBe('server');
+    expect(read.message).toMatch(/answer was too large .*more than 16 MB/);
+    expect(server.seen.filter((s) => s.method === 'GET')).toHaveLength(1); // not asked again
+    await closedWithin(server.sockets[0]!, 1_000);
+    const outcome = await within(testClient(server.origin).execute(WORKFLOW, REQUEST), 5_000);
+    expect(outcome.kind).toBe('unknown');
+    expect(server.executes()).toBe(1);
+  });
 });
+

@@ -1,49 +1,24 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { BatchProgressEvent } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
-import { createBatchHandlers, createEngine, type Engine } from '../../../main/core/engine';
+import { createBatchHandlers, createEngine } from '../../../main/core/engine';
 import { tempPathFor } from '../../../main/core/images/save';
-import { openJournal, type Journal } from '../../../main/core/journal';
+import { until } from '../../helpers/until';
 import { createFakeClient } from './fake-client';
-import { forceState, makeTempDir, waitForBatch, writePhotos } from './helpers';
-
-async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { forceState, useEngineTestBed, waitForBatch, writePhotos } from './helpers';
 
 describe('engine controls', () => {
-  let dir: { path: string; cleanup: () => Promise<void> };
-  let journal: Journal;
-  let engine: Engine | undefined;
-  let input: string;
+  const bed = useEngineTestBed();
 
-  beforeEach(async () => {
-    dir = await makeTempDir();
-    journal = openJournal(join(dir.path, 'state'));
-    input = join(dir.path, 'in');
-    await mkdir(input);
-  });
-
-  afterEach(async () => {
-    await engine?.stop({ graceful: false });
-    engine = undefined;
-    journal.close();
-    await dir.cleanup();
-  });
-
-  const spec = (extra: Record<string, unknown> = {}) => ({ workflowId: 'fake-edit', inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') }, ...extra });
+  const spec = (extra: Record<string, unknown> = {}) => ({ workflowId: 'fake-edit', inputs: { paths: [bed.input] }, output: { outputFolder: join(bed.dir.path, 'out') }, ...extra });
 
   it('marks a lost submission unknown and, without balance evidence (studio mode), never resubmits it by itself; resubmits on request', async () => {
-    await writePhotos(input, 3);
+    await writePhotos(bed.input, 3);
     const client = createFakeClient({ onExecute: (n) => (n === 1 ? { kind: 'unknown', reason: 'connection reset after sending' } : null) });
-    engine = createEngine({ journal, client, concurrency: 1, balanceEvidence: false });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1, balanceEvidence: false }));
     await engine.start();
     const batch = await engine.createBatch(spec());
     const done = await waitForBatch(engine, batch.id);
@@ -59,9 +34,9 @@ describe('engine controls', () => {
   });
 
   it('does not resend an item the service answered with a server error; "Retry failed" sends it again', async () => {
-    await writePhotos(input, 3);
+    await writePhotos(bed.input, 3);
     const client = createFakeClient({ onExecute: (n) => (n === 0 ? new AppError('server', 'HTTP 500: internal error') : null) });
-    engine = createEngine({ journal, client, concurrency: 1 });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
     await engine.start();
     const batch = await engine.createBatch(spec());
     const done = await waitForBatch(engine, batch.id);
@@ -76,19 +51,19 @@ describe('engine controls', () => {
   });
 
   it('applies a new concurrency to the running engine: more executions in flight at once, no restart', async () => {
-    await writePhotos(input, 6);
+    await writePhotos(bed.input, 6);
     const hold = { held: true };
     const client = createFakeClient({ hold });
-    engine = createEngine({ journal, client, concurrency: 1 });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
     await engine.start();
     const batch = await engine.createBatch(spec());
-    await until(() => client.executeCalls() >= 1);
+    await until(() => client.executeCalls() >= 1, 'the first execution', { intervalMs: 10 });
     // One slot, and its execution is held running: nothing else may be submitted.
     await new Promise((r) => setTimeout(r, 300));
     expect(client.executeCalls()).toBe(1);
     engine.setConcurrency(3);
     // Two more go out while the first is still running: the new slots are used at once.
-    await until(() => client.executeCalls() >= 3);
+    await until(() => client.executeCalls() >= 3, 'two more executions in the new slots', { intervalMs: 10 });
     await new Promise((r) => setTimeout(r, 300));
     expect(client.executeCalls()).toBe(3);
     hold.held = false;
@@ -98,9 +73,9 @@ describe('engine controls', () => {
   });
 
   it('pauses the batch with a reason when the service says credits ran out, and resumes after a top-up', async () => {
-    await writePhotos(input, 4);
+    await writePhotos(bed.input, 4);
     const client = createFakeClient({ balance: 4 });
-    engine = createEngine({ journal, client, concurrency: 1 });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
     await engine.start();
     const batch = await engine.createBatch(spec());
     client.setBalance(2); // someone else spent credits meanwhile
@@ -114,15 +89,15 @@ describe('engine controls', () => {
   });
 
   it('stops at the budget instead of spending past it', async () => {
-    await writePhotos(input, 3);
+    await writePhotos(bed.input, 3);
     const client = createFakeClient();
-    engine = createEngine({ journal, client, concurrency: 1 });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
     const batch = await engine.createBatch(spec({ budget: 3 }));
     // Something already spent 2 of the 3 credits (e.g. an earlier retry): one more item fits, the last does not.
     const first = engine.listItems({ batchId: batch.id }).items[0]!;
-    for (const event of ['encode', 'submit'] as const) journal.updateItem(first.id, { event });
-    journal.recordAccepted(first.id, 'exe_earlier', 2, new Date().toISOString());
-    for (const event of ['complete', 'save'] as const) journal.updateItem(first.id, { event });
+    for (const event of ['encode', 'submit'] as const) bed.journal.updateItem(first.id, { event });
+    bed.journal.recordAccepted(first.id, 'exe_earlier', 2, new Date().toISOString());
+    for (const event of ['complete', 'save'] as const) bed.journal.updateItem(first.id, { event });
     await engine.start();
     const paused = await waitForBatch(engine, batch.id, { states: ['paused'], timeoutMs: 10_000 });
     expect(paused.pausedReason).toMatch(/budget reached: 3 of 3 credits spent/);
@@ -132,9 +107,9 @@ describe('engine controls', () => {
   });
 
   it('pause finishes what is in flight and starts nothing new; cancel stops pending items', async () => {
-    await writePhotos(input, 6);
+    await writePhotos(bed.input, 6);
     const client = createFakeClient({ durationMs: 150 });
-    engine = createEngine({ journal, client, concurrency: 1 });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
     await engine.start();
     const batch = await engine.createBatch(spec());
     await new Promise((r) => setTimeout(r, 60));
@@ -151,12 +126,12 @@ describe('engine controls', () => {
   });
 
   it('resumes a cancelled batch: what it never sent runs after all, nothing is sent twice', async () => {
-    await writePhotos(input, 5);
+    await writePhotos(bed.input, 5);
     const client = createFakeClient({ durationMs: 100 });
-    engine = createEngine({ journal, client, concurrency: 1 });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
     await engine.start();
     const batch = await engine.createBatch(spec());
-    await until(() => client.executeCalls() >= 1);
+    await until(() => client.executeCalls() >= 1, 'the first execution', { intervalMs: 10 });
     const cancelled = engine.cancel(batch.id);
     expect(cancelled.counts.cancelled).toBeGreaterThan(0);
     await waitForBatch(engine, batch.id, { states: ['cancelled'] });
@@ -171,9 +146,9 @@ describe('engine controls', () => {
   });
 
   it('cancels single pending items, refuses to cancel paid ones, reorders and records verdicts', async () => {
-    await writePhotos(input, 4);
+    await writePhotos(bed.input, 4);
     const client = createFakeClient();
-    engine = createEngine({ journal, client, concurrency: 1 });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
     // Not started: everything stays pending, so the queue can be edited deterministically.
     const batch = await engine.createBatch(spec());
     const ids = engine.listItems({ batchId: batch.id }).items.map((i) => i.id);
@@ -186,7 +161,7 @@ describe('engine controls', () => {
     const done = await waitForBatch(engine, batch.id);
     expect(done.counts).toMatchObject({ saved: 3, cancelled: 1 });
     const saved = engine.listItems({ batchId: batch.id, states: ['saved'] }).items[0]!;
-    expect(() => engine!.cancelItem(saved.id)).not.toThrow();
+    expect(() => engine.cancelItem(saved.id)).not.toThrow();
     expect(engine.setVerdict(saved.id, 'rejected').verdict).toBe('rejected');
     const rerun = await engine.rerun([saved.id], { texts: {} });
     expect(rerun.total).toBe(1);
@@ -194,24 +169,24 @@ describe('engine controls', () => {
   });
 
   it('refuses an action in the wrong state and changes nothing', async () => {
-    await writePhotos(input, 2);
+    await writePhotos(bed.input, 2);
     const client = createFakeClient({ durationMs: 400 });
-    engine = createEngine({ journal, client, concurrency: 1 });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
     const batch = await engine.createBatch(spec());
     const [first, second] = engine.listItems({ batchId: batch.id }).items;
     // Pending: nothing to resubmit; a running batch cannot be resumed, a paused one cannot be paused again.
-    expect(() => engine!.resubmitItem(first!.id)).toThrow(/only unknown or failed items can be resubmitted \(this one is pending\)/);
+    expect(() => engine.resubmitItem(first!.id)).toThrow(/only unknown or failed items can be resubmitted \(this one is pending\)/);
     expect(engine.resume(batch.id).state).toBe('running');
     expect(engine.pause(batch.id).pausedReason).toMatch(/paused by you/);
     expect(engine.pause(batch.id).state).toBe('paused');
     engine.resume(batch.id);
     await engine.start();
-    await vi.waitFor(() => expect(['submitted', 'running']).toContain(engine!.getItem(first!.id).state), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(['submitted', 'running']).toContain(engine.getItem(first!.id).state), { timeout: 20_000, interval: 20 });
     // Sent and paid for: it can be neither cancelled nor resubmitted.
-    const conflict = (() => { try { engine!.cancelItem(first!.id); } catch (error) { return error; } return null; })();
+    const conflict = (() => { try { engine.cancelItem(first!.id); } catch (error) { return error; } return null; })();
     expect(conflict).toBeInstanceOf(AppError);
     expect((conflict as AppError).code).toBe('conflict');
-    expect(() => engine!.resubmitItem(first!.id)).toThrow(/only unknown or failed/);
+    expect(() => engine.resubmitItem(first!.id)).toThrow(/only unknown or failed/);
     expect(['submitted', 'running', 'downloading', 'saved']).toContain(engine.getItem(first!.id).state);
     const done = await waitForBatch(engine, batch.id);
     expect(done.counts.saved).toBe(2);
@@ -220,15 +195,15 @@ describe('engine controls', () => {
     expect(engine.resume(batch.id).state).toBe('completed');
     expect(engine.retryFailed(batch.id).state).toBe('completed');
     expect(engine.cancelItem(second!.id).state).toBe('saved');
-    expect(() => engine!.resubmitItem(second!.id)).toThrow(/this one is saved/);
+    expect(() => engine.resubmitItem(second!.id)).toThrow(/this one is saved/);
     expect(engine.getBatch(batch.id).counts).toMatchObject({ saved: 2, cancelled: 0, pending: 0 });
     expect(client.executeCalls()).toBe(2);
   });
 
   it('retries failed items: a result that was paid for is downloaded again, not re-executed', async () => {
-    await writePhotos(input, 2);
+    await writePhotos(bed.input, 2);
     const client = createFakeClient({ onExecute: (n) => (n === 0 ? new AppError('validation', 'the service rejected the image') : null) });
-    engine = createEngine({ journal, client, concurrency: 1 });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
     await engine.start();
     const batch = await engine.createBatch(spec());
     const first = await waitForBatch(engine, batch.id);
@@ -236,8 +211,8 @@ describe('engine controls', () => {
     expect(engine.listItems({ batchId: batch.id, states: ['failed'] }).items[0]!.reason).toBe('the service rejected the image');
     // Simulate a saved-result loss: mark the saved item failed as if its save had failed.
     const saved = engine.listItems({ batchId: batch.id, states: ['saved'] }).items[0]!;
-    forceState(journal, saved.id, 'failed');
-    journal.updateItem(saved.id, { outputs: [], reason: 'cannot write' });
+    forceState(bed.journal, saved.id, 'failed');
+    bed.journal.updateItem(saved.id, { outputs: [], reason: 'cannot write' });
     engine.retryFailed(batch.id);
     const second = await waitForBatch(engine, batch.id);
     expect(second.counts.saved).toBe(2);
@@ -245,26 +220,26 @@ describe('engine controls', () => {
   });
 
   it('recovers after a crash: submitting → unknown, half-placed results finished, temp files removed', async () => {
-    await writePhotos(input, 3);
+    await writePhotos(bed.input, 3);
     const client = createFakeClient();
     // Balance evidence (which would judge item 0) has its own tests: balance-evidence.test.ts.
-    const first = createEngine({ journal, client, concurrency: 1, balanceEvidence: false });
+    const first = createEngine({ journal: bed.journal, client, concurrency: 1, balanceEvidence: false });
     const batch = await first.createBatch(spec());
-    const out = join(dir.path, 'out');
+    const out = join(bed.dir.path, 'out');
     await mkdir(out, { recursive: true });
     const items = first.listItems({ batchId: batch.id }).items;
     // Item 0 was being POSTed when the process died.
-    for (const event of ['encode', 'submit'] as const) journal.updateItem(items[0]!.id, { event });
+    for (const event of ['encode', 'submit'] as const) bed.journal.updateItem(items[0]!.id, { event });
     // Item 1's result was verified and its final name chosen; the rename never happened.
     const temp = tempPathFor(out, items[1]!.id);
     await writeFile(temp, Buffer.from(await (await client.downloadResult('x')).arrayBuffer()));
-    for (const event of ['encode', 'submit'] as const) journal.updateItem(items[1]!.id, { event });
-    journal.recordAccepted(items[1]!.id, 'exe_recovered', 1, new Date().toISOString());
-    journal.updateItem(items[1]!.id, { event: 'complete', resultUrls: ['http://fake.test/r.jpg'], pendingTemp: temp, pendingFinal: join(out, 'final.jpg') });
+    for (const event of ['encode', 'submit'] as const) bed.journal.updateItem(items[1]!.id, { event });
+    bed.journal.recordAccepted(items[1]!.id, 'exe_recovered', 1, new Date().toISOString());
+    bed.journal.updateItem(items[1]!.id, { event: 'complete', resultUrls: ['http://fake.test/r.jpg'], pendingTemp: temp, pendingFinal: join(out, 'final.jpg') });
     // A stray temp from a download that never finished.
     const stray = tempPathFor(out, items[2]!.id);
     await writeFile(stray, 'partial');
-    engine = createEngine({ journal, client, concurrency: 1, balanceEvidence: false });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1, balanceEvidence: false }));
     const events: BatchProgressEvent[] = [];
     engine.onProgress((e) => events.push(e));
     await engine.start();
@@ -278,15 +253,15 @@ describe('engine controls', () => {
   });
 
   it('coalesces events to at most ~10 a second and serves the IPC handlers', async () => {
-    await writePhotos(input, 12);
+    await writePhotos(bed.input, 12);
     const client = createFakeClient({ durationMs: 5 });
-    engine = createEngine({ journal, client, concurrency: 4 });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 4 }));
     const events: { at: number; e: BatchProgressEvent }[] = [];
     engine.onProgress((e) => events.push({ at: Date.now(), e }));
     await engine.start();
     const handlers = createBatchHandlers(engine);
     const summary = await handlers['batches:create'](
-      { ...spec(), parameters: {}, encode: { uploadSizePolicy: 'fit', stripMetadata: true }, budget: null, rerun: false, tryFirst: null, trialRest: null, source: { kind: 'manual' }, inputs: { paths: [input], recursive: false, mappings: [] }, output: { outputFolder: join(dir.path, 'out'), namingTemplate: '{name}{ext}', collisionPolicy: 'suffix', sidecars: false, sidecar: 'none', metadata: 'keep', format: 'source', quality: 92, colour: 'srgb' } },
+      { ...spec(), parameters: {}, encode: { uploadSizePolicy: 'fit', stripMetadata: true }, budget: null, rerun: false, tryFirst: null, trialRest: null, source: { kind: 'manual' }, inputs: { paths: [bed.input], recursive: false, mappings: [] }, output: { outputFolder: join(bed.dir.path, 'out'), namingTemplate: '{name}{ext}', collisionPolicy: 'suffix', sidecars: false, sidecar: 'none', metadata: 'keep', format: 'source', quality: 92, colour: 'srgb' } },
     );
     await waitForBatch(engine, summary.id);
     await new Promise((r) => setTimeout(r, 250));

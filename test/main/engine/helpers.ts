@@ -1,6 +1,7 @@
 import Database from 'libsql';
-import type { Journal } from '../../../main/core/journal';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { afterEach, beforeEach } from 'vitest';
+import { openJournal, type Journal } from '../../../main/core/journal';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -8,9 +9,73 @@ import type { BatchSummary, ItemState } from '../../../shared/engine/model';
 import type { Engine } from '../../../main/core/engine/engine';
 import { isTempName } from '../../../main/core/images/save';
 
-export async function makeTempDir(prefix = 'batchroom-engine-'): Promise<{ path: string; cleanup: () => Promise<void> }> {
+export interface TempDir {
+  path: string;
+  cleanup: () => Promise<void>;
+}
+
+export async function makeTempDir(prefix = 'batchroom-engine-'): Promise<TempDir> {
   const path = await mkdtemp(join(tmpdir(), prefix));
   return { path, cleanup: () => rm(path, { recursive: true, force: true }) };
+}
+
+/** What useEngineTestBed gives each test. Its fields hold inside a test (and hooks registered after it), not at collection. */
+export interface EngineTestBed {
+  /** A fresh temp folder, removed after the test. */
+  readonly dir: TempDir;
+  /** The journal in <dir>/state, closed after the test; a test that reopens it puts the new one here. */
+  journal: Journal;
+  /** <dir>/in, empty. */
+  readonly input: string;
+  /** The test's engine, stopped (not gracefully) after the test; a test that stops it itself sets this to undefined. */
+  engine: Engine | undefined;
+  /** Sets `engine` and returns it. */
+  setEngine(engine: Engine): Engine;
+  /**
+   * Stops `engine` (not gracefully) and forgets it: the first thing afterEach does. A file whose own teardown must
+   * come after the engine stops (and before the journal closes) calls it in its own afterEach, which runs first.
+   */
+  stopEngine(): Promise<void>;
+}
+
+/**
+ * Registers beforeEach/afterEach for an engine test in the current describe: a temp folder, a journal in it and an
+ * input folder before each test; the engine stopped, the journal closed and the folder removed after it.
+ */
+export function useEngineTestBed(): EngineTestBed {
+  let current: { dir: TempDir; journal: Journal; input: string } | undefined;
+  const inTest = () => {
+    if (!current) throw new Error('the engine test bed is set up only while a test runs');
+    return current;
+  };
+  const bed: EngineTestBed = {
+    get dir() { return inTest().dir; },
+    get journal() { return inTest().journal; },
+    set journal(journal: Journal) { inTest().journal = journal; },
+    get input() { return inTest().input; },
+    engine: undefined,
+    setEngine(engine) {
+      bed.engine = engine;
+      return engine;
+    },
+    async stopEngine() {
+      await bed.engine?.stop({ graceful: false });
+      bed.engine = undefined;
+    },
+  };
+  beforeEach(async () => {
+    const dir = await makeTempDir();
+    current = { dir, journal: openJournal(join(dir.path, 'state')), input: join(dir.path, 'in') };
+    await mkdir(current.input);
+  });
+  afterEach(async () => {
+    await bed.stopEngine();
+    if (!current) return; // beforeEach failed, and said why
+    current.journal.close();
+    await current.dir.cleanup();
+    current = undefined;
+  });
+  return bed;
 }
 
 /** Small distinct JPEGs (distinct content so duplicates detection does not merge them). */

@@ -1,13 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../../main/core/engine';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createEngine } from '../../../main/core/engine';
 import { createRecentReads, RECENT_READS_MS } from '../../../main/core/engine/recent-reads';
-import { openJournal, type Journal } from '../../../main/core/journal';
 import { forwardingClient } from '../../../main/core/app/connection';
 import type { ServiceClient } from '../../../main/core/service/types';
+import { until } from '../../helpers/until';
 import { createFakeClient, FAKE_WORKFLOW } from './fake-client';
-import { makeTempDir, waitForBatch, writePhotos } from './helpers';
+import { useEngineTestBed, waitForBatch, writePhotos } from './helpers';
 
 // Start right after an estimate reuses the workflow and balance the estimate read (one round trip less before the
 // first photo is sent); later, or for another workflow, it reads them again.
@@ -69,27 +69,10 @@ describe('recent reads', () => {
 });
 
 describe('engine: Start after an estimate', () => {
-  let dir: { path: string; cleanup: () => Promise<void> };
-  let journal: Journal;
-  let engine: Engine | undefined;
-  let input: string;
+  const bed = useEngineTestBed();
+  beforeEach(async () => { await writePhotos(bed.input, 2); });
 
-  beforeEach(async () => {
-    dir = await makeTempDir();
-    journal = openJournal(join(dir.path, 'state'));
-    input = join(dir.path, 'in');
-    await mkdir(input);
-    await writePhotos(input, 2);
-  });
-
-  afterEach(async () => {
-    await engine?.stop({ graceful: false });
-    engine = undefined;
-    journal.close();
-    await dir.cleanup();
-  });
-
-  const spec = () => ({ workflowId: FAKE_WORKFLOW.id, inputs: { paths: [input] }, output: { outputFolder: join(dir.path, 'out') } });
+  const spec = () => ({ workflowId: FAKE_WORKFLOW.id, inputs: { paths: [bed.input] }, output: { outputFolder: join(bed.dir.path, 'out') } });
 
   async function startEngine(now: () => Date) {
     const client = createFakeClient({ hold: { held: true } });
@@ -99,7 +82,7 @@ describe('engine: Start after an estimate', () => {
       workflowReads++;
       return getWorkflow(id, opts);
     };
-    engine = createEngine({ journal, client, concurrency: 1, now });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1, now }));
     await engine.start();
     return { client, engine, workflowReads: () => workflowReads };
   }
@@ -125,8 +108,8 @@ describe('engine: Start after an estimate', () => {
 
     client.setBalance(1000);
     await engine.estimate(spec());
-    await engine.createBatch({ ...spec(), output: { outputFolder: join(dir.path, 'out-1') } });
-    await engine.createBatch({ ...spec(), output: { outputFolder: join(dir.path, 'out-2') } });
+    await engine.createBatch({ ...spec(), output: { outputFolder: join(bed.dir.path, 'out-1') } });
+    await engine.createBatch({ ...spec(), output: { outputFolder: join(bed.dir.path, 'out-2') } });
     // 2 so far; then the estimate reads (3), its Start reuses (3), a second Start reads again (4).
     expect(workflowReads()).toBe(4);
   });
@@ -136,7 +119,7 @@ describe('engine: Start after an estimate', () => {
     const a = createFakeClient({ hold: { held: true } });
     const b = createFakeClient({ hold: { held: true }, balance: 0 });
     let target: ServiceClient = a;
-    engine = createEngine({ journal, client: forwardingClient(() => target), concurrency: 1 });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client: forwardingClient(() => target), concurrency: 1 }));
     await engine.start();
     expect((await engine.estimate(spec())).balance).toBe(1000);
     target = b;
@@ -150,7 +133,7 @@ describe('engine: Start after an estimate', () => {
     expect((await engine.estimate(spec())).totalCost).toBe(2);
     target = c;
     const batch = await engine.createBatch(spec());
-    expect(journal.getBatch(batch.id)!.creditCost).toBe(3);
+    expect(bed.journal.getBatch(batch.id)!.creditCost).toBe(3);
   });
 
   it('counts the age of the balance from when it was asked for, not from when the estimate ended', async () => {
@@ -162,7 +145,7 @@ describe('engine: Start after an estimate', () => {
       clock += 60_000;
       return getWorkflow(id, opts);
     };
-    engine = createEngine({ journal, client, concurrency: 1, now: () => new Date(clock) });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1, now: () => new Date(clock) }));
     await engine.start();
     await engine.estimate(spec());
     client.setBalance(0);
@@ -174,14 +157,14 @@ describe('engine: Start after an estimate', () => {
     const clock = Date.parse('2026-11-25T10:00:00Z'); // stands still: the reads stay recent however long this takes
     const hold = { held: true };
     const client = createFakeClient({ hold, balance: 4 });
-    engine = createEngine({ journal, client, concurrency: 1, now: () => new Date(clock) });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1, now: () => new Date(clock) }));
     await engine.start();
     const running = await engine.createBatch(spec()); // 2 photos, 1 credit each, one at a time
-    await until(() => journal.listItems({ batchId: running.id }).items.some((i) => i.state === 'running'));
-    const more = join(dir.path, 'more');
+    await until(() => bed.journal.listItems({ batchId: running.id }).items.some((i) => i.state === 'running'), 'the first photo running');
+    const more = join(bed.dir.path, 'more');
     await mkdir(more);
     await writePhotos(more, 3, { offset: 10 });
-    const other = { ...spec(), inputs: { paths: [more] }, output: { outputFolder: join(dir.path, 'out-more') } };
+    const other = { ...spec(), inputs: { paths: [more] }, output: { outputFolder: join(bed.dir.path, 'out-more') } };
     const estimate = await engine.estimate(other);
     expect(estimate).toMatchObject({ balance: 3, totalCost: 3, fitsBalance: true });
     hold.held = false;
@@ -189,11 +172,3 @@ describe('engine: Start after an estimate', () => {
     await expect(engine.createBatch(other)).rejects.toMatchObject({ code: 'insufficient_credits', detail: { available: 2 } });
   });
 });
-
-async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../main/sandbox/index';
 import { sandboxApi, setRemoteOutage, startTestSandbox, tinyImageDataUrl } from '../../helpers/sandbox';
+import { until } from '../../helpers/until';
 
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
@@ -21,14 +22,6 @@ function probe(port: number, path = '/sandbox/stats'): Promise<number | string> 
   });
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe('outage simulation', () => {
   it('answers, refuses connections on its port for the given time while executions progress, then listens again', async () => {
     sandbox = await startTestSandbox({ executionDurationMs: 300 });
@@ -37,11 +30,11 @@ describe('outage simulation', () => {
     expect(accepted.status).toBe(202);
     await setRemoteOutage(sandbox.url, 800);
     // The listening socket closes right after the answer has been sent.
-    await until(async () => (await probe(sandbox!.port)) === 'ECONNREFUSED', 2_000);
+    await until(async () => (await probe(sandbox!.port)) === 'ECONNREFUSED', 'the port to refuse connections', { timeoutMs: 2_000 });
     expect(await probe(sandbox.port)).toBe('ECONNREFUSED');
     await expect(api('/balance')).rejects.toThrow();
     // The execution is finished by the time the port answers again: its state survived the outage.
-    await until(async () => (await probe(sandbox!.port)) === 200, 5_000);
+    await until(async () => (await probe(sandbox!.port)) === 200, 'the port to answer again', { timeoutMs: 5_000 });
     const execution = await api(`/executions/${accepted.body.executionId}`);
     expect(execution.body.status).toBe('completed');
     expect((await api('/balance')).status).toBe(200);

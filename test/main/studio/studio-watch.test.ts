@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../main/sandbox/index';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
 import { startTestSandbox } from '../../helpers/sandbox';
+import { until } from '../../helpers/until';
 import { cliEnv, startCli, type CliProcess } from '../cli/run-cli';
 import { removeDir, tempDir } from '../watch/fakes';
 
@@ -64,15 +65,13 @@ function instance(name: string, inbox: string, out: string, extra: string[] = []
 
 const outputs: Array<{ name: string; text: () => string }> = [];
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const start = Date.now();
-  while (!(await condition())) {
-    if (Date.now() - start > timeoutMs) {
-      throw new Error(`timed out waiting for ${what}\n${outputs.map((o) => `--- ${o.name}\n${o.text().slice(-3000)}`).join('\n')}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Every instance's latest output, for a wait that timed out. */
+function recentOutputs(): string {
+  return outputs.map((o) => `--- ${o.name}\n${o.text().slice(-3000)}`).join('\n');
 }
+
+/** Instances take their time (start-up, leases, 1.5 s executions): poll calmly, and show what each said. */
+const STUDIO_WAIT = { timeoutMs: 60_000, intervalMs: 100, detail: recentOutputs };
 
 async function claimStates(folderKey: string): Promise<Record<string, number>> {
   const client = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom' });
@@ -97,7 +96,7 @@ describe('studio mode: several instances on one hot folder', () => {
     // More photos arrive while all three watch: every watcher sees every file; only one may take each.
     await new Promise((r) => setTimeout(r, 4_000));
     await photos(inbox, 30, 'late');
-    await until(async () => ((await claimStates('to-edit')).saved ?? 0) === 60, '60 saved claims', 120_000);
+    await until(async () => ((await claimStates('to-edit')).saved ?? 0) === 60, '60 saved claims', { ...STUDIO_WAIT, timeoutMs: 120_000 });
     for (const cli of instances) cli.child.kill('SIGINT');
     const results = await Promise.all(instances.map((c) => c.done));
     for (const r of results) expect(r.code, r.stderr).toBe(0);
@@ -116,7 +115,7 @@ describe('studio mode: several instances on one hot folder', () => {
     await photos(inbox, 10, 'shoot');
     const before = sandbox.stats().executionsCreated;
     const doomed = instance('doomed', inbox, out, ['--studio-folder', 'to-edit-2']);
-    await until(() => sandbox.stats().executionsCreated - before >= 4, 'the first instance to submit 4 photos');
+    await until(() => sandbox.stats().executionsCreated - before >= 4, 'the first instance to submit 4 photos', STUDIO_WAIT);
     doomed.child.kill('SIGKILL');
     await doomed.done;
     const atKill = sandbox.stats().executionsCreated - before;
@@ -124,7 +123,7 @@ describe('studio mode: several instances on one hot folder', () => {
     await until(async () => {
       const states = await claimStates('to-edit-2');
       return (states.saved ?? 0) + (states.unknown ?? 0) === 10;
-    }, 'all 10 photos settled', 120_000);
+    }, 'all 10 photos settled', { ...STUDIO_WAIT, timeoutMs: 120_000 });
     survivor.child.kill('SIGINT');
     expect((await survivor.done).code).toBe(0);
     const states = await claimStates('to-edit-2');
@@ -147,14 +146,14 @@ describe('studio mode: several instances on one hot folder', () => {
     const before = sandbox.stats().executionsCreated;
     const cli = instance('lonely', inbox, out, ['--studio-folder', 'to-edit-3']);
     // Down while the first four run at the service: their ids and outcomes reach the ledger once it is back.
-    await until(() => sandbox.stats().executionsCreated - before === 4, 'the first 4 photos submitted');
+    await until(() => sandbox.stats().executionsCreated - before === 4, 'the first 4 photos submitted', STUDIO_WAIT);
     await server.stopServer();
     await photos(inbox, 4, 'during');
-    await until(() => /studio ledger unreachable/.test(cli.output()), 'the unreachable state to be reported');
+    await until(() => /studio ledger unreachable/.test(cli.output()), 'the unreachable state to be reported', STUDIO_WAIT);
     await new Promise((r) => setTimeout(r, 2_000));
     expect(sandbox.stats().executionsCreated - before).toBe(4);
     await server.startServer();
-    await until(() => cli.saved() === 8, 'the photos that arrived meanwhile saved once the ledger is back');
+    await until(() => cli.saved() === 8, 'the photos that arrived meanwhile saved once the ledger is back', STUDIO_WAIT);
     cli.child.kill('SIGINT');
     expect((await cli.done).code).toBe(0);
     expect(sandbox.stats().executionsCreated - before).toBe(8);
@@ -168,7 +167,7 @@ describe('studio mode: several instances on one hot folder', () => {
     await photos(inbox, 20, 'budget');
     const before = sandbox.stats().executionsCreated;
     const instances = ['p', 'q', 'r'].map((name) => instance(name, inbox, out, ['--studio-folder', 'to-edit-4', '--budget', '10']));
-    await until(async () => ((await claimStates('to-edit-4')).saved ?? 0) === 10, '10 saved claims');
+    await until(async () => ((await claimStates('to-edit-4')).saved ?? 0) === 10, '10 saved claims', STUDIO_WAIT);
     // Room for more would show within a few heartbeats; none may come.
     await new Promise((r) => setTimeout(r, 3_000));
     for (const cli of instances) cli.child.kill('SIGINT');
@@ -184,7 +183,7 @@ describe('studio mode: several instances on one hot folder', () => {
     const before = sandbox.stats().executionsCreated;
     const grade = instance('grade', inbox, join(dir, 'share5', 'graded'), ['--studio-folder', 'to-edit-5']);
     const upscale = instance('upscale', inbox, join(dir, 'share5', 'upscaled'), ['--studio-folder', 'to-edit-5'], ['--workflow', 'upscale', '--size', '1K']);
-    await until(() => grade.saved() === 6 && upscale.saved() === 6, 'both workflows to save all 6');
+    await until(() => grade.saved() === 6 && upscale.saved() === 6, 'both workflows to save all 6', STUDIO_WAIT);
     for (const cli of [grade, upscale]) cli.child.kill('SIGINT');
     await Promise.all([grade.done, upscale.done]);
     expect(sandbox.stats().executionsCreated - before).toBe(12);

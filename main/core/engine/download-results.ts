@@ -2,21 +2,36 @@ import { isAppError } from '../../../shared/errors';
 import { savedEntry } from '../journal/done-ledger';
 import { updateWithLedger } from './done-record';
 import type { ItemRecord } from '../journal/types';
-import { sleep } from './limiter';
 import { learnDuration } from './poll-timing';
 import { nowMs } from './clock';
 import type { RunnerCore } from './runner-core';
-import { DownloadRetry, SaveFailure, saveResults, type SaverDeps } from './saver';
+import { DownloadRetry, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
 
 // Downloads of completed executions, in their own small pool so that saving never holds an execution slot. Every
 // item here has been paid for: a result that cannot be saved (folder not writable) fails with a reason that says so,
 // and "retry failed" brings it back here without a new charge. How each result is written safely is `saver.ts`.
+//
+// Each download has an AbortSignal. It fires when its batch is cancelled (hold) and when the engine stops without
+// waiting (abandon): the transfer is cut at once, the temp file removed, and the item stays `downloading` with
+// nothing else changed — a paid result is downloaded again later (resume, or the next start's recovery), never
+// submitted again, never marked failed because of the stop.
 
 const MAX_ATTEMPTS = 5;
 
+export const HELD_REASON = 'paid — not downloaded because the batch was cancelled: resuming the batch, or the next start, saves it without a new charge';
+
+interface ActiveDownload {
+  batchId: string;
+  controller: AbortController;
+  /** Settles once the task has tidied up (temp removed, journal written). */
+  done: Promise<void>;
+}
+
 export class DownloadPool {
-  private readonly active = new Set<string>();
+  private readonly active = new Map<string, ActiveDownload>();
   private readonly queue: string[] = [];
+  /** Batches cancelled while this engine runs: their results wait (journalled `downloading`) until resumed. */
+  private readonly held = new Set<string>();
   /** Learned submit → saved time per batch, for the ETA. */
   private readonly itemMs = new Map<string, number>();
 
@@ -48,29 +63,80 @@ export class DownloadPool {
     }
   }
 
+  /** The batch was cancelled: its downloads in progress are cut, and none starts until release(). */
+  hold(batchId: string): void {
+    this.held.add(batchId);
+    for (const download of this.active.values()) if (download.batchId === batchId) download.controller.abort();
+  }
+
+  /** The batch runs again (resumed, retried): its paid results waiting since hold() are queued. Returns how many. */
+  release(batchId: string): number {
+    if (!this.held.delete(batchId)) return 0;
+    const waiting = this.core.o.journal.itemsInStates(batchId, ['downloading']);
+    for (const item of waiting) {
+      if (item.reason === HELD_REASON) this.core.update(item.id, { reason: null });
+      this.enqueue(item.id);
+    }
+    return waiting.length;
+  }
+
+  /**
+   * Non-graceful stop: cuts every download and save in progress and waits (at most `waitMs`) for them to remove
+   * their temp files and journal that, so nothing writes after the journal closes or the metadata writer ends.
+   */
+  async abandon(waitMs: number): Promise<void> {
+    this.queue.length = 0;
+    const tasks = [...this.active.values()];
+    for (const download of tasks) download.controller.abort();
+    if (tasks.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); });
+    await Promise.race([Promise.allSettled(tasks.map((t) => t.done)), expired]);
+    clearTimeout(timer);
+  }
+
   private start(itemId: string): void {
-    this.active.add(itemId);
+    const item = this.core.o.journal.getItem(itemId);
+    if (!item) return;
+    const controller = new AbortController();
+    let finished = () => {};
+    const done = new Promise<void>((resolve) => { finished = resolve; });
+    this.active.set(itemId, { batchId: item.batchId, controller, done });
     this.core.run(async () => {
       try {
-        await this.download(itemId);
+        await this.download(itemId, controller.signal);
       } finally {
         this.active.delete(itemId);
+        // Cut by a cancel: the item says why it waits — or, when the cancel was undone (resumed) before it finished
+        // tidying up, it is queued again (release() could not: it was still active).
+        if (controller.signal.aborted && !this.core.isStopping()) {
+          if (this.held.has(item.batchId)) this.wait(itemId);
+          else this.enqueue(itemId);
+        }
+        finished();
         this.core.kick();
       }
     });
   }
 
-  private async download(itemId: string): Promise<void> {
+  /** Its batch is held: the item keeps its journalled state and says why nothing happens. */
+  private wait(itemId: string): void {
+    const item = this.core.o.journal.getItem(itemId);
+    if (item?.state === 'downloading' && item.reason !== HELD_REASON) this.core.update(itemId, { reason: HELD_REASON });
+  }
+
+  private async download(itemId: string, signal: AbortSignal): Promise<void> {
     const { core } = this;
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS && !core.isStopping(); attempt++) {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS && !core.isStopping() && !signal.aborted; attempt++) {
       let item = core.o.journal.getItem(itemId);
       if (!item || item.state !== 'downloading') return;
       const batch = core.batch(item.batchId);
+      if (this.held.has(batch.id)) return this.wait(itemId);
       try {
-        if (attempt > 1 || item.resultUrls.length === 0) item = await this.refreshResultUrls(item);
+        if (attempt > 1 || item.resultUrls.length === 0) item = await this.refreshResultUrls(item, signal);
         const counts = core.o.journal.countByState(batch.id);
         const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0) - (counts.skipped ?? 0);
-        const outcome = await saveResults(this.saverDeps, item, batch, total);
+        const outcome = await saveResults(this.saverDeps, item, batch, total, signal);
         core.stats.downloads += 1;
         const at = core.o.now().toISOString();
         if (outcome.kind === 'saved') {
@@ -84,6 +150,12 @@ export class DownloadPool {
         if (item.submittedAt) this.itemMs.set(batch.id, learnDuration(this.itemMs.get(batch.id) ?? null, nowMs() - Date.parse(item.submittedAt)));
         return;
       } catch (error) {
+        // Cut by a cancel or a stop: whatever failed on the way failed because of it, not because of the result.
+        if (error instanceof SaveAbandoned || signal.aborted) {
+          // Not cut by us: the metadata writer ended under a running engine. The item waits for the next start.
+          if (!signal.aborted && !core.isStopping()) core.o.logger.warn('save abandoned', { itemId, message: String(error) });
+          return;
+        }
         const message = error instanceof Error ? error.message : String(error);
         if (error instanceof SaveFailure) {
           core.update(itemId, { event: 'save-failed', completedAt: core.o.now().toISOString(), reason: `${message} — the result was paid for: fix the folder, then "retry failed" downloads it again without a new charge` });
@@ -91,7 +163,7 @@ export class DownloadPool {
         }
         if (error instanceof DownloadRetry && attempt < MAX_ATTEMPTS) {
           core.o.logger.debug('download retry', { itemId, message });
-          await sleep(Math.min(5_000, 300 * 2 ** attempt));
+          await pause(Math.min(5_000, 300 * 2 ** attempt), signal);
           continue;
         }
         core.update(itemId, { event: 'save-failed', completedAt: core.o.now().toISOString(), reason: `result could not be downloaded: ${message}` });
@@ -101,14 +173,14 @@ export class DownloadPool {
   }
 
   /** Result URLs may have expired: ask the execution for current ones. */
-  private async refreshResultUrls(item: ItemRecord): Promise<ItemRecord> {
+  private async refreshResultUrls(item: ItemRecord, signal: AbortSignal): Promise<ItemRecord> {
     const { core } = this;
     if (!item.executionId) throw new DownloadRetry('no execution id');
     await core.gate.acquire();
     core.stats.statusRequests += 1;
     let execution;
     try {
-      execution = await core.o.client.getExecution(item.executionId);
+      execution = await core.o.client.getExecution(item.executionId, { signal });
       core.gate.succeeded();
     } catch (error) {
       if (isAppError(error) && error.code === 'network') core.gate.networkFailed();
@@ -119,4 +191,13 @@ export class DownloadPool {
     core.o.journal.updateItem(item.id, { resultUrls: execution.resultUrls, resultLabels });
     return { ...item, resultUrls: execution.resultUrls, resultLabels };
   }
+}
+
+/** A retry's wait, cut short when the download is abandoned. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }

@@ -50,6 +50,10 @@ export interface Engine {
   createBatch(spec: BatchSpecInput): Promise<BatchSummary>;
   pause(batchId: string): BatchSummary;
   resume(batchId: string): BatchSummary;
+  /**
+   * Cancels what was not sent, and cuts the batch's downloads in progress; what was sent is paid and its result is
+   * kept (`downloading`) until the batch is resumed or the next start().
+   */
   cancel(batchId: string): BatchSummary;
   retryFailed(batchId: string): BatchSummary;
   /**
@@ -75,7 +79,10 @@ export interface Engine {
   getItem(itemId: string): ItemView;
   /** Recovers after a crash (re-polls known executions, re-downloads unsaved results) and starts scheduling. */
   start(): Promise<void>;
-  /** graceful: wait for submissions, encodes and saves in progress (nothing left `submitting`). */
+  /**
+   * graceful: wait for submissions, encodes and saves in progress (nothing left `submitting`). Otherwise downloads and
+   * saves in progress are cut (temp files removed, items left `downloading` for the next start) within a bounded moment.
+   */
   stop(options?: { graceful?: boolean }): Promise<void>;
   onProgress(listener: ProgressListener): () => void;
   readonly offline: boolean;

@@ -190,10 +190,10 @@ export function createEngine(options: EngineOptions): Engine {
       const batch = requireBatch(batchId);
       if (batch.state === 'cancelled') {
         // A cancelled batch resumed: its items cancelled before they were sent run after all (nothing was spent on
-        // them); anything the service already had was finished and kept.
+        // them), and its paid results not downloaded yet (the cancel cut or held them) are fetched, free.
         const restored = journal.transitionAll(batchId, 'restore', { reason: null, completedAt: null });
         for (const id of restored) coalescer.markItem(id, batchId);
-        if (restored.length === 0) return summary(batch);
+        if (restored.length === 0 && journal.itemsInStates(batchId, ['downloading']).length === 0) return summary(batch);
       } else if (batch.state !== 'paused') {
         return summary(batch);
       }

@@ -25,6 +25,10 @@ import { nowMs } from './clock';
 
 export type { EngineStats, RunnerOptions } from './runner-core';
 
+/** How long a non-graceful stop waits for cut downloads and saves to tidy up (an aborted transfer takes ms; a save
+ * in the middle of converting a large result, up to a second or two). */
+const ABANDON_WAIT_MS = 2_000;
+
 // The scheduler. Work moves pending → encoding (prefetched, bounded: encode-ahead.ts) → submitting (a slot of
 // `concurrency`: submit-item.ts) → submitted/running (polled on a timer: follow-execution.ts) → downloading (its own
 // small pool: download-results.ts) → saved. Money checks before each submission are credit-guard.ts. Every
@@ -99,6 +103,9 @@ export class Runner implements RunnerCore {
     if (state === 'running') this.credits.distrustBalance();
     this.o.journal.updateBatch(id, { state, pausedReason });
     this.refreshBatch(id);
+    // A cancelled batch stops downloading at once; its paid results wait in the journal until it runs again.
+    if (state === 'cancelled') this.downloads.hold(id);
+    else this.downloads.release(id);
     this.o.onBatch(id);
     if (state === 'running') this.kick();
   }
@@ -178,11 +185,22 @@ export class Runner implements RunnerCore {
     for (const folder of folders) await removeTempFiles(folder);
   }
 
+  /**
+   * graceful: waits for every task (submissions, encodes, downloads and saves finish). Otherwise downloads and saves
+   * in progress are abandoned — cut, their temp files removed, their items left `downloading` for the next start —
+   * and the stop waits only the moment that tidying takes (bounded), so nothing of theirs runs after the journal
+   * closes or the metadata writer ends.
+   */
   async stop(graceful: boolean): Promise<void> {
     this.stopping = true;
     this.follower.cancelTimers();
     this.evidence.stop();
-    if (graceful) await Promise.allSettled([...this.ops]);
+    if (graceful) {
+      await Promise.allSettled([...this.ops]);
+    } else {
+      this.gate.close(); // a download waiting for its turn (or for the service to come back) is let go at once
+      await this.downloads.abandon(ABANDON_WAIT_MS);
+    }
     for (const [itemId] of this.ready) this.o.journal.updateItem(itemId, { event: 'requeue' });
     this.ready.clear();
     this.gate.close();

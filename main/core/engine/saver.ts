@@ -15,7 +15,7 @@ import type { ServiceClient } from '../service/types';
 import type { RequestGate } from './limiter';
 import type { NamePlanCache } from './name-plan-cache';
 import { imageFieldOrder, planResultName } from './output-plan';
-import type { Provenance, ResultMetadataWriter } from '../images/result-metadata';
+import { MetadataWriterEnded, type Provenance, type ResultMetadataWriter } from '../images/result-metadata';
 import { writeSidecar, type SidecarContext } from '../images/sidecar';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
 import { sidecarKindOf } from '../../../shared/engine/model';
@@ -41,6 +41,12 @@ export interface SaverDeps {
 
 export class DownloadRetry extends Error {}
 export class SaveFailure extends Error {}
+/**
+ * The save was given up because its signal fired (the batch was cancelled, or the engine stops without waiting): its
+ * temp file is removed and nothing is recorded against the item, which stays `downloading` — the paid result is
+ * downloaded again later, never resubmitted.
+ */
+export class SaveAbandoned extends Error {}
 
 export function destinationFolder(batch: BatchRecord, item: ItemRecord): string {
   return resolve(batch.outputFolder, ...safeRelDir(item.relDir).split('/'));
@@ -65,34 +71,48 @@ export async function recoverPlacement(deps: SaverDeps, item: ItemRecord, batch:
   return { ...item, pendingTemp: null, pendingFinal: null };
 }
 
-/** Saves results from item.outputs.length on. Throws DownloadRetry (fetch fresh URLs and try again) or SaveFailure. */
-export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: BatchRecord, total: number): Promise<SaveOutcome> {
+/**
+ * Saves results from item.outputs.length on. Throws DownloadRetry (fetch fresh URLs and try again), SaveFailure, or
+ * SaveAbandoned once `signal` fires: checked at every step up to the final name, and the download itself is aborted.
+ * A result already placed when it fires is recorded as usual.
+ */
+export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: BatchRecord, total: number, signal?: AbortSignal): Promise<SaveOutcome> {
   const folder = destinationFolder(batch, item);
   const outputs = [...item.outputs];
   const warnings: string[] = [];
+  const stopIfAborted = () => {
+    if (signal?.aborted) throw new SaveAbandoned('the save was abandoned (batch cancelled or engine stopping)');
+  };
   for (let n = outputs.length; n < item.resultUrls.length; n++) {
+    stopIfAborted();
     const url = item.resultUrls[n]!;
     const temp = tempPathFor(folder, item.id);
     deps.journal.updateItem(item.id, { pendingTemp: temp, pendingFinal: null });
-    let response: Response;
     const startedAt = performance.now();
     let downloadedAt = startedAt;
     try {
-      await deps.gate.acquire();
-      response = await deps.client.downloadResult(url);
-      deps.gate.succeeded();
-    } catch (error) {
-      if (isAppError(error) && (error.code === 'network' || error.code === 'timeout')) deps.gate.networkFailed();
-      throw new DownloadRetry(`download failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
-    try {
+      let response: Response;
+      try {
+        await deps.gate.acquire();
+        stopIfAborted();
+        response = await deps.client.downloadResult(url, { signal });
+        deps.gate.succeeded();
+      } catch (error) {
+        stopIfAborted();
+        if (isAppError(error) && (error.code === 'network' || error.code === 'timeout')) deps.gate.networkFailed();
+        throw new DownloadRetry(`download failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
       if (!response.body) throw new DownloadRetry('download failed: empty response');
       try {
-        await writeTemp(temp, Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>));
+        // The signal also ends the body here, whatever the client does with it.
+        await writeTemp(temp, Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>, { signal }));
         downloadedAt = performance.now();
         deps.onPhase?.('download', downloadedAt - startedAt);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code) throw new SaveFailure(describeWriteError(error, folder), { cause: error });
+        stopIfAborted();
+        // The service client's own errors (a body that broke off or stalled) carry a code too: only the file
+        // system's mean the folder is at fault.
+        if ((error as NodeJS.ErrnoException).code && !isAppError(error)) throw new SaveFailure(describeWriteError(error, folder), { cause: error });
         throw new DownloadRetry(`download interrupted: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }
       try {
@@ -100,6 +120,7 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       } catch (error) {
         throw new DownloadRetry(`downloaded result does not decode (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
       }
+      stopIfAborted();
       // The result becomes the file the user asked for: their format and quality, a colour profile, their DPI.
       const original = localOriginalOf(batch, item);
       const output = batch.spec.output;
@@ -112,8 +133,10 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
         if ((error as NodeJS.ErrnoException).code) throw new SaveFailure(describeWriteError(error, folder), { cause: error });
         throw new DownloadRetry(`the result could not be converted (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
       }
+      stopIfAborted();
       const { format } = finished;
       if (deps.metadata) warnings.push(...await writeMetadata(deps.metadata, temp, batch, item, finished));
+      stopIfAborted();
       // The name comes from the one namer, planned over the whole batch; a name someone took meanwhile is planned again.
       const takenMeanwhile: string[] = [];
       let placed: string | null = null;
@@ -129,6 +152,7 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
           deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });
           return { kind: 'skipped', reason: `not saved: ${destination} already exists (collision policy "skip")` };
         }
+        stopIfAborted(); // the last moment: once its final name is journalled, the result is placed and recorded
         deps.journal.updateItem(item.id, { pendingFinal: destination }, { durable: true });
         try {
           if ((await placeFile(temp, destination, planned.action === 'overwrite' ? 'overwrite' : 'suffix')) === 'placed') placed = destination;
@@ -161,6 +185,8 @@ async function writeMetadata(writer: ResultMetadataWriter, temp: string, batch: 
     });
     return warnings;
   } catch (error) {
+    // Ended because the engine stops: not a result to save without its metadata, but one to save on the next start.
+    if (error instanceof MetadataWriterEnded) throw new SaveAbandoned(error.message, { cause: error });
     return [`metadata not written: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`];
   }
 }

@@ -56,8 +56,23 @@ export interface ResultMetadataWriter {
    * arrives after the engine stopped would start a process nobody ends.
    */
   warmUp(): void;
-  /** Ends the ExifTool process (no orphan perl processes). */
+  /**
+   * Ends the ExifTool process (no orphan perl processes). Final: apply, capture reads and commands afterwards reject
+   * with MetadataWriterEnded and start nothing.
+   */
   end(): Promise<void>;
+}
+
+/**
+ * A use of the writer after end(): the engine is stopping. Thrown rather than starting a new ExifTool process that
+ * nobody would end, and rather than reported as a metadata warning — a result is never saved without the metadata the
+ * user asked for because the app was quitting; the saver abandons it and recovery saves it on the next start.
+ */
+export class MetadataWriterEnded extends Error {
+  constructor() {
+    super('the metadata writer has ended (the engine is stopping)');
+    this.name = 'MetadataWriterEnded';
+  }
 }
 
 export const XMP_NAMESPACE = 'https://batchroom.app/ns/provenance/1.0/';
@@ -141,6 +156,7 @@ export function createResultMetadataWriter(options: { configDir: string; creator
   let warming = false;
   let ended = false;
   const exiftool = (): Promise<LoadedExifTool> => {
+    if (ended) return Promise.reject(new MetadataWriterEnded());
     tool ??= (async () => {
       // Loaded with the first result, not when the engine starts (≈ 0.1 s of modules): a run's first submit
       // should not wait for what only saving needs.
@@ -187,8 +203,16 @@ export function createResultMetadataWriter(options: { configDir: string; creator
     }
   };
 
+  // Ended while this result was being written: a step may have failed (or its capture time been skipped) because the
+  // process went away, which says nothing about the photo's metadata — it is the stop, not a warning.
+  const outcome = (warnings: string[]): ResultMetadataOutcome => {
+    if (ended) throw new MetadataWriterEnded();
+    return { warnings };
+  };
+
   return {
     async apply(resultPath, request) {
+      if (ended) throw new MetadataWriterEnded();
       const warnings: string[] = [];
       const { source, policy } = request;
       // One ExifTool command per result: copying and setting in one pass (assignments after -tagsFromFile win over
@@ -203,7 +227,7 @@ export function createResultMetadataWriter(options: { configDir: string; creator
           if (source) await run(resultPath, dpi).catch((e: unknown) => warnings.push(`DPI not copied: ${firstLine(e)}`));
         }
         await keepCaptureTime(resultPath, source);
-        return { warnings };
+        return outcome(warnings);
       }
       const copy = source ? ['-tagsFromFile', source, '-all:all', ...NOT_COPIED.map((t) => `--${t}`)] : [];
       const set = [
@@ -222,7 +246,7 @@ export function createResultMetadataWriter(options: { configDir: string; creator
         if (damaged) warnings.push(`the original's metadata is damaged (${damaged}): what could be read was copied`);
       }
       await keepCaptureTime(resultPath, source);
-      return { warnings };
+      return outcome(warnings);
     },
     capture: (source) => captures.get(source),
     command,

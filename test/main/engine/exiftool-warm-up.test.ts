@@ -1,13 +1,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { Writable } from 'node:stream';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../main/core/engine';
-import { createResultMetadataWriter, watchdogArgs, type ResultMetadataWriter } from '../../../main/core/images/result-metadata';
+import { createResultMetadataWriter, MetadataWriterEnded, watchdogArgs, type ResultMetadataWriter } from '../../../main/core/images/result-metadata';
 import { until } from '../../helpers/until';
 import { createFakeClient, FAKE_WORKFLOW } from './fake-client';
-import { useEngineTestBed, waitForBatch, writePhotos } from './helpers';
+import { listFilesDeep, tempFilesIn, useEngineTestBed, waitForBatch, writePhotos } from './helpers';
 
 // ExifTool (a Perl process, ≈ 0.5 s to start) is started once the first photo is accepted, while the service works,
 // so the first result is not held up by it; nothing starts it for an estimate alone.
@@ -87,6 +87,63 @@ describe('ExifTool warm-up', () => {
     writer.warmUp(); // an accept that arrived while the engine stopped: nobody would end this one
     await new Promise((r) => setTimeout(r, 1_000));
     expect(exiftoolChildren()).toEqual([]);
+  });
+
+  it('is not started again by a write or a command after end: each rejects as ended', async () => {
+    const [photo] = await writePhotos(bed.dir.path, 1, { prefix: 'result' });
+    writer.warmUp();
+    await until(() => exiftoolChildren().length === 1, 'one ExifTool process');
+    await writer.end();
+    const request = { source: null, policy: 'keep' as const, width: 96, height: 64, provenance: {
+      workflowId: 'w', workflowName: 'W', parameters: {}, executionId: 'exe_1', creditsCharged: 1, sourceName: 'a.jpg', sourceSha256: null,
+    } };
+    await expect(writer.apply(photo!, request)).rejects.toBeInstanceOf(MetadataWriterEnded);
+    await expect(writer.command(['-ver'])).rejects.toBeInstanceOf(MetadataWriterEnded);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(exiftoolChildren()).toEqual([]);
+  });
+
+  // A save past its download when the engine stops without waiting: the stop gives it a moment, then ends ExifTool;
+  // the save must neither start another ExifTool nor place the result without its metadata, nor fail the item — it
+  // is abandoned (temp removed, item left downloading) and the next start saves it, with its metadata, once.
+  it('a save reaching its metadata after a non-graceful stop is abandoned, starts no ExifTool, and is saved on the next start', { timeout: 30_000 }, async () => {
+    let reached = false;
+    let release = () => {};
+    const gated: ResultMetadataWriter = {
+      ...writer,
+      apply: async (path, request) => {
+        reached = true;
+        await new Promise<void>((r) => { release = r; });
+        return writer.apply(path, request);
+      },
+    };
+    const client = createFakeClient();
+    const one = join(bed.dir.path, 'one');
+    const out = join(bed.dir.path, 'out');
+    await mkdir(one);
+    await writePhotos(one, 1);
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1, resultMetadata: gated }));
+    await engine.start();
+    const batch = await engine.createBatch({ workflowId: FAKE_WORKFLOW.id, inputs: { paths: [one] }, output: { outputFolder: out } });
+    await until(() => reached, 'the save to reach its metadata');
+    await bed.stopEngine();
+    release(); // the save goes on after the stop ended ExifTool
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(exiftoolChildren()).toEqual([]);
+    expect(await tempFilesIn(out)).toEqual([]);
+    expect(await listFilesDeep(out)).toEqual([]);
+    expect(bed.journal.listItems({ batchId: batch.id }).items).toMatchObject([{ state: 'downloading', reason: null, pendingTemp: null, outputs: [] }]);
+
+    writer = createResultMetadataWriter({ configDir: join(bed.dir.path, 'state'), creatorTool: 'test' });
+    const next = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1, resultMetadata: writer }));
+    await next.start();
+    const done = await waitForBatch(next, batch.id);
+    expect(done.counts.saved).toBe(1);
+    expect(client.executeCalls()).toBe(1);
+    const saved = next.listItems({ batchId: batch.id }).items;
+    expect(saved.map((i) => i.reason)).toEqual([null]); // no "metadata not written"
+    expect(await listFilesDeep(out)).toHaveLength(1);
+    expect(await writer.command(['-s3', '-XMP-xmp:CreatorTool', saved[0]!.outputs[0]!])).toMatch(/^test/);
   });
 
   it('is not asked for by an accept that arrives after the engine stopped', async () => {

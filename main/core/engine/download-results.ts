@@ -11,17 +11,15 @@ import { DownloadRetry, SaveAbandoned, SaveFailure, saveResults, type SaverDeps 
 // item here has been paid for: a result that cannot be saved (folder not writable) fails with a reason that says so,
 // and "retry failed" brings it back here without a new charge. How each result is written safely is `saver.ts`.
 //
-// Each download has an AbortSignal. It fires when its batch is cancelled (hold) and when the engine stops without
-// waiting (abandon): the transfer is cut at once, the temp file removed, and the item stays `downloading` with
-// nothing else changed — a paid result is downloaded again later (resume, or the next start's recovery), never
-// submitted again, never marked failed because of the stop.
+// Each download has an AbortSignal. It fires when the engine stops without waiting (abandon): the transfer is cut at
+// once, the temp file removed, and the item stays `downloading` with nothing else changed — a paid result is
+// downloaded again by the next start's recovery, never submitted again, never marked failed because of the stop.
+// A batch cancel does not fire it: results already paid for are still downloaded and saved (the cancel dialog's
+// promise), only unsent photos are cancelled.
 
 const MAX_ATTEMPTS = 5;
 
-export const HELD_REASON = 'paid — not downloaded because the batch was cancelled: resuming the batch, or the next start, saves it without a new charge';
-
 interface ActiveDownload {
-  batchId: string;
   controller: AbortController;
   /** Settles once the task has tidied up (temp removed, journal written). */
   done: Promise<void>;
@@ -30,8 +28,6 @@ interface ActiveDownload {
 export class DownloadPool {
   private readonly active = new Map<string, ActiveDownload>();
   private readonly queue: string[] = [];
-  /** Batches cancelled while this engine runs: their results wait (journalled `downloading`) until resumed. */
-  private readonly held = new Set<string>();
   /** Learned submit → saved time per batch, for the ETA. */
   private readonly itemMs = new Map<string, number>();
 
@@ -63,23 +59,6 @@ export class DownloadPool {
     }
   }
 
-  /** The batch was cancelled: its downloads in progress are cut, and none starts until release(). */
-  hold(batchId: string): void {
-    this.held.add(batchId);
-    for (const download of this.active.values()) if (download.batchId === batchId) download.controller.abort();
-  }
-
-  /** The batch runs again (resumed, retried): its paid results waiting since hold() are queued. Returns how many. */
-  release(batchId: string): number {
-    if (!this.held.delete(batchId)) return 0;
-    const waiting = this.core.o.journal.itemsInStates(batchId, ['downloading']);
-    for (const item of waiting) {
-      if (item.reason === HELD_REASON) this.core.update(item.id, { reason: null });
-      this.enqueue(item.id);
-    }
-    return waiting.length;
-  }
-
   /**
    * Non-graceful stop: cuts every download and save in progress and waits (at most `waitMs`) for them to remove
    * their temp files and journal that, so nothing writes after the journal closes or the metadata writer ends.
@@ -101,28 +80,16 @@ export class DownloadPool {
     const controller = new AbortController();
     let finished = () => {};
     const done = new Promise<void>((resolve) => { finished = resolve; });
-    this.active.set(itemId, { batchId: item.batchId, controller, done });
+    this.active.set(itemId, { controller, done });
     this.core.run(async () => {
       try {
         await this.download(itemId, controller.signal);
       } finally {
         this.active.delete(itemId);
-        // Cut by a cancel: the item says why it waits — or, when the cancel was undone (resumed) before it finished
-        // tidying up, it is queued again (release() could not: it was still active).
-        if (controller.signal.aborted && !this.core.isStopping()) {
-          if (this.held.has(item.batchId)) this.wait(itemId);
-          else this.enqueue(itemId);
-        }
         finished();
         this.core.kick();
       }
     });
-  }
-
-  /** Its batch is held: the item keeps its journalled state and says why nothing happens. */
-  private wait(itemId: string): void {
-    const item = this.core.o.journal.getItem(itemId);
-    if (item?.state === 'downloading' && item.reason !== HELD_REASON) this.core.update(itemId, { reason: HELD_REASON });
   }
 
   private async download(itemId: string, signal: AbortSignal): Promise<void> {
@@ -131,7 +98,6 @@ export class DownloadPool {
       let item = core.o.journal.getItem(itemId);
       if (!item || item.state !== 'downloading') return;
       const batch = core.batch(item.batchId);
-      if (this.held.has(batch.id)) return this.wait(itemId);
       try {
         if (attempt > 1 || item.resultUrls.length === 0) item = await this.refreshResultUrls(item, signal);
         const counts = core.o.journal.countByState(batch.id);

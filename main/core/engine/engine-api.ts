@@ -50,10 +50,7 @@ export interface Engine {
   createBatch(spec: BatchSpecInput): Promise<BatchSummary>;
   pause(batchId: string): BatchSummary;
   resume(batchId: string): BatchSummary;
-  /**
-   * Cancels what was not sent, and cuts the batch's downloads in progress; what was sent is paid and its result is
-   * kept (`downloading`) until the batch is resumed or the next start().
-   */
+  /** Cancels what was not sent; what was sent is paid, finishes at the service and is still downloaded and saved. */
   cancel(batchId: string): BatchSummary;
   retryFailed(batchId: string): BatchSummary;
   /**

@@ -103,9 +103,6 @@ export class Runner implements RunnerCore {
     if (state === 'running') this.credits.distrustBalance();
     this.o.journal.updateBatch(id, { state, pausedReason });
     this.refreshBatch(id);
-    // A cancelled batch stops downloading at once; its paid results wait in the journal until it runs again.
-    if (state === 'cancelled') this.downloads.hold(id);
-    else this.downloads.release(id);
     this.o.onBatch(id);
     if (state === 'running') this.kick();
   }

@@ -108,7 +108,7 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
       {confirm === 'cancel' && (
         <ConfirmDialog title="Cancel this batch?" confirmLabel="Cancel batch" cancelLabel="Keep running" danger onClose={() => setConfirm(null)} onConfirm={() => void cancelBatch(batch.id)}>
           <p>{photos(waiting)} not sent yet will not be processed: they cost nothing.</p>
-          {sent > 0 && <p>{photos(sent)} already at the service cannot be stopped: they finish and are charged. Downloads stop now; those results are kept and saved, at no new charge, when you resume the batch or next start Batchroom.</p>}
+          {sent > 0 && <p>{photos(sent)} already at the service cannot be stopped: they finish, are charged and are saved.</p>}
           <p className="muted">You can resume a cancelled batch later: its unstarted photos run then.</p>
         </ConfirmDialog>
       )}

@@ -9,6 +9,9 @@ import type { EventBus } from './event-bus';
 import { acquireEngineLock } from './state-lock';
 import { unavailableHandlers } from './unavailable';
 
+/** A hard stop cuts downloads at once and waits ≤ 2 s for them to tidy up (runner.ts): this bounds it regardless. */
+const HARD_STOP_MS = 3_000;
+
 /** eager: start with the core (the app, `resume`); lazy: on the first batch call (`run`); off: never (catalog). */
 export type EngineMode = 'eager' | 'lazy' | 'off';
 
@@ -98,7 +101,16 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
       if (!starting) return;
       const started = await starting.catch(() => null);
       if (!started) return;
-      await withTimeout(started.engine.stop({ graceful }), timeoutMs, () => deps.logger.warn('engine did not stop in time'));
+      const stopped = await withTimeout(started.engine.stop({ graceful }), timeoutMs);
+      if (!stopped) {
+        // A graceful stop that outlasts the host's patience (a download crawling on a slow link) is made a hard
+        // one before the journal closes: downloads and saves in progress are cut and left for the next start,
+        // rather than writing into a closed journal and an output folder the app no longer watches.
+        deps.logger.warn('engine did not stop in time', { graceful });
+        if (graceful && !(await withTimeout(started.engine.stop({ graceful: false }), HARD_STOP_MS))) {
+          deps.logger.warn('engine did not stop in time after cutting its downloads');
+        }
+      }
       started.unsubscribe();
       started.journal.close();
       started.release();
@@ -106,15 +118,13 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
   };
 }
 
-/** Waits for `work` at most `ms`: a shutdown must end even when a download hangs. */
-async function withTimeout(work: Promise<unknown>, ms: number, onTimeout: () => void): Promise<void> {
+/** Waits for `work` at most `ms` (a shutdown must end even when a download hangs): true when it finished in time. */
+async function withTimeout(work: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<void>((resolve) => {
-    timer = setTimeout(() => {
-      onTimeout();
-      resolve();
-    }, ms);
+  const expired = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
   });
-  await Promise.race([work.then(() => undefined, () => undefined), expired]);
+  const finished = await Promise.race([work.then(() => true, () => true), expired]);
   clearTimeout(timer);
+  return finished;
 }

@@ -82,6 +82,8 @@ export interface SpawnedSandbox {
 }
 
 /** Runs `node bin/batchroom.mjs sandbox --port 0 --json [...args]` and reads its first stdout line. */
+const PARENT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 export function spawnSandbox(args: string[] = [], { env = {}, timeoutMs = 20_000 }: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<SpawnedSandbox> {
   const child = spawn(process.execPath, ['bin/batchroom.mjs', 'sandbox', '--port', '0', '--json', ...args], {
     cwd: REPO_ROOT,
@@ -92,12 +94,19 @@ export function spawnSandbox(args: string[] = [], { env = {}, timeoutMs = 20_000
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  // If the test process dies first, the sandbox must not outlive it.
+  // If the test process dies first, the sandbox must not outlive it: on exit, and on a signal that would end it
+  // without 'exit' (a bench stopped with Ctrl-C or kill) — then the signal is raised again, so it still ends.
   const reap = () => child.kill('SIGKILL');
+  const onSignal = (signal: NodeJS.Signals) => {
+    reap();
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
   process.once('exit', reap);
+  for (const signal of PARENT_SIGNALS) process.once(signal, onSignal);
   const exited = new Promise<void>((resolve) =>
     child.once('exit', () => {
       process.off('exit', reap);
+      for (const signal of PARENT_SIGNALS) process.off(signal, onSignal);
       resolve();
     }),
   );

@@ -151,6 +151,8 @@ export class FilePipeline {
         await this.shared.hashCache.add(this.folder.config.id, cacheKey, contentHash).catch(() => undefined);
       }
     }
+    // Closed while it read the file (the rest reads the journal, which the host may be closing): stop here.
+    if (!folder.armed) return;
     const key = this.keyFor(contentHash);
     if (this.shared.inFlightKeys.has(key)) return;
     this.shared.inFlightKeys.set(key, path);
@@ -193,6 +195,20 @@ export class FilePipeline {
 
   dropQueued(): void {
     this.submitter.dropQueued();
+  }
+
+  /**
+   * The folder closed (nothing new is looked at, nothing queues): waits for the evaluations under way — but not for
+   * one stuck reading a stalled share, which stops at its next look at `armed` — and the batches on their way into
+   * the journal, so that nothing of this folder touches the journal once the host closes it.
+   */
+  async settle(waitMs = 2_000): Promise<void> {
+    this.submitter.close();
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+    await Promise.race([Promise.all([...this.chains.values()]), waited]);
+    clearTimeout(timer);
+    await this.submitter.idle();
   }
 
   flush(): Promise<void> {

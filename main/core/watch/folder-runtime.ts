@@ -54,7 +54,7 @@ export class FolderRuntime {
   }
 
   get armed(): boolean {
-    return this.status.state !== 'disarmed';
+    return !this.closed && this.status.state !== 'disarmed';
   }
 
   activity(kind: HotFolderActivity['kind'], path: string, message: string): void {
@@ -254,6 +254,8 @@ export class FolderRuntime {
     this.generation++;
     this.stopRecheck();
     await this.stopWatching();
-    this.pipeline.dropQueued();
+    // What was already under way (a photo being looked at, a batch on its way into the journal) ends first: the
+    // host stops the engine and closes the journal next, and a journal write after that crashes the process.
+    await this.pipeline.settle();
   }
 }

@@ -176,7 +176,9 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
 
   return {
     async start() {
-      for (const config of await options.configStore.load()) {
+      const configs = await options.configStore.load();
+      if (closed) return; // closed while it loaded (the host stopped while it started): nothing is armed
+      for (const config of configs) {
         if (!runtimes.has(config.id)) runtimes.set(config.id, new FolderRuntime(config, deps));
       }
       // Every folder resumes on its own: one unreachable share never delays or stops the others.

@@ -68,6 +68,9 @@ export class BatchSubmitter {
   private creditCostCache: { workflowId: string; cost: number } | null = null;
   private committedCredits = 0;
   private lastEnqueueAt = -Infinity;
+  /** Flushes under way (their batch not yet in the journal): idle() waits for them. */
+  private readonly flushing = new Set<Promise<void>>();
+  private closed = false;
 
   constructor(
     private readonly folder: SubmitterFolder,
@@ -79,6 +82,7 @@ export class BatchSubmitter {
   ) {}
 
   enqueue(candidate: Candidate): void {
+    if (this.closed) return this.release(candidate); // the folder closed while this photo was looked at
     this.queue.push(candidate);
     this.folder.status.queued++;
     const now = Date.now();
@@ -91,7 +95,25 @@ export class BatchSubmitter {
   }
 
   /** Submits what accumulated: one batch per sub-folder, so results mirror the folder's layout in the output. */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
+    const flushing = this.submitQueued();
+    this.flushing.add(flushing);
+    void flushing.finally(() => this.flushing.delete(flushing)).catch(() => undefined);
+    return flushing;
+  }
+
+  /** The folder closed: what is queued is dropped, and nothing queues any more. */
+  close(): void {
+    this.closed = true;
+    this.dropQueued();
+  }
+
+  /** Every flush under way has handed its batch to the engine (or failed). */
+  async idle(): Promise<void> {
+    while (this.flushing.size > 0) await Promise.allSettled([...this.flushing]);
+  }
+
+  private async submitQueued(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     let batch = this.queue.splice(0);

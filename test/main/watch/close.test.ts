@@ -1,0 +1,88 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { defaultInspector, type FileInspector } from '../../../main/core/watch';
+import { createFakeEngine, folderConfig, harness, jpegBytes, removeDir, sleep, tempDir, waitFor } from './fakes';
+
+// Closing hot folders comes right before the host stops the engine and closes the journal (quitting, or `ui`
+// stopped while it starts): whatever a folder was doing must be over by then — a journal write after the journal
+// closed crashes the process.
+
+let root: string;
+let inbox: string;
+
+beforeEach(async () => {
+  root = await tempDir();
+  inbox = join(root, 'in');
+  await mkdir(inbox);
+  await writeFile(join(inbox, 'a.jpg'), jpegBytes('a'));
+});
+
+afterEach(async () => {
+  await removeDir(root);
+});
+
+/** A promise and the function that settles it. */
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+describe('closing hot folders', () => {
+  it('waits for a batch on its way to the engine before it resolves', async () => {
+    const held = gate();
+    const order: string[] = [];
+    const fake = createFakeEngine({ autoComplete: false });
+    const engine = {
+      ...fake,
+      async submit(spec: Parameters<typeof fake.submit>[0]) {
+        order.push('submit');
+        await held.opened;
+        const answer = await fake.submit(spec);
+        order.push('submitted');
+        return answer;
+      },
+    };
+    const { manager } = harness({ engine, configs: [folderConfig({ path: inbox, outputFolder: join(root, 'out') })] });
+    await manager.start();
+    await waitFor(() => order.includes('submit'), 5_000, 'the batch on its way');
+    const closed = manager.close().then(() => order.push('closed'));
+    await sleep(100);
+    held.open();
+    await closed;
+    expect(order).toEqual(['submit', 'submitted', 'closed']);
+  });
+
+  it('arms nothing when it closes while it starts', async () => {
+    const { manager, engine } = harness({ configs: [folderConfig({ path: inbox, outputFolder: join(root, 'out') })] });
+    const starting = manager.start();
+    await manager.close();
+    await starting;
+    await sleep(300);
+    expect(manager.hasArmed()).toBe(false);
+    expect(engine.submissions).toEqual([]);
+  });
+
+  it('sends nothing for a photo it was still reading when it closed', async () => {
+    const held = gate();
+    let hashing = false;
+    const inspector: FileInspector = {
+      ...defaultInspector,
+      contentHash: async (path) => {
+        hashing = true;
+        await held.opened;
+        return defaultInspector.contentHash(path);
+      },
+    };
+    const { manager, engine } = harness({ inspector, configs: [folderConfig({ path: inbox, outputFolder: join(root, 'out') })] });
+    void manager.start();
+    await waitFor(() => hashing, 5_000, 'the photo being read');
+    const closed = manager.close();
+    await sleep(50);
+    held.open();
+    await closed;
+    await sleep(300); // longer than the batching window: a queued photo would have gone by now
+    expect(engine.submissions).toEqual([]);
+  });
+});

@@ -53,9 +53,15 @@ export function registerUiCommand(program: Command): void {
       const interrupt = interruptSignal();
       /** What a Ctrl-C before the core is up makes the core's start reject with: a clean stop, not a failure. */
       const stoppedEarly = new Error('batchroom ui was stopped before the core was up');
+      /** Stops the core's start at its next step (journal, recovery, hot folders, first submission) once Ctrl-C came. */
+      const stopStart = new AbortController();
       const interrupted = new Promise<void>((resolve) => {
-        if (interrupt.signal.aborted) resolve();
-        else interrupt.signal.addEventListener('abort', () => resolve(), { once: true });
+        const stop = () => {
+          stopStart.abort(stoppedEarly);
+          resolve();
+        };
+        if (interrupt.signal.aborted) stop();
+        else interrupt.signal.addEventListener('abort', stop, { once: true });
       });
       // The core (journal, settings, the service or the embedded sandbox; ≈ 0.5 s of loading on this thread) starts
       // once the server listens: the URL is printed without waiting behind it, the browser loads the renderer
@@ -72,7 +78,8 @@ export function registerUiCommand(program: Command): void {
       // The rest of the core (journal, engine, hot folders, previews: ≈ 0.2 s of loading on this same thread) waits
       // until the page's first catalog is answered, or RUNTIME_GRACE_MS after the service is up if no page asks.
       // A Ctrl-C meanwhile rejects it: the journal never opens, so recovery and hot folders never send paid work
-      // the user has just asked to stop.
+      // the user has just asked to stop. A Ctrl-C after it (while the rest loads) stops the start at its next step
+      // through stopStart: what opened is closed again, nothing is armed or submitted.
       let catalogAnswered = () => {};
       let graceTimer: NodeJS.Timeout | undefined;
       const stopGrace = () => clearTimeout(graceTimer); // else a core that failed or stopped waits it out before exit
@@ -99,6 +106,7 @@ export function registerUiCommand(program: Command): void {
           return createCore({
             host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,
             logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox, onServiceReady: serviceReady, runtimeAfter,
+            signal: stopStart.signal,
           });
         });
       coreReady.catch(serviceFailed); // awaited below, after the host is up; a core that failed has no service either

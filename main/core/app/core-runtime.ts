@@ -17,6 +17,7 @@ import { createCoreHotFolders, journalLedger, settingsConfigStore } from '../wat
 import { createEngineSlot, type EngineMode, type EngineSlot } from './engine-slot';
 import type { EventBus } from './event-bus';
 import { createFileHandlers } from './file-handlers';
+import { beforeStartStep, untilAborted } from './start-steps';
 import type { PathGrants } from './path-grants';
 import type { CoreOptions } from './types';
 import { unavailableHandlers } from './unavailable';
@@ -60,10 +61,18 @@ export async function startCoreRuntime({ options, stateDir, env, settings, clien
   const unsubscribeConcurrency = settings.onChange((value) => engine.current()?.setConcurrency(value.concurrency));
   let hotFolders: HotFolderManager | undefined;
   let hotFolderHandlers = unavailableHandlers(hotFolderChannels, 'Hot folders run in the app, `batchroom ui` and `batchroom watch`.');
+  // A host that stops while this starts (options.signal: Ctrl-C in `ui`) stops it between steps (start-steps.ts):
+  // nothing is submitted before the last one, so no paid work leaves after the user asked to stop.
+  const { signal } = options;
   try {
+    beforeStartStep('journal', signal, logger);
     if (engineMode === 'eager') {
-      const started = await engine.ensure();
+      // With a signal, recovery only: the engine submits nothing until everything else is up (the last step below),
+      // so recovered pending items wait for the hot folders' start (at most its 1 s answer time). Without one (the
+      // app, `watch`, `resume`), it schedules at once as before.
+      const started = await engine.ensure({ recoverOnly: signal !== undefined, signal });
       if (ledgerUrl) {
+        beforeStartStep('studio ledger', signal, logger);
         studio = await connectStudioLedger({
           url: ledgerUrl, instanceId: studioInstanceId(stateDir), version: APP_VERSION, env, keytar: ledgerKeychain, logger,
           local: journalLedger(started.journal), ...studioTimings(env), ...options.studio,
@@ -76,7 +85,11 @@ export async function startCoreRuntime({ options, stateDir, env, settings, clien
       });
       hotFolders = wired.manager;
       hotFolderHandlers = wired.handlers;
-      if (options.startHotFolders) await hotFolders.start();
+      beforeStartStep('hot folders', signal, logger);
+      // Arming scans every folder (up to 1 s here, the rest in the background): a stop meanwhile does not wait for it.
+      if (options.startHotFolders) await untilAborted(hotFolders.start(), signal);
+      beforeStartStep('submitting', signal, logger);
+      await started.engine.start(); // idempotent: scheduling begins here, or began at recovery without a signal
     }
   } catch (error) {
     await hotFolders?.close().catch(() => undefined);

@@ -10,6 +10,7 @@ import { createEventBus } from './event-bus';
 import { createPathGrants, grantPathsIn } from './path-grants';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
+import { beforeStartStep } from './start-steps';
 import type { CoreRuntime } from './core-runtime';
 import type { Core, CoreOptions } from './types';
 
@@ -44,7 +45,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const open = (verdict: Credentials | AppError): Promise<Connection> =>
     verdict instanceof AppError ? Promise.resolve(failedConnection(options.serviceUrl ?? settings.get().serviceUrl, verdict)) : openConnection(verdict, logger, options.startEmbeddedService);
 
-  let connection = await open(await credentials());
+  const verdict = await credentials();
+  try {
+    beforeStartStep('service', options.signal, logger);
+  } catch (error) {
+    unsubscribeSettings(); // nothing else is open yet
+    throw error;
+  }
+  let connection = await open(verdict);
   const retired: Connection[] = [];
   const client = forwardingClient(() => connection.client);
   const status = (): ServiceStatus => connection.status;
@@ -77,7 +85,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     const { startCoreRuntime } = await import('./core-runtime');
     runtime = await startCoreRuntime({ options, stateDir, env, settings, client, bus, logger, grants });
   } catch (error) {
-    // runtimeAfter rejects when the host stops first (Ctrl-C while loading): then no journal, engine or hot folder opens.
+    // runtimeAfter rejects, or options.signal aborts, when the host stops first (Ctrl-C while loading): the runtime
+    // has closed what it opened (hot folders, engine, journal, lock) and submitted nothing; the connection goes last.
     unsubscribeSettings();
     // The reason the core did not start is what the host needs, not a failed close on the way out.
     try {

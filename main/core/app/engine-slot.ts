@@ -6,6 +6,7 @@ import { openJournal, type Journal } from '../journal';
 import type { Logger } from '../log';
 import type { ServiceClient } from '../service/types';
 import type { EventBus } from './event-bus';
+import { beforeStartStep } from './start-steps';
 import { acquireEngineLock } from './state-lock';
 import { unavailableHandlers } from './unavailable';
 
@@ -19,8 +20,12 @@ type BatchHandlers = DomainHandlers<typeof batchChannels>;
 
 export interface EngineSlot {
   readonly handlers: BatchHandlers;
-  /** The running engine (and journal), starting them if needed; rejects when the mode is `off` or the lock is held. */
-  ensure(): Promise<{ engine: Engine; journal: Journal }>;
+  /**
+   * The running engine (and journal), starting them if needed; rejects when the mode is `off` or the lock is held.
+   * `recoverOnly`: the engine recovers but submits nothing until its start() (the core's start calls it last);
+   * `signal`: aborted before recovery, the start closes the journal and the lock again and rejects with its reason.
+   */
+  ensure(options?: { recoverOnly?: boolean; signal?: AbortSignal }): Promise<{ engine: Engine; journal: Journal }>;
   current(): Engine | null;
   stop(graceful: boolean, timeoutMs: number): Promise<void>;
 }
@@ -46,13 +51,16 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
   let starting: Promise<{ engine: Engine; journal: Journal; handlers: BatchHandlers; unsubscribe: () => void; release: () => void }> | undefined;
   let running: Awaited<NonNullable<typeof starting>> | undefined;
 
-  const start = async () => {
+  const start = async ({ recoverOnly = false, signal }: { recoverOnly?: boolean; signal?: AbortSignal } = {}) => {
     const release = acquireEngineLock(deps.stateDir);
+    let journal: Journal | undefined;
+    let engine: Engine | undefined;
+    let unsubscribe = () => {};
     try {
-      const journal = openJournal(deps.stateDir, {
+      journal = openJournal(deps.stateDir, {
         transitions: { report: (error) => deps.logger.error('illegal item transition (applied as before)', { itemId: error.itemId, from: error.from, event: error.event }) },
       });
-      const engine = createEngine({
+      engine = createEngine({
         journal, client: deps.client, logger: deps.logger, concurrency: deps.concurrency(), ...(deps.submitHooks ? { submitHooks: deps.submitHooks } : {}),
         ...(deps.studio ? { balanceEvidence: false as const } : {}),
       });
@@ -60,22 +68,28 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
       // A live relay of the outcome outbox (consumer "events"): listeners (the CLI's item lines, notifications)
       // see every attempt's outcome once, including one recorded while this host was between its last event and a
       // crash. Started before the engine so recovery's outcomes are relayed too.
-      const relay = consumeOutcomes(journal, 'events', (outcome) => {
-        const displayName = journal.getItem(outcome.itemId)?.displayName ?? outcome.itemId;
+      const opened = journal;
+      const relay = consumeOutcomes(opened, 'events', (outcome) => {
+        const displayName = opened.getItem(outcome.itemId)?.displayName ?? outcome.itemId;
         deps.bus.emit('batches:outcome', { ...outcome, displayName });
       }, { onError: (error) => deps.logger.warn('outcome relay failed', { error: String(error) }) });
-      const unsubscribe = () => { stopProgress(); relay.stop(); };
-      await engine.start();
+      unsubscribe = () => { stopProgress(); relay.stop(); };
+      beforeStartStep('recovery', signal, deps.logger);
+      await (recoverOnly ? engine.recover() : engine.start());
       running = { engine, journal, handlers: createBatchHandlers(engine), unsubscribe, release };
       return running;
     } catch (error) {
+      // In the reverse order of the above: a start stopped (or failed) half way leaves no journal open, no lock held.
+      await engine?.stop({ graceful: false }).catch(() => undefined);
+      unsubscribe();
+      journal?.close();
       release();
       throw error;
     }
   };
-  const ensure = () => {
+  const ensure = (options?: Parameters<EngineSlot['ensure']>[0]) => {
     if (deps.mode === 'off') return Promise.reject(new Error('the engine is off in this core'));
-    starting ??= start();
+    starting ??= start(options);
     starting.catch(() => {
       starting = undefined; // a held lock may be released later: let the next call try again
     });

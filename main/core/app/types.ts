@@ -66,6 +66,13 @@ export interface CoreOptions {
    * rejects (the host stopped first), createCore closes the connection and rejects with that reason, the journal unopened.
    */
   runtimeAfter?: Promise<unknown>;
+  /**
+   * Stops the start when the host stops first (`ui`: Ctrl-C while loading). Checked before each step (the service,
+   * the journal, recovery, the studio ledger, arming hot folders, the engine's first submission: start-steps.ts);
+   * once aborted, createCore closes what it had opened (hot folders, engine, journal, lock, then the connection) and
+   * rejects with the signal's reason — nothing armed, nothing submitted. Unused once the core is up.
+   */
+  signal?: AbortSignal;
   /** Studio lease timings (tests shorten them). */
   studio?: { leaseMs?: number; heartbeatMs?: number; retryMs?: number };
 }

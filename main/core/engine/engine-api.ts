@@ -76,6 +76,8 @@ export interface Engine {
   getItem(itemId: string): ItemView;
   /** Recovers after a crash (re-polls known executions, re-downloads unsaved results) and starts scheduling. */
   start(): Promise<void>;
+  /** Recovery alone (start() then only begins scheduling): nothing is submitted before start(). */
+  recover(): Promise<void>;
   /**
    * graceful: wait for submissions, encodes and saves in progress (nothing left `submitting`). Otherwise downloads and
    * saves in progress are cut (temp files removed, items left `downloading` for the next start) within a bounded moment.

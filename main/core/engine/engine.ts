@@ -278,6 +278,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
     getItem: itemView,
     start: () => runner.start(),
+    recover: () => runner.recover(),
     stop: async ({ graceful = true } = {}) => {
       await runner.stop(graceful);
       await resultMetadata.end().catch((error: unknown) => logger.warn('ExifTool did not end cleanly', { error: String(error) }));

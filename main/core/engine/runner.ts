@@ -48,6 +48,7 @@ export class Runner implements RunnerCore {
   private readonly follower: ExecutionFollower;
   private readonly downloads: DownloadPool;
   private pumpScheduled = false;
+  private recovered = false;
   private started = false;
   private stopping = false;
   private readonly saverDeps: SaverDeps;
@@ -134,6 +135,20 @@ export class Runner implements RunnerCore {
   /** Crash recovery, then scheduling. Idempotent. */
   async start(): Promise<void> {
     if (this.started) return;
+    await this.recover();
+    this.started = true;
+    this.stopping = false;
+    void this.credits.refresh();
+    this.kick();
+  }
+
+  /**
+   * Crash recovery alone: known executions are polled again and unsaved results queued, but nothing is submitted
+   * (nor downloaded) until start(). A host still starting (hot folders, studio ledger) can thus stop in between
+   * without any paid work sent. Idempotent until stop().
+   */
+  async recover(): Promise<void> {
+    if (this.recovered) return;
     const { journal } = this.o;
     const at = this.o.now().toISOString();
     // A batch paused by an outage before the restart runs again: the gate finds out afresh whether the service answers.
@@ -167,10 +182,7 @@ export class Runner implements RunnerCore {
     // The balance may prove them charged or not (balance-check.ts): new submissions wait for that check.
     this.evidence.lost(lost, { hold: true });
     for (const id of lost) this.o.onItem(journal.getItem(id)!);
-    this.started = true;
-    this.stopping = false;
-    void this.credits.refresh();
-    this.kick();
+    this.recovered = true;
   }
 
   /** Leftover `.batchroom-*.part` files in the folders of unfinished items. */
@@ -202,6 +214,7 @@ export class Runner implements RunnerCore {
     this.ready.clear();
     this.gate.close();
     this.started = false;
+    this.recovered = false;
   }
 
   isStopping(): boolean {

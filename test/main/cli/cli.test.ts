@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../main/sandbox/index';
 import { startTestSandbox } from '../../helpers/sandbox';
+import { seedUnfinishedState, unfinishedStateNow } from '../../helpers/unfinished-state';
 import { cliEnv, ndjson, runCli, startCli } from './run-cli';
 
 // The real `batchroom` command against a sandbox running in this (the test) process: a separate process from the
@@ -325,6 +326,28 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     expect(existsSync(join(stateDir, 'journal.db'))).toBe(false);
     // Not held up by the 1.5 s wait for a page (≈ 30–60 ms here; the grace timer left running took ≈ 1.3 s).
     expect(Date.now() - interruptedAt).toBeLessThan(1000);
+  });
+
+  it('a Ctrl-C while the journal, engine and hot folders load stops the start there: nothing submitted, the journal as it was, exit 0', async () => {
+    const name = 'ui-loading';
+    const stateDir = join(dir, `state-${name}`);
+    // A photo waiting in a running batch (sent as soon as the engine schedules), and a hot folder of 300 photos,
+    // which arming scans for up to a second (≈ 1 s here): the Ctrl-C below lands while the core is still starting.
+    const seeded = await seedUnfinishedState(stateDir, join(dir, name), sandbox, 300);
+    const executes = () => sandbox.stats().requestsByRoute['POST /api/v1/workflows/:id/execute'] ?? 0;
+    const before = executes();
+    const { ui } = await startUi(name);
+    // The engine lock is taken just before the journal opens: past the wait for a page, the rest still to come.
+    await expect.poll(() => existsSync(join(stateDir, 'engine.lock')), { timeout: 20_000, interval: 5 }).toBe(true);
+    ui.child.kill('SIGINT');
+    const done = await ui.done;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toContain('stopping');
+    expect(existsSync(join(stateDir, 'engine.lock'))).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // a submission on its way would have arrived
+    // Without the signal the core finished starting first: the waiting photo went out (paid) after the Ctrl-C.
+    expect(executes()).toBe(before);
+    expect(unfinishedStateNow(stateDir, seeded)).toMatchObject({ pending: 'pending' });
   });
 
   it('a Ctrl-C once the core is up (journal open) still shuts it down gracefully', async () => {

@@ -1,5 +1,6 @@
 import { statesOf } from '../../../shared/engine/item-states';
 import type { Journal } from '../journal/journal';
+import { JournalClosedError } from '../journal/closed';
 import type { LostVerdict } from '../journal/evidence-store';
 import type { ItemRecord } from '../journal/types';
 import type { Logger } from '../log';
@@ -7,7 +8,7 @@ import type { ServiceClient } from '../service/types';
 import {
   BALANCE_KEPT_MOVING, evidenceReason, judgeLost, LOST_AWAITING_EVIDENCE, parseEvidenceState, type EvidenceState,
 } from './balance-evidence';
-import type { RequestGate } from './limiter';
+import { GateClosed, type RequestGate } from './limiter';
 import { nowMs } from './clock';
 
 // Drives balance evidence (balance-evidence.ts has the reasoning): anchors it on every balance read taken at a quiet
@@ -149,6 +150,8 @@ export class BalanceCheck {
       }
       this.settle(judgeLost, second);
     } catch (error) {
+      // The engine stopped under the check: no attempt spent, the next start judges them.
+      if (error instanceof GateClosed || error instanceof JournalClosedError) return;
       this.attempts++;
       this.deps.logger.warn('balance evidence: could not read the balance', { error: error instanceof Error ? error.message : String(error) });
       if (this.attempts < MAX_ATTEMPTS) this.retryIn(this.settleMs * 2 ** this.attempts);

@@ -6,6 +6,7 @@ import { learnDuration } from './poll-timing';
 import { nowMs } from './clock';
 import type { RunnerCore } from './runner-core';
 import { DownloadRetry, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
+import { GateClosed } from './limiter';
 
 // Downloads of completed executions, in their own small pool so that saving never holds an execution slot. Every
 // item here has been paid for: a result that cannot be saved (folder not writable) fails with a reason that says so,
@@ -117,7 +118,7 @@ export class DownloadPool {
         return;
       } catch (error) {
         // Cut by a cancel or a stop: whatever failed on the way failed because of it, not because of the result.
-        if (error instanceof SaveAbandoned || signal.aborted) {
+        if (error instanceof SaveAbandoned || error instanceof GateClosed || signal.aborted) {
           // Not cut by us: the metadata writer ended under a running engine. The item waits for the next start.
           if (!signal.aborted && !core.isStopping()) core.o.logger.warn('save abandoned', { itemId, message: String(error) });
           return;
@@ -142,7 +143,7 @@ export class DownloadPool {
   private async refreshResultUrls(item: ItemRecord, signal: AbortSignal): Promise<ItemRecord> {
     const { core } = this;
     if (!item.executionId) throw new DownloadRetry('no execution id');
-    await core.gate.acquire();
+    await core.gate.acquire(signal);
     core.stats.statusRequests += 1;
     let execution;
     try {

@@ -5,6 +5,7 @@ import { nowMs } from './clock';
 import { addPhase } from './phase-times';
 import { lostEntryOf, updateWithLedger } from './done-record';
 import type { RunnerCore } from './runner-core';
+import { GateClosed } from './limiter';
 
 // Follows executions from submission to completion. Each one in flight is a Flight holding what polling has learned
 // about it; `poll-timing.ts` decides when to look next, this file does the looking and journals what it sees. A
@@ -81,7 +82,12 @@ export class ExecutionFollower {
   private async poll(flight: Flight): Promise<void> {
     const { core } = this;
     const { journal } = core.o;
-    await core.gate.acquire();
+    try {
+      await core.gate.acquire();
+    } catch (error) {
+      if (error instanceof GateClosed) return; // stopped: the journal still says submitted/running, start() polls it again
+      throw error;
+    }
     if (core.isStopping() || !flight.executionId) return;
     core.stats.statusRequests += 1;
     flight.polls += 1;
@@ -90,6 +96,7 @@ export class ExecutionFollower {
       execution = await core.o.client.getExecution(flight.executionId);
       core.gate.succeeded();
     } catch (error) {
+      if (core.isStopping()) return;
       const code = isAppError(error) ? error.code : 'internal';
       if (code === 'not_found') {
         this.flights.delete(flight.itemId);
@@ -110,6 +117,8 @@ export class ExecutionFollower {
       this.schedule(flight, retryAfter ?? Math.min(10_000, 250 * 2 ** Math.min(flight.overdue, 6)));
       return;
     }
+    // An answer that comes after the stop is not journalled (the journal may be closing): start() asks again.
+    if (core.isStopping()) return;
     const now = nowMs();
     const learned = this.learned.get(flight.batchId) ?? null;
     const expected = learned?.expectedMs ?? null;

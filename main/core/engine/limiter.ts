@@ -1,6 +1,10 @@
 // One gate every service request passes: a token bucket (global request-rate cap, so a 10,000-item batch cannot
 // hammer the service), a shared back-off honouring Retry-After (the rate limit is per key, not per request), and an
 // offline latch: after consecutive network failures nothing is sent until a probe gets through.
+//
+// Closing the gate (the engine stops) is final for everyone waiting: every wait — a back-off, the rate, the offline
+// latch, a place in the queue — ends at once and acquire() rejects with GateClosed, so nothing that was waiting for
+// its turn sends a request (a paid submission) after the stop returned. start() opens it again.
 
 export interface RequestGateOptions {
   requestsPerSecond: number;
@@ -20,6 +24,19 @@ export interface RequestGateOptions {
 /** Probes back off to one every 8 s: cheap for the service, and a restored service is noticed within seconds. */
 const MAX_PROBE_DELAY_MS = 8_000;
 
+/** acquire() after close(), or while waiting when close() came: the request must not be sent. */
+export class GateClosed extends Error {
+  constructor(message = 'the engine is stopping: the request was not sent') {
+    super(message);
+    this.name = 'GateClosed';
+  }
+}
+
+/** A wait that close() (or the caller's signal) cuts short. */
+interface Sleeper {
+  wake: () => void;
+}
+
 export class RequestGate {
   private tokens: number;
   private last: number;
@@ -29,6 +46,7 @@ export class RequestGate {
   private probing = false;
   private closed = false;
   private wakeProbe: (() => void) | null = null;
+  private readonly sleepers = new Set<Sleeper>();
   offline = false;
   /** When the latch closed (epoch ms of `now`), and when the next probe goes out; null while online. */
   offlineSince: number | null = null;
@@ -44,23 +62,29 @@ export class RequestGate {
     this.last = this.now();
   }
 
-  /** Resolves when a request may be sent. Callers are served in arrival order. */
-  acquire(): Promise<void> {
-    const turn = this.queue.then(() => this.waitTurn());
+  /**
+   * Resolves when a request may be sent. Callers are served in arrival order. Rejects with GateClosed once the gate
+   * is closed (also while waiting), and with the signal's reason once `signal` fires (a download cut by a stop).
+   */
+  acquire(signal?: AbortSignal): Promise<void> {
+    if (this.closed) return Promise.reject(new GateClosed());
+    const turn = this.queue.then(() => this.waitTurn(signal));
     this.queue = turn.catch(() => undefined);
-    return turn;
+    turn.catch(() => undefined); // the caller may have left already (its signal fired): it sees abandoned() instead
+    return signal ? Promise.race([turn, abandoned(signal)]) : turn;
   }
 
-  private async waitTurn(): Promise<void> {
+  private async waitTurn(signal: AbortSignal | undefined): Promise<void> {
     for (;;) {
-      if (this.closed) return;
+      if (this.closed) throw new GateClosed();
+      signal?.throwIfAborted();
       if (this.offline) {
         await new Promise<void>((resolve) => this.offlineWaiters.push(resolve));
         continue;
       }
       const now = this.now();
       if (now < this.notBefore) {
-        await sleep(this.notBefore - now);
+        await this.sleep(this.notBefore - now, signal);
         continue;
       }
       this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.options.requestsPerSecond);
@@ -69,8 +93,25 @@ export class RequestGate {
         this.tokens -= 1;
         return;
       }
-      await sleep(Math.ceil(((1 - this.tokens) / this.options.requestsPerSecond) * 1000));
+      await this.sleep(Math.ceil(((1 - this.tokens) / this.options.requestsPerSecond) * 1000), signal);
     }
+  }
+
+  /** A wait that close() or `signal` ends early (the loop above then sees why). */
+  private sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve) => {
+      const sleeper: Sleeper = {
+        wake: () => {
+          clearTimeout(timer);
+          this.sleepers.delete(sleeper);
+          signal?.removeEventListener('abort', sleeper.wake);
+          resolve();
+        },
+      };
+      const timer = setTimeout(sleeper.wake, Math.max(0, ms));
+      this.sleepers.add(sleeper);
+      signal?.addEventListener('abort', sleeper.wake, { once: true });
+    });
   }
 
   /** The service said "wait": nobody sends before then. */
@@ -128,6 +169,11 @@ export class RequestGate {
     this.wakeProbe?.();
   }
 
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Every waiter is let go and refused (GateClosed): nothing waiting sends. */
   close(): void {
     this.closed = true;
     this.wakeProbe?.();
@@ -135,9 +181,19 @@ export class RequestGate {
     const waiters = this.offlineWaiters;
     this.offlineWaiters = [];
     for (const wake of waiters) wake();
+    for (const sleeper of [...this.sleepers]) sleeper.wake();
+  }
+
+  /** A stopped engine starting again: requests may go out once more (rate and back-off as they were). */
+  reopen(): void {
+    this.closed = false;
   }
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+/** Rejects with the signal's reason once it fires (never resolves). */
+function abandoned(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }

@@ -1,4 +1,5 @@
 import type { OutcomeRecord, OutcomeStream } from '../journal/outbox';
+import { isJournalClosed } from '../journal/closed';
 
 // Reads the outcome outbox for one named consumer: every outcome once, in seq order, from where that consumer
 // stopped last time (its cursor is journalled after each outcome it handled). A consumer that restarts gets at most
@@ -34,6 +35,8 @@ export function consumeOutcomes(stream: OutcomeStream, consumer: string, handle:
           try {
             await handle(outcome);
           } catch (error) {
+            // The journal closed under the handler (the host is quitting): the outcome is handled next time.
+            if (isJournalClosed(error)) return;
             options.onError?.(error, outcome);
           }
           cursor = outcome.seq;
@@ -48,7 +51,7 @@ export function consumeOutcomes(stream: OutcomeStream, consumer: string, handle:
     // Not inside the journal write that announced the outcome: handlers run on a later turn.
     running = new Promise<void>((resolve) => setImmediate(resolve)).then(pump)
       // The journal closed under a pending wake-up (the host is quitting): the cursor says where to go on next time.
-      .catch((error: unknown) => { if (!stopped) options.onError?.(error, null); })
+      .catch((error: unknown) => { if (!stopped && !isJournalClosed(error)) options.onError?.(error, null); })
       .finally(() => { running = null; });
     return running;
   };

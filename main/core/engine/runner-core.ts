@@ -81,6 +81,11 @@ export interface RunnerCore {
   /** Encoded payloads in submission order (a Map keeps insertion order). */
   readonly ready: Map<string, ReadyPayload>;
   isStopping(): boolean;
+  /**
+   * A submission's last wait before its request leaves (the studio ledger, the gate). A non-graceful stop waits for
+   * these (bounded) so that each has put its item back before the journal closes, and none sends.
+   */
+  beforeSend<T>(wait: Promise<T>): Promise<T>;
   /** Runs a background task; stop({ graceful }) waits for every one still running. */
   run(work: () => Promise<unknown>): void;
   /** Journals an item change, tells the listeners, and completes the batch when this was its last open item. */

@@ -5,6 +5,7 @@ import { IllegalTransitionError, inGroup, statesOf } from '../../../shared/engin
 import { AppError } from '../../../shared/errors';
 import { removeTempFiles } from '../images/save';
 import type { Journal } from '../journal/journal';
+import { isJournalClosed } from '../journal/closed';
 import type { ItemWriteOptions } from '../journal/journal-api';
 import { lostEntryOf, recordLedger } from './done-record';
 import type { BatchRecord, ItemRecord } from '../journal/types';
@@ -43,6 +44,8 @@ export class Runner implements RunnerCore {
   readonly ready = new Map<string, ReadyPayload>();
   private readonly batches = new Map<string, BatchRecord>();
   private readonly ops = new Set<Promise<unknown>>();
+  /** Submissions not sent yet (beforeSend): a non-graceful stop waits for them to put their items back. */
+  private readonly unsent = new Set<Promise<unknown>>();
   private readonly originals = new Map<string, Set<string>>();
   private readonly encoder: EncodeAhead;
   private readonly follower: ExecutionFollower;
@@ -149,6 +152,7 @@ export class Runner implements RunnerCore {
    */
   async recover(): Promise<void> {
     if (this.recovered) return;
+    this.gate.reopen();
     const { journal } = this.o;
     const at = this.o.now().toISOString();
     // A batch paused by an outage before the restart runs again: the gate finds out afresh whether the service answers.
@@ -198,7 +202,8 @@ export class Runner implements RunnerCore {
    * graceful: waits for every task (submissions, encodes, downloads and saves finish). Otherwise downloads and saves
    * in progress are abandoned — cut, their temp files removed, their items left `downloading` for the next start —
    * and the stop waits only the moment that tidying takes (bounded), so nothing of theirs runs after the journal
-   * closes or the metadata writer ends.
+   * closes or the metadata writer ends. Either way no submission is sent once stopping: one still waiting for its
+   * turn (a back-off, the offline latch) puts its item back, and the stop waits (bounded) for that too.
    */
   async stop(graceful: boolean): Promise<void> {
     this.stopping = true;
@@ -207,8 +212,10 @@ export class Runner implements RunnerCore {
     if (graceful) {
       await Promise.allSettled([...this.ops]);
     } else {
-      this.gate.close(); // a download waiting for its turn (or for the service to come back) is let go at once
-      await this.downloads.abandon(ABANDON_WAIT_MS);
+      // Whatever waits for its turn (or for the service to come back) is refused at once: a submission puts its item
+      // back, a download is cut like the others.
+      this.gate.close();
+      await Promise.all([this.downloads.abandon(ABANDON_WAIT_MS), settledWithin([...this.unsent], ABANDON_WAIT_MS)]);
     }
     for (const [itemId] of this.ready) this.o.journal.updateItem(itemId, { event: 'requeue' });
     this.ready.clear();
@@ -264,10 +271,19 @@ export class Runner implements RunnerCore {
     if (this.evidence.due()) this.run(() => this.evidence.check());
   }
 
+  beforeSend<T>(wait: Promise<T>): Promise<T> {
+    this.unsent.add(wait);
+    void wait.catch(() => undefined).finally(() => this.unsent.delete(wait));
+    return wait;
+  }
+
   run(work: () => Promise<unknown>): void {
     const op = work().catch((error: unknown) => {
       // Only thrown under test (production logs and carries on): surface it as an unhandled rejection there.
       if (error instanceof IllegalTransitionError) throw error;
+      // A task the stop did not wait for (a poll's answer, a save past the abandon wait) reached the closed journal:
+      // nothing was written, and the journal already says what the next start picks up.
+      if (isJournalClosed(error)) { this.o.logger.debug('engine task ended: the journal is closed', { error: error.message }); return; }
       this.o.logger.error('engine task failed', { error: error instanceof Error ? error.message : String(error) });
     });
     this.ops.add(op);
@@ -312,4 +328,13 @@ export class Runner implements RunnerCore {
   isBusy(): boolean {
     return this.follower.size > 0 || this.encoder.size > 0 || this.downloads.size > 0 || this.evidence.pending();
   }
+}
+
+/** Waits until every one of `work` has settled, or `ms` has passed. */
+async function settledWithin(work: readonly Promise<unknown>[], ms: number): Promise<void> {
+  if (work.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); });
+  await Promise.race([Promise.allSettled(work), expired]);
+  clearTimeout(timer);
 }

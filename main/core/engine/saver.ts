@@ -12,7 +12,7 @@ import {
 import type { Journal } from '../journal/journal';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { ServiceClient } from '../service/types';
-import type { RequestGate } from './limiter';
+import { GateClosed, type RequestGate } from './limiter';
 import type { NamePlanCache } from './name-plan-cache';
 import { imageFieldOrder, planResultName } from './output-plan';
 import { MetadataWriterEnded, type Provenance, type ResultMetadataWriter } from '../images/result-metadata';
@@ -93,12 +93,14 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
     try {
       let response: Response;
       try {
-        await deps.gate.acquire();
+        // The wait for its turn (a back-off, the offline latch) ends with the signal too: a stop reaches it at once.
+        await deps.gate.acquire(signal);
         stopIfAborted();
         response = await deps.client.downloadResult(url, { signal });
         deps.gate.succeeded();
       } catch (error) {
         stopIfAborted();
+        if (error instanceof GateClosed) throw new SaveAbandoned(error.message, { cause: error });
         if (isAppError(error) && (error.code === 'network' || error.code === 'timeout')) deps.gate.networkFailed();
         throw new DownloadRetry(`download failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
       }

@@ -1,10 +1,12 @@
 import { isAppError } from '../../../shared/errors';
 import type { ExecuteRequest } from '../../../shared/service/model';
-import type { BatchRecord } from '../journal/types';
+import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { ExecuteOutcome } from '../service/types';
 import type { ExecutionFollower } from './follow-execution';
 import { nowMs } from './clock';
 import { addPhase } from './phase-times';
+import { GateClosed } from './limiter';
+import { isJournalClosed } from '../journal/closed';
 import type { RunnerCore } from './runner-core';
 import { announceAccepted, clearedToSubmit } from './submit-hooks';
 import { lostEntryOf, updateWithLedger } from './done-record';
@@ -20,6 +22,9 @@ import { lostEntryOf, updateWithLedger } from './done-record';
 // left: the payload goes back to the ready queue to retry, or the batch pauses (402, 401), or the item fails.
 // A server error (5xx) is NOT retried automatically: the service received the request and did not say whether it
 // started an execution, so sending it again is the user's call ("Retry failed"), never the engine's.
+// Once the engine is stopping nothing more leaves: a submission still waiting for its turn at the gate (a back-off,
+// the offline latch) puts its item back (`pending`, nothing spent) while the journal is still open — a request sent
+// after stop() returned would be charged with nowhere left to journal its execution id.
 
 const RETRYABLE = new Set(['rate_limited', 'network', 'timeout', 'unavailable', 'conflict']);
 
@@ -35,15 +40,20 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
   core.run(async () => {
     const request: ExecuteRequest = { images, ...batch.spec.parameters };
     try {
-      if (!(await clearedToSubmit(core, follower, { ...item, state: 'submitting' }, batch, images))) return;
-      await core.gate.acquire();
+      if (!(await core.beforeSend(readyToSend(core, follower, item, batch, images)))) return;
       core.stats.submits += 1;
       const sentAt = nowMs();
       const outcome: ExecuteOutcome = await core.o.client.execute(batch.workflow, request);
       addPhase(core.stats.phases, 'upload', nowMs() - sentAt);
       core.gate.succeeded();
       if (outcome.kind === 'accepted') {
-        journal.recordAccepted(itemId, outcome.executionId, cost, core.o.now().toISOString());
+        try {
+          journal.recordAccepted(itemId, outcome.executionId, cost, core.o.now().toISOString());
+        } catch (error) {
+          // Charged, and the journal closed under the answer: this log line is then the only record of its id.
+          if (isJournalClosed(error)) core.o.logger.warn('execution accepted after the journal closed', { itemId, executionId: outcome.executionId });
+          throw error;
+        }
         await announceAccepted(core, item, batch, outcome.executionId);
         core.refreshBatch(batch.id);
         core.credits.charged(cost);
@@ -68,12 +78,28 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
       }
     } catch (error) {
       follower.forget(itemId);
+      if (isJournalClosed(error)) throw error; // nothing more can be journalled: the next start sees it `submitting`
       onSubmitError(core, itemId, images, batch, item.attempts + 1, error);
     } finally {
       core.credits.release(batch.id, cost);
       core.kick();
     }
   });
+}
+
+/** The studio ledger's go-ahead, then the gate's: false when the item went back instead (nothing was sent). */
+async function readyToSend(core: RunnerCore, follower: ExecutionFollower, item: ItemRecord, batch: BatchRecord, images: Record<string, string>): Promise<boolean> {
+  if (!core.isStopping() && !(await clearedToSubmit(core, follower, { ...item, state: 'submitting' }, batch, images))) return false;
+  try {
+    if (!core.isStopping()) await core.gate.acquire();
+  } catch (error) {
+    if (!(error instanceof GateClosed)) throw error;
+  }
+  if (!core.isStopping() && !core.gate.isClosed) return true;
+  follower.forget(item.id);
+  core.update(item.id, { event: 'wait', reason: null });
+  core.update(item.id, { event: 'requeue' });
+  return false;
 }
 
 /** A refusal the service did not charge for: retry later, pause the batch, or fail the item. */

@@ -7,6 +7,7 @@ import { ensureStateDir, restrictToOwner, OWNER_ONLY_FILE_MODE } from '../settin
 import { mapBatch, mapExecution, mapItem, mapLedger, BATCH_COLUMNS, ITEM_COLUMNS, ITEM_PATCH_COLUMNS } from './rows';
 import { inGroup, ITEM_TRANSITIONS, statesAllowing, type ItemEvent } from '../../../shared/engine/item-states';
 import { createOutbox } from './outbox';
+import { refusingAfterClose } from './closed';
 import { createEvidenceStore } from './evidence-store';
 import { transitionChecker, type TransitionPolicy } from './transitions';
 import type { BatchRecord, ItemChange, LedgerEntry, NewItem } from './types';
@@ -197,7 +198,9 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
 
   const evidence = createEvidenceStore({ stmt, transaction: (work) => db.transaction(work).immediate(), applyChange, now });
 
-  return {
+  let closed = false;
+  // After close() every use is a JS error (JournalClosedError), never a libsql call: a write there panics in Rust.
+  return refusingAfterClose<Journal>({
     path,
     createBatch: (batch, items) => { createBatch(batch, items); outbox.notify(); },
     getBatch: (id) => {
@@ -272,8 +275,12 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     },
     ledgerRecord: (entry) => { recordLedger(entry); },
     ...evidence,
-    close: () => { db.close(); },
-  };
+    close: () => {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  }, () => closed, ['close', 'onOutcome']);
   /** Upserts a done-ledger entry (inside the caller's transaction when there is one). */
   function recordLedger(entry: LedgerEntry): void {
     stmt(`INSERT INTO ledger (key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RequestGate } from '../../../main/core/engine/limiter';
+import { GateClosed, RequestGate } from '../../../main/core/engine/limiter';
 
 describe('request gate', () => {
   it('holds every request while offline and releases them once a probe gets through', async () => {
@@ -62,6 +62,43 @@ describe('request gate', () => {
     now = 500;
     await pending;
     expect(sent).toBe(true);
+    gate.close();
+  });
+
+  it('close() refuses every waiter at once: a back-off, the offline latch, a place in the queue, and whoever comes later', async () => {
+    let now = 0;
+    const gate = new RequestGate({ requestsPerSecond: 1000, now: () => now, probe: async () => undefined });
+    gate.backOff(10_000);
+    const inBackOff = gate.acquire();
+    const queued = gate.acquire();
+    const offline = new RequestGate({ requestsPerSecond: 1000, probe: async () => { throw new Error('still offline'); }, probeDelayMs: 10_000 });
+    for (let i = 0; i < 3; i++) offline.networkFailed();
+    const latched = offline.acquire();
+    const startedAt = Date.now();
+    gate.close();
+    offline.close();
+    await expect(inBackOff).rejects.toBeInstanceOf(GateClosed);
+    await expect(queued).rejects.toBeInstanceOf(GateClosed);
+    await expect(latched).rejects.toBeInstanceOf(GateClosed);
+    await expect(gate.acquire()).rejects.toBeInstanceOf(GateClosed);
+    expect(Date.now() - startedAt).toBeLessThan(500);
+    gate.reopen(); // a stopped engine started again
+    now = 10_000;
+    await expect(gate.acquire()).resolves.toBeUndefined();
+    gate.close();
+  });
+
+  it('a waiter whose signal fires leaves at once, and the next in line is served', async () => {
+    let now = 0;
+    const gate = new RequestGate({ requestsPerSecond: 1000, now: () => now, probe: async () => undefined });
+    gate.backOff(500);
+    const controller = new AbortController();
+    const cut = gate.acquire(controller.signal);
+    const next = gate.acquire();
+    controller.abort(new Error('cut'));
+    await expect(cut).rejects.toThrow('cut');
+    now = 500;
+    await expect(next).resolves.toBeUndefined();
     gate.close();
   });
 });

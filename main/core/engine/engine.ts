@@ -190,10 +190,10 @@ export function createEngine(options: EngineOptions): Engine {
       const batch = requireBatch(batchId);
       if (batch.state === 'cancelled') {
         // A cancelled batch resumed: its items cancelled before they were sent run after all (nothing was spent on
-        // them), and its paid results not downloaded yet (the cancel cut or held them) are fetched, free.
+        // them). Its paid results need no resume: a cancel never cuts or holds their downloads.
         const restored = journal.transitionAll(batchId, 'restore', { reason: null, completedAt: null });
         for (const id of restored) coalescer.markItem(id, batchId);
-        if (restored.length === 0 && journal.itemsInStates(batchId, ['downloading']).length === 0) return summary(batch);
+        if (restored.length === 0) return summary(batch);
       } else if (batch.state !== 'paused') {
         return summary(batch);
       }

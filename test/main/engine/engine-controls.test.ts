@@ -168,6 +168,29 @@ describe('engine controls', () => {
     expect((await waitForBatch(engine, rerun.id)).counts.saved).toBe(1);
   });
 
+  it('resuming a cancelled batch with nothing unsent left changes nothing: its paid result downloads anyway', async () => {
+    await writePhotos(bed.input, 1);
+    const client = createFakeClient({ durationMs: 0 });
+    const download = client.downloadResult.bind(client);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    let downloads = 0;
+    client.downloadResult = async (url, opts) => { downloads++; await held; return download(url, opts); };
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1, balanceEvidence: false }));
+    await engine.start();
+    const batch = await engine.createBatch(spec());
+    await until(() => downloads === 1, 'the result downloading');
+    expect(engine.cancel(batch.id).state).toBe('cancelled');
+    // A cancel never cuts or holds a paid download, so there is nothing for a resume to bring back.
+    expect(engine.resume(batch.id).state).toBe('cancelled');
+    release();
+    const done = await waitForBatch(engine, batch.id, { states: ['cancelled'] });
+    expect(done.counts.saved).toBe(1);
+    expect(engine.getBatch(batch.id).state).toBe('cancelled');
+    expect(client.executeCalls()).toBe(1);
+    expect(downloads).toBe(1);
+  });
+
   it('refuses an action in the wrong state and changes nothing', async () => {
     await writePhotos(bed.input, 2);
     const client = createFakeClient({ durationMs: 400 });

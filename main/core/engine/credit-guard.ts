@@ -44,6 +44,11 @@ export class CreditGuard {
     this.balanceAt = 0;
   }
 
+  /** Credits of every submission whose answer has not arrived yet (not in knownBalance until it is charged). */
+  get committedTotal(): number {
+    return [...this.committed.values()].reduce((a, b) => a + b, 0);
+  }
+
   /** A submission is about to leave: its cost counts against the budget and balance until the answer arrives. */
   reserve(batchId: string, cost: number): void {
     this.committed.set(batchId, (this.committed.get(batchId) ?? 0) + cost);
@@ -71,7 +76,7 @@ export class CreditGuard {
       return `budget reached: ${fmt(batch.creditsSpent)} of ${fmt(batch.budget)} credits spent, the next item costs ${fmt(cost)}`;
     }
     if (this.balance === null) return null;
-    const allCommitted = [...this.committed.values()].reduce((a, b) => a + b, 0);
+    const allCommitted = this.committedTotal;
     if (this.balance - allCommitted >= cost) {
       if (nowMs() - this.balanceAt > (this.deps.balanceRefreshMs ?? 30_000)) void this.refresh();
       return null;

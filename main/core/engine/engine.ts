@@ -113,9 +113,11 @@ export function createEngine(options: EngineOptions): Engine {
 
   /**
    * The balance a Start reuses: what the estimate read, or less when this engine knows of less since — its running
-   * batches were charged in the meantime (CreditGuard takes every charge off), or it has read a lower balance since.
+   * batches were charged in the meantime (CreditGuard takes every charge off), or it has read a lower balance since —
+   * less what its submissions in flight have committed (sent, not answered: not charged yet as far as it knows, and
+   * possibly not in the balance the service reported either). May count one twice (safe side), never none.
    */
-  const reusedBalance = (read: number) => Math.min(read, runner.credits.knownBalance ?? read);
+  const reusedBalance = (read: number) => Math.min(read, runner.credits.knownBalance ?? read) - runner.credits.committedTotal;
 
   /** `forStart`: a batch is being created, which may reuse what the estimate just read (recent-reads.ts). */
   async function plan(input: BatchSpecInput, forStart = false) {

@@ -171,4 +171,29 @@ describe('engine: Start after an estimate', () => {
     await waitForBatch(engine, running.id); // its second photo was charged: 2 credits left, not 3
     await expect(engine.createBatch(other)).rejects.toMatchObject({ code: 'insufficient_credits', detail: { available: 2 } });
   });
+
+  it('takes off what submissions in flight have committed: sent, not answered, not yet charged', async () => {
+    const clock = Date.parse('2026-11-25T10:00:00Z');
+    const client = createFakeClient({ balance: 4 });
+    const execute = client.execute.bind(client);
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => { answer = resolve; });
+    let sent = 0;
+    // The service has them and has not charged them yet: the balance it reports is still 4.
+    client.execute = async (workflow, request) => { sent++; await answered; return execute(workflow, request); };
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 2, balanceEvidence: false, now: () => new Date(clock) }));
+    await engine.start();
+    const running = await engine.createBatch(spec()); // 2 photos, 1 credit each, both sent at once
+    await until(() => sent === 2, 'both photos sent');
+    const more = join(bed.dir.path, 'more');
+    await mkdir(more);
+    await writePhotos(more, 3, { offset: 10 });
+    const other = { ...spec(), inputs: { paths: [more] }, output: { outputFolder: join(bed.dir.path, 'out-more') } };
+    const estimate = await engine.estimate(other);
+    expect(estimate).toMatchObject({ balance: 4, totalCost: 3, fitsBalance: true });
+    // 2 of the 4 are committed to the answers still to come: 2 left for this batch, which needs 3.
+    await expect(engine.createBatch(other)).rejects.toMatchObject({ code: 'insufficient_credits', detail: { available: 2 } });
+    answer();
+    await waitForBatch(engine, running.id);
+  });
 });

@@ -149,6 +149,9 @@ export class RequestGate {
       this.nextProbeAt = null;
       try {
         await this.options.probe();
+        // Closed while the probe was out (the engine stopped): nobody resumes anything now — the next start clears
+        // outage pauses itself — and the journal may be closing.
+        if (this.closed) break;
         this.offline = false;
         this.offlineSince = null;
         this.networkFailures = 0;
@@ -187,6 +190,8 @@ export class RequestGate {
   /** A stopped engine starting again: requests may go out once more (rate and back-off as they were). */
   reopen(): void {
     this.closed = false;
+    this.networkFailures = 0;
+    this.offlineSince = null;
   }
 }
 

@@ -101,4 +101,21 @@ describe('request gate', () => {
     await expect(next).resolves.toBeUndefined();
     gate.close();
   });
+
+  it('a probe that gets through after close() announces nothing (the engine has stopped)', async () => {
+    let answer = () => {};
+    const changes: boolean[] = [];
+    let probing = false;
+    const gate = new RequestGate({
+      requestsPerSecond: 1000, probeDelayMs: 1,
+      probe: () => { probing = true; return new Promise<void>((resolve) => { answer = resolve; }); },
+      onOfflineChange: (offline) => changes.push(offline),
+    });
+    for (let i = 0; i < 3; i++) gate.networkFailed();
+    while (!probing) await new Promise((r) => setTimeout(r, 5));
+    gate.close();
+    answer();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(changes).toEqual([true]);
+  });
 });

@@ -28,3 +28,13 @@ export async function until(
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/**
+ * 'done' if `work` ends within `ms`, else 'still waiting' (and `work` is left to itself): a bound on a hang, not a
+ * timing — `expect(await within(close(), 10_000)).toBe('done')` fails in 10 s where awaiting it would never end.
+ */
+export function within(work: Promise<unknown>, ms: number): Promise<'done' | 'still waiting'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'still waiting'>((resolve) => (timer = setTimeout(() => resolve('still waiting'), ms)));
+  return Promise.race([work.then(() => 'done' as const), late]).finally(() => clearTimeout(timer));
+}

@@ -46,7 +46,10 @@ export interface FolderWatcherOptions {
 }
 
 export interface FolderWatcher {
-  /** Resolves once the initial directory walk is done and events are being delivered. */
+  /**
+   * Resolves once the initial directory walk is done and events are being delivered — or once close() was called,
+   * walk done or not (nothing is delivered then).
+   */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -94,11 +97,21 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
     if (path === root) options.onRootGone();
   });
   watcher.on('error', (error) => options.onError(error instanceof Error ? error : new Error(String(error))));
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve())).then(() => poller?.start());
+  // chokidar's close() removes every listener, 'ready' included: closed during its initial walk (a tree of thousands
+  // of folders takes seconds), 'ready' never comes, and the arm waiting for it — and every close, disarm or shutdown
+  // waiting for that arm — would wait for ever. close() ends the wait itself.
+  let closed = false;
+  let endWait: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => {
+    endWait = resolve;
+    watcher.once('ready', () => resolve());
+  }).then(() => (closed ? undefined : poller?.start()));
   return {
     ready,
     close: () => {
+      closed = true;
       poller?.close();
+      endWait();
       return watcher.close();
     },
   };

@@ -1,12 +1,26 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultInspector, type FileInspector } from '../../../main/core/watch';
+import { within } from '../../helpers/until';
 import { createFakeEngine, folderConfig, harness, jpegBytes, removeDir, sleep, tempDir, waitFor } from './fakes';
 
 // Closing hot folders comes right before the host stops the engine and closes the journal (quitting, or `ui`
 // stopped while it starts): whatever a folder was doing must be over by then — a journal write after the journal
 // closed crashes the process.
+
+/** Called (if set) each time a folder starts its chokidar watcher, right as chokidar begins walking the folder. */
+const walks = vi.hoisted(() => ({ onStart: null as (() => void) | null }));
+vi.mock('chokidar', async (importOriginal) => {
+  const chokidar = await importOriginal<typeof import('chokidar')>();
+  return {
+    ...chokidar,
+    watch: (...args: Parameters<typeof chokidar.watch>) => {
+      walks.onStart?.();
+      return chokidar.watch(...args);
+    },
+  };
+});
 
 let root: string;
 let inbox: string;
@@ -19,6 +33,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  walks.onStart = null;
   await removeDir(root);
 });
 
@@ -84,5 +99,36 @@ describe('closing hot folders', () => {
     await closed;
     await sleep(300); // longer than the batching window: a queued photo would have gone by now
     expect(engine.submissions).toEqual([]);
+  });
+
+  describe('while chokidar still walks a recursive folder of 2,000 subfolders (seconds on a busy machine)', () => {
+    /** A recursive folder with a photo at its top and 2,000 empty subfolders; `act` runs as its walk starts. */
+    async function walkingFolder(act: (manager: ReturnType<typeof harness>['manager']) => Promise<void>, polling = false) {
+      for (let i = 0; i < 2_000; i++) await mkdir(join(inbox, `sub-${i}`));
+      const h = harness({ configs: [folderConfig({ path: inbox, outputFolder: join(root, 'out'), recursive: true, polling })] });
+      let acted: Promise<void> | undefined;
+      // A microtask: after the folder holds its new watcher, before chokidar has read a single folder.
+      walks.onStart = () => queueMicrotask(() => (acted = act(h.manager)));
+      void h.manager.start();
+      await waitFor(() => acted !== undefined, 5_000, 'the walk to start');
+      return { ...h, acted: acted! };
+    }
+
+    it.each([false, true])('closes at once, arms nothing and sends nothing (polling: %s)', async (polling) => {
+      const { manager, engine, acted } = await walkingFolder((m) => m.close(), polling);
+      // chokidar's close() drops its 'ready' listener: without the fix the arm waited for it, and close for the arm, for ever.
+      await expect(within(acted, 10_000)).resolves.toBe('done');
+      await sleep(300); // longer than the batching window: a queued photo would have gone by now
+      expect(manager.hasArmed()).toBe(false);
+      expect(engine.submissions).toEqual([]);
+    });
+
+    it('disarms, and the arm it cut short ends too', async () => {
+      const { manager, acted } = await walkingFolder(async (m) => void (await m.disarm('f1')));
+      await acted;
+      await expect(within(manager.settled(), 10_000)).resolves.toBe('done');
+      expect(manager.get('f1').status.state).toBe('disarmed');
+      await expect(within(manager.close(), 10_000)).resolves.toBe('done');
+    });
   });
 });

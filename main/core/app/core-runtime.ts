@@ -92,7 +92,7 @@ export async function startCoreRuntime({ options, stateDir, env, settings, clien
       await started.engine.start(); // idempotent: scheduling begins here, or began at recovery without a signal
     }
   } catch (error) {
-    await hotFolders?.close().catch(() => undefined);
+    if (hotFolders) await closeHotFolders(hotFolders, HOT_FOLDERS_CLOSE_MS, logger);
     await engine.stop(false, 5000);
     await studio?.close().catch(() => undefined);
     unsubscribeConcurrency();
@@ -111,12 +111,31 @@ export async function startCoreRuntime({ options, stateDir, env, settings, clien
     },
     async shutdown(graceful, timeoutMs) {
       unsubscribeConcurrency();
-      await hotFolders?.close().catch((error: unknown) => logger.warn('hot folders did not close cleanly', { error: String(error) }));
+      if (hotFolders) await closeHotFolders(hotFolders, Math.min(timeoutMs, HOT_FOLDERS_CLOSE_MS), logger);
       await engine.stop(graceful, timeoutMs);
       // After the engine: its last accepted ids and outcomes reach the ledger before this instance's lease ends.
       await studio?.close().catch(() => undefined);
     },
   };
+}
+
+/** Each folder waits up to 2 s for what is under way (FilePipeline.settle); this leaves room for closing watchers. */
+const HOT_FOLDERS_CLOSE_MS = 5_000;
+
+/**
+ * Closes the hot folders, waiting at most `boundMs`: the engine must stop and the journal close after it whatever a
+ * folder is stuck on (a stalled share, a hung service), or the host's quit never ends. Whatever is left then writes
+ * nothing the next start would miss (a batch it abandoned is not journalled, its photos are picked up again).
+ */
+async function closeHotFolders(hotFolders: HotFolderManager, boundMs: number, logger: Logger): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), boundMs)));
+  const closing = hotFolders.close().then(
+    () => 'closed' as const,
+    (error: unknown) => void logger.warn('hot folders did not close cleanly', { error: String(error) }),
+  );
+  const outcome = await Promise.race([closing, late]).finally(() => clearTimeout(timer));
+  if (outcome === 'late') logger.warn('hot folders did not close in time: stopping the engine without them', { waitedMs: boundMs });
 }
 
 /** BATCHROOM_STUDIO_LEASE_MS: how long an instance's claims outlive its last heartbeat (default 30 s; tests shorten it). */

@@ -46,8 +46,11 @@ export interface EngineOptions {
 
 export interface Engine {
   estimate(spec: BatchSpecInput): Promise<BatchEstimate>;
-  /** Refused with AppError 'insufficient_credits' / 'budget_exceeded' unless the whole batch fits. */
-  createBatch(spec: BatchSpecInput): Promise<BatchSummary>;
+  /**
+   * Refused with AppError 'insufficient_credits' / 'budget_exceeded' unless the whole batch fits. Once `signal`
+   * aborts (a caller that stopped waiting: a hot folder closing), nothing is journalled and it rejects with its reason.
+   */
+  createBatch(spec: BatchSpecInput, options?: { signal?: AbortSignal }): Promise<BatchSummary>;
   pause(batchId: string): BatchSummary;
   resume(batchId: string): BatchSummary;
   /** Cancels what was not sent; what was sent is paid, finishes at the service and is still downloaded and saved. */

@@ -138,10 +138,13 @@ export function createEngine(options: EngineOptions): Engine {
     return planned.estimate;
   }
 
-  async function createBatch(input: BatchSpecInput): Promise<BatchSummary> {
+  async function createBatch(input: BatchSpecInput, options: { signal?: AbortSignal } = {}): Promise<BatchSummary> {
     const { spec, workflow, planned, estimate } = await plan(input, true);
     refuseUnrunnable(spec, estimate);
     await checkOutputFolder(spec.output.outputFolder);
+    // The caller gave up while this read the inputs or asked the service (a stalled share, a hung service): the batch
+    // it no longer waits for is not journalled, so nothing runs that nobody tracks; its photos are found again later.
+    options.signal?.throwIfAborted();
     const at = now().toISOString();
     // A try-first batch remembers how many photos "Continue" would run.
     const stored: BatchSpec = planned.trial ? { ...spec, trialRest: planned.trial.rest } : spec;

@@ -114,8 +114,8 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
   }
 
   return {
-    async submit(spec) {
-      const summary = await engine.createBatch(spec);
+    async submit(spec, options) {
+      const summary = await engine.createBatch(spec, options);
       // Items the engine settled at creation (duplicates, unreadable files) arrive through the outbox like the rest.
       const { items } = journal.listItems({ batchId: summary.id, limit: spec.inputs.paths.length + 10 });
       const seen = new Set<string>();

@@ -200,15 +200,19 @@ export class FilePipeline {
   /**
    * The folder closed (nothing new is looked at, nothing queues): waits for the evaluations under way — but not for
    * one stuck reading a stalled share, which stops at its next look at `armed` — and the batches on their way into
-   * the journal, so that nothing of this folder touches the journal once the host closes it.
+   * the journal, so that nothing of this folder touches the journal once the host closes it. Both within `waitMs`
+   * together: a batch the engine has not taken by then is abandoned (see BatchSubmitter.idle), so a stalled share or
+   * a hung service never holds up the host's shutdown. Says what it stopped waiting for.
    */
-  async settle(waitMs = 2_000): Promise<void> {
+  async settle(waitMs = 2_000): Promise<{ evaluations: boolean; batches: boolean }> {
     this.submitter.close();
+    const deadline = Date.now() + waitMs;
     let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
-    await Promise.race([Promise.all([...this.chains.values()]), waited]);
+    const waited = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), waitMs)));
+    const evaluations = await Promise.race([Promise.all([...this.chains.values()]).then(() => true), waited]);
     clearTimeout(timer);
-    await this.submitter.idle();
+    const batches = await this.submitter.idle(Math.max(0, deadline - Date.now()));
+    return { evaluations, batches };
   }
 
   flush(): Promise<void> {

@@ -256,6 +256,14 @@ export class FolderRuntime {
     await this.stopWatching();
     // What was already under way (a photo being looked at, a batch on its way into the journal) ends first: the
     // host stops the engine and closes the journal next, and a journal write after that crashes the process.
-    await this.pipeline.settle();
+    // Bounded (2 s): what is still under way then is left, and writes nothing (see FilePipeline.settle).
+    const settled = await this.pipeline.settle();
+    if (!settled.evaluations || !settled.batches) {
+      this.deps.logger.warn('hot folder closed without waiting any longer', {
+        folder: this.config.id,
+        ...(settled.evaluations ? {} : { evaluations: 'a photo is still being read (it stops before the journal)' }),
+        ...(settled.batches ? {} : { batches: 'a batch the engine had not taken yet is abandoned (its photos are picked up at the next start)' }),
+      });
+    }
   }
 }

@@ -27,8 +27,11 @@ export interface HotFolderItemOutcome {
 }
 
 export interface HotFolderEngine {
-  /** Starts a batch for these files (spec.inputs.paths); resolves once the batch is durable in the journal. */
-  submit(spec: BatchSpec): Promise<{ batchId: string }>;
+  /**
+   * Starts a batch for these files (spec.inputs.paths); resolves once the batch is durable in the journal. Once
+   * `signal` aborts (the folder closed and stopped waiting), it journals nothing and rejects.
+   */
+  submit(spec: BatchSpec, options?: { signal?: AbortSignal }): Promise<{ batchId: string }>;
   /**
    * Every terminal outcome of every attempt of an item of a hot-folder batch, once, in order (the journal's outcome
    * outbox), including batches resumed after a restart. The next one is delivered after the returned promise settles.

@@ -71,6 +71,8 @@ export class BatchSubmitter {
   /** Flushes under way (their batch not yet in the journal): idle() waits for them. */
   private readonly flushing = new Set<Promise<void>>();
   private closed = false;
+  /** Aborted when a close stops waiting for a flush: the engine then journals nothing for it (it may still be reading). */
+  private readonly abandoned = new AbortController();
 
   constructor(
     private readonly folder: SubmitterFolder,
@@ -108,9 +110,22 @@ export class BatchSubmitter {
     this.dropQueued();
   }
 
-  /** Every flush under way has handed its batch to the engine (or failed). */
-  async idle(): Promise<void> {
-    while (this.flushing.size > 0) await Promise.allSettled([...this.flushing]);
+  /**
+   * Every flush under way has handed its batch to the engine (or failed): true. False once `waitMs` has passed — a
+   * createBatch that reads a stalled share or waits on a hung service may never answer, and the host's shutdown waits
+   * on this — and the flushes still under way are abandoned: the engine journals nothing for them, so their photos
+   * stay in the folder, unrecorded, and the next start picks them up once.
+   */
+  async idle(waitMs = Infinity): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.min(waitMs, 2 ** 31 - 1))));
+    const drained = (async () => {
+      while (this.flushing.size > 0) await Promise.allSettled([...this.flushing]);
+      return true;
+    })();
+    const done = await Promise.race([drained, late]).finally(() => clearTimeout(timer));
+    if (!done) this.abandoned.abort(new Error('the hot folder closed before the engine took the batch'));
+    return done;
   }
 
   private async submitQueued(): Promise<void> {
@@ -128,9 +143,13 @@ export class BatchSubmitter {
       groups.set(rel, list);
     }
     for (const [rel, items] of groups) {
+      if (this.abandoned.signal.aborted) {
+        for (const c of items) this.release(c); // the close stopped waiting: the next start looks at them again
+        continue;
+      }
       const spec = folderBatchSpec(config, items.map((c) => c.path), rel);
       try {
-        const { batchId } = await this.deps.engine.submit(spec);
+        const { batchId } = await this.deps.engine.submit(spec, { signal: this.abandoned.signal });
         this.submitFailures = 0;
         if (this.folder.status.reason?.startsWith(WAITING)) this.folder.status.reason = null;
         for (const c of items) {
@@ -140,6 +159,7 @@ export class BatchSubmitter {
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         for (const c of items) this.release(c);
+        if (this.closed) continue; // abandoned at close (or refused meanwhile): the next start looks at them again
         this.folder.activity('failed', items[0]!.path, `could not start a batch of ${items.length}: ${message}`);
         // A refusal about the request itself (nothing usable in it) will not change by waiting.
         const code = (error as { code?: unknown }).code;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultInspector, type FileInspector } from '../../../main/core/watch';
 import { within } from '../../helpers/until';
-import { createFakeEngine, folderConfig, harness, jpegBytes, removeDir, sleep, tempDir, waitFor } from './fakes';
+import { createFakeEngine, createFakeLedger, folderConfig, harness, jpegBytes, removeDir, sleep, tempDir, waitFor } from './fakes';
 
 // Closing hot folders comes right before the host stops the engine and closes the journal (quitting, or `ui`
 // stopped while it starts): whatever a folder was doing must be over by then — a journal write after the journal
@@ -68,6 +68,49 @@ describe('closing hot folders', () => {
     await closed;
     expect(order).toEqual(['submit', 'submitted', 'closed']);
   });
+
+  it('closes within a bound while createBatch never answers', async () => {
+    let submits = 0;
+    const fake = createFakeEngine({ autoComplete: false });
+    const engine = { ...fake, submit: async () => { submits++; return new Promise<never>(() => undefined); } };
+    const { manager } = harness({ engine, configs: [folderConfig({ path: inbox, outputFolder: join(root, 'out') })] });
+    await manager.start();
+    await waitFor(() => submits > 0, 5_000, 'batch on its way');
+    // It waited for ever before: the flush inside createBatch (a stalled share, a hung service) never returned.
+    await expect(within(manager.close(), 8_000)).resolves.toBe('done');
+  }, 20_000);
+
+  it('abandons a batch the engine takes only after the bound: nothing sent, and the next start sends the photo once', async () => {
+    const held = gate();
+    let waiting = false;
+    const first = createFakeEngine({ autoComplete: false });
+    const engine = {
+      ...first,
+      // Like the real engine: a caller that gave up (its signal aborted) gets nothing journalled, an AbortError.
+      async submit(spec: Parameters<typeof first.submit>[0], options?: { signal?: AbortSignal }) {
+        waiting = true;
+        await held.opened;
+        options?.signal?.throwIfAborted();
+        return first.submit(spec);
+      },
+    };
+    const ledger = createFakeLedger();
+    const configs = [folderConfig({ path: inbox, outputFolder: join(root, 'out') })];
+    const { manager } = harness({ engine, ledger, configs });
+    await manager.start();
+    await waitFor(() => waiting, 5_000, 'the batch on its way');
+    await expect(within(manager.close(), 8_000)).resolves.toBe('done');
+    held.open(); // the stalled createBatch answers after all, once the folder has stopped waiting
+    await sleep(300);
+    expect(first.submissions).toEqual([]);
+
+    const again = harness({ ledger, configs });
+    await again.manager.start();
+    await waitFor(() => again.engine.submissions.length > 0, 5_000, 'the photo sent at the next start');
+    await sleep(300); // longer than the batching window: a second submission would have gone by now
+    expect(again.engine.submittedPaths()).toEqual([join(inbox, 'a.jpg')]);
+    await again.manager.close();
+  }, 20_000);
 
   it('arms nothing when it closes while it starts', async () => {
     const { manager, engine } = harness({ configs: [folderConfig({ path: inbox, outputFolder: join(root, 'out') })] });

@@ -26,6 +26,11 @@ export interface SubmitHooks {
   beforeSubmit(item: ItemRecord, batch: BatchRecord): Promise<void>;
   /** The execution id, before anything else happens after the submit answers. Retried until it is recorded. */
   accepted(item: ItemRecord, batch: BatchRecord, executionId: string): Promise<void>;
+  /**
+   * The submission was put back without its request leaving (a stop while it waited, an answered refusal): what
+   * beforeSubmit marked goes back, so nothing says "may have been charged" about a photo that was never sent.
+   */
+  notSent?(item: ItemRecord, batch: BatchRecord): Promise<void>;
 }
 
 export interface RunnerOptions {
@@ -72,6 +77,17 @@ export interface ReadyPayload {
   readyAt: number;
 }
 
+/**
+ * One submission between its `submitting` write and its request. `sending` and `abandoned` are set synchronously
+ * and each only while the other is false, so the stop's put-back and the send exclude each other.
+ */
+export interface SendTicket {
+  /** The stop put the item back for it: it must neither write nor send. */
+  abandoned: boolean;
+  /** Past the last check: its request leaves now, nothing puts it back any more. */
+  sending: boolean;
+}
+
 export interface RunnerCore {
   readonly o: RunnerOptions;
   readonly gate: RequestGate;
@@ -82,10 +98,11 @@ export interface RunnerCore {
   readonly ready: Map<string, ReadyPayload>;
   isStopping(): boolean;
   /**
-   * A submission's last wait before its request leaves (the studio ledger, the gate). A non-graceful stop waits for
-   * these (bounded) so that each has put its item back before the journal closes, and none sends.
+   * A submission's last wait before its request leaves (the gate, the studio ledger). A non-graceful stop waits for
+   * these (bounded) so that each has put its item back before the journal closes, and none sends; one still waiting
+   * when that wait runs out is put back by the stop itself (`putBack`, the ticket marked abandoned).
    */
-  beforeSend<T>(wait: Promise<T>): Promise<T>;
+  beforeSend(itemId: string, ticket: SendTicket, putBack: () => void, wait: Promise<boolean>): Promise<boolean>;
   /** Runs a background task; stop({ graceful }) waits for every one still running. */
   run(work: () => Promise<unknown>): void;
   /** Journals an item change, tells the listeners, and completes the batch when this was its last open item. */

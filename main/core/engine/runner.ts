@@ -17,7 +17,7 @@ import { EncodeAhead } from './encode-ahead';
 import { ExecutionFollower } from './follow-execution';
 import { RequestGate } from './limiter';
 import { pauseForOutage, resumeAfterOutage } from './outage-pause';
-import type { EngineStats, ReadyPayload, RunnerCore, RunnerOptions } from './runner-core';
+import type { EngineStats, ReadyPayload, RunnerCore, RunnerOptions, SendTicket } from './runner-core';
 import { NamePlanCache } from './name-plan-cache';
 import { destinationFolder, recoverPlacement, type SaverDeps } from './saver';
 import { submitItem } from './submit-item';
@@ -45,7 +45,7 @@ export class Runner implements RunnerCore {
   private readonly batches = new Map<string, BatchRecord>();
   private readonly ops = new Set<Promise<unknown>>();
   /** Submissions not sent yet (beforeSend): a non-graceful stop waits for them to put their items back. */
-  private readonly unsent = new Set<Promise<unknown>>();
+  private readonly unsent = new Map<string, { wait: Promise<boolean>; ticket: SendTicket; putBack: () => void }>();
   private readonly originals = new Map<string, Set<string>>();
   private readonly encoder: EncodeAhead;
   private readonly follower: ExecutionFollower;
@@ -203,7 +203,8 @@ export class Runner implements RunnerCore {
    * in progress are abandoned — cut, their temp files removed, their items left `downloading` for the next start —
    * and the stop waits only the moment that tidying takes (bounded), so nothing of theirs runs after the journal
    * closes or the metadata writer ends. Either way no submission is sent once stopping: one still waiting for its
-   * turn (a back-off, the offline latch) puts its item back, and the stop waits (bounded) for that too.
+   * turn (a back-off, the offline latch) or for the studio ledger puts its item back, and the stop waits (bounded)
+   * for that too — then puts back itself whatever still waits.
    */
   async stop(graceful: boolean): Promise<void> {
     this.stopping = true;
@@ -215,7 +216,20 @@ export class Runner implements RunnerCore {
       // Whatever waits for its turn (or for the service to come back) is refused at once: a submission puts its item
       // back, a download is cut like the others.
       this.gate.close();
-      await Promise.all([this.downloads.abandon(ABANDON_WAIT_MS), settledWithin([...this.unsent], ABANDON_WAIT_MS)]);
+      await Promise.all([this.downloads.abandon(ABANDON_WAIT_MS), settledWithin([...this.unsent.values()].map((u) => u.wait), ABANDON_WAIT_MS)]);
+      // Still waiting (a studio ledger query slower than the wait): put back here while the journal is open — left
+      // `submitting`, the next start would call it "may have been charged". The submission sees `abandoned` when its
+      // wait ends, and neither writes nor sends.
+      for (const [itemId, unsent] of this.unsent) {
+        if (unsent.ticket.sending) continue;
+        unsent.ticket.abandoned = true;
+        try {
+          unsent.putBack();
+        } catch (error) {
+          this.o.logger.warn('submission not put back at the stop', { itemId, error: error instanceof Error ? error.message : String(error) });
+        }
+      }
+      this.unsent.clear();
     }
     for (const [itemId] of this.ready) this.o.journal.updateItem(itemId, { event: 'requeue' });
     this.ready.clear();
@@ -271,9 +285,12 @@ export class Runner implements RunnerCore {
     if (this.evidence.due()) this.run(() => this.evidence.check());
   }
 
-  beforeSend<T>(wait: Promise<T>): Promise<T> {
-    this.unsent.add(wait);
-    void wait.catch(() => undefined).finally(() => this.unsent.delete(wait));
+  beforeSend(itemId: string, ticket: SendTicket, putBack: () => void, wait: Promise<boolean>): Promise<boolean> {
+    const entry = { wait, ticket, putBack };
+    this.unsent.set(itemId, entry);
+    void wait.catch(() => undefined).finally(() => {
+      if (this.unsent.get(itemId) === entry) this.unsent.delete(itemId);
+    });
     return wait;
   }
 

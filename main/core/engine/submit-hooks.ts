@@ -1,32 +1,54 @@
 import { isAppError } from '../../../shared/errors';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { nowMs } from './clock';
-import type { RunnerCore } from './runner-core';
+import type { RunnerCore, SendTicket } from './runner-core';
 
 export type { SubmitHooks } from './runner-core';
 import type { ExecutionFollower } from './follow-execution';
 
-/** Runs beforeSubmit; false when the item must not be sent now (already cancelled or requeued here). */
+/**
+ * Runs beforeSubmit; false when the item must not be sent now (already cancelled or requeued here — or put back by
+ * the stop meanwhile: then nothing is written).
+ */
 export async function clearedToSubmit(core: RunnerCore, follower: ExecutionFollower, item: ItemRecord, batch: BatchRecord,
-  images: Record<string, string>): Promise<boolean> {
+  images: Record<string, string>, ticket: SendTicket): Promise<boolean> {
   const hooks = core.o.submitHooks;
   if (!hooks) return true;
   try {
     await hooks.beforeSubmit(item, batch);
     return true;
   } catch (error) {
+    if (ticket.abandoned) return false;
     follower.forget(item.id);
     const message = error instanceof Error ? error.message : String(error);
     if (isAppError(error) && error.code === 'conflict') {
       core.update(item.id, { event: 'claimed-elsewhere', reason: message, completedAt: core.o.now().toISOString() });
       return false;
     }
-    // Nothing was sent: back to the queue, and no new submission for a moment.
+    // Nothing was sent: back to the queue, and no new submission for a moment. The claim may have been marked
+    // before the error (a query that timed out after it committed): given back first, before the item can be picked
+    // up and marked again.
     core.gate.backOff(2_000);
     core.update(item.id, { event: 'wait', reason: `waiting: ${message}` });
+    await notSent(core, item, batch);
+    if (ticket.abandoned || core.o.journal.getItem(item.id)?.state !== 'encoding') return false; // put back, or cancelled meanwhile
     if (!core.isStopping()) core.ready.set(item.id, { batchId: batch.id, images, readyAt: nowMs() });
     else core.o.journal.updateItem(item.id, { event: 'requeue' });
     return false;
+  }
+}
+
+/**
+ * notSent(): what beforeSubmit marked goes back (the studio claim `submitting` → `claimed`). A failure only logs: the
+ * item is back in the local journal, and the next start gives the claim back from there (docs/studio.md).
+ */
+export async function notSent(core: RunnerCore, item: ItemRecord, batch: BatchRecord): Promise<void> {
+  const hooks = core.o.submitHooks;
+  if (!hooks?.notSent) return;
+  try {
+    await hooks.notSent(item, batch);
+  } catch (error) {
+    core.o.logger.warn('claim not given back after a put-back (the next start does it)', { itemId: item.id, error: error instanceof Error ? error.message : String(error) });
   }
 }
 

@@ -7,8 +7,8 @@ import { nowMs } from './clock';
 import { addPhase } from './phase-times';
 import { GateClosed } from './limiter';
 import { isJournalClosed } from '../journal/closed';
-import type { RunnerCore } from './runner-core';
-import { announceAccepted, clearedToSubmit } from './submit-hooks';
+import type { RunnerCore, SendTicket } from './runner-core';
+import { announceAccepted, clearedToSubmit, notSent } from './submit-hooks';
 import { lostEntryOf, updateWithLedger } from './done-record';
 
 // Sending one encoded item to the service: the only place money is spent. The order of journal writes around the
@@ -23,8 +23,10 @@ import { lostEntryOf, updateWithLedger } from './done-record';
 // A server error (5xx) is NOT retried automatically: the service received the request and did not say whether it
 // started an execution, so sending it again is the user's call ("Retry failed"), never the engine's.
 // Once the engine is stopping nothing more leaves: a submission still waiting for its turn at the gate (a back-off,
-// the offline latch) puts its item back (`pending`, nothing spent) while the journal is still open — a request sent
-// after stop() returned would be charged with nowhere left to journal its execution id.
+// the offline latch) or for the studio ledger puts its item back (`pending`, nothing spent) while the journal is
+// still open — a request sent after stop() returned would be charged with nowhere left to journal its execution id.
+// A non-graceful stop waits for that only so long (2 s): one still waiting then is put back by the stop itself, and
+// its ticket tells it to neither write nor send. Every put-back gives the studio claim back too (notSent).
 
 const RETRYABLE = new Set(['rate_limited', 'network', 'timeout', 'unavailable', 'conflict']);
 
@@ -37,10 +39,12 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
   core.update(itemId, { event: 'submit', attempts: item.attempts + 1, reason: null }, { durable: true });
   follower.track({ ...item, state: 'submitting' }, batch, nowMs());
   core.credits.reserve(batch.id, cost);
+  const ticket: SendTicket = { abandoned: false, sending: false };
+  const putBack = () => { putBackNow(core, follower, itemId); void notSent(core, item, batch); };
   core.run(async () => {
     const request: ExecuteRequest = { images, ...batch.spec.parameters };
     try {
-      if (!(await core.beforeSend(readyToSend(core, follower, item, batch, images)))) return;
+      if (!(await core.beforeSend(itemId, ticket, putBack, readyToSend(core, follower, item, batch, images, ticket)))) return;
       core.stats.submits += 1;
       const sentAt = nowMs();
       const outcome: ExecuteOutcome = await core.o.client.execute(batch.workflow, request);
@@ -77,9 +81,10 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
         core.evidence.lost([itemId]);
       }
     } catch (error) {
+      if (ticket.abandoned) return; // put back by the stop: nothing of this submission is written any more
       follower.forget(itemId);
       if (isJournalClosed(error)) throw error; // nothing more can be journalled: the next start sees it `submitting`
-      onSubmitError(core, itemId, images, batch, item.attempts + 1, error);
+      await onSubmitError(core, item, images, batch, item.attempts + 1, error);
     } finally {
       core.credits.release(batch.id, cost);
       core.kick();
@@ -87,47 +92,86 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
   });
 }
 
-/** The studio ledger's go-ahead, then the gate's: false when the item went back instead (nothing was sent). */
-async function readyToSend(core: RunnerCore, follower: ExecutionFollower, item: ItemRecord, batch: BatchRecord, images: Record<string, string>): Promise<boolean> {
-  if (!core.isStopping() && !(await clearedToSubmit(core, follower, { ...item, state: 'submitting' }, batch, images))) return false;
-  try {
-    if (!core.isStopping()) await core.gate.acquire();
-  } catch (error) {
-    if (!(error instanceof GateClosed)) throw error;
+/**
+ * The gate's turn, then the studio ledger's go-ahead: false when the item went back instead (nothing was sent). The
+ * turn comes first so that a stop while waiting for it (a back-off, the offline latch) leaves the claim untouched;
+ * a claim marked and then not used (a stop meanwhile) is given back (notSent).
+ */
+async function readyToSend(core: RunnerCore, follower: ExecutionFollower, item: ItemRecord, batch: BatchRecord, images: Record<string, string>,
+  ticket: SendTicket): Promise<boolean> {
+  let turn = !core.isStopping();
+  if (turn) {
+    try {
+      await core.gate.acquire();
+    } catch (error) {
+      if (!(error instanceof GateClosed)) throw error;
+      turn = false;
+    }
   }
-  if (!core.isStopping() && !core.gate.isClosed) return true;
-  follower.forget(item.id);
-  core.update(item.id, { event: 'wait', reason: null });
-  core.update(item.id, { event: 'requeue' });
-  return false;
+  if (ticket.abandoned) return false;
+  if (!turn || stoppedSending(core)) {
+    putBackNow(core, follower, item.id);
+    return false;
+  }
+  if (!(await clearedToSubmit(core, follower, { ...item, state: 'submitting' }, batch, images, ticket))) return false;
+  if (ticket.abandoned) {
+    // The stop put the item back while the claim was being marked: its notSent may have come first, so again.
+    void notSent(core, item, batch);
+    return false;
+  }
+  if (stoppedSending(core)) {
+    putBackNow(core, follower, item.id);
+    await notSent(core, item, batch);
+    return false;
+  }
+  // From here (synchronously on to the request) the stop can no longer put it back: the two never both happen.
+  ticket.sending = true;
+  return true;
+}
+
+const stoppedSending = (core: RunnerCore) => core.isStopping() || core.gate.isClosed;
+
+/** Back to `pending` with nothing sent, written now (while the journal is open). */
+function putBackNow(core: RunnerCore, follower: ExecutionFollower, itemId: string): void {
+  follower.forget(itemId);
+  if (core.o.journal.getItem(itemId)?.state === 'submitting') core.update(itemId, { event: 'wait', reason: null });
+  if (core.o.journal.getItem(itemId)?.state === 'encoding') core.update(itemId, { event: 'requeue' });
 }
 
 /** A refusal the service did not charge for: retry later, pause the batch, or fail the item. */
-function onSubmitError(core: RunnerCore, itemId: string, images: Record<string, string>, batch: BatchRecord, attempts: number, error: unknown): void {
+async function onSubmitError(core: RunnerCore, item: ItemRecord, images: Record<string, string>, batch: BatchRecord, attempts: number,
+  error: unknown): Promise<void> {
+  const itemId = item.id;
   const code = isAppError(error) ? error.code : 'internal';
   const message = error instanceof Error ? error.message : String(error);
-  const requeue = (reason: string | null) => {
+  // The claim is given back before the item can be picked up (and marked) again, and before a stop can leave it
+  // marked `submitting` for a photo that was never charged.
+  const requeue = async (reason: string | null) => {
     core.update(itemId, { event: 'wait', reason });
+    await notSent(core, item, batch);
+    if (core.o.journal.getItem(itemId)?.state !== 'encoding') return; // cancelled meanwhile
     if (!core.isStopping()) core.ready.set(itemId, { batchId: batch.id, images, readyAt: nowMs() });
     else core.o.journal.updateItem(itemId, { event: 'requeue' });
   };
   if (code === 'insufficient_credits') {
-    requeue(null);
+    const requeued = requeue(null);
     const detail = isAppError(error) ? error.detail : {};
     if (typeof detail.available === 'number') core.credits.setBalance(detail.available);
     core.setBatchState(batch.id, 'paused', `insufficient credits: the service refused the next item (${message}). Top up, then resume.`);
+    await requeued;
     return;
   }
   if (code === 'unauthorized') {
-    requeue(null);
+    const requeued = requeue(null);
     core.setBatchState(batch.id, 'paused', `the service rejected the API key (${message}). Check it in Settings, then resume.`);
+    await requeued;
     return;
   }
   if (RETRYABLE.has(code) && attempts < (core.o.maxSubmitAttempts ?? 8)) {
     if (code === 'network' || code === 'timeout') core.gate.networkFailed();
     const retryAfter = isAppError(error) && typeof error.detail.retryAfterMs === 'number' ? error.detail.retryAfterMs : null;
     core.gate.backOff(retryAfter ?? Math.min(10_000, 250 * 2 ** attempts));
-    requeue(`retrying: ${message}`);
+    await requeue(`retrying: ${message}`);
     return;
   }
   const reason = code === 'server'

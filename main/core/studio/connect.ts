@@ -112,6 +112,7 @@ function deferredLedger(options: ConnectOptions, firstError: AppError): StudioLe
     claim: async (request) => live().claim(request),
     release: async (key) => live().release(key),
     submitting: async (key) => live().submitting(key),
+    notSent: async (key) => live().notSent(key),
     accepted: async (key, executionId, credits) => live().accepted(key, executionId, credits),
     settledKeys: async (keys) => live().settledKeys(keys),
     status: async () => live().status(),

@@ -45,6 +45,8 @@ export interface Ledger extends HotFolderLedger {
   release(key: string): Promise<void>;
   /** Before the submit request leaves: throws AppError 'conflict' if the claim was lost, 'unavailable' if unreachable. */
   submitting(key: string): Promise<void>;
+  /** submitting() was not followed by a request after all (the item was put back): the claim is `claimed` again. */
+  notSent(key: string): Promise<void>;
   /** The execution id, recorded before anything else happens after the submit answers. */
   accepted(key: string, executionId: string, credits: number): Promise<void>;
   /** Of these keys, the ones no live instance holds any more (worth looking at again). */
@@ -62,6 +64,7 @@ export function localLedger(journalLedger: HotFolderLedger): Ledger {
     claim: async () => ({ kind: 'claimed' }),
     release: async () => undefined,
     submitting: async () => undefined,
+    notSent: async () => undefined,
     accepted: async () => undefined,
     settledKeys: async () => [],
   };

@@ -98,6 +98,14 @@ export async function markSubmitting(pool: pg.Pool, me: string, key: string): Pr
 }
 
 /**
+ * A `submitting` mark whose request never left (the engine put the item back: a stop, an answered refusal): back to
+ * `claimed`, so a restart does not call it "may have been charged". Only our own, only from `submitting`.
+ */
+export async function markNotSent(pool: pg.Pool, me: string, key: string): Promise<void> {
+  await pool.query(`UPDATE batchroom_claims SET state = 'claimed', updated_at = now() WHERE key = $1 AND owner = $2 AND state = 'submitting'`, [key, me]);
+}
+
+/**
  * The execution id, the moment the submit answers. Also accepted when another instance marked the claim
  * `unknown` meanwhile (our lease lapsed while we were submitting): the id turns "unknown" back into "followed".
  */

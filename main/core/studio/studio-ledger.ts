@@ -8,7 +8,7 @@ import type { HotFolderLedger } from '../watch/ports';
 import type { Ledger, LedgerRecord } from './ledger';
 import { parseLedgerUrl, type LedgerTarget } from './ledger-url';
 import { resolveLedgerPassword } from './password';
-import { claim, getOutcome, markAccepted, markSubmitting, recordOutcome, release, setFolderBudget } from './pg-claims';
+import { claim, getOutcome, markAccepted, markNotSent, markSubmitting, recordOutcome, release, setFolderBudget } from './pg-claims';
 import { heartbeat, registerInstance, settledKeys, stopInstance, takeOver, type FollowScope, type TakenOver } from './pg-instances';
 import { migrateLedger } from './pg-migrations';
 import { createLedgerPool, ledgerError } from './pg-pool';
@@ -28,6 +28,11 @@ export interface StudioLedgerOptions {
   heartbeatMs?: number;
   /** The local journal's ledger: outcomes are written there too (crash reconciliation and offline history). */
   local?: HotFolderLedger;
+  /**
+   * True when the local journal (recovered already) proves no request was sent for this key: its item is back to
+   * be sent, and none of it may have been. Our claims left `submitting` are then claimed again rather than unknown.
+   */
+  unsentLocally?: (key: string) => boolean;
 }
 
 export interface StudioLedger extends Ledger {
@@ -64,11 +69,7 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
       client.release();
     }
     await registerInstance(pool, { id: me, host: hostname(), pid: process.pid, version: options.version, label: options.label ?? null }, leaseMs);
-    // Our own claims from a previous run that were mid-submit when it ended: the local journal makes those items
-    // `unknown` (never resubmitted); the studio must say the same so no other instance waits on them forever.
-    await pool.query(`UPDATE batchroom_claims SET state = 'unknown', finished_at = now(), updated_at = now(),
-      reason = 'unknown — check the provider''s dashboard: interrupted while being submitted (it may have been charged); not resubmitted'
-      WHERE owner = $1 AND state = 'submitting'`, [me]);
+    await sweepSubmitting(pool, me, options.unsentLocally);
     if (options.local) await settleFromLocal(pool, me, options.local);
   } catch (error) {
     await pool.end().catch(() => undefined);
@@ -163,6 +164,7 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
     claim: (request) => op(() => claim(pool, me, request)),
     release: (key) => op(() => release(pool, me, key)),
     submitting: (key) => op(() => markSubmitting(pool, me, key)),
+    notSent: (key) => op(() => markNotSent(pool, me, key)),
     async accepted(key, executionId, credits) {
       const recorded = await op(() => markAccepted(pool, me, key, executionId, credits));
       if (!recorded) logger.warn('execution id recorded locally only: the studio claim is held elsewhere', { executionId });
@@ -190,6 +192,25 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
       await pool.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Our own claims from a previous run still marked `submitting`. Mid-submit when it ended: the local journal makes
+ * those items `unknown` (never resubmitted), and the studio must say the same so no other instance waits on them
+ * forever. But a claim whose local item is back to be sent and was never sent (put back at a stop or after a
+ * refusal, the claim's give-back lost to a crash or an unreachable database) is only `claimed` again: called
+ * unknown, it would say "may have been charged" and its photo would never be processed.
+ */
+async function sweepSubmitting(pool: pg.Pool, me: string, unsentLocally?: (key: string) => boolean): Promise<void> {
+  const { rows } = await pool.query('SELECT key FROM batchroom_claims WHERE owner = $1 AND state = \'submitting\'', [me]);
+  const unsent = (rows as Array<{ key: string }>).map((row) => row.key).filter((key) => unsentLocally?.(key) === true);
+  if (unsent.length > 0) {
+    await pool.query(`UPDATE batchroom_claims SET state = 'claimed', updated_at = now()
+      WHERE owner = $1 AND state = 'submitting' AND key = ANY($2::text[])`, [me, unsent]);
+  }
+  await pool.query(`UPDATE batchroom_claims SET state = 'unknown', finished_at = now(), updated_at = now(),
+    reason = 'unknown — check the provider''s dashboard: interrupted while being submitted (it may have been charged); not resubmitted'
+    WHERE owner = $1 AND state = 'submitting'`, [me]);
 }
 
 /**

@@ -27,6 +27,11 @@ export function studioSubmitHooks(ledger: () => Ledger | null, required: boolean
       if (!current && required) throw new AppError('unavailable', 'studio ledger not open yet');
       if (current?.shared) await current.submitting(key);
     },
+    async notSent(item, batch) {
+      const current = ledger();
+      const key = keyOf(item, batch);
+      if (current?.shared && key) await current.notSent(key);
+    },
     async accepted(item, batch, executionId) {
       const current = ledger();
       const key = keyOf(item, batch);

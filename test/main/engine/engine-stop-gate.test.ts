@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../../../main/core/engine';
 import { RequestGate } from '../../../main/core/engine/limiter';
+import { openJournal } from '../../../main/core/journal';
 import { AppError } from '../../../shared/errors';
 import { createFakeClient } from './fake-client';
 import { until } from '../../helpers/until';
@@ -113,4 +114,26 @@ describe('a non-graceful stop with requests waiting at the gate', () => {
     expect(downloads).toBe(0);
     expect(item()).toEqual(after);
   });
+
+  it('puts back a submission whose studio claim outlasts the stop\'s bounded wait: pending, not unknown, nothing sent', async () => {
+    const client = createFakeClient();
+    await writePhotos(bed.input, 1);
+    let calls = 0;
+    let claimEnded = false;
+    // A ledger query slower than the non-graceful stop waits (a Postgres connect up to 5 s, a query up to 20 s).
+    const submitHooks = { beforeSubmit: async () => { calls++; await pause(3_000); claimEnded = true; }, accepted: async () => undefined };
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1, balanceEvidence: false, submitHooks }));
+    await engine.start();
+    const batch = await engine.createBatch({ workflowId: 'fake-edit', inputs: { paths: [bed.input] }, output: { outputFolder: join(bed.dir.path, 'out') } });
+    await until(() => calls > 0, 'the claim under way');
+    await bed.stopEngine();
+    const stateAtStop = bed.journal.listItems({ batchId: batch.id }).items[0]!.state;
+    bed.journal.close(); // the host closes the journal the moment stop() returns
+    await until(() => claimEnded, 'the claim answered after the stop');
+    await pause(200);
+    bed.journal = openJournal(join(bed.dir.path, 'state'));
+    await bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1, balanceEvidence: false })).recover();
+    expect({ stateAtStop, after: bed.journal.listItems({ batchId: batch.id }).items[0]!.state, executes: client.executeCalls() })
+      .toEqual({ stateAtStop: 'pending', after: 'pending', executes: 0 });
+  }, 20_000);
 });

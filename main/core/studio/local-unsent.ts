@@ -1,0 +1,28 @@
+import { ITEM_STATES, type ItemState } from '../../../shared/engine/model';
+import type { Journal } from '../journal/journal';
+import { ledgerKey, parametersHash } from '../journal/ledger-key';
+
+// What the local journal knows about a studio claim left `submitting` by this instance's previous run: whether the
+// photo is back to be sent and none of its items may have been sent. Asked at the ledger's start, after the engine's
+// recovery (which made every item that was `submitting` `unknown`), so `pending` here means "put back, unsent".
+
+/** Never sent: waiting to be (an item put back at a stop is `pending`), or cancelled before anything left. */
+const UNSENT: readonly ItemState[] = ['pending', 'encoding'];
+const NEVER_SENT: ReadonlySet<ItemState> = new Set([...UNSENT, 'cancelled']);
+/** Everything else may have reached the service (failed includes a 5xx the service may have started). */
+const MAYBE_SENT: readonly ItemState[] = ITEM_STATES.filter((state) => !NEVER_SENT.has(state));
+
+/** `key` → true when the journal has an unsent hot-folder item for it and no item of it that may have been sent. */
+export function localUnsentKeys(journal: Journal): (key: string) => boolean {
+  return (key) => {
+    let unsent = false;
+    for (const batch of journal.listBatches()) {
+      if (batch.spec.source.kind !== 'hotFolder') continue;
+      const ph = parametersHash(batch.spec.parameters);
+      const isKey = (item: { contentHash: string | null }) => item.contentHash !== null && ledgerKey(item.contentHash, batch.spec.workflowId, ph) === key;
+      if (journal.itemsInStates(batch.id, MAYBE_SENT).some(isKey)) return false;
+      if (journal.itemsInStates(batch.id, UNSENT).some(isKey)) unsent = true;
+    }
+    return unsent;
+  };
+}

@@ -1,16 +1,14 @@
-import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../../main/core/app/create-core';
 import { createLogger, type LogRecord } from '../../../main/core/log';
 import { createInMemorySecretStore } from '../../../main/core/secrets';
 import { openSettingsStore } from '../../../main/core/settings';
-import type { RunningSandbox } from '../../../main/sandbox/index';
 import { HotFolderConfigSchema } from '../../../shared/hotfolders/model';
-import { startTestSandbox } from '../../helpers/sandbox';
 import { until, within } from '../../helpers/until';
 import { writePhotos } from '../engine/helpers';
+import { useCoreTestBed } from './core-test-bed';
 
 // A hot folder's batch is on its way into the engine when the host stops: createBatch asks the service for the
 // workflow and the balance, and a hung service (here: 6 s of latency on every answer) keeps it there. Closing the
@@ -19,42 +17,29 @@ import { writePhotos } from '../engine/helpers';
 // for it, and the next start sends the photo — once. A service that answers within the 2 s journals the batch before
 // the close ends: the next start resumes it from the journal, and the folder does not send the photo again.
 
-const EXECUTE = 'POST /api/v1/workflows/:id/execute';
-
-let dir: string;
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'batchroom-core-hot-hang-'));
-  sandbox = await startTestSandbox();
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const bed = useCoreTestBed('core-hot-hang');
 
 describe('createCore with a hot-folder batch stuck in createBatch (the service does not answer)', () => {
   it.each([
     { hungMs: 6_000, what: 'abandoned at the bound' },
     { hungMs: 1_000, what: 'journalled before the bound' },
   ])('shuts down within a bound, and the next start sends the photo exactly once ($what)', async ({ hungMs }) => {
-    const hot = join(dir, `hot-${hungMs}`);
-    const stateDir = join(dir, `state-${hungMs}`);
-    const out = join(dir, `out-${hungMs}`);
+    const hot = join(bed.dir, `hot-${hungMs}`);
+    const stateDir = join(bed.dir, `state-${hungMs}`);
+    const out = join(bed.dir, `out-${hungMs}`);
     await mkdir(hot, { recursive: true });
     openSettingsStore({ stateDir }).update({
       hotFolders: [HotFolderConfigSchema.parse({
         id: 'hf', path: hot, workflowId: 'auto-enhance', outputFolder: out, enabled: true, existingFiles: 'process',
       })],
     });
-    const executes = () => sandbox.stats().requestsByRoute[EXECUTE] ?? 0;
+    const executes = bed.executes;
     const before = executes();
     const warnings: LogRecord[] = [];
     const start = () => startCore(stateDir, warnings);
 
     const core = await start();
-    sandbox.setFaults({ latencyMs: hungMs });
+    bed.sandbox.setFaults({ latencyMs: hungMs });
     await writePhotos(hot, 1);
     // Queued, then handed to the engine within the batching window: createBatch now waits on the service.
     await until(() => (core.hotFolders?.get('hf').status.queued ?? 0) > 0, 'the photo queued', { timeoutMs: 10_000 });
@@ -66,7 +51,7 @@ describe('createCore with a hot-folder batch stuck in createBatch (the service d
     expect(abandoned).toBe(hungMs > 2_000);
 
     // The service answers an abandoned createBatch after all: it journals nothing (and does not crash the process).
-    sandbox.setFaults({ latencyMs: 0 });
+    bed.sandbox.setFaults({ latencyMs: 0 });
     await new Promise((resolve) => setTimeout(resolve, hungMs));
     if (hungMs > 2_000) expect(executes()).toBe(before);
 
@@ -83,7 +68,7 @@ describe('createCore with a hot-folder batch stuck in createBatch (the service d
   }, 40_000);
 
   it('does not let hot folders that never close hold up the shutdown: the engine stops after 5 s, with a warning', async () => {
-    const stateDir = join(dir, 'state-stuck');
+    const stateDir = join(bed.dir, 'state-stuck');
     const warnings: LogRecord[] = [];
     const core = await startCore(stateDir, warnings);
     // Whatever a folder is stuck on (a watcher that never closes, a background arm): the host's quit must still end.
@@ -96,7 +81,7 @@ describe('createCore with a hot-folder batch stuck in createBatch (the service d
 function startCore(stateDir: string, warnings: LogRecord[]) {
   return createCore({
     host: { host: 'browser', platform: 'linux', previewUrlFor: (p) => `/media/x/${encodeURIComponent(p)}` },
-    stateDir, env: {}, secretStore: createInMemorySecretStore(), serviceUrl: sandbox.url, apiKey: sandbox.apiKey, startHotFolders: true,
+    stateDir, env: {}, secretStore: createInMemorySecretStore(), serviceUrl: bed.sandbox.url, apiKey: bed.sandbox.apiKey, startHotFolders: true,
     logger: createLogger({ sink: (record) => record.level === 'warn' && warnings.push(record), minLevel: 'warn' }),
   });
 }

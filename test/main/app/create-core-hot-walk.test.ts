@@ -1,15 +1,13 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createCore } from '../../../main/core/app/create-core';
 import { createInMemorySecretStore } from '../../../main/core/secrets';
 import { openSettingsStore } from '../../../main/core/settings';
-import type { RunningSandbox } from '../../../main/sandbox/index';
 import { HotFolderConfigSchema } from '../../../shared/hotfolders/model';
-import { startTestSandbox } from '../../helpers/sandbox';
 import { within } from '../../helpers/until';
 import { writePhotos } from '../engine/helpers';
+import { useCoreTestBed } from './core-test-bed';
 
 // A recursive hot folder of thousands of subfolders: chokidar walks it for seconds (≈ 0.2 ms a folder, longer on a
 // busy machine), past createCore's 1 s answer, so the core is up while the folder is still 'scanning'. A shutdown
@@ -35,39 +33,26 @@ vi.mock('chokidar', async (importOriginal) => {
   };
 });
 
-const EXECUTE = 'POST /api/v1/workflows/:id/execute';
-
-let dir: string;
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'batchroom-core-hot-walk-'));
-  sandbox = await startTestSandbox();
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const bed = useCoreTestBed('core-hot-walk');
 
 describe('createCore with a recursive hot folder of 2,000 subfolders', () => {
   it('shuts down gracefully at once while chokidar still walks it, and sends none of its photos', async () => {
-    const hot = join(dir, 'hot');
-    const stateDir = join(dir, 'state');
+    const hot = join(bed.dir, 'hot');
+    const stateDir = join(bed.dir, 'state');
     for (let i = 0; i < 2_000; i++) await mkdir(join(hot, `sub-${i}`), { recursive: true });
     await writePhotos(join(hot, 'sub-7'), 3);
     openSettingsStore({ stateDir }).update({
       hotFolders: [HotFolderConfigSchema.parse({
-        id: 'hf', path: hot, recursive: true, workflowId: 'auto-enhance', outputFolder: join(dir, 'out'), enabled: true,
+        id: 'hf', path: hot, recursive: true, workflowId: 'auto-enhance', outputFolder: join(bed.dir, 'out'), enabled: true,
       })],
     });
-    const executes = () => sandbox.stats().requestsByRoute[EXECUTE] ?? 0;
+    const executes = bed.executes;
     const before = executes();
     walks.hold = true;
     try {
       const core = await createCore({
         host: { host: 'browser', platform: 'linux', previewUrlFor: (p) => `/media/x/${encodeURIComponent(p)}` },
-        stateDir, env: {}, secretStore: createInMemorySecretStore(), serviceUrl: sandbox.url, apiKey: sandbox.apiKey, startHotFolders: true,
+        stateDir, env: {}, secretStore: createInMemorySecretStore(), serviceUrl: bed.sandbox.url, apiKey: bed.sandbox.apiKey, startHotFolders: true,
       });
       expect(core.hotFolders?.get('hf').status.state).toBe('scanning');
       await expect(within(core.shutdown({ graceful: true }), 10_000)).resolves.toBe('done');

@@ -1,38 +1,22 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../../main/core/app/create-core';
 import type { StartStep } from '../../../main/core/app/start-steps';
 import type { CoreOptions } from '../../../main/core/app/types';
 import { createLogger } from '../../../main/core/log';
 import { createInMemorySecretStore } from '../../../main/core/secrets';
-import type { RunningSandbox } from '../../../main/sandbox/index';
-import { startTestSandbox } from '../../helpers/sandbox';
 import { seedUnfinishedState, unfinishedStateNow } from '../../helpers/unfinished-state';
+import { useCoreTestBed } from './core-test-bed';
 
 // A host that stops while the core starts (`ui`: Ctrl-C in the ≈ 0.2 s the journal, engine and hot folders load)
 // passes createCore a signal: wherever it aborts, the start stops there — nothing armed, nothing submitted — and
 // what had opened is closed again, the journal left as a later start expects it.
 
 const STEPS: StartStep[] = ['service', 'journal', 'recovery', 'hot folders', 'submitting'];
-const EXECUTE = 'POST /api/v1/workflows/:id/execute';
+const bed = useCoreTestBed('core-signal');
 
-let dir: string;
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'batchroom-core-signal-'));
-  sandbox = await startTestSandbox();
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const executes = () => sandbox.stats().requestsByRoute[EXECUTE] ?? 0;
+const executes = bed.executes;
 
 function coreOptions(stateDir: string, extra: Partial<CoreOptions>): CoreOptions {
   return { host: { host: 'browser', platform: 'linux', previewUrlFor: (p) => `/media/x/${encodeURIComponent(p)}` }, stateDir, env: {}, secretStore: createInMemorySecretStore(), startHotFolders: true, ...extra };
@@ -41,9 +25,9 @@ function coreOptions(stateDir: string, extra: Partial<CoreOptions>): CoreOptions
 describe('createCore stopped by its signal while it starts', { timeout: 60_000 }, () => {
   for (const [index, step] of STEPS.entries()) {
     it(`before "${step}": nothing from there on runs, what opened is closed (the lock before the connection), and a later start finds the journal as it expects`, async () => {
-      const root = join(dir, step.replace(' ', '-'));
+      const root = join(bed.dir, step.replace(' ', '-'));
       const stateDir = join(root, 'state');
-      const seeded = await seedUnfinishedState(stateDir, root, sandbox);
+      const seeded = await seedUnfinishedState(stateDir, root, bed.sandbox);
       const controller = new AbortController();
       const stopped = new Error('stopped while the core started');
       const reached: string[] = [];
@@ -58,8 +42,8 @@ describe('createCore stopped by its signal while it starts', { timeout: 60_000 }
       // The connection is the embedded service's (no key): its close says whether the engine lock was still held.
       let lockHeldAtClose: boolean | undefined;
       const startEmbeddedService = async () => ({
-        url: sandbox.url,
-        apiKey: sandbox.apiKey,
+        url: bed.sandbox.url,
+        apiKey: bed.sandbox.apiKey,
         close: async () => {
           lockHeldAtClose = existsSync(join(stateDir, 'engine.lock'));
         },

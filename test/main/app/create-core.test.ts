@@ -1,28 +1,25 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../../main/core/app/create-core';
 import type { Core, CoreOptions, HostCapabilities } from '../../../main/core/app/types';
 import { createInMemorySecretStore } from '../../../main/core/secrets';
-import type { RunningSandbox } from '../../../main/sandbox/index';
 import { contract, type EventChannelName } from '../../../shared/ipc/contract';
 import { createInvokeDispatcher } from '../../../shared/ipc/dispatch';
 import { ItemOutcomeEventSchema, type ItemView } from '../../../shared/engine/model';
-import { startTestSandbox } from '../../helpers/sandbox';
+import { useCoreTestBed } from './core-test-bed';
 import { startEmbeddedSandbox } from '../../../main/sandbox/embedded';
 
 const host: HostCapabilities = { host: 'browser', platform: 'linux', previewUrlFor: (p) => `/media/x/${encodeURIComponent(p)}` };
 
-let dir: string;
-let sandbox: RunningSandbox;
+const bed = useCoreTestBed('core');
 let counter = 0;
 
 function options(extra: Partial<CoreOptions> = {}): CoreOptions {
   counter += 1;
-  return { host, stateDir: join(dir, `state-${counter}`), env: {}, secretStore: createInMemorySecretStore(), startEmbeddedService: startEmbeddedSandbox, ...extra };
+  return { host, stateDir: join(bed.dir, `state-${counter}`), env: {}, secretStore: createInMemorySecretStore(), startEmbeddedService: startEmbeddedSandbox, ...extra };
 }
 
 function item(extra: Partial<ItemView>): ItemView {
@@ -38,15 +35,6 @@ function recorder(core: Core) {
   return seen;
 }
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'batchroom-core-'));
-  sandbox = await startTestSandbox();
-});
-
-afterAll(async () => {
-  await sandbox.close();
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('createCore', () => {
   it('runs against the embedded sandbox without a key, says so, and stops it on shutdown', async () => {
@@ -66,7 +54,7 @@ describe('createCore', () => {
   });
 
   it('hands the host its service channels once the connection is open, before the journal and engine start', async () => {
-    const stateDir = join(dir, 'state-service-first');
+    const stateDir = join(bed.dir, 'state-service-first');
     const order: string[] = [];
     let catalog: Promise<unknown> | undefined;
     const core = await createCore(options({
@@ -92,7 +80,7 @@ describe('createCore', () => {
   });
 
   it('loads the journal and engine only once runtimeAfter settles (the host lets its first catalog go first)', async () => {
-    const stateDir = join(dir, 'state-runtime-after');
+    const stateDir = join(bed.dir, 'state-runtime-after');
     let go!: () => void;
     const runtimeAfter = new Promise<void>((resolve) => (go = resolve));
     let serviceUp = false;
@@ -110,7 +98,7 @@ describe('createCore', () => {
   });
 
   it('a runtimeAfter that rejects (the host stopped first) leaves the journal unopened and keeps its reason over a failed close', async () => {
-    const stateDir = join(dir, 'state-runtime-abort');
+    const stateDir = join(bed.dir, 'state-runtime-abort');
     const stopped = new Error('stopped before the core was up');
     let closed = false;
     const startEmbeddedService = async () => {
@@ -133,18 +121,18 @@ describe('createCore', () => {
   });
 
   it('answers app and files channels from the host capabilities, previews only existing pictures', async () => {
-    const core = await createCore(options({ withEngine: false, apiKey: sandbox.apiKey, serviceUrl: sandbox.url }));
+    const core = await createCore(options({ withEngine: false, apiKey: bed.sandbox.apiKey, serviceUrl: bed.sandbox.url }));
     try {
       const dispatch = createInvokeDispatcher(contract, core.handlers);
-      const photo = join(dir, 'a.jpg');
+      const photo = join(bed.dir, 'a.jpg');
       await writeFile(photo, 'x');
       expect(await dispatch('app:info', {})).toMatchObject({ ok: true, data: { host: 'browser', platform: 'linux' } });
       expect(await dispatch('files:pickFiles', {})).toMatchObject({ ok: false, code: 'unsupported' });
       // Only what the core handed out may be previewed: before the renderer was shown the photo, it is refused.
       expect(await dispatch('files:previewUrl', { path: photo })).toMatchObject({ ok: false, code: 'forbidden_path' });
-      core.emit('batches:progress', { batches: [], items: [item({ sources: { image: photo }, outputs: [join(dir, 'missing.jpg')] })] });
+      core.emit('batches:progress', { batches: [], items: [item({ sources: { image: photo }, outputs: [join(bed.dir, 'missing.jpg')] })] });
       expect(await dispatch('files:previewUrl', { path: photo })).toEqual({ ok: true, data: { url: host.previewUrlFor(realpathSync(photo)) } });
-      expect(await dispatch('files:previewUrl', { path: join(dir, 'missing.jpg') })).toMatchObject({ ok: false, code: 'not_found' });
+      expect(await dispatch('files:previewUrl', { path: join(bed.dir, 'missing.jpg') })).toMatchObject({ ok: false, code: 'not_found' });
       expect(await dispatch('files:previewUrl', { path: '/etc/passwd' })).toMatchObject({ ok: false, code: 'forbidden_path' });
     } finally {
       await core.shutdown();
@@ -157,7 +145,7 @@ describe('createCore', () => {
     try {
       const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: core.secrets });
       const embedded = await dispatch('service:status', {});
-      expect(await dispatch('settings:update', { patch: { serviceUrl: sandbox.url } })).toMatchObject({ ok: true });
+      expect(await dispatch('settings:update', { patch: { serviceUrl: bed.sandbox.url } })).toMatchObject({ ok: true });
       // Still no key for that URL: the same embedded sandbox keeps running (no second one is started).
       const after = await dispatch('service:status', {});
       expect(after.ok && embedded.ok && (after.data as { serviceUrl: string }).serviceUrl).toBe(embedded.ok && (embedded.data as { serviceUrl: string }).serviceUrl);
@@ -166,10 +154,10 @@ describe('createCore', () => {
       expect(rejected).toMatchObject({ ok: false, code: 'unauthorized' });
       expect(JSON.stringify(rejected)).not.toContain('notAcceptedHere1');
 
-      const stored = await dispatch('key:set', { apiKey: sandbox.apiKey });
+      const stored = await dispatch('key:set', { apiKey: bed.sandbox.apiKey });
       expect(stored).toMatchObject({ ok: true, data: { mode: 'live', source: 'keychain' } });
-      expect(JSON.stringify(stored)).not.toContain(sandbox.apiKey);
-      expect(await dispatch('service:status', {})).toMatchObject({ ok: true, data: { mode: 'live', serviceUrl: sandbox.url, keySource: 'keychain' } });
+      expect(JSON.stringify(stored)).not.toContain(bed.sandbox.apiKey);
+      expect(await dispatch('service:status', {})).toMatchObject({ ok: true, data: { mode: 'live', serviceUrl: bed.sandbox.url, keySource: 'keychain' } });
       expect(seen.filter((e) => e.channel === 'service:changed')).toHaveLength(2); // the URL change, then the key
       expect(await dispatch('balance:get', {})).toMatchObject({ ok: true });
       expect(seen.some((e) => e.channel === 'balance:changed')).toBe(true);
@@ -182,14 +170,14 @@ describe('createCore', () => {
   });
 
   it('uses a key with another service only once the user confirms it', async () => {
-    const here = sandbox.url;
-    const sameHostOtherName = sandbox.url.replace('127.0.0.1', 'localhost');
+    const here = bed.sandbox.url;
+    const sameHostOtherName = bed.sandbox.url.replace('127.0.0.1', 'localhost');
     // A key saved in the keychain for one URL is offered (masked) for another, and moves only on key:reuse.
     const core = await createCore(options({ withEngine: false }));
     try {
       const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: core.secrets });
       await dispatch('settings:update', { patch: { serviceUrl: here } });
-      expect(await dispatch('key:set', { apiKey: sandbox.apiKey })).toMatchObject({ ok: true, data: { mode: 'live' } });
+      expect(await dispatch('key:set', { apiKey: bed.sandbox.apiKey })).toMatchObject({ ok: true, data: { mode: 'live' } });
       await dispatch('settings:update', { patch: { serviceUrl: sameHostOtherName } });
       const offered = await dispatch('key:status', {});
       expect(offered).toMatchObject({ ok: true, data: { hasKey: false, otherServiceKeys: [{ serviceUrl: here }] } });
@@ -201,8 +189,8 @@ describe('createCore', () => {
     }
 
     // A key from the environment is bound to the first origin it went to; another one waits for key:allowOrigin.
-    const stateDir = join(dir, 'state-origin');
-    const envCore = await createCore(options({ stateDir, withEngine: false, env: { BATCHROOM_API_KEY: sandbox.apiKey } }));
+    const stateDir = join(bed.dir, 'state-origin');
+    const envCore = await createCore(options({ stateDir, withEngine: false, env: { BATCHROOM_API_KEY: bed.sandbox.apiKey } }));
     try {
       const dispatch = createInvokeDispatcher(contract, envCore.handlers, { secrets: envCore.secrets });
       await dispatch('settings:update', { patch: { serviceUrl: here } });
@@ -218,7 +206,7 @@ describe('createCore', () => {
   });
 
   it('explains a missing key when a service URL is given explicitly', async () => {
-    const core = await createCore(options({ withEngine: false, serviceUrl: sandbox.url }));
+    const core = await createCore(options({ withEngine: false, serviceUrl: bed.sandbox.url }));
     try {
       const dispatch = createInvokeDispatcher(contract, core.handlers);
       expect(await dispatch('service:status', {})).toMatchObject({ ok: true, data: { mode: 'live', keySource: 'none' } });
@@ -231,17 +219,17 @@ describe('createCore', () => {
   });
 
   it('runs a batch through the engine with progress events, and holds the state dir for one engine only', async () => {
-    const stateDir = join(dir, 'state-engine');
-    const photos = join(dir, 'engine-photos');
+    const stateDir = join(bed.dir, 'state-engine');
+    const photos = join(bed.dir, 'engine-photos');
     await mkdir(photos, { recursive: true });
     await sharp({ create: { width: 64, height: 48, channels: 3, background: '#336699' } }).jpeg().toFile(join(photos, 'one.jpg'));
-    const core = await createCore(options({ stateDir, apiKey: sandbox.apiKey, serviceUrl: sandbox.url }));
+    const core = await createCore(options({ stateDir, apiKey: bed.sandbox.apiKey, serviceUrl: bed.sandbox.url }));
     const seen = recorder(core);
     try {
-      await expect(createCore(options({ stateDir, apiKey: sandbox.apiKey, serviceUrl: sandbox.url }))).rejects.toMatchObject({ code: 'conflict' });
+      await expect(createCore(options({ stateDir, apiKey: bed.sandbox.apiKey, serviceUrl: bed.sandbox.url }))).rejects.toMatchObject({ code: 'conflict' });
       const dispatch = createInvokeDispatcher(contract, core.handlers);
       const created = await dispatch('batches:create', {
-        workflowId: 'auto-enhance', inputs: { paths: [photos] }, output: { outputFolder: join(dir, 'engine-out') },
+        workflowId: 'auto-enhance', inputs: { paths: [photos] }, output: { outputFolder: join(bed.dir, 'engine-out') },
       });
       expect(created).toMatchObject({ ok: true, data: { total: 1 } });
       const batchId = (created as { data: { id: string } }).data.id;
@@ -262,7 +250,7 @@ describe('createCore', () => {
       await core.shutdown();
     }
     // Released on shutdown: the next core takes the state dir.
-    const next = await createCore(options({ stateDir, apiKey: sandbox.apiKey, serviceUrl: sandbox.url }));
+    const next = await createCore(options({ stateDir, apiKey: bed.sandbox.apiKey, serviceUrl: bed.sandbox.url }));
     await next.shutdown();
   });
 });

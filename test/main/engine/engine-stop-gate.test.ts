@@ -1,28 +1,17 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../../../main/core/engine';
-import { RequestGate } from '../../../main/core/engine/limiter';
 import { openJournal } from '../../../main/core/journal';
 import { AppError } from '../../../shared/errors';
 import { createFakeClient } from './fake-client';
 import { until } from '../../helpers/until';
-import { useEngineTestBed, waitForBatch, writePhotos } from './helpers';
+import { captureGates, useEngineTestBed, waitForBatch, writePhotos } from './helpers';
 
 // A non-graceful stop while requests wait at the gate (a shared back-off after a retryable failure, the offline
 // latch): once stop() has returned nothing is sent — no paid submission, no download — and nothing writes to the
 // journal the host is about to close. A submission still waiting puts its item back (pending), sent once by the
 // next start.
 
-/** Every RequestGate that asks for a turn, in order (the engine's own is the first). */
-function captureGates(): RequestGate[] {
-  const gates: RequestGate[] = [];
-  const acquire = RequestGate.prototype.acquire;
-  vi.spyOn(RequestGate.prototype, 'acquire').mockImplementation(function (this: RequestGate, signal?: AbortSignal) {
-    if (!gates.includes(this)) gates.push(this);
-    return acquire.call(this, signal);
-  });
-  return gates;
-}
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

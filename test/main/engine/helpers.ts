@@ -1,5 +1,6 @@
 import Database from 'libsql';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { RequestGate } from '../../../main/core/engine/limiter';
 import { openJournal, type Journal } from '../../../main/core/journal';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -126,4 +127,18 @@ export function forceState(journal: Journal, itemId: string, state: ItemState): 
   } finally {
     db.close();
   }
+}
+
+/**
+ * Every RequestGate that asks for a turn, in order (the engine's own is the first), so a test can make it back off
+ * as a 429 or 5xx would. Restore with vi.restoreAllMocks().
+ */
+export function captureGates(): RequestGate[] {
+  const gates: RequestGate[] = [];
+  const acquire = RequestGate.prototype.acquire;
+  vi.spyOn(RequestGate.prototype, 'acquire').mockImplementation(function (this: RequestGate, signal?: AbortSignal) {
+    if (!gates.includes(this)) gates.push(this);
+    return acquire.call(this, signal);
+  });
+  return gates;
 }

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { createEngine, type Engine } from '../../../main/core/engine';
-import { RequestGate } from '../../../main/core/engine/limiter';
 import { ledgerKey, parametersHash } from '../../../main/core/journal/ledger-key';
 import { openStudioLedger, type StudioLedger } from '../../../main/core/studio/studio-ledger';
 import { studioSubmitHooks } from '../../../main/core/studio/submit-hooks';
@@ -11,7 +10,7 @@ import { AppError } from '../../../shared/errors';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
 import { until } from '../../helpers/until';
 import { createFakeClient } from '../engine/fake-client';
-import { useEngineTestBed, writePhotos, type EngineTestBed } from '../engine/helpers';
+import { captureGates, useEngineTestBed, writePhotos, type EngineTestBed } from '../engine/helpers';
 
 // A submission put back at a stop (it waited at the gate, or was refused and requeued) was never sent: its studio
 // claim must say so too. Left `submitting`, the next start turned it `unknown` ("may have been charged", studio-wide)
@@ -38,15 +37,6 @@ async function sql(text: string, params: unknown[] = []): Promise<Array<Record<s
 
 const claimState = async (key: string) => (await sql('SELECT state FROM batchroom_claims WHERE key = $1', [key]))[0]?.state as string | undefined;
 
-function captureGates(): RequestGate[] {
-  const gates: RequestGate[] = [];
-  const acquire = RequestGate.prototype.acquire;
-  vi.spyOn(RequestGate.prototype, 'acquire').mockImplementation(function (this: RequestGate, s?: AbortSignal) {
-    if (!gates.includes(this)) gates.push(this);
-    return acquire.call(this, s);
-  });
-  return gates;
-}
 
 interface Scene {
   client: ReturnType<typeof createFakeClient>;

@@ -1,6 +1,6 @@
 import { isAppError } from '../../../shared/errors';
 import type { BatchRecord, ItemRecord } from '../journal/types';
-import { learnExecution, nextPollDelayMs, predictRemainingMs, type LearnedDuration, type ProgressSample } from './poll-timing';
+import { learnDuration, learnExecution, nextPollDelayMs, predictRemainingMs, type LearnedDuration, type ProgressSample } from './poll-timing';
 import { nowMs } from './clock';
 import { addPhase } from './phase-times';
 import { lostEntryOf, updateWithLedger } from './done-record';
@@ -33,6 +33,8 @@ export class ExecutionFollower {
   private readonly flights = new Map<string, Flight>();
   /** Learned accept → complete time per batch (what a completion was seen to take). */
   private readonly learned = new Map<string, LearnedDuration>();
+  /** How long a status answer takes (a moving average over every batch: the same service, the same machine). */
+  private answerMs: number | null = null;
 
   /** onCompleted: the item is `downloading` with its result URLs journalled; queue its download. */
   constructor(private readonly core: RunnerCore, private readonly onCompleted: (itemId: string) => void) {}
@@ -75,7 +77,7 @@ export class ExecutionFollower {
     return nextPollDelayMs({
       elapsedMs: nowMs() - flight.acceptedAt, first: flight.first, last: flight.last,
       expectedMs: learned?.expectedMs ?? null, spreadMs: learned?.spreadMs,
-      overdue: flight.overdue, idlePolls: flight.idlePolls, polls: flight.polls,
+      overdue: flight.overdue, idlePolls: flight.idlePolls, polls: flight.polls, answerMs: this.answerMs ?? undefined,
     });
   }
 
@@ -92,9 +94,13 @@ export class ExecutionFollower {
     core.stats.statusRequests += 1;
     flight.polls += 1;
     let execution;
+    // A "still running" answer says it was running when the service looked, which may be anywhere up to the answer's
+    // arrival: only when the request left is a sure lower bound for its end (see lastPendingPollAt below).
+    const sentAt = nowMs();
     try {
       execution = await core.o.client.getExecution(flight.executionId);
       core.gate.succeeded();
+      this.answerMs = learnDuration(this.answerMs, nowMs() - sentAt);
     } catch (error) {
       if (core.isStopping()) return;
       const code = isAppError(error) ? error.code : 'internal';
@@ -151,7 +157,10 @@ export class ExecutionFollower {
       core.kick();
       return;
     }
-    flight.lastPendingPollAt = now;
+    // When the look left, not when its answer came: timed from the answer, a slow one (a loaded machine) put the
+    // learned end past the look before it, so each bracket moved the expectation later and the looks with it
+    // (simulated, 30–40 ms answers at L = 2 s: completions seen 50–100 ms late in a steady sawtooth).
+    flight.lastPendingPollAt = sentAt;
     if (execution.progress > 0) {
       const sample = { atMs: now - flight.acceptedAt, progress: execution.progress };
       flight.first ??= sample;

@@ -5,6 +5,7 @@ import type { ItemRecord } from '../journal/types';
 import { learnDuration } from './poll-timing';
 import { nowMs } from './clock';
 import type { RunnerCore } from './runner-core';
+import { settledWithin } from './unsent-submissions';
 import { DownloadRetry, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
 import { GateClosed } from './limiter';
 
@@ -68,11 +69,7 @@ export class DownloadPool {
     this.queue.length = 0;
     const tasks = [...this.active.values()];
     for (const download of tasks) download.controller.abort();
-    if (tasks.length === 0) return;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<void>((resolve) => { timer = setTimeout(resolve, waitMs); });
-    await Promise.race([Promise.allSettled(tasks.map((t) => t.done)), expired]);
-    clearTimeout(timer);
+    await settledWithin(tasks.map((t) => t.done), waitMs);
   }
 
   private start(itemId: string): void {

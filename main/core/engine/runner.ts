@@ -23,6 +23,7 @@ import { destinationFolder, recoverPlacement, type SaverDeps } from './saver';
 import { submitItem } from './submit-item';
 import { addPhase, emptyPhaseTotals } from './phase-times';
 import { nowMs } from './clock';
+import { UnsentSubmissions } from './unsent-submissions';
 
 export type { EngineStats, RunnerOptions } from './runner-core';
 
@@ -45,7 +46,7 @@ export class Runner implements RunnerCore {
   private readonly batches = new Map<string, BatchRecord>();
   private readonly ops = new Set<Promise<unknown>>();
   /** Submissions not sent yet (beforeSend): a non-graceful stop waits for them to put their items back. */
-  private readonly unsent = new Map<string, { wait: Promise<boolean>; ticket: SendTicket; putBack: () => void }>();
+  private readonly unsent = new UnsentSubmissions();
   private readonly originals = new Map<string, Set<string>>();
   private readonly encoder: EncodeAhead;
   private readonly follower: ExecutionFollower;
@@ -216,20 +217,9 @@ export class Runner implements RunnerCore {
       // Whatever waits for its turn (or for the service to come back) is refused at once: a submission puts its item
       // back, a download is cut like the others.
       this.gate.close();
-      await Promise.all([this.downloads.abandon(ABANDON_WAIT_MS), settledWithin([...this.unsent.values()].map((u) => u.wait), ABANDON_WAIT_MS)]);
-      // Still waiting (a studio ledger query slower than the wait): put back here while the journal is open — left
-      // `submitting`, the next start would call it "may have been charged". The submission sees `abandoned` when its
-      // wait ends, and neither writes nor sends.
-      for (const [itemId, unsent] of this.unsent) {
-        if (unsent.ticket.sending) continue;
-        unsent.ticket.abandoned = true;
-        try {
-          unsent.putBack();
-        } catch (error) {
-          this.o.logger.warn('submission not put back at the stop', { itemId, error: error instanceof Error ? error.message : String(error) });
-        }
-      }
-      this.unsent.clear();
+      await Promise.all([this.downloads.abandon(ABANDON_WAIT_MS), this.unsent.settle(ABANDON_WAIT_MS)]);
+      // Still waiting (a studio ledger query slower than the wait): put back here while the journal is open.
+      this.unsent.abandonRest(this.o.logger);
     }
     for (const [itemId] of this.ready) this.o.journal.updateItem(itemId, { event: 'requeue' });
     this.ready.clear();
@@ -286,12 +276,7 @@ export class Runner implements RunnerCore {
   }
 
   beforeSend(itemId: string, ticket: SendTicket, putBack: () => void, wait: Promise<boolean>): Promise<boolean> {
-    const entry = { wait, ticket, putBack };
-    this.unsent.set(itemId, entry);
-    void wait.catch(() => undefined).finally(() => {
-      if (this.unsent.get(itemId) === entry) this.unsent.delete(itemId);
-    });
-    return wait;
+    return this.unsent.track(itemId, ticket, putBack, wait);
   }
 
   run(work: () => Promise<unknown>): void {
@@ -345,13 +330,4 @@ export class Runner implements RunnerCore {
   isBusy(): boolean {
     return this.follower.size > 0 || this.encoder.size > 0 || this.downloads.size > 0 || this.evidence.pending();
   }
-}
-
-/** Waits until every one of `work` has settled, or `ms` has passed. */
-async function settledWithin(work: readonly Promise<unknown>[], ms: number): Promise<void> {
-  if (work.length === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); });
-  await Promise.race([Promise.allSettled(work), expired]);
-  clearTimeout(timer);
 }

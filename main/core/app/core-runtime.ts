@@ -1,3 +1,4 @@
+import { finishedWithin } from '../finished-within';
 import { join } from 'node:path';
 import { hotFolderChannels } from '../../../shared/ipc/channels/hotfolders';
 import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
@@ -129,14 +130,8 @@ const HOT_FOLDERS_CLOSE_MS = 5_000;
  * nothing the next start would miss (a batch it abandoned is not journalled, its photos are picked up again).
  */
 async function closeHotFolders(hotFolders: HotFolderManager, boundMs: number, logger: Logger): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), boundMs)));
-  const closing = hotFolders.close().then(
-    () => 'closed' as const,
-    (error: unknown) => void logger.warn('hot folders did not close cleanly', { error: String(error) }),
-  );
-  const outcome = await Promise.race([closing, late]).finally(() => clearTimeout(timer));
-  if (outcome === 'late') logger.warn('hot folders did not close in time: stopping the engine without them', { waitedMs: boundMs });
+  const closing = hotFolders.close().catch((error: unknown) => logger.warn('hot folders did not close cleanly', { error: String(error) }));
+  if (!(await finishedWithin(closing, boundMs))) logger.warn('hot folders did not close in time: stopping the engine without them', { waitedMs: boundMs });
 }
 
 /** BATCHROOM_STUDIO_LEASE_MS: how long an instance's claims outlive its last heartbeat (default 30 s; tests shorten it). */

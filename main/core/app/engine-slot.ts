@@ -1,3 +1,4 @@
+import { finishedWithin } from '../finished-within';
 import { batchChannels } from '../../../shared/ipc/channels/batches';
 import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
 import { createBatchHandlers, createEngine, type Engine, type SubmitHooks } from '../engine';
@@ -115,13 +116,13 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
       if (!starting) return;
       const started = await starting.catch(() => null);
       if (!started) return;
-      const stopped = await withTimeout(started.engine.stop({ graceful }), timeoutMs);
+      const stopped = await finishedWithin(started.engine.stop({ graceful }), timeoutMs);
       if (!stopped) {
         // A graceful stop that outlasts the host's patience (a download crawling on a slow link) is made a hard
         // one before the journal closes: downloads and saves in progress are cut and left for the next start,
         // rather than writing into a closed journal and an output folder the app no longer watches.
         deps.logger.warn('engine did not stop in time', { graceful });
-        if (graceful && !(await withTimeout(started.engine.stop({ graceful: false }), HARD_STOP_MS))) {
+        if (graceful && !(await finishedWithin(started.engine.stop({ graceful: false }), HARD_STOP_MS))) {
           deps.logger.warn('engine did not stop in time after cutting its downloads');
         }
       }
@@ -130,15 +131,4 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
       started.release();
     },
   };
-}
-
-/** Waits for `work` at most `ms` (a shutdown must end even when a download hangs): true when it finished in time. */
-async function withTimeout(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  const finished = await Promise.race([work.then(() => true, () => true), expired]);
-  clearTimeout(timer);
-  return finished;
 }

@@ -1,13 +1,10 @@
+import { finishedWithin } from '../finished-within';
 import type { Logger } from '../log';
 import type { SendTicket } from './runner-core';
 
 /** Waits until every one of `work` has settled, or `ms` has passed. */
 export async function settledWithin(work: readonly Promise<unknown>[], ms: number): Promise<void> {
-  if (work.length === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<void>((resolve) => { timer = setTimeout(resolve, ms); });
-  await Promise.race([Promise.allSettled(work), expired]);
-  clearTimeout(timer);
+  if (work.length > 0) await finishedWithin(Promise.allSettled(work), ms);
 }
 
 interface Unsent {

@@ -1,3 +1,4 @@
+import { finishedWithin } from '../finished-within';
 import { dirname, join, relative } from 'node:path';
 import { BatchSpecSchema, type BatchSpec } from '../../../shared/engine/model';
 import { safeRelDir } from '../../../shared/naming';
@@ -117,13 +118,10 @@ export class BatchSubmitter {
    * stay in the folder, unrecorded, and the next start picks them up once.
    */
   async idle(waitMs = Infinity): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.min(waitMs, 2 ** 31 - 1))));
     const drained = (async () => {
       while (this.flushing.size > 0) await Promise.allSettled([...this.flushing]);
-      return true;
     })();
-    const done = await Promise.race([drained, late]).finally(() => clearTimeout(timer));
+    const done = await finishedWithin(drained, waitMs);
     if (!done) this.abandoned.abort(new Error('the hot folder closed before the engine took the batch'));
     return done;
   }

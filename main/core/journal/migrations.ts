@@ -104,4 +104,9 @@ export const MIGRATIONS: readonly string[] = [
     updated_at TEXT NOT NULL
   );
   `,
+  // 5: why a paused batch is paused, as a closed code (shared/engine/model.ts PauseCode): exit codes, banners and
+  // automatic resumes read the code; paused_reason stays the human message.
+  `
+  ALTER TABLE batches ADD COLUMN pause_code TEXT;
+  `,
 ];

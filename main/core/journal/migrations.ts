@@ -109,4 +109,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE batches ADD COLUMN pause_code TEXT;
   `,
+  // 6: an item the journal parked because the engine asked for a move the state machine does not allow
+  // (journal/transitions.ts): the sentence shown with it; its state is left as it was.
+  `
+  ALTER TABLE items ADD COLUMN attention TEXT;
+  `,
 ];

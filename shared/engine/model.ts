@@ -38,6 +38,21 @@ export const BATCH_STATES = ['running', 'paused', 'completed', 'cancelled'] as c
 export const SERVICE_UNREACHABLE = 'service-unreachable';
 /** `pausedReason` of a batch the user paused: the one pause nobody needs to be told about (they did it). */
 export const PAUSED_BY_USER = 'paused by you: items in flight finish, nothing new starts';
+/**
+ * Why a paused batch is paused, as a code: exit codes, banners and automatic resumes read it, never the words of
+ * `pausedReason` (the human message, which says the same to a person). `user`: Pause; `service-unreachable`: an
+ * outage (resumed by itself); `insufficient-credits` and `budget`: money (the CLI exits 4); `unauthorized`: the key
+ * was rejected mid-run (exit 3); `output-unwritable`: a paid result could not be written to the output folder (disk
+ * full, read-only, gone…): kept, and saved without a new execution once the folder can be written (retried by itself).
+ */
+export const PAUSE_CODES = ['user', 'service-unreachable', 'insufficient-credits', 'budget', 'unauthorized', 'output-unwritable'] as const;
+export const PauseCodeSchema = z.enum(PAUSE_CODES);
+export type PauseCode = z.infer<typeof PauseCodeSchema>;
+/** A pause: its code, and the message a person reads (`pausedReason`). */
+export interface BatchPause {
+  code: PauseCode;
+  reason: string;
+}
 export const BatchStateSchema = z.enum(BATCH_STATES);
 export type BatchState = z.infer<typeof BatchStateSchema>;
 
@@ -229,6 +244,8 @@ export const BatchSummarySchema = z.object({
   creditsSpent: z.number().nonnegative(),
   budget: z.number().nullable(),
   outputFolder: z.string(),
+  /** The same as a code (null unless paused): what scripts, exit codes and automatic resumes go by. */
+  pauseCode: PauseCodeSchema.nullable().default(null),
 });
 export type BatchSummary = z.infer<typeof BatchSummarySchema>;
 
@@ -247,6 +264,8 @@ export const ItemViewSchema = z.object({
   creditsCharged: z.number().nonnegative(),
   verdict: VerdictSchema,
   updatedAt: z.string(),
+  /** Set when the engine's state move was refused and the item parked: what the user should look at. */
+  attention: z.string().nullable().optional(),
 });
 export type ItemView = z.infer<typeof ItemViewSchema>;
 

@@ -126,17 +126,11 @@ describe('item state machine', () => {
 });
 
 describe('journal transition policy', () => {
-  it('throws on an illegal move when strict (tests)', () => {
-    const check = transitionChecker({ strict: true });
+  it('throws on an illegal move in every environment (the journal parks the item: test/main/journal/transition-parking.test.ts)', () => {
+    const check = transitionChecker();
     expect(check('i1', 'pending', 'encode')).toBe('encoding');
     expect(() => check('i1', 'saved', 'save')).toThrow(IllegalTransitionError);
     expect(() => check('i1', 'unknown', 'retry')).toThrow(/unknown --retry-->/);
-  });
-
-  it('logs an illegal move and applies the event as before when not strict (production)', () => {
-    const reported: IllegalTransitionError[] = [];
-    const check = transitionChecker({ strict: false, report: (e) => reported.push(e) });
-    expect(check('i2', 'cancelled', 'encode-failed')).toBe('failed');
-    expect(reported.map((e) => [e.itemId, e.from, e.event])).toEqual([['i2', 'cancelled', 'encode-failed']]);
+    expect(() => check('i2', 'cancelled', 'encode-failed')).toThrow(IllegalTransitionError);
   });
 });

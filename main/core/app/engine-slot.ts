@@ -59,7 +59,7 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
     let unsubscribe = () => {};
     try {
       journal = openJournal(deps.stateDir, {
-        transitions: { report: (error) => deps.logger.error('illegal item transition (applied as before)', { itemId: error.itemId, from: error.from, event: error.event }) },
+        transitions: { report: (error, attention) => deps.logger.error('illegal item transition refused: item parked', { itemId: error.itemId, from: error.from, event: error.event, attention }) },
       });
       engine = createEngine({
         journal, client: deps.client, logger: deps.logger, concurrency: deps.concurrency(), ...(deps.submitHooks ? { submitHooks: deps.submitHooks } : {}),

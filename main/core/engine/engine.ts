@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import {
-  PAUSED_BY_USER, SERVICE_UNREACHABLE, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary, type ServiceUnreachable,
+  PAUSED_BY_USER, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary, type ServiceUnreachable,
 } from '../../../shared/engine/model';
 import { canApply, inGroup } from '../../../shared/engine/item-states';
 import { AppError, isAppError } from '../../../shared/errors';
@@ -10,7 +10,7 @@ import { journalDoneLedger } from '../journal/done-ledger';
 import type { BatchRecord } from '../journal/types';
 import { silentLogger } from '../log';
 import { createCoalescer } from './events';
-import { isOutagePause } from './outage-pause';
+import { isOutagePause, outagePause } from './outage-pause';
 import { checkOutputFolder, specWithOutputFolder } from './output-folder';
 import { buildEstimate, planBatch, refuseUnrunnable, trialOf } from './planner';
 import { toBatchSummary, toItemView } from './projection';
@@ -65,7 +65,7 @@ export function createEngine(options: EngineOptions): Engine {
     onBatch: (id) => coalescer.markBatch(id),
     onOffline: (value) => {
       offline = value;
-      for (const b of journal.listBatches()) if (b.state === 'running' || isOutagePause(b.pausedReason)) coalescer.markBatch(b.id);
+      for (const b of journal.listBatches()) if (b.state === 'running' || isOutagePause(b)) coalescer.markBatch(b.id);
     },
   });
 
@@ -149,7 +149,7 @@ export function createEngine(options: EngineOptions): Engine {
     // A try-first batch remembers how many photos "Continue" would run.
     const stored: BatchSpec = planned.trial ? { ...spec, trialRest: planned.trial.rest } : spec;
     const batch: BatchRecord = {
-      id: randomUUID(), spec: stored, workflow, creditCost: workflow.creditCost, state: 'running', pausedReason: null, createdAt: at, updatedAt: at,
+      id: randomUUID(), spec: stored, workflow, creditCost: workflow.creditCost, state: 'running', pausedReason: null, pauseCode: null, createdAt: at, updatedAt: at,
       creditsSpent: 0, budget: spec.budget, outputFolder: spec.output.outputFolder,
     };
     journal.createBatch(batch, planned.items);
@@ -188,7 +188,7 @@ export function createEngine(options: EngineOptions): Engine {
     pause: (batchId) => {
       const batch = requireBatch(batchId);
       // A batch paused by an outage becomes the user's pause: it is then not resumed automatically.
-      if (batch.state === 'running' || isOutagePause(batch.pausedReason)) runner.setBatchState(batchId, 'paused', PAUSED_BY_USER);
+      if (batch.state === 'running' || isOutagePause(batch)) runner.setBatchState(batchId, 'paused', { code: 'user', reason: PAUSED_BY_USER });
       return summary(runner.batch(batchId));
     },
     resume: (batchId) => {
@@ -204,7 +204,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       // While the service is unreachable a resume waits for it (resumed automatically) and asks for a probe now.
       if (runner.gate.offline) {
-        runner.setBatchState(batchId, 'paused', SERVICE_UNREACHABLE);
+        runner.setBatchState(batchId, 'paused', outagePause());
         runner.gate.probeNow();
       } else {
         runner.setBatchState(batchId, 'running', null);

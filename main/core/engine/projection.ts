@@ -23,6 +23,7 @@ export function toItemView(item: ItemRecord): ItemView {
     creditsCharged: item.creditsCharged,
     verdict: item.verdict,
     updatedAt: item.updatedAt,
+    attention: item.attention,
   };
 }
 
@@ -50,6 +51,7 @@ export function toBatchSummary(journal: Journal, batch: BatchRecord, eta: EtaInp
     workflowName: batch.workflow.name,
     state: batch.state,
     pausedReason: batch.pausedReason,
+    pauseCode: batch.state === 'paused' ? batch.pauseCode : null,
     createdAt: batch.createdAt,
     total,
     counts,

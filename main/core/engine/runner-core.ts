@@ -1,3 +1,4 @@
+import type { BatchPause } from '../../../shared/engine/model';
 import type { BalanceCheck, BalanceCheckOptions } from './balance-check';
 import type { PhaseTotals } from './phase-times';
 import type { DoneLedger } from '../journal/done-ledger';
@@ -111,6 +112,7 @@ export interface RunnerCore {
   kick(): void;
   batch(id: string): BatchRecord;
   refreshBatch(id: string): BatchRecord;
-  setBatchState(id: string, state: BatchRecord['state'], pausedReason: string | null): void;
+  /** A pause carries its code and message (null for any other state). */
+  setBatchState(id: string, state: BatchRecord['state'], pause: BatchPause | null): void;
   checkBatchDone(batchId: string): void;
 }

@@ -1,11 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { SERVICE_UNREACHABLE } from '../../../shared/engine/model';
+import type { BatchPause } from '../../../shared/engine/model';
 import { IllegalTransitionError, inGroup, statesOf } from '../../../shared/engine/item-states';
 import { AppError } from '../../../shared/errors';
 import { removeTempFiles } from '../images/save';
 import type { Journal } from '../journal/journal';
 import { isJournalClosed } from '../journal/closed';
+import { isTestRun } from '../journal/transitions';
 import type { ItemWriteOptions } from '../journal/journal-api';
 import { lostEntryOf, recordLedger } from './done-record';
 import type { BatchRecord, ItemRecord } from '../journal/types';
@@ -16,7 +17,7 @@ import { DownloadPool } from './download-results';
 import { EncodeAhead } from './encode-ahead';
 import { ExecutionFollower } from './follow-execution';
 import { RequestGate } from './limiter';
-import { pauseForOutage, resumeAfterOutage } from './outage-pause';
+import { isOutagePause, pauseForOutage, resumeAfterOutage } from './outage-pause';
 import type { EngineStats, ReadyPayload, RunnerCore, RunnerOptions, SendTicket } from './runner-core';
 import { NamePlanCache } from './name-plan-cache';
 import { destinationFolder, recoverPlacement, type SaverDeps } from './saver';
@@ -103,10 +104,10 @@ export class Runner implements RunnerCore {
     return this.batch(id);
   }
 
-  setBatchState(id: string, state: BatchRecord['state'], pausedReason: string | null): void {
+  setBatchState(id: string, state: BatchRecord['state'], pause: BatchPause | null): void {
     // Resuming (typically after a top-up) must not trust the balance that caused the pause.
     if (state === 'running') this.credits.distrustBalance();
-    this.o.journal.updateBatch(id, { state, pausedReason });
+    this.o.journal.updateBatch(id, { state, pausedReason: pause?.reason ?? null, pauseCode: pause?.code ?? null });
     this.refreshBatch(id);
     this.o.onBatch(id);
     if (state === 'running') this.kick();
@@ -158,7 +159,7 @@ export class Runner implements RunnerCore {
     const at = this.o.now().toISOString();
     // A batch paused by an outage before the restart runs again: the gate finds out afresh whether the service answers.
     for (const batch of journal.listBatches()) {
-      if (batch.state === 'paused' && batch.pausedReason === SERVICE_UNREACHABLE) journal.updateBatch(batch.id, { state: 'running', pausedReason: null });
+      if (batch.state === 'paused' && isOutagePause(batch)) journal.updateBatch(batch.id, { state: 'running', pausedReason: null, pauseCode: null });
     }
     const lost: string[] = [];
     for (const batch of journal.listBatches()) {
@@ -281,8 +282,16 @@ export class Runner implements RunnerCore {
 
   run(work: () => Promise<unknown>): void {
     const op = work().catch((error: unknown) => {
-      // Only thrown under test (production logs and carries on): surface it as an unhandled rejection there.
-      if (error instanceof IllegalTransitionError) throw error;
+      // The journal refused the move, parked the item (attention) and logged it at error: show the parked item; under
+      // test also surface it as an unhandled rejection so the path is fixed. Never a crash of the process otherwise.
+      if (error instanceof IllegalTransitionError) {
+        try {
+          const parked = this.o.journal.getItem(error.itemId);
+          if (parked) this.o.onItem(parked);
+        } catch { /* the journal closed meanwhile: the attention is on the record for the next start */ }
+        if (isTestRun()) throw error;
+        return;
+      }
       // A task the stop did not wait for (a poll's answer, a save past the abandon wait) reached the closed journal:
       // nothing was written, and the journal already says what the next start picks up.
       if (isJournalClosed(error)) { this.o.logger.debug('engine task ended: the journal is closed', { error: error.message }); return; }

@@ -1,5 +1,5 @@
 import type { ItemEvent } from '../../../shared/engine/item-states';
-import type { BatchState, ItemState } from '../../../shared/engine/model';
+import type { BatchState, ItemState, PauseCode } from '../../../shared/engine/model';
 import type { OutcomeStream } from './outbox';
 import type { BalanceEvidenceStore } from './evidence-store';
 import type { BatchRecord, ExecutionRecord, ItemChange, ItemRecord, LedgerEntry, NewItem } from './types';
@@ -26,7 +26,7 @@ export interface Journal extends OutcomeStream, BalanceEvidenceStore {
   listBatches(): BatchRecord[];
   /** Ids of batches in a state, oldest first (cheap: no spec parsing). */
   batchIdsInState(state: BatchState): string[];
-  updateBatch(id: string, patch: { state?: BatchState; pausedReason?: string | null }): void;
+  updateBatch(id: string, patch: { state?: BatchState; pausedReason?: string | null; pauseCode?: PauseCode | null }): void;
   getItem(id: string): ItemRecord | null;
   listItems(query: ListItemsQuery): { total: number; items: ItemRecord[] };
   /** Items of a batch in the given states, in queue order. */

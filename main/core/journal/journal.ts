@@ -9,7 +9,7 @@ import { inGroup, ITEM_TRANSITIONS, statesAllowing, type ItemEvent } from '../..
 import { createOutbox } from './outbox';
 import { refusingAfterClose } from './closed';
 import { createEvidenceStore } from './evidence-store';
-import { transitionChecker, type TransitionPolicy } from './transitions';
+import { parkingIllegalMoves, transitionChecker, type TransitionPolicy } from './transitions';
 import type { BatchRecord, ItemChange, LedgerEntry, NewItem } from './types';
 
 type Db = InstanceType<typeof Database>;
@@ -65,7 +65,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   restrictToOwner(sidecars);
 
   const now = () => new Date().toISOString();
-  const checkTransition = transitionChecker(options.transitions);
+  const checkTransition = transitionChecker();
   const stmt = (() => {
     const cache = new Map<string, Stmt>();
     return (sql: string): Stmt => {
@@ -131,7 +131,8 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     const { event, ...patch } = change;
     const move = event === undefined ? null : moveOf(id, event);
     if (move) {
-      sets.push('state = ?');
+      // A legal move takes the item out of a parking (journal/transitions.ts) a refused one put it in.
+      sets.push('state = ?', 'attention = NULL');
       values.push(move.to);
     }
     for (const [key, value] of Object.entries(patch)) {
@@ -200,7 +201,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
 
   let closed = false;
   // After close() every use is a JS error (JournalClosedError), never a libsql call: a write there panics in Rust.
-  return refusingAfterClose<Journal>({
+  const api: Journal = {
     path,
     createBatch: (batch, items) => { createBatch(batch, items); outbox.notify(); },
     getBatch: (id) => {
@@ -219,6 +220,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     },
     listItems: ({ batchId, offset = 0, limit = 500, states }) => {
       const filter = states && states.length > 0 ? ` AND state IN (${statePlaceholders(states)})` : '';
+      if (patch.pauseCode !== undefined) stmt(`UPDATE batches SET pause_code = ?, updated_at = ? WHERE id = ?`).run(patch.pauseCode, now(), id);
       const args = [batchId, ...(states ?? [])];
       const total = Number((stmt(`SELECT COUNT(*) AS n FROM items WHERE batch_id = ?${filter}`).get(...args) as Row).n);
       const rows = stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE batch_id = ?${filter} ORDER BY position, rowid LIMIT ? OFFSET ?`)
@@ -280,7 +282,14 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
       closed = true;
       db.close();
     },
-  }, () => closed, ['close', 'onOutcome']);
+  };
+  // A refused state move parks its item (attention, logged at error) and rethrows: the writer's task stops there.
+  const parking = parkingIllegalMoves(api, ['updateItem', 'recordAccepted', 'recordRefund', 'transitionAll', 'settleLost'], {
+    park: (id, attention) => { stmt(`UPDATE items SET attention = ?, updated_at = ? WHERE id = ?`).run(attention, now(), id); },
+    inTransaction: () => db.inTransaction,
+    ...(options.transitions ? { policy: options.transitions } : {}),
+  });
+  return refusingAfterClose<Journal>(parking, () => closed, ['close', 'onOutcome']);
   /** Upserts a done-ledger entry (inside the caller's transaction when there is one). */
   function recordLedger(entry: LedgerEntry): void {
     stmt(`INSERT INTO ledger (key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,

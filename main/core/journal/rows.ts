@@ -1,4 +1,4 @@
-import type { BatchSpec, BatchState, ItemState, Verdict } from '../../../shared/engine/model';
+import type { BatchSpec, BatchState, ItemState, PauseCode, Verdict } from '../../../shared/engine/model';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import type { BatchRecord, ExecutionRecord, ItemPatch, ItemRecord, LedgerEntry } from './types';
 
@@ -7,9 +7,9 @@ import type { BatchRecord, ExecutionRecord, ItemPatch, ItemRecord, LedgerEntry }
 
 type Row = Record<string, unknown>;
 
-export const BATCH_COLUMNS = 'id, spec_json, workflow_json, credit_cost, state, paused_reason, created_at, updated_at, credits_spent, budget, output_folder';
+export const BATCH_COLUMNS = 'id, spec_json, workflow_json, credit_cost, state, paused_reason, pause_code, created_at, updated_at, credits_spent, budget, output_folder';
 export const ITEM_COLUMNS = `id, batch_id, position, display_name, sources_json, rel_dir, content_hash, state, progress, reason, execution_id,
-  result_urls_json, result_labels_json, outputs_json, pending_temp, pending_final, credits_charged, verdict, attempts, submitted_at, completed_at, updated_at`;
+  result_urls_json, result_labels_json, outputs_json, pending_temp, pending_final, credits_charged, verdict, attempts, submitted_at, completed_at, updated_at, attention`;
 
 const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
@@ -23,6 +23,7 @@ export function mapBatch(row: Row): BatchRecord {
     creditCost: num(row.credit_cost),
     state: str(row.state) as BatchState,
     pausedReason: strOrNull(row.paused_reason),
+    pauseCode: strOrNull(row.pause_code) as PauseCode | null,
     createdAt: str(row.created_at),
     updatedAt: str(row.updated_at),
     creditsSpent: num(row.credits_spent),
@@ -55,6 +56,7 @@ export function mapItem(row: Row): ItemRecord {
     submittedAt: strOrNull(row.submitted_at),
     completedAt: strOrNull(row.completed_at),
     updatedAt: str(row.updated_at),
+    attention: strOrNull(row.attention),
   };
 }
 
@@ -96,4 +98,5 @@ export const ITEM_PATCH_COLUMNS: { [K in keyof ItemPatch]-?: { name: string; enc
   attempts: { name: 'attempts' },
   submittedAt: { name: 'submitted_at' },
   completedAt: { name: 'completed_at' },
+  attention: { name: 'attention' },
 };

@@ -1,4 +1,4 @@
-import type { BatchSpec, BatchState, ItemState, Verdict } from '../../../shared/engine/model';
+import type { BatchSpec, BatchState, ItemState, PauseCode, Verdict } from '../../../shared/engine/model';
 import type { ItemEvent } from '../../../shared/engine/item-states';
 import type { WorkflowDetail } from '../../../shared/service/model';
 
@@ -10,6 +10,8 @@ export interface BatchRecord {
   creditCost: number;
   state: BatchState;
   pausedReason: string | null;
+  /** Why it is paused, as a code (null unless paused). */
+  pauseCode: PauseCode | null;
   createdAt: string;
   updatedAt: string;
   creditsSpent: number;
@@ -46,6 +48,8 @@ export interface ItemRecord {
   submittedAt: string | null;
   completedAt: string | null;
   updatedAt: string;
+  /** Parked by a refused state move (journal/transitions.ts): what the user should look at; null otherwise. */
+  attention: string | null;
 }
 
 export type NewItem = Pick<ItemRecord, 'id' | 'position' | 'displayName' | 'sources' | 'relDir' | 'contentHash' | 'state' | 'reason'>;

@@ -25,7 +25,7 @@ const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; on
   const { cancelItem, moveToFront, openReview } = useActions();
   const active = inGroup('inFlight', item.state);
   return (
-    <div className="item-row" role="row" aria-label={`${item.displayName}: ${ITEM_STATE_LABELS[item.state]}`}>
+    <div className="item-row" role="row" aria-label={`${item.displayName}: ${ITEM_STATE_LABELS[item.state]}${item.attention ? ', needs attention' : ''}`}>
       <span role="cell" className="item-pos">{item.position + 1}</span>
       <span role="cell" className="item-name mono" title={Object.values(item.sources).join('\n')}>
         <Thumb path={Object.values(item.sources)[0]} />
@@ -33,9 +33,13 @@ const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; on
       </span>
       <span role="cell" className="item-state">
         <span className={`badge badge-${stateTone(item.state)}`}>{ITEM_STATE_LABELS[item.state]}</span>
+        {item.attention && <span className="badge badge-warning" title={item.attention}>Needs attention</span>}
       </span>
       <span role="cell" className="item-progress">
-        {active ? (
+        {/* A parked item (its state move was refused) says why first: its progress no longer moves. */}
+        {item.attention ? (
+          <span className="item-reason item-attention" title={item.attention}>{item.attention}</span>
+        ) : active ? (
           <span className="progress progress-small" role="progressbar" aria-label={`${item.displayName} progress`} aria-valuenow={Math.round(item.progress)} aria-valuemin={0} aria-valuemax={100}>
             <span className="progress-fill" style={{ width: `${item.progress}%` }} />
           </span>

@@ -22,11 +22,16 @@ function inFlight(batch: BatchSummary): number {
 
 /**
  * Done for the CLI: completed or cancelled, or paused (credits, budget…) with nothing left in flight. A batch paused
- * because the service is unreachable is not done: the engine resumes it by itself once the service answers.
+ * because the service is unreachable is not done: the engine resumes it by itself once the service answers. One
+ * paused because the output folder cannot be written is done once only its paid results wait (`downloading`): they
+ * are kept in the journal (and the result cache) for `batchroom resume`, and waiting for a disk would hang a script.
  */
 export function isSettled(batch: BatchSummary): boolean {
   if (batch.state === 'completed' || batch.state === 'cancelled') return true;
-  return batch.state === 'paused' && batch.pausedReason !== SERVICE_UNREACHABLE && inFlight(batch) === 0;
+  if (batch.state !== 'paused') return false;
+  if (batch.pauseCode === 'service-unreachable' || (batch.pauseCode === null && batch.pausedReason === SERVICE_UNREACHABLE)) return false;
+  const waiting = batch.pauseCode === 'output-unwritable' ? (batch.counts.downloading ?? 0) : 0;
+  return inFlight(batch) - waiting === 0;
 }
 
 /**

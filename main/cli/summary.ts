@@ -1,4 +1,4 @@
-import type { BatchSummary, ItemView } from '../../shared/engine/model';
+import type { BatchSummary, ItemView, PauseCode } from '../../shared/engine/model';
 import { EXIT, type ExitCode } from './exit-codes';
 import type { CreditKind } from '../../shared/service/credit-kind';
 import { credits, table } from './format';
@@ -36,12 +36,26 @@ export function summarize({ batches, items }: BatchOutcome): SummaryLine {
   };
 }
 
-/** 0 all saved or skipped; 1 some failed or unknown; 4 a batch stopped for credits or budget (state kept). */
+/** The exit status a batch paused with this code asks for (docs/cli.md): the code decides, never the message's words. */
+export const PAUSE_EXIT: Record<PauseCode, ExitCode> = {
+  unauthorized: EXIT.auth,
+  'insufficient-credits': EXIT.credits,
+  budget: EXIT.credits,
+  user: EXIT.failed,
+  'service-unreachable': EXIT.failed,
+  'output-unwritable': EXIT.failed,
+};
+
+/**
+ * 0 all saved or skipped; 3 a batch stopped because the key was rejected; 4 one stopped for credits or budget (state
+ * kept); 1 some failed or unknown, or a batch paused for any other reason (the output folder could not be written).
+ */
 export function exitCodeFor(summary: SummaryLine, batches: BatchSummary[]): ExitCode {
-  const stoppedForMoney = batches.some((b) => b.state === 'paused' && /credit|budget/i.test(b.pausedReason ?? ''));
-  if (stoppedForMoney) return EXIT.credits;
+  const paused = batches.filter((b) => b.state === 'paused').map((b) => PAUSE_EXIT[b.pauseCode ?? 'user']);
+  if (paused.includes(EXIT.auth)) return EXIT.auth;
+  if (paused.includes(EXIT.credits)) return EXIT.credits;
   if (summary.failed > 0 || summary.unknown > 0 || summary.chargedNoResult > 0) return EXIT.failed;
-  if (batches.some((b) => b.state === 'paused')) return EXIT.failed;
+  if (paused.length > 0) return EXIT.failed;
   return EXIT.ok;
 }
 
@@ -64,9 +78,18 @@ export function summaryText({ batches, items }: BatchOutcome, summary: SummaryLi
   listed(['charged-no-result'], 'Charged, no result (the service lost these; `batchroom report --out report.csv` lists them for the provider):');
   listed(['skipped'], 'Skipped:');
   for (const b of batches) {
-    if (b.state === 'paused') lines.push('', `Batch ${b.id} is paused: ${b.pausedReason ?? 'paused'}. Continue with \`batchroom resume\`.`);
+    if (b.state === 'paused') lines.push('', pausedLine(b));
   }
   const folders = [...new Set(batches.map((b) => b.outputFolder))];
   if (summary.saved > 0) lines.push('', `Results in ${folders.join(', ')}`);
   return lines.join('\n');
+}
+
+/** What the summary says of a paused batch: its message, then how to go on, by its code. */
+function pausedLine(b: BatchSummary): string {
+  const reason = (b.pausedReason ?? 'paused').replace(/\.$/, '');
+  if (b.pauseCode === 'output-unwritable') {
+    return `Batch ${b.id} is paused: ${reason}. Its paid results are kept and are saved without a new charge by \`batchroom resume\`.`;
+  }
+  return `Batch ${b.id} is paused: ${reason}. Continue with \`batchroom resume\`.`;
 }

@@ -24,7 +24,7 @@ export function createScriptedBridge(total: number) {
     const c = counts();
     const progress = items.reduce((sum, i) => sum + (i.state === 'saved' ? 100 : i.progress), 0) / (total * 100);
     return {
-      id: 'bench', workflowId: 'color-grade', workflowName: 'Color Grade', state: 'running', pausedReason: null, createdAt: new Date(0).toISOString(),
+      id: 'bench', workflowId: 'color-grade', workflowName: 'Color Grade', state: 'running', pausedReason: null, pauseCode: null, createdAt: new Date(0).toISOString(),
       total, counts: c, progress, etaMs: 60_000, creditCost: total, unitCost: 1, trialRest: null, creditsSpent: c.saved, budget: null, outputFolder: '/out',
     };
   };

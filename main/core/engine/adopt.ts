@@ -28,7 +28,7 @@ export function adoptExecutions(deps: AdoptDeps, spec: BatchSpec, workflow: Work
   const { journal } = deps;
   const at = deps.now().toISOString();
   const batch: BatchRecord = {
-    id: randomUUID(), spec, workflow, creditCost: workflow.creditCost, state: 'running', pausedReason: null, createdAt: at, updatedAt: at,
+    id: randomUUID(), spec, workflow, creditCost: workflow.creditCost, state: 'running', pausedReason: null, pauseCode: null, createdAt: at, updatedAt: at,
     creditsSpent: 0, budget: null, outputFolder: spec.output.outputFolder,
   };
   const byPath = new Map(executions.map((e) => [resolve(e.path), e]));

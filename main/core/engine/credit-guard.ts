@@ -1,4 +1,5 @@
 import { isAppError } from '../../../shared/errors';
+import type { BatchPause } from '../../../shared/engine/model';
 import type { BatchRecord } from '../journal/types';
 import type { ServiceClient } from '../service/types';
 import type { RequestGate } from './limiter';
@@ -68,12 +69,12 @@ export class CreditGuard {
     if (this.balance !== null) this.balance += cost;
   }
 
-  /** null: go; 'wait': balance being refreshed; string: pause the batch with this reason. */
-  check(batch: BatchRecord): string | 'wait' | null {
+  /** null: go; 'wait': balance being refreshed; a pause: pause the batch with it. */
+  check(batch: BatchRecord): BatchPause | 'wait' | null {
     const cost = batch.creditCost;
     const committed = this.committed.get(batch.id) ?? 0;
     if (batch.budget !== null && batch.creditsSpent + committed + cost > batch.budget + 1e-9) {
-      return `budget reached: ${fmt(batch.creditsSpent)} of ${fmt(batch.budget)} credits spent, the next item costs ${fmt(cost)}`;
+      return { code: 'budget', reason: `budget reached: ${fmt(batch.creditsSpent)} of ${fmt(batch.budget)} credits spent, the next item costs ${fmt(cost)}` };
     }
     if (this.balance === null) return null;
     const allCommitted = this.committedTotal;
@@ -88,7 +89,7 @@ export class CreditGuard {
     }
     // Submissions in flight may still be refused (and so not charged): decide once they have answered.
     if (allCommitted > 0) return 'wait';
-    return `insufficient credits: balance ${fmt(this.balance)}, the next item costs ${fmt(cost)}. Top up, then resume.`;
+    return { code: 'insufficient-credits', reason: `insufficient credits: balance ${fmt(this.balance)}, the next item costs ${fmt(cost)}. Top up, then resume.` };
   }
 
   async refresh(): Promise<void> {

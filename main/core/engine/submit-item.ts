@@ -157,13 +157,13 @@ async function onSubmitError(core: RunnerCore, item: ItemRecord, images: Record<
     const requeued = requeue(null);
     const detail = isAppError(error) ? error.detail : {};
     if (typeof detail.available === 'number') core.credits.setBalance(detail.available);
-    core.setBatchState(batch.id, 'paused', `insufficient credits: the service refused the next item (${message}). Top up, then resume.`);
+    core.setBatchState(batch.id, 'paused', { code: 'insufficient-credits', reason: `insufficient credits: the service refused the next item (${message}). Top up, then resume.` });
     await requeued;
     return;
   }
   if (code === 'unauthorized') {
     const requeued = requeue(null);
-    core.setBatchState(batch.id, 'paused', `the service rejected the API key (${message}). Check it in Settings, then resume.`);
+    core.setBatchState(batch.id, 'paused', { code: 'unauthorized', reason: `the service rejected the API key (${message}). Check it in Settings, then resume.` });
     await requeued;
     return;
   }

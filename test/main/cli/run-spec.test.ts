@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError, describeFailure } from '../../../main/cli/errors';
 import { buildRunSpec, type RunFlags } from '../../../main/cli/run-spec';
-import { exitCodeFor, summarize } from '../../../main/cli/summary';
+import { exitCodeFor, summarize, summaryText } from '../../../main/cli/summary';
+import { isSettled } from '../../../main/cli/batch-tracker';
 import type { BatchSummary, ItemView } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
 import { KeychainUnavailableError, KeyTransportError, MissingApiKeyError } from '../../../main/core/secrets';
@@ -88,7 +89,7 @@ describe('buildRunSpec', () => {
 
 describe('exit codes and the summary line', () => {
   const batch = (extra: Partial<BatchSummary> = {}): BatchSummary => ({
-    id: 'b', workflowId: 'grade', workflowName: 'Grade', state: 'completed', pausedReason: null, createdAt: '', total: 3, counts: {} as BatchSummary['counts'],
+    id: 'b', workflowId: 'grade', workflowName: 'Grade', state: 'completed', pausedReason: null, pauseCode: null, createdAt: '', total: 3, counts: {} as BatchSummary['counts'],
     progress: 1, etaMs: 0, creditCost: 2, unitCost: 1, trialRest: null, creditsSpent: 4, budget: null, outputFolder: '/out', ...extra,
   });
   const item = (state: ItemView['state'], outputs: string[] = []): ItemView => ({
@@ -106,8 +107,32 @@ describe('exit codes and the summary line', () => {
     const ok = summarize({ batches: [batch()], items: [item('saved'), item('skipped')] });
     expect(exitCodeFor(ok, [batch()])).toBe(0);
     expect(exitCodeFor(summarize({ batches: [batch()], items: [item('unknown')] }), [batch()])).toBe(1);
-    const paused = batch({ state: 'paused', pausedReason: 'insufficient credits: 1 left, next item costs 2' });
+    const paused = batch({ state: 'paused', pausedReason: 'insufficient credits: 1 left, next item costs 2', pauseCode: 'insufficient-credits' });
     expect(exitCodeFor(ok, [paused])).toBe(4);
+  });
+
+  it('takes the exit code of a paused batch from its pause code, never from the words of its reason', () => {
+    const ok = summarize({ batches: [batch()], items: [item('saved')] });
+    const paused = (pauseCode: BatchSummary['pauseCode'], pausedReason: string) => batch({ state: 'paused', pauseCode, pausedReason });
+    // A key rejected mid-run: exit 3 as docs/cli.md promises (its message mentions no credit, and once said "credits").
+    expect(exitCodeFor(ok, [paused('unauthorized', 'the service rejected the API key (no credits for this key). Check it in Settings, then resume.')])).toBe(3);
+    expect(exitCodeFor(ok, [paused('budget', 'stopped at 3 of 3')])).toBe(4);
+    // Words about money in a pause of another kind do not make it a money stop.
+    expect(exitCodeFor(ok, [paused('user', 'paused by you before the credit ran out')])).toBe(1);
+    expect(exitCodeFor(ok, [paused('output-unwritable', 'Output disk full: 36 KB free on /mnt/x. Free space, then Resume.')])).toBe(1);
+    // The key beats money when several batches stopped.
+    expect(exitCodeFor(ok, [paused('budget', 'b'), paused('unauthorized', 'k')])).toBe(3);
+    const text = summaryText({ batches: [paused('output-unwritable', 'Output disk full: 36 KB free on /mnt/x. Free space, then Resume.')], items: [] }, ok);
+    expect(text).toContain('Output disk full: 36 KB free on /mnt/x. Free space, then Resume. Its paid results are kept');
+  });
+
+  it('settles a batch paused for its output folder once only paid results wait, and never one paused by an outage', () => {
+    const counts = (c: Partial<BatchSummary['counts']>) => c as BatchSummary['counts'];
+    const unwritable = (c: Partial<BatchSummary['counts']>) => batch({ state: 'paused', pauseCode: 'output-unwritable', pausedReason: 'x', counts: counts(c) });
+    expect(isSettled(unwritable({ downloading: 3, saved: 2 }))).toBe(true);
+    expect(isSettled(unwritable({ downloading: 3, running: 1 }))).toBe(false);
+    expect(isSettled(batch({ state: 'paused', pauseCode: 'service-unreachable', pausedReason: 'service-unreachable', counts: counts({}) }))).toBe(false);
+    expect(isSettled(batch({ state: 'paused', pauseCode: 'budget', pausedReason: 'x', counts: counts({ downloading: 1 }) }))).toBe(false);
   });
 
   it('maps error codes to exit codes with a hint, and scrubs secrets', () => {

@@ -136,7 +136,7 @@ type BatchOverrides = Omit<Partial<BatchSummary>, 'counts'> & { counts?: Partial
 export function batch(over: BatchOverrides): BatchSummary {
   const counts = Object.fromEntries(ITEM_STATES.map((s) => [s, over.counts?.[s] ?? 0])) as BatchSummary['counts'];
   return {
-    id: 'b1', workflowId: 'wf', workflowName: 'Relight', state: 'running', pausedReason: null, createdAt: '2026-01-01T00:00:00Z',
+    id: 'b1', workflowId: 'wf', workflowName: 'Relight', state: 'running', pausedReason: null, pauseCode: null, createdAt: '2026-01-01T00:00:00Z',
     total: 10, progress: 0, etaMs: null, creditCost: 2, unitCost: 1, trialRest: null, creditsSpent: 0, budget: null, outputFolder: '/out',
     ...over,
     counts,

@@ -81,11 +81,24 @@ describe('engine controls', () => {
     client.setBalance(2); // someone else spent credits meanwhile
     const paused = await waitForBatch(engine, batch.id, { states: ['paused'], timeoutMs: 5000 });
     expect(paused.pausedReason).toMatch(/insufficient credits/);
+    expect(paused.pauseCode).toBe('insufficient-credits');
     expect(paused.counts.saved).toBe(2);
     expect(paused.counts.failed).toBe(0);
     client.setBalance(10);
     engine.resume(batch.id);
     expect((await waitForBatch(engine, batch.id)).counts.saved).toBe(4);
+  });
+
+  it('pauses with code unauthorized (not a money code) when the key is rejected mid-run, even if its words say credits', async () => {
+    await writePhotos(bed.input, 3);
+    const client = createFakeClient({ onExecute: (n) => (n === 1 ? new AppError('unauthorized', 'key revoked: no credits for this key') : null) });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
+    await engine.start();
+    const batch = await engine.createBatch(spec());
+    const paused = await waitForBatch(engine, batch.id, { states: ['paused'], timeoutMs: 5000 });
+    expect(paused.pauseCode).toBe('unauthorized');
+    expect(paused.pausedReason).toMatch(/rejected the API key/);
+    expect(paused.counts.failed ?? 0).toBe(0);
   });
 
   it('stops at the budget instead of spending past it', async () => {
@@ -101,6 +114,7 @@ describe('engine controls', () => {
     await engine.start();
     const paused = await waitForBatch(engine, batch.id, { states: ['paused'], timeoutMs: 10_000 });
     expect(paused.pausedReason).toMatch(/budget reached: 3 of 3 credits spent/);
+    expect(paused.pauseCode).toBe('budget');
     expect(paused.creditsSpent).toBe(3);
     expect(paused.counts.saved).toBe(2);
     expect(client.executeCalls()).toBe(1);
@@ -119,6 +133,7 @@ describe('engine controls', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(client.executeCalls()).toBe(callsAtPause);
     expect(paused.pausedReason).toMatch(/paused by you/);
+    expect(paused.pauseCode).toBe('user');
     const cancelled = engine.cancel(batch.id);
     expect(cancelled.state).toBe('cancelled');
     expect(cancelled.counts.pending + cancelled.counts.encoding).toBe(0);

@@ -12,7 +12,7 @@ const workflow = { id: 'color-grade', name: 'Color Grade', description: '', tags
 
 function batchRecord(id: string): BatchRecord {
   const spec = BatchSpecSchema.parse({ workflowId: 'color-grade', inputs: { paths: ['/in'] }, output: { outputFolder: '/out' } });
-  return { id, spec, workflow, creditCost: 2, state: 'running', pausedReason: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), creditsSpent: 0, budget: null, outputFolder: '/out' };
+  return { id, spec, workflow, creditCost: 2, state: 'running', pausedReason: null, pauseCode: null, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(), creditsSpent: 0, budget: null, outputFolder: '/out' };
 }
 
 function items(n: number): NewItem[] {

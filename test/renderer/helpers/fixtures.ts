@@ -53,7 +53,7 @@ export function counts(some: Partial<BatchSummary['counts']>): BatchSummary['cou
 
 export function batch(overrides: Partial<BatchSummary> = {}): BatchSummary {
   return {
-    id: 'b1', workflowId: 'color-grade', workflowName: 'Color Grade', state: 'running', pausedReason: null, createdAt: '2026-11-22T10:00:00.000Z',
+    id: 'b1', workflowId: 'color-grade', workflowName: 'Color Grade', state: 'running', pausedReason: null, pauseCode: null, createdAt: '2026-11-22T10:00:00.000Z',
     total: 3, counts: counts({ pending: 3 }), progress: 0, etaMs: 90_000, creditCost: 3, unitCost: 1, trialRest: null, creditsSpent: 0, budget: null, outputFolder: '/out', ...overrides,
   };
 }

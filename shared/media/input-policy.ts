@@ -19,7 +19,8 @@ const RAW: ReadonlySet<string> = new Set(RAW_EXTENSIONS);
 const JPEG: ReadonlySet<string> = new Set(['.jpg', '.jpeg', '.jpe', '.jfif']);
 const PARTIAL_EXTENSIONS: ReadonlySet<string> = new Set(['.part', '.partial', '.crdownload', '.download', '.tmp', '.temp', '.opdownload', '.!ut']);
 const SYSTEM_FILES: ReadonlySet<string> = new Set(['thumbs.db', 'ehthumbs.db', 'desktop.ini', '.ds_store', 'icon\r']);
-const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['__MACOSX', '$RECYCLE.BIN', 'System Volume Information']);
+// Lower case: Windows writes `$Recycle.Bin` on NTFS and `$RECYCLE.BIN` on FAT/exFAT cards, and both are case-insensitive.
+const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['__macosx', '$recycle.bin', 'system volume information']);
 
 /** The lowercase extension of a name, with its dot ('' when there is none; a leading dot is not an extension). */
 export function extensionOf(name: string): string {
@@ -73,6 +74,6 @@ export function classifyInputName(name: string): InputClassification {
 /** Folders a scan never descends into: hidden ones (.git, .Trash) and system litter. The reason, or null. */
 export function skippedFolderReason(name: string): string | null {
   if (name.startsWith('.')) return 'hidden folder: not searched';
-  if (SKIPPED_FOLDERS.has(name)) return 'system folder: not searched';
+  if (SKIPPED_FOLDERS.has(name.toLowerCase())) return 'system folder: not searched';
   return null;
 }

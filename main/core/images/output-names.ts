@@ -1,5 +1,6 @@
 import { readdir } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
+import { relativeInside as pathInside } from '../media/inside-root';
 import { safeRelDir } from '../../../shared/naming';
 
 // The file-system side of the namer (shared/naming is pure): which names are already in an output folder, and which
@@ -34,8 +35,8 @@ export function relativeInside(outputFolder: string, paths: Iterable<string>): s
   const out: string[] = [];
   for (const path of paths) {
     if (/^https?:\/\//i.test(path)) continue;
-    const rel = relative(root, resolve(path));
-    if (rel && !rel.startsWith('..') && !isAbsolute(rel)) out.push(rel.split(sep).join('/'));
+    const rel = pathInside(root, path);
+    if (rel) out.push(rel);
   }
   return out;
 }

@@ -1,8 +1,9 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import type { RawPairs, SkippedInput } from '../../../shared/engine/model';
 import { classifyInputName, hasImageExtension, skippedFolderReason } from '../../../shared/media/input-policy';
+import { isInside } from '../media/inside-root';
 import { pairRawWithJpeg } from './raw-pairs';
 
 // The one input policy for every way in (the CLI, the app's batches, hot folders): files given directly and files
@@ -35,10 +36,6 @@ export interface ResolveOptions {
   partnersOnDisk?: boolean;
 }
 
-const isInside = (child: string, parent: string) => {
-  const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
 const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'error';

@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { dirname, relative, sep } from 'node:path';
 import type { DryRunReport } from '../../../shared/hotfolders/model';
 import { AppError } from '../../../shared/errors';
 import { folderUnavailableReason } from './availability';
@@ -7,6 +6,7 @@ import { fingerprintOf } from './baseline-store';
 import { hashCacheKey } from './hash-cache';
 import type { FolderRuntime } from './folder-runtime';
 import { ignoreRulesFor } from './ignore';
+import { subfolderOf } from '../media/inside-root';
 import { runLimited } from './limit';
 import { expectedExtension, planOutputNames, type NamingItem } from '../../../shared/naming';
 import { DEFAULT_NAMING_TEMPLATE } from '../../../shared/engine/model';
@@ -45,13 +45,9 @@ export async function dryRunFolder(
   // Names from the one namer, as the submitter's batches will be named: one batch per sub-folder, mirrored under
   // the output folder, {index} counted within it, collisions judged against what is in the output folder now.
   const candidates = files.filter((path) => verdicts.get(path)?.kind === 'process');
-  const relDirOf = (path: string) => {
-    const rel = relative(config.path, dirname(path));
-    return rel && !rel.startsWith('..') ? rel.split(sep).join('/') : '';
-  };
   const perFolder = new Map<string, number>();
   const namingItems: NamingItem[] = candidates.map((path) => {
-    const relDir = relDirOf(path);
+    const relDir = subfolderOf(config.path, path);
     const index = (perFolder.get(relDir) ?? 0) + 1;
     perFolder.set(relDir, index);
     return { key: path, sourcePath: path, relDir, index, outputs: [{ ext: expectedExtension(path, config.outputFormat) }] };

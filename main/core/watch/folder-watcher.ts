@@ -1,6 +1,7 @@
 import { watch, type FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
+import { isInside } from '../media/inside-root';
 import type { IgnoreRules } from './ignore';
 import { NewFilePoller, ReportOnce } from './new-file-poller';
 
@@ -85,7 +86,7 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
     watcher.on('change', (path, stats) => report(path, 'change', stats));
     poller = new NewFilePoller({
       watched: () => Object.fromEntries(Object.entries(watcher.getWatched())
-        .filter(([dir]) => dir === root || (options.recursive && dir.startsWith(root + sep)))),
+        .filter(([dir]) => (options.recursive ? isInside(dir, root) : dir === root))),
       ignored: (path) => options.ignored(path),
       intervalMs: timings.newFilePollMs,
       writePollMs: timings.writePollMs,

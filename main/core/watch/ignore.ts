@@ -1,5 +1,6 @@
-import { basename, isAbsolute, join, relative, resolve } from 'node:path';
-import { junkReason as junkNameReason } from '../../../shared/media/input-policy';
+import { basename, join, resolve } from 'node:path';
+import { junkReason as junkNameReason, skippedFolderReason } from '../../../shared/media/input-policy';
+import { isInside, segmentsInside } from '../media/inside-root';
 
 /** Subfolders of a watched folder that receive moved originals; always ignored so moved files never loop. */
 export const DONE_DIR = 'Done';
@@ -13,19 +14,6 @@ export function junkReason(path: string): string | null {
   return junkNameReason(basename(path));
 }
 
-const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
-
-function norm(path: string): string {
-  const abs = resolve(path);
-  return caseInsensitive ? abs.toLowerCase() : abs;
-}
-
-/** True when `child` is `parent` itself or anything below it. */
-export function isInside(child: string, parent: string): boolean {
-  const rel = relative(norm(parent), norm(child));
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-}
-
 export interface IgnoreRules {
   /** For chokidar's `ignored`: directories and files the watcher should not even descend into or report. */
   (path: string): boolean;
@@ -33,17 +21,23 @@ export interface IgnoreRules {
 }
 
 /**
- * The folder's ignore rules: junk files plus the output, Done and Failed folders (an output folder nested inside the
- * watched folder would otherwise feed every result back in as a new photo, forever).
+ * The folder's ignore rules, the same for the live watcher and the folder scan: junk files, the folders the input
+ * policy never searches (hidden ones, `__MACOSX`, `$RECYCLE.BIN`, `System Volume Information`) at any depth, and
+ * the output, Done and Failed folders (an output folder nested inside the watched folder would otherwise feed every
+ * result back in as a new photo, forever). Every segment below the root is looked at, not only the last: a watcher
+ * may report a file deep inside a folder it was never asked about.
  */
 export function ignoreRulesFor(root: string, outputFolder: string): IgnoreRules {
   const excludedDirs = [outputFolder, join(root, DONE_DIR), join(root, FAILED_DIR)].map((dir) => resolve(dir));
   const rules = ((path: string) => {
-    const abs = resolve(path);
-    if (norm(abs) === norm(root)) return false;
-    if (excludedDirs.some((dir) => isInside(abs, dir))) return true;
-    // Hidden folders (.git, .Trash, .sync) are skipped whole; hidden or partial files are junk.
-    return junkReason(abs) !== null;
+    const below = segmentsInside(root, path);
+    if (below !== null && below.length === 0) return false;
+    if (excludedDirs.some((dir) => isInside(path, dir))) return true;
+    // The last segment may be a file or a folder (chokidar does not always say): both rules apply to it.
+    const parts = below ?? [basename(path)];
+    if (parts.slice(0, -1).some((part) => skippedFolderReason(part) !== null)) return true;
+    const last = parts[parts.length - 1]!;
+    return skippedFolderReason(last) !== null || junkNameReason(last) !== null;
   }) as IgnoreRules;
   rules.excludedDirs = excludedDirs;
   return rules;

@@ -5,7 +5,7 @@ import type { Logger } from '../log';
 import type { FolderRuntime, RuntimeDeps } from './folder-runtime';
 import { createMemoryHashCache } from './hash-cache';
 import { DEFAULT_WATCH_TIMINGS } from './folder-watcher';
-import { isInside } from './ignore';
+import { isInside } from '../media/inside-root';
 import { createLimiter } from './limit';
 import type { HotFolderEngine, HotFolderItemOutcome, HotFolderLedger } from './ports';
 import { localLedger, type Ledger } from '../studio/ledger';

@@ -1,6 +1,7 @@
 import type { HotFolderEngine } from './ports';
 import { access, link, mkdir, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative } from 'node:path';
+import { basename, extname, join } from 'node:path';
+import { subfolderOf } from '../media/inside-root';
 
 /**
  * Moves a processed original into `<root>/<Done|Failed>/<same sub-path>`. A name already taken there gets a
@@ -10,8 +11,8 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 export async function moveOriginal(root: string, path: string, subfolder: string, fromSorted?: string): Promise<string> {
   // An original already sorted into `fromSorted`/ (Failed/, then saved by a retry) keeps its sub-path from there.
   const base = fromSorted ? join(root, fromSorted) : root;
-  const rel = relative(base, dirname(path));
-  const targetDir = rel.startsWith('..') ? join(root, subfolder) : join(root, subfolder, rel);
+  const rel = subfolderOf(base, path);
+  const targetDir = join(root, subfolder, ...rel.split('/'));
   await mkdir(targetDir, { recursive: true });
   const ext = extname(path);
   const stem = basename(path, ext);

@@ -1,4 +1,5 @@
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
+import { subfolderOf } from '../media/inside-root';
 import type { Logger } from '../log';
 import type { Ledger } from '../studio/ledger';
 import type { TakenOver } from '../studio/pg-instances';
@@ -69,7 +70,7 @@ async function takeOver(deps: StudioLinkDeps, runtimes: FolderRuntime[], items: 
     // One batch per sub-folder, as the folder itself would have sent them.
     const bySub = new Map<string, TakenOver[]>();
     for (const item of list) {
-      const rel = relative(runtime.config.path, dirname(join(runtime.config.path, item.relPath)));
+      const rel = subfolderOf(runtime.config.path, join(runtime.config.path, item.relPath));
       bySub.set(rel, [...(bySub.get(rel) ?? []), item]);
     }
     for (const [rel, group] of bySub) {

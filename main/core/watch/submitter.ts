@@ -1,5 +1,6 @@
 import { finishedWithin } from '../finished-within';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
+import { subfolderOf } from '../media/inside-root';
 import { BatchSpecSchema, type BatchSpec } from '../../../shared/engine/model';
 import { safeRelDir } from '../../../shared/naming';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
@@ -35,14 +36,14 @@ export interface SubmitterFolder {
   activity(kind: HotFolderActivity['kind'], path: string, message: string): void;
 }
 
-/** The batch a folder sends for files of one sub-folder (`rel`): results mirror the folder's layout. */
+/** The batch a folder sends for files of one sub-folder (`rel`, '/'-separated, '' for the folder itself): results mirror the folder's layout. */
 export function folderBatchSpec(config: HotFolderConfig, paths: string[], rel: string): BatchSpec {
   return BatchSpecSchema.parse({
     workflowId: config.workflowId,
     parameters: config.parameters,
     inputs: { paths, recursive: false, imageField: config.imageField, rawPairs: config.rawPairs },
     output: {
-      outputFolder: rel && !rel.startsWith('..') ? join(config.outputFolder, ...safeRelDir(rel).split('/')) : config.outputFolder,
+      outputFolder: rel ? join(config.outputFolder, ...safeRelDir(rel).split('/')) : config.outputFolder,
       ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
       collisionPolicy: config.collisionPolicy,
       metadata: config.metadataPolicy,
@@ -135,7 +136,7 @@ export class BatchSubmitter {
     batch = await this.applyBudget(batch);
     const groups = new Map<string, Candidate[]>();
     for (const c of batch) {
-      const rel = relative(config.path, dirname(c.path));
+      const rel = subfolderOf(config.path, c.path);
       const list = groups.get(rel) ?? [];
       list.push(c);
       groups.set(rel, list);

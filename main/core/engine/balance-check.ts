@@ -4,6 +4,7 @@ import { JournalClosedError } from '../journal/closed';
 import type { LostVerdict } from '../journal/evidence-store';
 import type { ItemRecord } from '../journal/types';
 import type { Logger } from '../log';
+import { BACKOFF, backoffDelay, startingAt } from '../service/retry';
 import type { ServiceClient } from '../service/types';
 import {
   BALANCE_KEPT_MOVING, evidenceReason, judgeLost, LOST_AWAITING_EVIDENCE, parseEvidenceState, type EvidenceState,
@@ -117,6 +118,11 @@ export class BalanceCheck {
     this.retryTimer = null;
   }
 
+  /** After the `attempts`-th failed check: twice the settle time, then four times. */
+  private rereadDelay(): number {
+    return backoffDelay(startingAt(BACKOFF.balanceReread, this.settleMs * 2), this.attempts - 1);
+  }
+
   private retryIn(ms: number): void {
     this.nextTryAt = nowMs() + ms;
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -145,7 +151,7 @@ export class BalanceCheck {
       if (Math.abs(first - second) > 1e-9) {
         this.attempts++;
         if (this.attempts >= MAX_ATTEMPTS) this.settle(null, second);
-        else this.retryIn(this.settleMs * 2 ** this.attempts);
+        else this.retryIn(this.rereadDelay());
         return;
       }
       this.settle(judgeLost, second);
@@ -154,7 +160,7 @@ export class BalanceCheck {
       if (error instanceof GateClosed || error instanceof JournalClosedError) return;
       this.attempts++;
       this.deps.logger.warn('balance evidence: could not read the balance', { error: error instanceof Error ? error.message : String(error) });
-      if (this.attempts < MAX_ATTEMPTS) this.retryIn(this.settleMs * 2 ** this.attempts);
+      if (this.attempts < MAX_ATTEMPTS) this.retryIn(this.rereadDelay());
     } finally {
       this.checking = false;
       this.holdUntil = 0;

@@ -4,6 +4,7 @@ import { updateWithLedger } from './done-record';
 import type { ItemRecord } from '../journal/types';
 import { learnDuration } from './poll-timing';
 import { nowMs } from './clock';
+import { BACKOFF, backoffDelay } from '../service/retry';
 import type { RunnerCore } from './runner-core';
 import { settledWithin } from './unsent-submissions';
 import { DownloadRetry, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
@@ -127,7 +128,7 @@ export class DownloadPool {
         }
         if (error instanceof DownloadRetry && attempt < MAX_ATTEMPTS) {
           core.o.logger.debug('download retry', { itemId, message });
-          await pause(Math.min(5_000, 300 * 2 ** attempt), signal);
+          await pause(backoffDelay(BACKOFF.download, attempt - 1), signal);
           continue;
         }
         core.update(itemId, { event: 'save-failed', completedAt: core.o.now().toISOString(), reason: `result could not be downloaded: ${message}` });

@@ -2,6 +2,7 @@ import { isAppError } from '../../../shared/errors';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { learnDuration, learnExecution, nextPollDelayMs, predictRemainingMs, type LearnedDuration, type ProgressSample } from './poll-timing';
 import { nowMs } from './clock';
+import { BACKOFF, backoffDelay } from '../service/retry';
 import { addPhase } from './phase-times';
 import { lostEntryOf, updateWithLedger } from './done-record';
 import type { RunnerCore } from './runner-core';
@@ -120,7 +121,7 @@ export class ExecutionFollower {
       const retryAfter = isAppError(error) && typeof error.detail.retryAfterMs === 'number' ? error.detail.retryAfterMs : null;
       if (retryAfter !== null) core.gate.backOff(retryAfter);
       flight.overdue += 1;
-      this.schedule(flight, retryAfter ?? Math.min(10_000, 250 * 2 ** Math.min(flight.overdue, 6)));
+      this.schedule(flight, retryAfter ?? backoffDelay(BACKOFF.statusFailed, flight.overdue - 1));
       return;
     }
     // An answer that comes after the stop is not journalled (the journal may be closing): start() asks again.

@@ -6,6 +6,8 @@
 // latch, a place in the queue — ends at once and acquire() rejects with GateClosed, so nothing that was waiting for
 // its turn sends a request (a paid submission) after the stop returned. start() opens it again.
 
+import { BACKOFF, backoffDelay, startingAt } from '../service/retry';
+
 export interface RequestGateOptions {
   requestsPerSecond: number;
   burst?: number;
@@ -20,9 +22,6 @@ export interface RequestGateOptions {
   /** First wait before probing (doubles up to 8 s). */
   probeDelayMs?: number;
 }
-
-/** Probes back off to one every 8 s: cheap for the service, and a restored service is noticed within seconds. */
-const MAX_PROBE_DELAY_MS = 8_000;
 
 /** acquire() after close(), or while waiting when close() came: the request must not be sent. */
 export class GateClosed extends Error {
@@ -136,7 +135,11 @@ export class RequestGate {
   private async probeLoop(): Promise<void> {
     if (this.probing) return;
     this.probing = true;
-    let delay = this.options.probeDelayMs ?? 1000;
+    // Probes back off to one every 8 s (BACKOFF.offlineProbe): cheap for the service, and a restored service is
+    // noticed within seconds.
+    const schedule = this.options.probeDelayMs === undefined ? BACKOFF.offlineProbe : startingAt(BACKOFF.offlineProbe, this.options.probeDelayMs);
+    let failedProbes = 0;
+    let delay = backoffDelay(schedule, failedProbes);
     while (this.offline && !this.closed) {
       this.nextProbeAt = this.now() + delay;
       this.options.onProbeScheduled?.(this.nextProbeAt);
@@ -157,7 +160,7 @@ export class RequestGate {
         this.networkFailures = 0;
         this.options.onOfflineChange?.(false);
       } catch {
-        delay = Math.min(MAX_PROBE_DELAY_MS, delay * 2);
+        delay = backoffDelay(schedule, ++failedProbes);
       }
     }
     this.nextProbeAt = null;

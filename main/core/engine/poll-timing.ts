@@ -5,6 +5,8 @@
 //   sleep part of the way and take a second one);
 // - overdue: short, growing steps.
 
+import { BACKOFF, backoffDelay } from '../service/retry';
+
 export interface ProgressSample {
   /** ms since the execution was accepted. */
   atMs: number;
@@ -86,7 +88,7 @@ export function nextPollDelayMs(state: PollState): number {
   const prediction = predictRemainingMs(state);
   if (prediction === null) {
     // Nothing known yet (queued, no history): look soon, then less and less often.
-    return Math.min(5_000, 500 * 2 ** Math.min(state.idlePolls, 4));
+    return backoffDelay(BACKOFF.idlePoll, state.idlePolls);
   }
   const { remainingMs, confident } = prediction;
   if (remainingMs <= MIN_STEP_MS / 2) {

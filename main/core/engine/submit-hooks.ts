@@ -1,6 +1,7 @@
 import { isAppError } from '../../../shared/errors';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { nowMs } from './clock';
+import { BACKOFF, backoffDelay } from '../service/retry';
 import type { RunnerCore, SendTicket } from './runner-core';
 
 export type { SubmitHooks } from './runner-core';
@@ -65,7 +66,7 @@ export async function announceAccepted(core: RunnerCore, item: ItemRecord, batch
         core.o.logger.warn('execution id kept in the local journal only (stopping)', { executionId, error: (error as Error).message });
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(5_000, 250 * 2 ** attempt)));
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(BACKOFF.recordAccepted, attempt)));
     }
   }
 }

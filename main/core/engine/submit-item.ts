@@ -4,6 +4,7 @@ import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { ExecuteOutcome } from '../service/types';
 import type { ExecutionFollower } from './follow-execution';
 import { nowMs } from './clock';
+import { BACKOFF, backoffDelay } from '../service/retry';
 import { addPhase } from './phase-times';
 import { GateClosed } from './limiter';
 import { isJournalClosed } from '../journal/closed';
@@ -170,7 +171,7 @@ async function onSubmitError(core: RunnerCore, item: ItemRecord, images: Record<
   if (RETRYABLE.has(code) && attempts < (core.o.maxSubmitAttempts ?? 8)) {
     if (code === 'network' || code === 'timeout') core.gate.networkFailed();
     const retryAfter = isAppError(error) && typeof error.detail.retryAfterMs === 'number' ? error.detail.retryAfterMs : null;
-    core.gate.backOff(retryAfter ?? Math.min(10_000, 250 * 2 ** attempts));
+    core.gate.backOff(retryAfter ?? backoffDelay(BACKOFF.submitRefused, attempts - 1));
     await requeue(`retrying: ${message}`);
     return;
   }

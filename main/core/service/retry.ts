@@ -17,6 +17,52 @@ export interface RetryOptions {
 
 export type RetryPolicy = Required<RetryOptions>;
 
+/**
+ * A doubling wait: `firstMs` before the first retry (`retry` 0), twice that before the next, never more than `maxMs`;
+ * `maxDoublings` stops the doubling earlier (a wait configured smaller than the default then stays small).
+ * Deterministic: the service requests add their own jitter (withRetries).
+ */
+export interface Backoff {
+  firstMs: number;
+  maxMs: number;
+  maxDoublings?: number;
+}
+
+export function backoffDelay(policy: Backoff, retry: number): number {
+  const doublings = Math.min(Math.max(0, Math.floor(retry)), policy.maxDoublings ?? 60);
+  return Math.min(policy.maxMs, policy.firstMs * 2 ** doublings);
+}
+
+/** The same policy with another first wait (a configured or test interval); its cap and doubling limit are kept. */
+export function startingAt(policy: Backoff, firstMs: number): Backoff {
+  return { ...policy, firstMs };
+}
+
+/**
+ * Every doubling wait of the core, named by what it waits for: one place to read and tune them. A service-given
+ * Retry-After always wins over these where the caller has one.
+ */
+export const BACKOFF = {
+  /** The service refused a submit for load (429/503, network): nobody sends before this (engine gate). */
+  submitRefused: { firstMs: 500, maxMs: 10_000 },
+  /** A status request for a running execution failed: that execution is looked at again after this. */
+  statusFailed: { firstMs: 500, maxMs: 10_000 },
+  /** A result download failed in a way worth another try. */
+  download: { firstMs: 600, maxMs: 5_000 },
+  /** The studio ledger did not record an accepted execution id yet (the local journal already has it). */
+  recordAccepted: { firstMs: 250, maxMs: 5_000 },
+  /** Offline: the next probe of the service (one every 8 s at most: cheap, and a service back is seen in seconds). */
+  offlineProbe: { firstMs: 1_000, maxMs: 8_000 },
+  /** A queued execution with no timing known yet: looked at less and less often. */
+  idlePoll: { firstMs: 500, maxMs: 5_000 },
+  /** Balance evidence: the two reads disagreed (or failed); twice the 3 s settle, then four times (3 tries in all). */
+  balanceReread: { firstMs: 6_000, maxMs: Number.POSITIVE_INFINITY },
+  /** Studio mode: the shared database cannot be reached yet. */
+  studioConnect: { firstMs: 2_000, maxMs: 30_000, maxDoublings: 4 },
+  /** A hot folder's batch was refused by the engine (offline, out of credits, output not writable). */
+  hotFolderRefused: { firstMs: 30_000, maxMs: 600_000 },
+} as const satisfies Record<string, Backoff>;
+
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(cancelledError());
@@ -71,7 +117,7 @@ export async function withRetries<T>(
     if ('fail' in result) throw result.fail;
     const error = result.retry;
     if (index + 1 >= policy.attempts) throw error;
-    const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** index);
+    const ceiling = backoffDelay({ firstMs: policy.baseDelayMs, maxMs: policy.maxDelayMs }, index);
     const jitter = Math.floor(policy.random() * ceiling);
     const delay = result.retryAfterMs !== undefined ? result.retryAfterMs + Math.floor(policy.random() * policy.baseDelayMs) : jitter;
     if (Date.now() - started + delay > policy.totalMs) throw error;

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError, isAppError } from '../../../shared/errors';
 import { silentLogger } from '../log';
+import { BACKOFF, backoffDelay, startingAt } from '../service/retry';
 import type { LedgerRecord } from './ledger';
 import { parseLedgerUrl } from './ledger-url';
 import type { FollowScope, TakenOver } from './pg-instances';
@@ -87,7 +88,7 @@ function deferredLedger(options: ConnectOptions, firstError: AppError): StudioLe
   };
   const schedule = () => {
     if (closed || inner) return;
-    const delay = Math.min(30_000, (options.retryMs ?? 2_000) * 2 ** Math.min(attempts++, 4));
+    const delay = backoffDelay(options.retryMs === undefined ? BACKOFF.studioConnect : startingAt(BACKOFF.studioConnect, options.retryMs), attempts++);
     timer = setTimeout(() => void tryOpen(), delay);
     timer.unref();
   };

@@ -1,6 +1,7 @@
 import { finishedWithin } from '../finished-within';
 import { join } from 'node:path';
 import { subfolderOf } from '../media/inside-root';
+import { BACKOFF, backoffDelay, startingAt } from '../service/retry';
 import { BatchSpecSchema, type BatchSpec } from '../../../shared/engine/model';
 import { safeRelDir } from '../../../shared/naming';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
@@ -173,7 +174,7 @@ export class BatchSubmitter {
    */
   private retryLater(paths: string[], message: string): void {
     this.submitFailures++;
-    const delay = Math.min(this.deps.retryMs * 2 ** (this.submitFailures - 1), 600_000);
+    const delay = backoffDelay(startingAt(BACKOFF.hotFolderRefused, this.deps.retryMs), this.submitFailures - 1);
     this.folder.status.reason = `${WAITING} ${Math.round(delay / 1000)} s: ${message}`;
     setTimeout(() => {
       for (const path of paths) this.reconsider(path);

@@ -213,6 +213,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     updateBatch: (id, patch) => {
       if (patch.state !== undefined) stmt(`UPDATE batches SET state = ?, updated_at = ? WHERE id = ?`).run(patch.state, now(), id);
       if (patch.pausedReason !== undefined) stmt(`UPDATE batches SET paused_reason = ?, updated_at = ? WHERE id = ?`).run(patch.pausedReason, now(), id);
+      if (patch.pauseCode !== undefined) stmt(`UPDATE batches SET pause_code = ?, updated_at = ? WHERE id = ?`).run(patch.pauseCode, now(), id);
     },
     getItem: (id) => {
       const row = stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = ?`).get(id) as Row | undefined;
@@ -220,7 +221,6 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     },
     listItems: ({ batchId, offset = 0, limit = 500, states }) => {
       const filter = states && states.length > 0 ? ` AND state IN (${statePlaceholders(states)})` : '';
-      if (patch.pauseCode !== undefined) stmt(`UPDATE batches SET pause_code = ?, updated_at = ? WHERE id = ?`).run(patch.pauseCode, now(), id);
       const args = [batchId, ...(states ?? [])];
       const total = Number((stmt(`SELECT COUNT(*) AS n FROM items WHERE batch_id = ?${filter}`).get(...args) as Row).n);
       const rows = stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE batch_id = ?${filter} ORDER BY position, rowid LIMIT ? OFFSET ?`)

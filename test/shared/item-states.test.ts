@@ -111,6 +111,9 @@ describe('item state machine', () => {
     ['resubmittable', ['failed', 'unknown', 'charged-no-result']],
     ['settled', ['saved', 'cancelled', 'unknown', 'charged-no-result', 'skipped']],
     ['unsuccessful', ['failed', 'unknown', 'charged-no-result']],
+    ['unsent', ['pending', 'encoding']],
+    ['unfinished', ['pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading', 'failed', 'unknown']],
+    ['named', ['pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading', 'saved', 'failed', 'unknown']],
   ] as const)('group %s is %j', (group, states) => {
     expect(statesOf(group)).toEqual(states);
   });
@@ -121,6 +124,7 @@ describe('item state machine', () => {
       expect(canApply(state, 'retry'), state).toBe(inGroup('retryable', state));
       expect(canApply(state, 'resubmit'), state).toBe(inGroup('resubmittable', state));
       expect(inGroup('settled', state), state).toBe(inGroup('terminal', state) && !inGroup('retryable', state));
+      expect(inGroup('unsent', state), state).toBe(canApply(state, 'cancel'));
     }
   });
 });

@@ -1,5 +1,6 @@
 import { extname, join } from 'node:path';
-import type { BatchSpec, ItemState } from '../../../shared/engine/model';
+import type { BatchSpec } from '../../../shared/engine/model';
+import { statesOf } from '../../../shared/engine/item-states';
 import {
   expectedExtension, nameKey, namingSourceOf, planOutputNames, safeRelDir, sourceExtension, usesCaptureTokens,
   type NamingItem, type NamingOutput, type PlannedOutput,
@@ -15,7 +16,7 @@ import type { NamePlanCache } from './name-plan-cache';
 // (when a result is in hand). Both plan every item of the batch the same way, so the preview is what gets written.
 
 /** Items that will (or may still) be saved take part in naming; skipped and cancelled ones never write a file. */
-const NAMED_STATES: readonly ItemState[] = ['pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading', 'saved', 'failed', 'unknown'];
+const NAMED_STATES = statesOf('named');
 
 export const imageFieldOrder = (workflow: WorkflowDetail): string[] => workflow.inputSchema.imageFields.map((f) => f.id);
 

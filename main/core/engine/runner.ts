@@ -194,7 +194,7 @@ export class Runner implements RunnerCore {
   /** Leftover `.batchroom-*.part` files in the folders of unfinished items. */
   private async sweepTemps(batch: BatchRecord): Promise<void> {
     const folders = new Set<string>();
-    for (const item of this.o.journal.itemsInStates(batch.id, ['pending', 'submitted', 'running', 'downloading', 'failed', 'unknown'])) {
+    for (const item of this.o.journal.itemsInStates(batch.id, statesOf('unfinished'))) {
       folders.add(destinationFolder(batch, item));
     }
     for (const folder of folders) await removeTempFiles(folder);

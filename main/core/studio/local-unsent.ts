@@ -1,4 +1,5 @@
 import { ITEM_STATES, type ItemState } from '../../../shared/engine/model';
+import { statesOf } from '../../../shared/engine/item-states';
 import type { Journal } from '../journal/journal';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 
@@ -7,7 +8,7 @@ import { ledgerKey, parametersHash } from '../journal/ledger-key';
 // recovery (which made every item that was `submitting` `unknown`), so `pending` here means "put back, unsent".
 
 /** Never sent: waiting to be (an item put back at a stop is `pending`), or cancelled before anything left. */
-const UNSENT: readonly ItemState[] = ['pending', 'encoding'];
+const UNSENT: readonly ItemState[] = statesOf('unsent');
 const NEVER_SENT: ReadonlySet<ItemState> = new Set([...UNSENT, 'cancelled']);
 /** Everything else may have reached the service (failed includes a 5xx the service may have started). */
 const MAYBE_SENT: readonly ItemState[] = ITEM_STATES.filter((state) => !NEVER_SENT.has(state));

@@ -1,6 +1,7 @@
 import { PathActions } from '../../components/PathActions';
 import { useState } from 'react';
 import { SERVICE_UNREACHABLE, type BatchSummary } from '../../../shared/engine/model';
+import { statesOf } from '../../../shared/engine/item-states';
 import { OutageBanner } from '../../components/OutageBanner';
 import { downloadText } from '../../lib/download';
 import { formatCredits, formatEta, percent } from '../../lib/format';
@@ -28,8 +29,8 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
   const [confirm, setConfirm] = useState<'cancel' | 'retry' | 'continue' | null>(null);
   const rest = batch.state === 'completed' ? batch.trialRest ?? 0 : 0;
   const notStarted = count(batch, 'cancelled');
-  const waiting = count(batch, 'pending', 'encoding');
-  const sent = count(batch, 'submitting', 'submitted', 'running', 'downloading');
+  const waiting = count(batch, ...statesOf('unsent'));
+  const sent = count(batch, ...statesOf('sent'));
   const exportReport = async () => {
     const report = await providerReport(batch.id);
     if (report) downloadText(report.fileName, report.csv);

@@ -122,6 +122,8 @@ export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // stdout's reader already went away (main.ts stops on a closed pipe): nothing is following, so stop now.
+  if (process.stdout.destroyed) onSignal();
   return {
     signal: controller.signal,
     dispose() {

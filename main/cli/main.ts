@@ -50,8 +50,24 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * A reader that goes away (`batchroom run … | head`, a closed terminal) is a stop, not a crash: the first EPIPE on
+ * stdout stops the command as Ctrl-C does (the batch kept in the journal, what is at the service still saved by the
+ * next start), and later writes to the closed pipe are dropped. Unhandled, the EPIPE killed the process mid-batch.
+ */
+function stopOnClosedStdout(): void {
+  let closed = false;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (closed) return;
+    closed = true;
+    process.emit('SIGTERM', 'SIGTERM');
+  });
+}
+
 /** Runs the CLI and resolves to the process exit code (never throws). */
 export async function main(argv: string[]): Promise<number> {
+  stopOnClosedStdout();
   const program = buildProgram();
   process.exitCode = undefined;
   // Before parsing: a usage error about any flag must already know which values on the line are keys.

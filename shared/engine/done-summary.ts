@@ -1,4 +1,4 @@
-import type { DoneInput } from './model';
+import type { DoneInput, FollowingInput } from './model';
 
 // One wording for photos the done ledger knows, used by the CLI, the app's cost summary and the items' reasons.
 
@@ -36,4 +36,15 @@ export function describeResultsGone(entries: readonly DoneInput[]): string {
   if (entries.length === 0) return '';
   const their = entries.length === 1 ? 'its result is' : 'their results are';
   return `${entries.length} done ${when(entries)}, but ${their} gone: offered again`;
+}
+
+/**
+ * "3 already running in another batch: paid once, 0 credits" — photos this batch takes from a batch that is already
+ * sending (or has paid for) them (FollowingInput).
+ */
+export function describeFollowing(entries: readonly FollowingInput[]): string {
+  if (entries.length === 0) return '';
+  const paid = entries.filter((e) => e.paid).length;
+  const what = paid === entries.length ? 'already paid for' : 'already running';
+  return `${entries.length} ${what} in another batch: paid once, 0 credits (their results are saved here too)`;
 }

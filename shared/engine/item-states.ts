@@ -13,7 +13,7 @@ export const ITEM_EVENTS = [
   'encode', 'requeue', 'submit', 'wait', 'accept', 'adopt', 'answer-lost', 'claimed-elsewhere', 'refused',
   'queued', 'progress', 'complete', 'execution-failed', 'execution-cancelled', 'execution-gone',
   'save', 'save-skipped', 'save-failed', 'encode-failed', 'cancel', 'restore', 'retry', 'redownload', 'resubmit',
-  'balance-uncharged', 'balance-charged',
+  'balance-uncharged', 'balance-charged', 'follow', 'unfollow', 'take-result', 'follow-lost',
 ] as const;
 export type ItemEvent = (typeof ITEM_EVENTS)[number];
 
@@ -43,14 +43,14 @@ export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
   'execution-failed': { from: ['submitted', 'running'], to: 'failed', why: 'the execution failed and the service refunded it' },
   'execution-cancelled': { from: ['submitted', 'running'], to: 'failed', why: 'the service cancelled or expired the execution' },
   'execution-gone': {
-    from: ['submitted', 'running'], to: 'charged-no-result',
-    why: 'the service no longer knows an execution it accepted (and charged): kept out of "Retry failed", reported to the provider',
+    from: ['submitted', 'running', 'downloading'], to: 'charged-no-result',
+    why: 'the service no longer knows an execution it accepted (and charged), and its result was not saved nor kept: kept out of "Retry failed", reported to the provider',
   },
   save: { from: ['downloading'], to: 'saved', why: 'every result is on disk under its final name' },
   'save-skipped': { from: ['downloading'], to: 'skipped', why: 'collision policy "skip": the name was taken' },
   'save-failed': { from: ['downloading'], to: 'failed', why: 'the paid result could not be downloaded or written' },
   'encode-failed': { from: ['encoding'], to: 'failed', why: 'the source could not be read or encoded' },
-  cancel: { from: ['pending', 'encoding'], to: 'cancelled', why: 'cancelled before anything was sent' },
+  cancel: { from: ['pending', 'encoding', 'following'], to: 'cancelled', why: 'cancelled before anything was sent' },
   restore: { from: ['cancelled'], to: 'pending', why: 'a cancelled batch resumed: what it never sent runs after all' },
   retry: { from: ['failed'], to: 'pending', why: '"Retry failed" for an item whose result was never paid for' },
   redownload: { from: ['failed'], to: 'downloading', why: '"Retry failed" for a paid result that was not saved: fetched again, not re-executed' },
@@ -62,6 +62,19 @@ export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
   'balance-charged': {
     from: ['unknown'], to: 'charged-no-result',
     why: 'the balance proves every lost submission was charged: reported to the provider like an execution it forgot',
+  },
+  follow: {
+    from: ['pending', 'encoding'], to: 'following',
+    why: 'the same photo (content, workflow, parameters, account) is claimed by another item: this one waits for that paid result instead of paying again',
+  },
+  unfollow: { from: ['following'], to: 'pending', why: 'the claim it waited for was released or refunded: nothing of it is at the service, so this item may send it' },
+  'take-result': {
+    from: ['following'], to: 'downloading',
+    why: 'the claim it follows has its paid result: saved into this batch\'s own output plan without a new execution',
+  },
+  'follow-lost': {
+    from: ['following'], to: 'skipped',
+    why: 'the claim it followed ended without a result it can take (the answer was lost, or the service lost the result): never paid again automatically',
   },
 };
 

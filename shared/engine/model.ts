@@ -23,7 +23,7 @@ export const DEFAULT_NAMING_TEMPLATE = '{name}_{workflow}{ext}';
  * item-states.ts: the only place either is written.
  */
 export const ITEM_STATES = [
-  'pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading',
+  'pending', 'following', 'encoding', 'submitting', 'submitted', 'running', 'downloading',
   'saved', 'failed', 'cancelled', 'unknown', 'charged-no-result', 'skipped',
 ] as const;
 export const ItemStateSchema = z.enum(ITEM_STATES);
@@ -184,6 +184,19 @@ export type SkippedInput = z.infer<typeof SkippedInputSchema>;
 export const DoneInputSchema = z.object({ path: z.string(), doneAt: z.string(), outputs: z.array(z.string()) });
 export type DoneInput = z.infer<typeof DoneInputSchema>;
 
+/**
+ * A photo another batch is already sending (or has paid for and not saved yet): this batch takes that result into
+ * its own output plan and pays nothing for it (shared/engine/claim-states.ts).
+ */
+export const FollowingInputSchema = z.object({
+  path: z.string(),
+  /** The batch that holds it, when it is an item of an open batch (null: only its claim is left, e.g. a paid result not saved). */
+  batchId: z.string().nullable(),
+  /** Already accepted by the service (paid); false: about to be sent by that batch. */
+  paid: z.boolean(),
+});
+export type FollowingInput = z.infer<typeof FollowingInputSchema>;
+
 export const BatchEstimateSchema = z.object({
   workflowId: z.string(),
   itemCount: z.number().int().nonnegative(),
@@ -203,6 +216,8 @@ export const BatchEstimateSchema = z.object({
   alreadyDone: z.array(DoneInputSchema).default([]),
   /** Done before, but every result that run saved is gone: offered again, counted in itemCount and totalCost. */
   resultsGone: z.array(DoneInputSchema).default([]),
+  /** Already running (or paid, not saved) in another batch: counted in itemCount, not in totalCost. */
+  following: z.array(FollowingInputSchema).default([]),
   /** Whether alreadyDone photos are run again (the spec's `rerun`). */
   rerun: z.boolean().default(false),
   /** Where the results will be saved (the default folder next to the photos already resolved). */
@@ -229,6 +244,8 @@ export const BatchSummarySchema = z.object({
   state: BatchStateSchema,
   /** Why a batch is paused (user request, insufficient credits, budget reached, offline…). */
   pausedReason: z.string().nullable(),
+  /** The same as a code (null unless paused): what scripts, exit codes and automatic resumes go by. */
+  pauseCode: PauseCodeSchema.nullable().default(null),
   createdAt: z.string(),
   total: z.number().int().nonnegative(),
   counts: ItemCountsSchema,
@@ -244,8 +261,6 @@ export const BatchSummarySchema = z.object({
   creditsSpent: z.number().nonnegative(),
   budget: z.number().nullable(),
   outputFolder: z.string(),
-  /** The same as a code (null unless paused): what scripts, exit codes and automatic resumes go by. */
-  pauseCode: PauseCodeSchema.nullable().default(null),
 });
 export type BatchSummary = z.infer<typeof BatchSummarySchema>;
 

@@ -25,7 +25,8 @@ export type StudioInstance = z.infer<typeof StudioInstanceSchema>;
 export const StudioClaimSchema = z.object({
   folderKey: z.string(),
   relPath: z.string(),
-  state: z.enum(['claimed', 'submitting', 'submitted']),
+  /** One of the claim table's in-flight states (shared/engine/claim-states.ts). */
+  state: z.enum(['claimed', 'submitting', 'accepted']),
   owner: z.string().nullable(),
   executionId: z.string().nullable(),
   since: z.string(),

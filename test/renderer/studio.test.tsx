@@ -30,7 +30,7 @@ const status: StudioStatus = {
     { id: 'i-old', host: 'laptop', pid: 9, version: '0.3.9', label: null, startedAt: '2026-11-24T08:00:00.000Z', heartbeatAt: '2026-11-24T18:00:00.000Z', alive: false, stopped: true, processed: 40, failed: 2, creditsSpent: 80, inFlight: 0, perMinute: 0 },
   ],
   claimsInFlight: [
-    { folderKey: 'to-edit', relPath: 'day1/IMG_0001.jpg', state: 'submitted', owner: 'i-mac', executionId: 'ex-1', since: '2026-11-25T09:59:00.000Z' },
+    { folderKey: 'to-edit', relPath: 'day1/IMG_0001.jpg', state: 'accepted', owner: 'i-mac', executionId: 'ex-1', since: '2026-11-25T09:59:00.000Z' },
     { folderKey: 'to-edit', relPath: 'day1/IMG_0002.jpg', state: 'claimed', owner: 'i-nas', executionId: null, since: '2026-11-25T09:29:00.000Z' },
   ],
   folders: [{ folderKey: 'to-edit', budget: 100, creditsCommitted: 38, processed: 17, failed: 1 }],

@@ -31,6 +31,7 @@ const LEGAL: [ItemState, ItemEvent, ItemState][] = [
   ['running', 'execution-cancelled', 'failed'],
   ['submitted', 'execution-gone', 'charged-no-result'],
   ['running', 'execution-gone', 'charged-no-result'],
+  ['downloading', 'execution-gone', 'charged-no-result'],
   ['downloading', 'save', 'saved'],
   ['downloading', 'save-skipped', 'skipped'],
   ['downloading', 'save-failed', 'failed'],
@@ -44,11 +45,20 @@ const LEGAL: [ItemState, ItemEvent, ItemState][] = [
   ['unknown', 'balance-uncharged', 'pending'],
   ['unknown', 'balance-charged', 'charged-no-result'],
   ['cancelled', 'restore', 'pending'],
+  ['pending', 'follow', 'following'],
+  ['encoding', 'follow', 'following'],
+  ['following', 'unfollow', 'pending'],
+  ['following', 'take-result', 'downloading'],
+  ['following', 'follow-lost', 'skipped'],
+  ['following', 'cancel', 'cancelled'],
 ];
 
 // Moves that must never happen: each one would pay twice, lose a paid result or resurrect a finished item.
 const ILLEGAL: [ItemState, ItemEvent][] = [
   ['pending', 'submit'], // never sent without being encoded and journalled `submitting` first
+  ['following', 'submit'], // a follower never sends: it goes back to pending first, when the claim it followed is released
+  ['following', 'encode'],
+  ['submitting', 'follow'], // once sent, an item is the owner of its claim: it never follows another
   ['unknown', 'retry'], // "Retry failed" never resends an item that may have been charged
   ['charged-no-result', 'retry'], // …nor one that was charged and lost: only an explicit resubmit, which shows the cost
   ['charged-no-result', 'redownload'],
@@ -111,9 +121,9 @@ describe('item state machine', () => {
     ['resubmittable', ['failed', 'unknown', 'charged-no-result']],
     ['settled', ['saved', 'cancelled', 'unknown', 'charged-no-result', 'skipped']],
     ['unsuccessful', ['failed', 'unknown', 'charged-no-result']],
-    ['unsent', ['pending', 'encoding']],
-    ['unfinished', ['pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading', 'failed', 'unknown']],
-    ['named', ['pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading', 'saved', 'failed', 'unknown']],
+    ['unsent', ['pending', 'following', 'encoding']],
+    ['unfinished', ['pending', 'following', 'encoding', 'submitting', 'submitted', 'running', 'downloading', 'failed', 'unknown']],
+    ['named', ['pending', 'following', 'encoding', 'submitting', 'submitted', 'running', 'downloading', 'saved', 'failed', 'unknown']],
   ] as const)('group %s is %j', (group, states) => {
     expect(statesOf(group)).toEqual(states);
   });

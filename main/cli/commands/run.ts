@@ -3,7 +3,7 @@ import { describeResultFile } from '../../../shared/engine/result-file';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { AppError } from '../../../shared/errors';
-import { describeAlreadyDone, describeResultsGone } from '../../../shared/engine/done-summary';
+import { describeAlreadyDone, describeFollowing, describeResultsGone } from '../../../shared/engine/done-summary';
 import type { BatchEstimate } from '../../../shared/engine/model';
 import { describeRawPairs, describeSkip } from '../../../shared/engine/skip-text';
 import { UsageError } from '../errors';
@@ -105,6 +105,7 @@ function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: stri
       ? `  ${describeAlreadyDone(estimate.alreadyDone)}: running them again (--rerun)`
       : `  ${describeAlreadyDone(estimate.alreadyDone)}: skipped (--rerun runs them again for ${credits(estimate.alreadyDone.length * estimate.costPerItem)})`);
   }
+  if (estimate.following.length > 0) out.line(`  ${describeFollowing(estimate.following)}`);
   if (estimate.resultsGone.length > 0) {
     out.line(`  ${describeResultsGone(estimate.resultsGone)} (${credits(estimate.resultsGone.length * estimate.costPerItem)})`);
   }

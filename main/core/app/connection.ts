@@ -86,6 +86,9 @@ export function forwardingClient(current: () => ServiceClient): ServiceClient {
     get account() {
       return current().account;
     },
+    get accountId() {
+      return current().accountId;
+    },
     listWorkflows: (...a) => current().listWorkflows(...a),
     getWorkflow: (...a) => current().getWorkflow(...a),
     execute: (...a) => current().execute(...a),

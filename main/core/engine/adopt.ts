@@ -4,6 +4,7 @@ import type { BatchSpec } from '../../../shared/engine/model';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import type { Journal } from '../journal/journal';
 import type { BatchRecord, NewItem } from '../journal/types';
+import { isClaimHeld } from '../journal/claims';
 
 /** An execution submitted elsewhere (another instance, now gone) that this engine follows and saves. */
 export interface AdoptedExecution {
@@ -36,8 +37,14 @@ export function adoptExecutions(deps: AdoptDeps, spec: BatchSpec, workflow: Work
   for (const item of journal.itemsInStates(batch.id, ['pending'])) {
     const adopted = Object.values(item.sources).map((source) => byPath.get(resolve(source))).find((e) => e !== undefined);
     if (adopted) {
-      journal.recordAccepted(item.id, adopted.executionId, adopted.credits, at, 'adopt');
-      deps.runner.follow(item.id);
+      try {
+        journal.recordAccepted(item.id, adopted.executionId, adopted.credits, at, 'adopt');
+        deps.runner.follow(item.id);
+      } catch (error) {
+        // This machine already holds the photo's unit (another batch of it): take that result, do not adopt twice.
+        if (!isClaimHeld(error)) throw error;
+        journal.updateItem(item.id, { event: 'follow', reason: 'the same photo is already being processed by another batch here: this batch takes that result' });
+      }
     } else {
       journal.updateItem(item.id, { event: 'cancel', reason: 'no execution to follow for this file', completedAt: at });
     }

@@ -4,6 +4,7 @@ import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { RunnerCore } from './runner-core';
 import { addPhase } from './phase-times';
 import { nowMs } from './clock';
+import { followIfHeld } from './claim-followers';
 
 // Encoding runs ahead of submission so an execution slot never waits for sharp, but only a little ahead: at most
 // min(concurrency, 8) + encoders payloads (base64 data URLs, several MB each) are ever held in memory, never the
@@ -40,8 +41,13 @@ export class EncodeAhead {
 
   private nextPending(running: BatchRecord[]): ItemRecord | null {
     for (const batch of running) {
-      const [item] = this.core.o.journal.itemsInStates(batch.id, ['pending'], 1);
-      if (item) return item;
+      for (;;) {
+        const [item] = this.core.o.journal.itemsInStates(batch.id, ['pending'], 1);
+        if (!item) break;
+        // Its unit is already at the service for another item: it follows that one (nothing encoded, nothing sent).
+        if (followIfHeld(this.core, item)) continue;
+        return item;
+      }
     }
     return null;
   }

@@ -22,6 +22,7 @@ import { createRecentReads, type ServiceRead } from './recent-reads';
 import { createResultMetadataWriter } from '../images/result-metadata';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
 import type { Engine, EngineOptions } from './engine-api';
+import { accountIdOf } from '../service/account-id';
 export type { AdoptedExecution } from './adopt';
 export type { Engine, EngineOptions } from './engine-api';
 
@@ -54,6 +55,7 @@ export function createEngine(options: EngineOptions): Engine {
     journal, client, logger, concurrency, now,
     encodeConcurrency: options.encodeConcurrency,
     downloadConcurrency: options.downloadConcurrency,
+    resultCacheBytes: options.resultCacheBytes,
     requestsPerSecond: options.requestsPerSecond,
     maxSubmitAttempts: options.maxSubmitAttempts,
     maxInputPixels: options.maxInputPixels,
@@ -85,10 +87,7 @@ export function createEngine(options: EngineOptions): Engine {
     const at = nowMs();
     const account = client.account;
     try {
-      const ticket = runner.evidence.ticket();
-      const balance = (await client.getBalance()).apiCredits;
-      runner.setBalance(balance);
-      runner.evidence.observe(balance, ticket);
+      const balance = (await runner.credits.read()).apiCredits;
       return { value: balance, at, account };
     } catch (error) {
       if (isAppError(error) && error.code === 'unauthorized') throw error;
@@ -125,7 +124,7 @@ export function createEngine(options: EngineOptions): Engine {
     const recent = forStart ? recentReads.take(spec.workflowId, client.account) : null;
     const fresh = recent ? null : readService(spec.workflowId);
     const workflow: WorkflowDetail = fresh ? (await fresh.workflow).value : recent!.workflow;
-    const full = await planBatch(spec, workflow, fileFacts, doneLedger);
+    const full = await planBatch(spec, workflow, fileFacts, doneLedger, { accountId: accountIdOf(client), holder: (key) => journal.claimHolder(key) });
     const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
     const balance = fresh ? (await fresh.balance).value : reusedBalance(recent!.balance);
     return { spec, workflow, planned, balance, fresh, estimate: await buildEstimate(spec, workflow, planned, balance, now(), fileFacts, resultMetadata.capture) };
@@ -299,5 +298,6 @@ export function createEngine(options: EngineOptions): Engine {
     },
     stats: () => ({ ...runner.stats, phases: structuredClone(runner.stats.phases) }),
     busy: () => runner.isBusy(),
+    readBalance: () => runner.credits.read(),
   };
 }

@@ -2,8 +2,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { describeAlreadyDone } from '../../../shared/engine/done-summary';
-import type { BatchEstimate, BatchSpec, DoneInput, SkippedInput } from '../../../shared/engine/model';
+import type { BatchEstimate, BatchSpec, DoneInput, FollowingInput, SkippedInput } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
+import { withinCredits } from '../../../shared/engine/money';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { classifyInputFile } from '../images/classify';
 import type { FileFacts } from '../images/file-facts';
@@ -11,6 +12,7 @@ import { resolveInputs } from '../images/resolve-inputs';
 import type { DoneLedger } from '../journal/done-ledger';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import type { NewItem } from '../journal/types';
+import { claimKeyOf, type ClaimHolder } from '../journal/claims';
 import { imageFieldOrder, previewOutputNames, type CaptureReader } from './output-plan';
 import { DEFAULT_OUTPUT_SIZE, OUTPUT_LONG_EDGE } from '../images/encode';
 import { namingSourceOf, resultFormatOf } from '../../../shared/naming';
@@ -34,6 +36,14 @@ export interface Plan {
   alreadyDone: DoneInput[];
   /** Done before but every result of that run is gone: runnable again. */
   resultsGone: DoneInput[];
+  /** Runnable items whose unit another batch already holds: they take that paid result and cost nothing. */
+  following: FollowingInput[];
+}
+
+/** Who already holds a unit (journal/claims.ts), and which service account this engine pays from. */
+export interface ClaimLookup {
+  accountId: string;
+  holder(claimKey: string): ClaimHolder;
 }
 
 const anyExists = async (paths: readonly string[]) =>
@@ -61,7 +71,7 @@ export function defaultImageField(workflow: WorkflowDetail, spec: BatchSpec): st
  * `done`: the done ledger. A photo it knows as saved under this workflow and these parameters is skipped with the
  * day and place of its results, unless the spec asks to `rerun`; if those results are all gone it runs again.
  */
-export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts: FileFacts, done?: DoneLedger): Promise<Plan> {
+export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts: FileFacts, done?: DoneLedger, claims?: ClaimLookup): Promise<Plan> {
   const paramsHash = parametersHash(spec.parameters);
   const items: NewItem[] = [];
   const skipped: SkippedInput[] = [];
@@ -70,13 +80,18 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
   const firstByKey = new Map<string, string>();
   const alreadyDone: DoneInput[] = [];
   const resultsGone: DoneInput[] = [];
+  const following: FollowingInput[] = [];
   let position = 0;
 
   // Runnable items take positions 0…n-1 (so `{index}` is the same in the preview and on disk); skipped ones follow.
   const deferred: Omit<NewItem, 'position'>[] = [];
-  const push = (sources: Record<string, string>, relDir: string, displayName: string, hash: string | null, skipReason: string | null) => {
+  const push = (sources: Record<string, string>, relDir: string, displayName: string, hash: string | null, skipReason: string | null,
+    claimKey: string | null = null) => {
     const id = randomUUID();
-    const item = { id, displayName, sources, relDir, contentHash: hash, state: skipReason ? 'skipped' as const : 'pending' as const, reason: skipReason };
+    const item = {
+      id, displayName, sources, relDir, contentHash: hash, state: skipReason ? 'skipped' as const : 'pending' as const, reason: skipReason,
+      claimKey: skipReason ? null : claimKey,
+    };
     if (skipReason) deferred.push(item);
     else items.push({ ...item, position: position++ });
     return id;
@@ -91,6 +106,15 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
       return;
     }
     firstByKey.set(key, label);
+    const claimKey = claims ? claimKeyOf(key, claims.accountId) : null;
+    // Already at the service (or about to be) for another batch: this one takes that result, whatever the ledger or
+    // --rerun say — paying twice at once for the same edit is never what anyone asked for.
+    const holder = claimKey && claims ? claims.holder(claimKey) : null;
+    if (holder && (holder.claim || holder.item)) {
+      following.push({ path: label, batchId: holder.item?.batchId ?? null, paid: holder.claim !== null && holder.claim.state !== 'claimed' && holder.claim.state !== 'submitting' });
+      keys.set(push(sources, relDir, displayName, hash, null, claimKey), key);
+      return;
+    }
     const earlier = done ? await done.lookup(key) : null;
     if ((earlier?.outcome === 'unknown' || earlier?.outcome === 'charged-no-result') && !spec.rerun) {
       const day = earlier.doneAt.slice(0, 10);
@@ -109,7 +133,7 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
         if (!spec.rerun) return void push(sources, relDir, displayName, hash, `${describeAlreadyDone([record], { count: false })} (run again to pay for it again)`);
       }
     }
-    keys.set(push(sources, relDir, displayName, hash, null), key);
+    keys.set(push(sources, relDir, displayName, hash, null, claimKey), key);
   };
 
   if (spec.inputs.paths.length > 0) {
@@ -181,7 +205,7 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
   }
 
   for (const item of deferred) items.push({ ...item, position: position++ });
-  return { items, workCount: keys.size, skipped, duplicates, keys, alreadyDone, resultsGone };
+  return { items, workCount: keys.size, skipped, duplicates, keys, alreadyDone, resultsGone, following };
 }
 
 /**
@@ -194,7 +218,11 @@ export function trialOf(plan: Plan, n: number): Plan {
   const picked = Array.from({ length: n }, (_, i) => runnable[Math.floor(((i + 0.5) * runnable.length) / n)]!);
   const items = picked.map((item, position) => ({ ...item, position }));
   const keys = new Map([...plan.keys].filter(([id]) => items.some((i) => i.id === id)));
-  return { items, workCount: items.length, skipped: [], duplicates: [], keys, alreadyDone: plan.alreadyDone, resultsGone: [], trial: { tried: n, rest: plan.workCount - n } };
+  const following = plan.following.filter((f) => picked.some((i) => i.displayName === f.path || Object.values(i.sources).includes(f.path)));
+  return {
+    items, workCount: items.length, skipped: [], duplicates: [], keys, alreadyDone: plan.alreadyDone, resultsGone: [], following,
+    trial: { tried: n, rest: plan.workCount - n },
+  };
 }
 
 /** A batch is created only when it has something to run and fits its budget and the balance (checked by the estimate). */
@@ -211,7 +239,8 @@ export function refuseUnrunnable(spec: BatchSpec, estimate: BatchEstimate): void
 export async function buildEstimate(
   spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date, facts: FileFacts, capture?: CaptureReader,
 ): Promise<BatchEstimate> {
-  const totalCost = plan.workCount * workflow.creditCost;
+  // What another batch already holds is paid once, there: it costs this batch nothing.
+  const totalCost = (plan.workCount - plan.following.length) * workflow.creditCost;
   // Capture tokens in the template: each source's date and camera are read here, once (cached for the saver).
   const preview = await previewOutputNames(spec, workflow, plan.items, at, 5, capture);
   return {
@@ -222,12 +251,13 @@ export async function buildEstimate(
     costPerItem: workflow.creditCost,
     totalCost,
     balance,
-    fitsBalance: balance === null ? true : totalCost <= balance,
-    fitsBudget: spec.budget === null ? true : totalCost <= spec.budget,
+    fitsBalance: withinCredits(totalCost, balance),
+    fitsBudget: withinCredits(totalCost, spec.budget),
     namingPreview: preview.entries,
     namingPreviewMore: preview.more,
     alreadyDone: plan.alreadyDone,
     resultsGone: plan.resultsGone,
+    following: plan.following,
     rerun: spec.rerun,
     outputFolder: spec.output.outputFolder,
     ...(plan.trial ? { trial: plan.trial } : {}),

@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import type { BatchPause } from '../../../shared/engine/model';
 import { IllegalTransitionError, inGroup, statesOf } from '../../../shared/engine/item-states';
 import { AppError } from '../../../shared/errors';
-import { removeTempFiles } from '../images/save';
 import type { Journal } from '../journal/journal';
 import { isJournalClosed } from '../journal/closed';
 import { isTestRun } from '../journal/transitions';
@@ -20,11 +19,13 @@ import { RequestGate } from './limiter';
 import { isOutagePause, pauseForOutage, resumeAfterOutage } from './outage-pause';
 import type { EngineStats, ReadyPayload, RunnerCore, RunnerOptions, SendTicket } from './runner-core';
 import { NamePlanCache } from './name-plan-cache';
-import { destinationFolder, recoverPlacement, type SaverDeps } from './saver';
+import { recoverPlacement, type SaverDeps } from './saver';
 import { submitItem } from './submit-item';
+import { sweepOutputTemps } from './temp-sweep';
 import { addPhase, emptyPhaseTotals } from './phase-times';
 import { nowMs } from './clock';
 import { UnsentSubmissions } from './unsent-submissions';
+import { ClaimFollowers } from './claim-followers';
 
 export type { EngineStats, RunnerOptions } from './runner-core';
 
@@ -52,6 +53,7 @@ export class Runner implements RunnerCore {
   private readonly encoder: EncodeAhead;
   private readonly follower: ExecutionFollower;
   private readonly downloads: DownloadPool;
+  private readonly followers: ClaimFollowers;
   private pumpScheduled = false;
   private recovered = false;
   private started = false;
@@ -61,7 +63,7 @@ export class Runner implements RunnerCore {
   constructor(readonly o: RunnerOptions) {
     this.gate = new RequestGate({
       requestsPerSecond: o.requestsPerSecond ?? 40,
-      probe: async () => { await o.client.getBalance({ timeoutMs: 5_000 }); },
+      probe: async () => { await this.credits.read({ timeoutMs: 5_000 }); },
       onOfflineChange: (offline) => {
         o.logger.warn(offline ? 'service unreachable: pausing requests' : 'service reachable again');
         if (offline) pauseForOutage(this);
@@ -85,6 +87,7 @@ export class Runner implements RunnerCore {
     this.encoder = new EncodeAhead(this, o.encodeConcurrency ?? Math.max(2, Math.min(4, availableParallelism())));
     this.downloads = new DownloadPool(this, this.saverDeps, o.downloadConcurrency ?? Math.max(2, Math.min(8, Math.ceil(o.concurrency / 2))));
     this.follower = new ExecutionFollower(this, (itemId) => this.downloads.push(itemId));
+    this.followers = new ClaimFollowers(this, (itemId) => this.downloads.push(itemId));
   }
 
   // ---- batch cache ------------------------------------------------------------------------------------------
@@ -183,21 +186,13 @@ export class Runner implements RunnerCore {
         await recoverPlacement(this.saverDeps, item, batch);
         this.downloads.push(item.id);
       }
-      await this.sweepTemps(batch);
     }
     // The balance may prove them charged or not (balance-check.ts): new submissions wait for that check.
+    // Temps a kill left in the output folders of open and recent batches (temp-sweep.ts).
+    await sweepOutputTemps(journal, this.o.now());
     this.evidence.lost(lost, { hold: true });
     for (const id of lost) this.o.onItem(journal.getItem(id)!);
     this.recovered = true;
-  }
-
-  /** Leftover `.batchroom-*.part` files in the folders of unfinished items. */
-  private async sweepTemps(batch: BatchRecord): Promise<void> {
-    const folders = new Set<string>();
-    for (const item of this.o.journal.itemsInStates(batch.id, statesOf('unfinished'))) {
-      folders.add(destinationFolder(batch, item));
-    }
-    for (const folder of folders) await removeTempFiles(folder);
   }
 
   /**
@@ -256,6 +251,8 @@ export class Runner implements RunnerCore {
   private pump(): void {
     if (!this.started || this.stopping) return;
     const running = this.runningBatches();
+    // 0. Items following another item's claim: take its result, send it themselves, or wait.
+    this.followers.check(running);
     // 1. Encode ahead, bounded: only a few payloads are ever held in memory.
     this.encoder.fill(running);
     // 2. Fill execution slots (unless lost submissions are about to be judged by the balance).
@@ -304,6 +301,7 @@ export class Runner implements RunnerCore {
   update(itemId: string, patch: Parameters<Journal['updateItem']>[1], options: ItemWriteOptions = {}): ItemRecord {
     this.o.journal.updateItem(itemId, patch, options);
     const item = this.o.journal.getItem(itemId)!;
+    if (item.claimKey) this.followers.touch();
     this.o.onItem(item);
     if (inGroup('terminal', item.state)) this.checkBatchDone(item.batchId);
     return item;

@@ -11,6 +11,8 @@ import { isJournalClosed } from '../journal/closed';
 import type { RunnerCore, SendTicket } from './runner-core';
 import { announceAccepted, clearedToSubmit, notSent } from './submit-hooks';
 import { lostEntryOf, updateWithLedger } from './done-record';
+import { isClaimHeld } from '../journal/claims';
+import { followingReason } from './claim-followers';
 
 // Sending one encoded item to the service: the only place money is spent. The order of journal writes around the
 // POST is what guarantees an item is never paid for twice without the user asking:
@@ -37,7 +39,17 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
   if (!item || item.state !== 'encoding') return;
   const cost = batch.creditCost;
   // Journalled (and fsynced) before the request leaves: a crash from here on makes the item `unknown`, never `pending`.
-  core.update(itemId, { event: 'submit', attempts: item.attempts + 1, reason: null }, { durable: true });
+  // The same write claims the item's unit: one held open by another item (another batch got there first) is refused
+  // and rolled back, and this item follows that claim instead — the one rule that keeps a photo paid for once.
+  try {
+    core.update(itemId, { event: 'submit', attempts: item.attempts + 1, reason: null }, { durable: true });
+  } catch (error) {
+    if (!isClaimHeld(error)) throw error;
+    const owner = journal.getItem(error.claim.ownerItemId);
+    core.update(itemId, { event: 'follow', reason: followingReason(error.claim, owner?.batchId ?? null) });
+    core.kick();
+    return;
+  }
   follower.track({ ...item, state: 'submitting' }, batch, nowMs());
   core.credits.reserve(batch.id, cost);
   const ticket: SendTicket = { abandoned: false, sending: false };

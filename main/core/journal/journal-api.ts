@@ -2,6 +2,7 @@ import type { ItemEvent } from '../../../shared/engine/item-states';
 import type { BatchState, ItemState, PauseCode } from '../../../shared/engine/model';
 import type { OutcomeStream } from './outbox';
 import type { BalanceEvidenceStore } from './evidence-store';
+import type { ClaimStore } from './claims';
 import type { BatchRecord, ExecutionRecord, ItemChange, ItemRecord, LedgerEntry, NewItem } from './types';
 
 // What the journal offers (journal.ts implements it over SQLite).
@@ -19,7 +20,7 @@ export interface ItemWriteOptions {
 }
 
 /** The journal: batches, items and executions, the done ledger, and the outcome outbox (outbox.ts). */
-export interface Journal extends OutcomeStream, BalanceEvidenceStore {
+export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore {
   readonly path: string;
   createBatch(batch: BatchRecord, items: readonly NewItem[]): void;
   getBatch(id: string): BatchRecord | null;

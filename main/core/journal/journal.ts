@@ -9,6 +9,7 @@ import { inGroup, ITEM_TRANSITIONS, statesAllowing, type ItemEvent } from '../..
 import { createOutbox } from './outbox';
 import { refusingAfterClose } from './closed';
 import { createEvidenceStore } from './evidence-store';
+import { createClaimStore } from './claims';
 import { parkingIllegalMoves, transitionChecker, type TransitionPolicy } from './transitions';
 import type { BatchRecord, ItemChange, LedgerEntry, NewItem } from './types';
 
@@ -76,12 +77,13 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   })();
 
   const outbox = createOutbox(stmt, now);
+  const claims = createClaimStore(stmt, now);
 
   const insertBatch = db.prepare(`INSERT INTO batches (id, spec_json, workflow_id, workflow_name, workflow_json, credit_cost, state,
     paused_reason, created_at, updated_at, credits_spent, budget, output_folder)
     VALUES (@id, @spec, @workflowId, @workflowName, @workflow, @creditCost, @state, @pausedReason, @createdAt, @updatedAt, @creditsSpent, @budget, @outputFolder)`);
-  const insertItem = db.prepare(`INSERT INTO items (id, batch_id, position, display_name, sources_json, rel_dir, content_hash, state, reason, updated_at)
-    VALUES (@id, @batchId, @position, @displayName, @sources, @relDir, @contentHash, @state, @reason, @updatedAt)`);
+  const insertItem = db.prepare(`INSERT INTO items (id, batch_id, position, display_name, sources_json, rel_dir, content_hash, state, reason, updated_at, claim_key)
+    VALUES (@id, @batchId, @position, @displayName, @sources, @relDir, @contentHash, @state, @reason, @updatedAt, @claimKey)`);
 
   const createBatch = db.transaction((batch: BatchRecord, items: readonly NewItem[]) => {
     insertBatch.run({
@@ -95,7 +97,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
       insertItem.run({
         id: item.id, batchId: batch.id, position: item.position, displayName: item.displayName,
         sources: JSON.stringify(item.sources), relDir: item.relDir, contentHash: item.contentHash, state: item.state,
-        reason: item.reason, updatedAt: at,
+        reason: item.reason, updatedAt: at, claimKey: item.claimKey ?? null,
       });
       // An item settled at planning (a duplicate, an unreadable file) has its one outcome now.
       if (inGroup('terminal', item.state)) outbox.record(item.id);
@@ -130,6 +132,9 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     const values: unknown[] = [];
     const { event, ...patch } = change;
     const move = event === undefined ? null : moveOf(id, event);
+    // The item's claim moves with it, first: a submit of a unit another item holds open throws here (ClaimHeldError)
+    // and the caller's transaction rolls back with nothing written.
+    if (move && event) claims.onItemEvent(id, event, patch);
     if (move) {
       // A legal move takes the item out of a parking (journal/transitions.ts) a refused one put it in.
       sets.push('state = ?', 'attention = NULL');
@@ -166,6 +171,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   const recordAccepted = db.transaction((itemId: string, executionId: string, credits: number, at: string, event: 'accept' | 'adopt') => {
     const item = stmt(`SELECT batch_id FROM items WHERE id = ?`).get(itemId) as Row | undefined;
     if (!item) throw new Error(`unknown item ${itemId}`);
+    claims.onItemEvent(itemId, event, { executionId, credits });
     stmt(`UPDATE items SET state = ?, execution_id = ?, credits_charged = ?, progress = 0, submitted_at = ?, reason = NULL, updated_at = ? WHERE id = ?`)
       .run(stateAfter(itemId, event), executionId, credits, at, at, itemId);
     stmt(`INSERT INTO executions (id, item_id, batch_id, created_at, status, credits) VALUES (?, ?, ?, ?, 'queued', ?)`)
@@ -177,6 +183,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     const item = stmt(`SELECT batch_id, credits_charged FROM items WHERE id = ?`).get(itemId) as Row | undefined;
     if (!item) return;
     const credits = Number(item.credits_charged ?? 0);
+    claims.onItemEvent(itemId, 'execution-failed', {});
     stmt(`UPDATE items SET state = ?, credits_charged = 0, reason = ?, completed_at = ?, updated_at = ? WHERE id = ?`)
       .run(stateAfter(itemId, 'execution-failed'), reason, at, at, itemId);
     stmt(`UPDATE batches SET credits_spent = MAX(0, credits_spent - ?), updated_at = ? WHERE id = ?`).run(credits, at, item.batch_id);
@@ -269,6 +276,9 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     saveOutcomeCursor: outbox.saveOutcomeCursor,
     onOutcome: outbox.onOutcome,
     setPositions: (batchId, orderedIds) => { setPositions(batchId, orderedIds); },
+    claimGet: claims.claimGet,
+    claimHolder: claims.claimHolder,
+    claimsVersion: claims.claimsVersion,
     ledgerHas: (key) => stmt(`SELECT 1 AS hit FROM ledger WHERE key = ?`).get(key) !== undefined,
     ledgerGet: (key) => {
       const row = stmt(`SELECT key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,

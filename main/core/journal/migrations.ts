@@ -114,4 +114,26 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE items ADD COLUMN attention TEXT;
   `,
+  // 7: one claim per paid unit (shared/engine/claim-states.ts): a photo's content, workflow, parameters and service
+  // account, owned by the one item that sends it; every other item of the same unit follows it (journal/claims.ts).
+  // items.claim_key is the unit an item would claim (null: nothing to send, e.g. skipped at planning).
+  `
+  CREATE TABLE claims (
+    key TEXT PRIMARY KEY,
+    ledger_key TEXT NOT NULL,
+    owner_item_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    execution_id TEXT,
+    result_urls_json TEXT NOT NULL DEFAULT '[]',
+    result_labels_json TEXT NOT NULL DEFAULT '[]',
+    outputs_json TEXT NOT NULL DEFAULT '[]',
+    credits REAL NOT NULL DEFAULT 0,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX claims_by_owner ON claims(owner_item_id);
+  ALTER TABLE items ADD COLUMN claim_key TEXT;
+  CREATE INDEX items_by_claim ON items(claim_key) WHERE claim_key IS NOT NULL;
+  DROP INDEX items_by_execution;
+  CREATE INDEX items_by_execution ON items(execution_id) WHERE execution_id IS NOT NULL;
+  `,
 ];

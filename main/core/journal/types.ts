@@ -30,6 +30,8 @@ export interface ItemRecord {
   /** Sub-folder of the input root, mirrored under the output folder ('' at the root). */
   relDir: string;
   contentHash: string | null;
+  /** The paid unit this item sends, or follows when another item holds it (journal/claims.ts); null: nothing to send. */
+  claimKey: string | null;
   state: ItemState;
   progress: number;
   reason: string | null;
@@ -52,10 +54,11 @@ export interface ItemRecord {
   attention: string | null;
 }
 
-export type NewItem = Pick<ItemRecord, 'id' | 'position' | 'displayName' | 'sources' | 'relDir' | 'contentHash' | 'state' | 'reason'>;
+export type NewItem = Pick<ItemRecord, 'id' | 'position' | 'displayName' | 'sources' | 'relDir' | 'contentHash' | 'state' | 'reason'>
+  & { claimKey?: string | null };
 
 /** Fields an update may set. The state is never set directly: an `event` of the item state machine moves it. */
-export type ItemPatch = Partial<Omit<ItemRecord, 'id' | 'batchId' | 'updatedAt' | 'state'>>;
+export type ItemPatch = Partial<Omit<ItemRecord, 'id' | 'batchId' | 'updatedAt' | 'state' | 'claimKey'>>;
 
 /** An item update: fields, and optionally the state-machine event that moves its state (shared/engine/item-states). */
 export type ItemChange = ItemPatch & { event?: ItemEvent };

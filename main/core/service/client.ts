@@ -1,4 +1,5 @@
 import { AppError } from '../../../shared/errors';
+import { accountIdFor } from './account-id';
 import type { ExecuteRequest, WorkflowDetail } from '../../../shared/service/model';
 import { validateExecuteRequest } from '../../../shared/service/validate-request';
 import { redactSecrets } from '../../../shared/redact';
@@ -192,6 +193,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   return {
     baseUrl,
     account: {}, // one service and one key for this client's whole life
+    accountId: accountIdFor(baseUrl, options.apiKey),
     async listWorkflows(query = {}, opts) {
       const label = `GET ${basePath}/workflows`;
       const search = query.tag ? `?tag=${pathSegment(query.tag)}` : '';

@@ -31,6 +31,11 @@ export interface ServiceClient {
    * read from the service (a price, a balance) holds only for the account it came from: compare this, not the client.
    */
   readonly account: object;
+  /**
+   * A stable, secret-free name of the service and key (service/account-id.ts), kept in the journal's claims so a unit
+   * paid from one account is followed only by items paid from the same one. Absent: the service URL stands for it.
+   */
+  readonly accountId?: string;
   /** Every page the service lists; `warning` when the listing had to stop while the service said more exist. */
   listWorkflows(query?: { tag?: string }, options?: RequestOptions): Promise<WorkflowCatalog>;
   getWorkflow(id: string, options?: RequestOptions): Promise<WorkflowDetail>;

@@ -1,5 +1,7 @@
 import type pg from 'pg';
 import { AppError } from '../../../shared/errors';
+import { CREDIT_TOLERANCE } from '../../../shared/engine/money';
+import { CLAIM_STATE_GROUPS, claimStatesOf } from '../../../shared/engine/claim-states';
 import type { LedgerOutcome } from '../watch/ports';
 import type { ClaimRequest, ClaimResult, LedgerRecord } from './ledger';
 import { inTransaction, num, type Queryable } from './pg-tx';
@@ -8,8 +10,10 @@ import { inTransaction, num, type Queryable } from './pg-tx';
 // primary key is what makes "exactly one instance processes a photo" true: the first INSERT wins, the others wait
 // on its row lock and see it. Every check of a lease uses the database's clock, never a machine's.
 
-export const OPEN_STATES = ['claimed', 'submitting', 'submitted'] as const;
-const DONE_STATES: ReadonlySet<string> = new Set(['saved', 'unknown', 'charged-no-result', 'cancelled', 'skipped']);
+/** Claims an instance is working on (shared/engine/claim-states.ts: the one table of claim states). */
+export const OPEN_STATES = claimStatesOf('inFlight');
+/** A claim's finished outcomes: never sent again automatically. */
+const DONE_STATES: ReadonlySet<string> = CLAIM_STATE_GROUPS.done;
 /** A failed photo is tried at most this often across the studio (then it waits for a person: reprocess). */
 const MAX_ATTEMPTS = 2;
 
@@ -20,8 +24,8 @@ async function ensureFolder(client: Queryable, folderKey: string): Promise<void>
 /** Adds `delta` credits to the folder's committed total if its budget has room; false (nothing changed) if not. */
 async function reserve(client: Queryable, folderKey: string, delta: number): Promise<{ ok: boolean; budget: number; committed: number }> {
   const { rows } = await client.query(`UPDATE batchroom_folders SET credits_committed = credits_committed + $2, updated_at = now()
-    WHERE folder_key = $1 AND (budget IS NULL OR $2 <= 0 OR credits_committed + $2 <= budget + 0.000001)
-    RETURNING budget, credits_committed`, [folderKey, delta]);
+    WHERE folder_key = $1 AND (budget IS NULL OR $2 <= 0 OR credits_committed + $2 <= budget + $3)
+    RETURNING budget, credits_committed`, [folderKey, delta, CREDIT_TOLERANCE]);
   if (rows.length > 0) return { ok: true, budget: num(rows[0].budget), committed: num(rows[0].credits_committed) };
   const current = await client.query('SELECT budget, credits_committed FROM batchroom_folders WHERE folder_key = $1', [folderKey]);
   return { ok: false, budget: num(current.rows[0]?.budget), committed: num(current.rows[0]?.credits_committed) };
@@ -110,7 +114,7 @@ export async function markNotSent(pool: pg.Pool, me: string, key: string): Promi
  * `unknown` meanwhile (our lease lapsed while we were submitting): the id turns "unknown" back into "followed".
  */
 export async function markAccepted(pool: pg.Pool, me: string, key: string, executionId: string, credits: number): Promise<boolean> {
-  const { rowCount } = await pool.query(`UPDATE batchroom_claims SET state = 'submitted', execution_id = $3, credits_charged = $4,
+  const { rowCount } = await pool.query(`UPDATE batchroom_claims SET state = 'accepted', execution_id = $3, credits_charged = $4,
       owner = $2, reason = NULL, finished_at = NULL, updated_at = now()
     WHERE key = $1 AND (owner = $2 OR state = 'unknown') AND state IN ('claimed', 'submitting', 'unknown')`, [key, me, executionId, credits]);
   return (rowCount ?? 0) > 0;

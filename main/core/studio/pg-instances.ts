@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { claimStatesOf, sqlStateList } from '../../../shared/engine/claim-states';
 import { inTransaction, num } from './pg-tx';
 
 // Instances and their leases. An instance renews its lease with every heartbeat; once the lease has run out
@@ -66,7 +67,7 @@ export async function takeOver(pool: pg.Pool, me: string, scopes: readonly Follo
     const { rows } = await client.query(`SELECT c.key, c.state, c.folder_key, c.rel_path, c.source_path, c.content_hash, c.workflow_id,
         c.parameters_hash, c.execution_id, c.credits_charged, c.owner, i.host
       FROM batchroom_claims c JOIN batchroom_instances i ON i.id = c.owner
-      WHERE c.state IN ('claimed', 'submitting', 'submitted') AND i.lease_until < now() AND c.owner <> $1 AND c.folder_key = ANY($2)
+      WHERE c.state IN ${sqlStateList(claimStatesOf('inFlight'))} AND i.lease_until < now() AND c.owner <> $1 AND c.folder_key = ANY($2)
       ORDER BY c.claimed_at LIMIT $3 FOR UPDATE OF c SKIP LOCKED`, [me, folderKeys, limit]);
     const out: TakenOver[] = [];
     for (const row of rows as Array<Record<string, unknown>>) {
@@ -101,6 +102,6 @@ export async function settledKeys(pool: pg.Pool, keys: readonly string[]): Promi
   if (keys.length === 0) return [];
   const { rows } = await pool.query(`SELECT k AS key FROM unnest($1::text[]) AS k
     LEFT JOIN batchroom_claims c ON c.key = k LEFT JOIN batchroom_instances i ON i.id = c.owner
-    WHERE c.key IS NULL OR c.state NOT IN ('claimed', 'submitting', 'submitted') OR i.lease_until < now()`, [keys]);
+    WHERE c.key IS NULL OR c.state NOT IN ${sqlStateList(claimStatesOf('inFlight'))} OR i.lease_until < now()`, [keys]);
   return rows.map((r) => String(r.key));
 }

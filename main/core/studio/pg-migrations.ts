@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { CLAIM_STATES, claimStateCheck } from '../../../shared/engine/claim-states';
 
 // Versioned schema migrations of the studio ledger, applied in order in one transaction, with the version
 // recorded in batchroom_schema. Several instances may start at once: a transaction-scoped advisory lock makes the
@@ -55,7 +56,31 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX batchroom_claims_open ON batchroom_claims (owner) WHERE state IN ('claimed', 'submitting', 'submitted');
   CREATE INDEX batchroom_claims_finished ON batchroom_claims (owner, finished_at) WHERE finished_at IS NOT NULL;
   `,
+  // 2: claim states come from the one claim table (shared/engine/claim-states.ts): 'submitted' is 'accepted' there.
+  // The state CHECK itself is kept equal to that table by syncClaimStateCheck after every migration (it rejected
+  // 'charged-no-result', which the ledger writes). The open-claims index covers the table's in-flight states.
+  `
+  ALTER TABLE batchroom_claims DROP CONSTRAINT IF EXISTS batchroom_claims_state_check;
+  UPDATE batchroom_claims SET state = 'accepted' WHERE state = 'submitted';
+  DROP INDEX IF EXISTS batchroom_claims_open;
+  CREATE INDEX batchroom_claims_open ON batchroom_claims (owner) WHERE state IN ('claimed', 'submitting', 'accepted');
+  `,
 ];
+
+const STATE_CHECK = 'batchroom_claims_state_check';
+
+/**
+ * Makes the claims' state CHECK exactly the shared claim table's states (generated, never written by hand), in the
+ * migration's transaction: a build whose table gained a state widens it; one that matches leaves it alone.
+ */
+export async function syncClaimStateCheck(client: pg.ClientBase): Promise<void> {
+  const { rows } = await client.query<{ def: string }>(
+    `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = $1 AND conrelid = 'batchroom_claims'::regclass`, [STATE_CHECK]);
+  const have = new Set([...(rows[0]?.def ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]));
+  if (have.size === CLAIM_STATES.length && CLAIM_STATES.every((s) => have.has(s))) return;
+  await client.query(`ALTER TABLE batchroom_claims DROP CONSTRAINT IF EXISTS ${STATE_CHECK}`);
+  await client.query(`ALTER TABLE batchroom_claims ADD CONSTRAINT ${STATE_CHECK} ${claimStateCheck('state')}`);
+}
 
 /** Brings the database to the schema this build knows; refuses one written by a newer Batchroom. */
 export async function migrateLedger(client: pg.ClientBase): Promise<number> {
@@ -73,6 +98,7 @@ export async function migrateLedger(client: pg.ClientBase): Promise<number> {
       await client.query(PG_MIGRATIONS[current]!);
       await client.query('UPDATE batchroom_schema SET version = $1', [current + 1]);
     }
+    await syncClaimStateCheck(client);
     await client.query('COMMIT');
     return current;
   } catch (error) {

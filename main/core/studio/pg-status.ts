@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { claimStatesOf, sqlStateList } from '../../../shared/engine/claim-states';
 import type { StudioClaim, StudioStatus } from '../../../shared/studio/model';
 import { num } from './pg-tx';
 
@@ -11,11 +12,11 @@ export async function readStatus(pool: pg.Pool, ledger: string, claimLimit = 500
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const version = await client.query('SELECT version FROM batchroom_schema');
     const instances = await client.query(`SELECT i.*, i.lease_until >= now() AS alive,
-        (SELECT count(*) FROM batchroom_claims c WHERE c.owner = i.id AND c.state IN ('claimed', 'submitting', 'submitted')) AS in_flight,
+        (SELECT count(*) FROM batchroom_claims c WHERE c.owner = i.id AND c.state IN ${sqlStateList(claimStatesOf('inFlight'))}) AS in_flight,
         (SELECT count(*) FROM batchroom_claims c WHERE c.owner = i.id AND c.state = 'saved' AND c.finished_at > now() - interval '5 minutes') AS recent
       FROM batchroom_instances i ORDER BY i.started_at`);
     const claims = await client.query(`SELECT folder_key, rel_path, state, owner, execution_id, claimed_at FROM batchroom_claims
-      WHERE state IN ('claimed', 'submitting', 'submitted') ORDER BY claimed_at LIMIT $1`, [claimLimit]);
+      WHERE state IN ${sqlStateList(claimStatesOf('inFlight'))} ORDER BY claimed_at LIMIT $1`, [claimLimit]);
     const folders = await client.query('SELECT * FROM batchroom_folders ORDER BY folder_key');
     await client.query('COMMIT');
     return {

@@ -219,7 +219,7 @@ async function sweepSubmitting(pool: pg.Pool, me: string, unsentLocally?: (key: 
  */
 async function settleFromLocal(pool: pg.Pool, me: string, local: HotFolderLedger): Promise<void> {
   const { rows } = await pool.query(`SELECT key, folder_key, content_hash, workflow_id, parameters_hash, source_path, execution_id, credits_charged
-    FROM batchroom_claims WHERE owner = $1 AND state IN ('claimed', 'submitted')`, [me]);
+    FROM batchroom_claims WHERE owner = $1 AND state IN ('claimed', 'accepted')`, [me]);
   for (const row of rows as Array<Record<string, string | null>>) {
     const known = await local.get(String(row.key));
     if (!known) continue;

@@ -3,6 +3,7 @@ import type { StatusFilter } from '../../store/state';
 
 export const ITEM_STATE_LABELS: Record<ItemState, string> = {
   pending: 'Waiting',
+  following: 'Already running elsewhere (paid once)',
   encoding: 'Preparing',
   submitting: 'Sending',
   submitted: 'Sent',

@@ -2,7 +2,7 @@ import { Dialog } from '../../components/Dialog';
 import { describeResultFile } from '../../../shared/engine/result-file';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { baseName, formatCredits } from '../../lib/format';
-import { describeAlreadyDone, describeResultsGone } from '../../../shared/engine/done-summary';
+import { describeAlreadyDone, describeFollowing, describeResultsGone } from '../../../shared/engine/done-summary';
 import { describeRawPairs, describeSkip } from '../../../shared/engine/skip-text';
 import { METADATA_LABELS } from '../../lib/metadata-labels';
 import { useActions, useApp } from '../../store/context';
@@ -82,6 +82,9 @@ export function BatchSummaryDialog() {
         <p className="callout" role="status" data-testid="results-gone">
           {describeResultsGone(estimate.resultsGone)} ({formatCredits(estimate.resultsGone.length * estimate.costPerItem)} included in the cost).
         </p>
+      )}
+      {estimate.following.length > 0 && (
+        <p className="callout" role="status" data-testid="already-running">{describeFollowing(estimate.following)}.</p>
       )}
       {nothingToDo && done.length === 0 && <p className="callout callout-warning" role="alert">No photos to process: every file was skipped. See the reasons below.</p>}
       {!estimate.fitsBalance && (

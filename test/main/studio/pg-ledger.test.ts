@@ -3,6 +3,7 @@ import pg from 'pg';
 import { openStudioLedger, type StudioLedger } from '../../../main/core/studio/studio-ledger';
 import type { ClaimRequest } from '../../../main/core/studio/ledger';
 import { PG_MIGRATIONS } from '../../../main/core/studio/pg-migrations';
+import { CLAIM_STATES } from '../../../shared/engine/claim-states';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
 
 // The studio ledger against a real PostgreSQL: claims, leases, takeover, the shared budget, migrations.
@@ -83,7 +84,7 @@ describe('studio ledger (PostgreSQL)', () => {
     await expect(b.submitting(r.key)).rejects.toMatchObject({ code: 'conflict' });
     await a.submitting(r.key);
     await a.accepted(r.key, 'exec-flow-1', 1);
-    expect(await sql('SELECT state, execution_id FROM batchroom_claims WHERE key = $1', [r.key])).toEqual([{ state: 'submitted', execution_id: 'exec-flow-1' }]);
+    expect(await sql('SELECT state, execution_id FROM batchroom_claims WHERE key = $1', [r.key])).toEqual([{ state: 'accepted', execution_id: 'exec-flow-1' }]);
     await a.setFolder('flow', null, 'folder-id');
     await a.record({ key: r.key, contentHash: r.contentHash, workflowId: 'wf', parametersHash: 'ph', sourcePath: r.sourcePath, outcome: 'saved',
       outputs: ['/out/x.jpg'], executionId: 'exec-flow-1', itemId: 'i1', hotFolderId: 'folder-id', creditsCharged: 1 });
@@ -92,6 +93,24 @@ describe('studio ledger (PostgreSQL)', () => {
     const status = await b.status();
     expect(status.folders.find((f) => f.folderKey === 'flow')).toMatchObject({ processed: 1, failed: 0, creditsCommitted: 1 });
     expect(status.instances.find((i) => i.id === 'flow-a')).toMatchObject({ processed: 1, creditsSpent: 1, alive: true, inFlight: 0 });
+  });
+
+  it('keeps its state CHECK equal to the shared claim table: a charged photo whose result was lost is recorded, not refused', async () => {
+    const a = await open('charged-a');
+    const r = request('charged');
+    expect(await a.claim(r)).toEqual({ kind: 'claimed' });
+    await a.submitting(r.key);
+    await a.accepted(r.key, 'exec-charged-1', 1);
+    await a.setFolder('charged', null, 'folder-id');
+    // Before: the CHECK listed 8 hand-written states and refused this one (an internal error, the claim read back null).
+    await a.record({ key: r.key, contentHash: r.contentHash, workflowId: 'wf', parametersHash: 'ph', sourcePath: r.sourcePath, outcome: 'charged-no-result',
+      outputs: [], executionId: 'exec-charged-1', itemId: 'i1', hotFolderId: 'folder-id', creditsCharged: 1 });
+    expect(await sql('SELECT state FROM batchroom_claims WHERE key = $1', [r.key])).toEqual([{ state: 'charged-no-result' }]);
+    expect(await a.get(r.key)).toEqual({ outcome: 'charged-no-result' });
+    const [check] = await sql(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'batchroom_claims_state_check'`);
+    const states = [...String(check.def).matchAll(/'([^']+)'/g)].map((m) => m[1]).sort();
+    expect(states).toEqual([...CLAIM_STATES].sort());
+    await expect(sql(`UPDATE batchroom_claims SET state = 'submitted' WHERE key = $1`, [r.key])).rejects.toThrow(/check constraint/);
   });
 
   it('releases an unsubmitted claim and its budget reservation', async () => {
@@ -156,7 +175,7 @@ describe('studio ledger (PostgreSQL)', () => {
     expect((await sql('SELECT owner FROM batchroom_claims WHERE key = $1', [submitted.key]))[0].owner).toBe('heir');
     // A dead instance that comes back and finally learns the execution id turns "unknown" back into followed.
     await dead.accepted(submitting.key, 'exec-takeover-3', 1);
-    expect((await sql('SELECT state, owner FROM batchroom_claims WHERE key = $1', [submitting.key]))[0]).toEqual({ state: 'submitted', owner: 'dead' });
+    expect((await sql('SELECT state, owner FROM batchroom_claims WHERE key = $1', [submitting.key]))[0]).toEqual({ state: 'accepted', owner: 'dead' });
   });
 
   it('two sweepers split a dead instance\'s claims without taking any twice', async () => {

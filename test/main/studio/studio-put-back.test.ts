@@ -103,7 +103,7 @@ describe('studio: a submission put back at a stop', () => {
       expect(s.item().state).toBe('pending');
       expect(s.client.executeCalls()).toBe(0);
       expect(await claimState(s.key)).toBe('claimed');
-      expect(await nextStart(bed, s)).toEqual({ outcome: 'sent', executes: 1, claim: 'submitted' });
+      expect(await nextStart(bed, s)).toEqual({ outcome: 'sent', executes: 1, claim: 'accepted' });
     }, 60_000);
   }
 
@@ -116,14 +116,14 @@ describe('studio: a submission put back at a stop', () => {
     bed.engine = undefined;
     expect(s.item().state).toBe('pending');
     expect(await claimState(s.key)).toBe('claimed');
-    expect(await nextStart(bed, s)).toEqual({ outcome: 'sent', executes: 2, claim: 'submitted' });
+    expect(await nextStart(bed, s)).toEqual({ outcome: 'sent', executes: 2, claim: 'accepted' });
   }, 60_000);
 
   it('whose claim stayed `submitting` (a crash before the claim was given back) is claimed again at the next start, by the local journal', async () => {
     const s = await scene(bed);
     await s.ledger.current!.submitting(s.key); // what a run that ended before its put-back reached the database left
     expect(s.item().state).toBe('pending');
-    expect(await nextStart(bed, s, localUnsentKeys(bed.journal))).toEqual({ outcome: 'sent', executes: 1, claim: 'submitted' });
+    expect(await nextStart(bed, s, localUnsentKeys(bed.journal))).toEqual({ outcome: 'sent', executes: 1, claim: 'accepted' });
   }, 60_000);
 
   it('a claim left `submitting` whose local item may have been sent still becomes unknown', async () => {

@@ -70,7 +70,7 @@ export function estimate(overrides: Partial<BatchEstimate> = {}): BatchEstimate 
   return {
     workflowId: 'color-grade', itemCount: 2, skipped: [{ path: '/in/notes.txt', reason: 'not an image' }], duplicates: [],
     costPerItem: 1, totalCost: 2, balance: 1200, fitsBalance: true, fitsBudget: true,
-    namingPreview: [{ source: '/in/a.jpg', output: 'a_color-grade.jpg' }, { source: '/in/b.jpg', output: 'b_color-grade.jpg' }], namingPreviewMore: 0, alreadyDone: [], resultsGone: [], rerun: false, outputFolder: '/in/Batchroom', ...overrides,
+    namingPreview: [{ source: '/in/a.jpg', output: 'a_color-grade.jpg' }, { source: '/in/b.jpg', output: 'b_color-grade.jpg' }], namingPreviewMore: 0, alreadyDone: [], resultsGone: [], following: [], rerun: false, outputFolder: '/in/Batchroom', ...overrides,
   };
 }
 

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import {
+  CLAIM_EVENT_OF_ITEM_EVENT, claimStatesOf, inClaimGroup, isClaimState, nextClaimState, type ClaimEvent, type ClaimState,
+} from '../../../shared/engine/claim-states';
+import type { ItemEvent } from '../../../shared/engine/item-states';
+import { AppError } from '../../../shared/errors';
+import type { ItemState } from '../../../shared/engine/model';
+import type { ItemChange } from './types';
+
+// The journal's claims (shared/engine/claim-states.ts): one row per paid unit, owned by the one item that sends it.
+// The row moves with its owner's item events, in the same transaction (applyChange calls `onItemEvent`), so a crash
+// keeps both or neither. The submit is where the rule bites: an item whose unit another item holds open cannot be
+// marked `submitting` — the write throws ClaimHeldError and rolls back, and the engine makes the item follow the
+// claim instead (engine/claim-followers.ts). Nothing is ever sent for a unit twice unless the user asks.
+
+export interface ClaimRecord {
+  key: string;
+  ledgerKey: string;
+  ownerItemId: string;
+  state: ClaimState;
+  executionId: string | null;
+  resultUrls: string[];
+  resultLabels: (string | null)[];
+  outputs: string[];
+  credits: number;
+  updatedAt: string;
+}
+
+/** The unit another item of the same claim key is already processing, as the planner and the scheduler see it. */
+export interface ClaimHolder {
+  claim: ClaimRecord | null;
+  /** An open item (not terminal, not following) of a running or paused batch with this claim key, other than `exceptItemId`. */
+  item: { id: string; batchId: string; state: ItemState } | null;
+}
+
+export interface ClaimStore {
+  claimGet(key: string): ClaimRecord | null;
+  /** Who holds `key` besides `exceptItemId`: an open claim, or an open item of another running/paused batch. */
+  claimHolder(key: string, exceptItemId?: string): ClaimHolder;
+  /** Increases on every claim write: a follower only needs looking at again when it moved. */
+  claimsVersion(): number;
+}
+
+/** The claim key: the ledger key (content, workflow, parameters), then the service account it is paid from. */
+export function claimKeyOf(ledgerKey: string, accountId: string): string {
+  return `${ledgerKey}:${createHash('sha256').update(accountId).digest('hex').slice(0, 16)}`;
+}
+
+/** The ledger key part of a claim key. */
+export const ledgerKeyOfClaim = (key: string): string => key.split(':')[0]!;
+
+/** Thrown by a `submit` whose unit another item holds open: the write is rolled back, nothing is sent. */
+export class ClaimHeldError extends AppError {
+  constructor(readonly claim: ClaimRecord) {
+    super('conflict', `the same photo is already ${claim.state} for another batch (item ${claim.ownerItemId}): it is not sent again`);
+    this.name = 'ClaimHeldError';
+  }
+}
+
+export function isClaimHeld(error: unknown): error is ClaimHeldError {
+  return error instanceof ClaimHeldError;
+}
+
+type Row = Record<string, unknown>;
+interface Stmt {
+  run(...params: unknown[]): unknown;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+const COLUMNS = 'key, ledger_key, owner_item_id, state, execution_id, result_urls_json, result_labels_json, outputs_json, credits, updated_at';
+
+function mapClaim(row: Row): ClaimRecord {
+  const state = String(row.state);
+  if (!isClaimState(state)) throw new Error(`claim ${String(row.key)} has an unknown state "${state}"`);
+  return {
+    key: String(row.key), ledgerKey: String(row.ledger_key), ownerItemId: String(row.owner_item_id), state,
+    executionId: row.execution_id === null || row.execution_id === undefined ? null : String(row.execution_id),
+    resultUrls: JSON.parse(String(row.result_urls_json ?? '[]')) as string[],
+    resultLabels: JSON.parse(String(row.result_labels_json ?? '[]')) as (string | null)[],
+    outputs: JSON.parse(String(row.outputs_json ?? '[]')) as string[],
+    credits: Number(row.credits ?? 0), updatedAt: String(row.updated_at),
+  };
+}
+
+/** Item states that hold a unit for their batch (the scheduler will send it, or it is already out). */
+const HOLDING_ITEM_STATES: readonly ItemState[] = ['pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading'];
+
+export interface ClaimWrites extends ClaimStore {
+  /** Moves the claim of `itemId` for `event` (inside the caller's transaction); throws ClaimHeldError on a held submit. */
+  onItemEvent(itemId: string, event: ItemEvent, change: Omit<ItemChange, 'event'> & { executionId?: string | null; credits?: number }): void;
+}
+
+export function createClaimStore(stmt: (sql: string) => Stmt, now: () => string): ClaimWrites {
+  let version = 0;
+  const claimGet = (key: string): ClaimRecord | null => {
+    const row = stmt(`SELECT ${COLUMNS} FROM claims WHERE key = ?`).get(key) as Row | undefined;
+    return row ? mapClaim(row) : null;
+  };
+
+  const write = (key: string, ledgerKey: string, owner: string, state: ClaimState, fields: Partial<ClaimRecord>, reset: boolean) => {
+    const before = claimGet(key);
+    const keep = before && !reset ? before : null;
+    stmt(`INSERT INTO claims (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT(key) DO UPDATE SET owner_item_id = excluded.owner_item_id, state = excluded.state, execution_id = excluded.execution_id,
+      result_urls_json = excluded.result_urls_json, result_labels_json = excluded.result_labels_json, outputs_json = excluded.outputs_json,
+      credits = excluded.credits, updated_at = excluded.updated_at`).run(
+      key, ledgerKey, owner, state,
+      fields.executionId !== undefined ? fields.executionId : keep?.executionId ?? null,
+      JSON.stringify(fields.resultUrls ?? keep?.resultUrls ?? []),
+      JSON.stringify(fields.resultLabels ?? keep?.resultLabels ?? []),
+      JSON.stringify(fields.outputs ?? keep?.outputs ?? []),
+      fields.credits ?? keep?.credits ?? 0,
+      now(),
+    );
+    version += 1;
+  };
+
+  return {
+    claimGet,
+    claimsVersion: () => version,
+    claimHolder(key, exceptItemId) {
+      const claim = claimGet(key);
+      const open = claim && inClaimGroup('open', claim.state) && claim.ownerItemId !== exceptItemId ? claim : null;
+      const placeholders = HOLDING_ITEM_STATES.map(() => '?').join(', ');
+      const row = stmt(`SELECT i.id, i.batch_id, i.state FROM items i JOIN batches b ON b.id = i.batch_id
+        WHERE i.claim_key = ? AND i.id <> ? AND i.state IN (${placeholders}) AND b.state IN ('running', 'paused')
+        ORDER BY b.created_at, i.position LIMIT 1`).get(key, exceptItemId ?? '', ...HOLDING_ITEM_STATES) as Row | undefined;
+      return {
+        claim: open ? claim : null,
+        item: row ? { id: String(row.id), batchId: String(row.batch_id), state: String(row.state) as ItemState } : null,
+      };
+    },
+    onItemEvent(itemId, event, change) {
+      const claimEvent: ClaimEvent | undefined = CLAIM_EVENT_OF_ITEM_EVENT[event];
+      if (!claimEvent) return;
+      const item = stmt(`SELECT claim_key, result_urls_json, result_labels_json, outputs_json FROM items WHERE id = ?`).get(itemId) as Row | undefined;
+      const key = item?.claim_key === null || item?.claim_key === undefined ? null : String(item.claim_key);
+      if (!key) return; // an item from before claims existed, or one with nothing to send
+      const claim = claimGet(key);
+      const mine = claim === null || claim.ownerItemId === itemId;
+      if (claimEvent === 'submit' || claimEvent === 'accept') {
+        // The one rule: a unit held open by another item is not sent again (the caller makes this item follow it).
+        if (claim && !mine && inClaimGroup('open', claim.state)) throw new ClaimHeldError(claim);
+        const to = nextClaimState(claim?.state ?? null, claimEvent);
+        if (to === null) return; // already past it (an accept arriving for a unit this item already completed)
+        write(key, ledgerKeyOfClaim(key), itemId, to, {
+          executionId: claimEvent === 'accept' ? change.executionId ?? null : null,
+          credits: claimEvent === 'accept' ? change.credits ?? 0 : 0,
+        }, claimEvent === 'submit' && !(claim && mine && claim.state === 'claimed'));
+        return;
+      }
+      // A follower's own events never move the unit's claim: only its owner's do.
+      if (!claim || !mine) return;
+      const to = nextClaimState(claim.state, claimEvent);
+      // Not a move from here (e.g. a requeue of an item whose earlier attempt already failed): the claim says more.
+      if (to === null) return;
+      // What the change does not carry, the item already holds (the saver writes each output as it is placed).
+      const held = <T>(column: string): T => JSON.parse(String(item![column] ?? '[]')) as T;
+      write(key, claim.ledgerKey, itemId, to, {
+        resultUrls: change.resultUrls ?? held<string[]>('result_urls_json'),
+        resultLabels: change.resultLabels ?? held<(string | null)[]>('result_labels_json'),
+        outputs: change.outputs ?? held<string[]>('outputs_json'),
+        ...(claimEvent === 'refund' ? { credits: 0 } : {}),
+      }, false);
+    },
+  };
+}
+
+/** The claim states a planner reads as "already running elsewhere" (open). */
+export const OPEN_CLAIM_STATES = claimStatesOf('open');

@@ -81,6 +81,12 @@ export const SETTINGS_FIELDS = {
   /** RAW+JPEG pairs (same name, same folder) are one photo: edited from the JPEG, the RAW's preview, or both. */
   rawPairs: RawPairsSchema.default('jpeg'),
   theme: ThemeSchema.default('system'),
+  /**
+   * Size cap, in MB, of the result cache in the state folder: paid results are kept there until they are saved, so a
+   * full or unplugged output disk never costs a result (docs/engine.md). Saved ones are evicted oldest first; 0 keeps
+   * none (a refused result is then downloaded again while the service still has it).
+   */
+  resultCacheMb: z.number().int().min(0).max(1_048_576).default(2048),
   /** Warn when the API credit balance falls below this many credits; 0 never warns. */
   lowBalanceWarning: z.number().finite().nonnegative().default(50),
   hotFolders: z.array(HotFolderConfigSchema).default([]),

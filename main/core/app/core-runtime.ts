@@ -57,6 +57,7 @@ export async function startCoreRuntime({ options, stateDir, env, settings, clien
   const ledgerKeychain = keychainLoader();
   const engine = createEngineSlot({
     mode: engineMode, stateDir, client, concurrency: () => settings.get().concurrency, bus, logger,
+    resultCacheBytes: () => settings.get().resultCacheMb * 1024 * 1024,
     submitHooks: studioSubmitHooks(() => studio, ledgerUrl !== null), studio: ledgerUrl !== null,
   });
   // A concurrency change in Settings applies to the running engine at once.

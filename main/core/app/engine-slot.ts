@@ -36,6 +36,8 @@ export interface EngineSlotDeps {
   stateDir: string;
   client: ServiceClient;
   concurrency: () => number;
+  /** The result cache's size cap in bytes (setting resultCacheMb), read at each start. */
+  resultCacheBytes?: () => number;
   bus: EventBus;
   logger: Logger;
   /** Studio mode's part in each submission (main/core/studio/submit-hooks.ts). */
@@ -63,6 +65,7 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
       });
       engine = createEngine({
         journal, client: deps.client, logger: deps.logger, concurrency: deps.concurrency(), ...(deps.submitHooks ? { submitHooks: deps.submitHooks } : {}),
+        ...(deps.resultCacheBytes ? { resultCacheBytes: deps.resultCacheBytes() } : {}),
         ...(deps.studio ? { balanceEvidence: false as const } : {}),
       });
       const stopProgress = engine.onProgress((event) => deps.bus.emit('batches:progress', event));

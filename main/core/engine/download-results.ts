@@ -1,18 +1,24 @@
+import { dirname } from 'node:path';
 import { isAppError } from '../../../shared/errors';
 import { savedEntry } from '../journal/done-ledger';
-import { updateWithLedger } from './done-record';
+import { lostEntryOf, updateWithLedger } from './done-record';
 import type { ItemRecord } from '../journal/types';
 import { learnDuration } from './poll-timing';
 import { nowMs } from './clock';
 import { BACKOFF, backoffDelay } from '../service/retry';
 import type { RunnerCore } from './runner-core';
 import { settledWithin } from './unsent-submissions';
-import { DownloadRetry, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
+import { DownloadRetry, OutputUnwritable, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
 import { GateClosed } from './limiter';
+import { openResultCache } from './result-cache';
+import { OutputWait } from './output-wait';
 
 // Downloads of completed executions, in their own small pool so that saving never holds an execution slot. Every
-// item here has been paid for: a result that cannot be saved (folder not writable) fails with a reason that says so,
-// and "retry failed" brings it back here without a new charge. How each result is written safely is `saver.ts`.
+// item here has been paid for. A result the output folder refuses (full, read-only, gone: OutputUnwritable) is
+// never failed: the item stays `downloading`, its bytes stay in the result cache, the batch pauses with code
+// `output-unwritable`, and output-wait.ts saves it once the folder takes writes again (Resume, or its own look every
+// few seconds). A result that cannot be saved for a reason of its own fails with a reason that says so, and "retry
+// failed" brings it back here without a new charge. How each result is written safely is `saver.ts`.
 //
 // Each download has an AbortSignal. It fires when the engine stops without waiting (abandon): the transfer is cut at
 // once, the temp file removed, and the item stays `downloading` with nothing else changed — a paid result is
@@ -33,8 +39,14 @@ export class DownloadPool {
   private readonly queue: string[] = [];
   /** Learned submit → saved time per batch, for the ETA. */
   private readonly itemMs = new Map<string, number>();
+  /** Items whose output folder refused their result, until it takes writes again. */
+  private readonly waiting: OutputWait;
 
-  constructor(private readonly core: RunnerCore, private readonly saverDeps: SaverDeps, private readonly concurrency: number) {}
+  constructor(private readonly core: RunnerCore, private readonly saverDeps: SaverDeps, private readonly concurrency: number) {
+    // The runner's saver deps gain the state folder's result cache (shared with recovery's placements).
+    saverDeps.cache ??= openResultCache(dirname(core.o.journal.path), core.o.resultCacheBytes === undefined ? {} : { maxBytes: core.o.resultCacheBytes });
+    this.waiting = new OutputWait(core, (itemId) => this.enqueue(itemId));
+  }
 
   /** Downloads queued or in progress. */
   get size(): number {
@@ -55,8 +67,9 @@ export class DownloadPool {
     if (!this.queue.includes(itemId) && !this.active.has(itemId)) this.queue.push(itemId);
   }
 
-  /** Starts queued downloads up to the pool size. */
+  /** Starts queued downloads up to the pool size (and first gives back items whose folder waited, once resumed). */
   fill(): void {
+    this.waiting.release();
     while (this.active.size < this.concurrency && this.queue.length > 0) {
       this.start(this.queue.shift()!);
     }
@@ -68,6 +81,7 @@ export class DownloadPool {
    */
   async abandon(waitMs: number): Promise<void> {
     this.queue.length = 0;
+    this.waiting.stop();
     const tasks = [...this.active.values()];
     for (const download of tasks) download.controller.abort();
     await settledWithin(tasks.map((t) => t.done), waitMs);
@@ -98,7 +112,8 @@ export class DownloadPool {
       if (!item || item.state !== 'downloading') return;
       const batch = core.batch(item.batchId);
       try {
-        if (attempt > 1 || item.resultUrls.length === 0) item = await this.refreshResultUrls(item, signal);
+        // Kept bytes need no URL: a result whose URL expired is saved from the cache without asking the service.
+        if ((attempt > 1 || item.resultUrls.length === 0) && !(await this.allKept(item))) item = await this.refreshResultUrls(item, signal);
         const counts = core.o.journal.countByState(batch.id);
         const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0) - (counts.skipped ?? 0);
         const outcome = await saveResults(this.saverDeps, item, batch, total, signal);
@@ -122,6 +137,14 @@ export class DownloadPool {
           return;
         }
         const message = error instanceof Error ? error.message : String(error);
+        if (error instanceof OutputUnwritable) {
+          this.waiting.park(itemId, batch.id, error);
+          return;
+        }
+        if (error instanceof ResultGone) {
+          await this.resultGone(itemId, message);
+          return;
+        }
         if (error instanceof SaveFailure) {
           core.update(itemId, { event: 'save-failed', completedAt: core.o.now().toISOString(), reason: `${message} — the result was paid for: fix the folder, then "retry failed" downloads it again without a new charge` });
           return;
@@ -137,6 +160,23 @@ export class DownloadPool {
     }
   }
 
+  /** Whether every result still to save is kept in the result cache. */
+  private async allKept(item: ItemRecord): Promise<boolean> {
+    const { cache } = this.saverDeps;
+    if (!cache || !item.executionId || item.resultUrls.length === 0) return false;
+    for (let n = item.outputs.length; n < item.resultUrls.length; n++) if (!(await cache.get(item.executionId, n))) return false;
+    return true;
+  }
+
+  /** Paid, and its result lost by the service before it was saved: charged-no-result, never a new execution. */
+  private async resultGone(itemId: string, reason: string): Promise<void> {
+    const { core } = this;
+    const item = core.o.journal.getItem(itemId);
+    if (!item) return;
+    const at = core.o.now().toISOString();
+    await updateWithLedger(core, itemId, { event: 'execution-gone', completedAt: at, reason }, lostEntryOf(item, core.batch(item.batchId), at, 'charged-no-result'));
+  }
+
   /** Result URLs may have expired: ask the execution for current ones. */
   private async refreshResultUrls(item: ItemRecord, signal: AbortSignal): Promise<ItemRecord> {
     const { core } = this;
@@ -149,12 +189,21 @@ export class DownloadPool {
       core.gate.succeeded();
     } catch (error) {
       if (isAppError(error) && error.code === 'network') core.gate.networkFailed();
+      // The service no longer knows the execution: its results are gone with it (those not kept here).
+      if (isAppError(error) && error.code === 'not_found') throw new ResultGone(item.executionId);
       throw new DownloadRetry(`could not refresh result URLs: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (execution.status !== 'completed') throw new DownloadRetry(`execution is ${execution.status}`);
     const resultLabels = execution.resultLabels ?? [];
     core.o.journal.updateItem(item.id, { resultUrls: execution.resultUrls, resultLabels });
     return { ...item, resultUrls: execution.resultUrls, resultLabels };
+  }
+}
+
+/** The service no longer knows an execution whose results are not all saved nor kept. */
+class ResultGone extends Error {
+  constructor(executionId: string) {
+    super(`charged, but the service no longer knows execution ${executionId} and its result was not kept, so it cannot be fetched: report it to the provider (Report to provider). Not retried automatically: sending it again charges again`);
   }
 }
 

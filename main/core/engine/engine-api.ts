@@ -25,6 +25,8 @@ export interface EngineOptions {
   concurrency?: number;
   encodeConcurrency?: number;
   downloadConcurrency?: number;
+  /** Size cap of the result cache in the state folder (engine/result-cache.ts; setting resultCacheMb; default 2 GB). */
+  resultCacheBytes?: number;
   /** Global cap on service requests per second. */
   requestsPerSecond?: number;
   maxSubmitAttempts?: number;

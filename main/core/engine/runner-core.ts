@@ -41,6 +41,8 @@ export interface RunnerOptions {
   concurrency: number;
   encodeConcurrency?: number;
   downloadConcurrency?: number;
+  /** Size cap of the result cache (result-cache.ts). */
+  resultCacheBytes?: number;
   requestsPerSecond?: number;
   maxSubmitAttempts?: number;
   maxInputPixels?: number;

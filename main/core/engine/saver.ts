@@ -1,20 +1,14 @@
 import { unlink } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { isAppError } from '../../../shared/errors';
-import { extensionForFormat, namingSourceOf, resultFormatOf, safeRelDir } from '../../../shared/naming';
+import { resolve } from 'node:path';
+import { namingSourceOf, resultFormatOf, safeRelDir } from '../../../shared/naming';
 import { finishResult, readOriginalLook, type FinishedResult } from '../images/finish-result';
-import { absoluteOf } from '../images/output-names';
-import {
-  describeWriteError, finishPlacement, placeFile, tempPathFor, verifyImage, writeTemp,
-} from '../images/save';
-import type { Journal } from '../journal/journal';
+import { errnoOf } from '../images/output-fs';
+import { finishPlacement, tempPathFor, verifyImage } from '../images/save';
 import type { BatchRecord, ItemRecord } from '../journal/types';
-import type { ServiceClient } from '../service/types';
-import { GateClosed, type RequestGate } from './limiter';
-import type { NamePlanCache } from './name-plan-cache';
-import { imageFieldOrder, planResultName } from './output-plan';
+import { imageFieldOrder } from './output-plan';
+import { DownloadRetry, SaveAbandoned, type SaveNotes } from './save-errors';
+import { classifyWriteError, download, place, removeTemp, requireOutputFolder, throwIfUnwritable } from './save-steps';
+import type { SaverDeps } from './saver-deps';
 import { MetadataWriterEnded, type Provenance, type ResultMetadataWriter } from '../images/result-metadata';
 import { writeSidecar, type SidecarContext } from '../images/sidecar';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
@@ -24,31 +18,11 @@ import { sidecarKindOf } from '../../../shared/engine/model';
 // any byte is written, the final path once the temp is verified, the output list once it is in place — so recovery
 // after a crash either finishes the placement or starts that one result over, and never saves a result twice.
 
-export interface SaverDeps {
-  journal: Journal;
-  client: ServiceClient;
-  gate: RequestGate;
-  originalsOf: (batchId: string) => ReadonlySet<string>;
-  /** Each output folder's name plan, reused while it holds (see name-plan-cache.ts). */
-  namePlans: NamePlanCache;
-  now: () => Date;
-  onChange: (item: ItemRecord) => void;
-  /** Time spent downloading and saving each result (the engine's phase totals). */
-  onPhase?: (phase: 'download' | 'save', ms: number) => void;
-  /** Copies the original's metadata onto each result (policy per batch) before it is placed. */
-  metadata?: ResultMetadataWriter;
-}
+export type { SaverDeps } from './saver-deps';
 
-export class DownloadRetry extends Error {}
-export class SaveFailure extends Error {}
-/**
- * The save was given up because its signal fired (the batch was cancelled, or the engine stops without waiting): its
- * temp file is removed and nothing is recorded against the item, which stays `downloading` — the paid result is
- * downloaded again later, never resubmitted.
- */
-export class SaveAbandoned extends Error {}
+export { DownloadRetry, OutputUnwritable, SaveAbandoned, SaveFailure } from './save-errors';
 
-export function destinationFolder(batch: BatchRecord, item: ItemRecord): string {
+export function destinationFolder(batch: Pick<BatchRecord, 'outputFolder'>, item: Pick<ItemRecord, 'relDir'>): string {
   return resolve(batch.outputFolder, ...safeRelDir(item.relDir).split('/'));
 }
 
@@ -72,55 +46,42 @@ export async function recoverPlacement(deps: SaverDeps, item: ItemRecord, batch:
 }
 
 /**
- * Saves results from item.outputs.length on. Throws DownloadRetry (fetch fresh URLs and try again), SaveFailure, or
- * SaveAbandoned once `signal` fires: checked at every step up to the final name, and the download itself is aborted.
- * A result already placed when it fires is recorded as usual.
+ * Saves results from item.outputs.length on. Throws DownloadRetry (fetch fresh URLs and try again), SaveFailure,
+ * OutputUnwritable (the output folder refused a write: pause, keep the result, retry later) or SaveAbandoned once
+ * `signal` fires: checked at every step up to the final name, and the download itself is aborted. A result already
+ * placed when it fires is recorded as usual. Each result is downloaded into the result cache first (when it can
+ * take it) and the output written from there, so a refused write costs no download and no execution.
  */
 export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: BatchRecord, total: number, signal?: AbortSignal): Promise<SaveOutcome> {
   const folder = destinationFolder(batch, item);
   const outputs = [...item.outputs];
   const warnings: string[] = [];
+  const notes: SaveNotes = { cacheProblem: null };
   const stopIfAborted = () => {
     if (signal?.aborted) throw new SaveAbandoned('the save was abandoned (batch cancelled or engine stopping)');
   };
+  const cache = deps.cache ?? null;
   for (let n = outputs.length; n < item.resultUrls.length; n++) {
     stopIfAborted();
-    const url = item.resultUrls[n]!;
+    // Never recreate a missing output folder: an unplugged drive's mount point would get a copy on the system disk.
+    await requireOutputFolder(batch.outputFolder, notes);
     const temp = tempPathFor(folder, item.id);
     deps.journal.updateItem(item.id, { pendingTemp: temp, pendingFinal: null });
     const startedAt = performance.now();
     let downloadedAt = startedAt;
     try {
-      let response: Response;
-      try {
-        // The wait for its turn (a back-off, the offline latch) ends with the signal too: a stop reaches it at once.
-        await deps.gate.acquire(signal);
-        stopIfAborted();
-        response = await deps.client.downloadResult(url, { signal });
-        deps.gate.succeeded();
-      } catch (error) {
-        stopIfAborted();
-        if (error instanceof GateClosed) throw new SaveAbandoned(error.message, { cause: error });
-        if (isAppError(error) && (error.code === 'network' || error.code === 'timeout')) deps.gate.networkFailed();
-        throw new DownloadRetry(`download failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      let source = cache && item.executionId ? await cache.get(item.executionId, n) : null;
+      const fromCache = source !== null;
+      if (!source) {
+        source = await download(deps, item, n, temp, batch.outputFolder, notes, signal);
+        deps.onPhase?.('download', performance.now() - startedAt);
       }
-      if (!response.body) throw new DownloadRetry('download failed: empty response');
+      downloadedAt = performance.now();
       try {
-        // The signal also ends the body here, whatever the client does with it.
-        await writeTemp(temp, Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>, { signal }));
-        downloadedAt = performance.now();
-        deps.onPhase?.('download', downloadedAt - startedAt);
+        await verifyImage(source);
       } catch (error) {
-        stopIfAborted();
-        // The service client's own errors (a body that broke off or stalled) carry a code too: only the file
-        // system's mean the folder is at fault.
-        if ((error as NodeJS.ErrnoException).code && !isAppError(error)) throw new SaveFailure(describeWriteError(error, folder), { cause: error });
-        throw new DownloadRetry(`download interrupted: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      }
-      try {
-        await verifyImage(temp);
-      } catch (error) {
-        throw new DownloadRetry(`downloaded result does not decode (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+        if (source !== temp && item.executionId) await cache?.drop(item.executionId, n);
+        throw new DownloadRetry(`${fromCache ? 'kept' : 'downloaded'} result does not decode (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
       }
       stopIfAborted();
       // The result becomes the file the user asked for: their format and quality, a colour profile, their DPI.
@@ -130,47 +91,30 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       try {
         // The format from the same source the namer uses (a URL input's own extension too), so the name promised holds.
         const format = resultFormatOf(namingSourceOf(item.sources, imageFieldOrder(batch.workflow)) ?? '', output.format);
-        finished = await finishResult(temp, { format, quality: output.quality, colour: output.colour }, await readOriginalLook(original));
+        finished = await finishResult(source, temp, { format, quality: output.quality, colour: output.colour }, await readOriginalLook(original));
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code) throw new SaveFailure(describeWriteError(error, folder), { cause: error });
+        if (errnoOf(error)) throw await classifyWriteError(error, folder, batch.outputFolder, notes);
         throw new DownloadRetry(`the result could not be converted (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
       }
       stopIfAborted();
       const { format } = finished;
-      if (deps.metadata) warnings.push(...await writeMetadata(deps.metadata, temp, batch, item, finished));
-      stopIfAborted();
-      // The name comes from the one namer, planned over the whole batch; a name someone took meanwhile is planned again.
-      const takenMeanwhile: string[] = [];
-      let placed: string | null = null;
-      let lastName = '';
-      for (let attempt = 0; attempt < 20 && placed === null; attempt++) {
-        const planned = await planResultName(deps.journal, batch, { ...item, outputs }, n, extensionForFormat(format), total, {
-          originals: deps.originalsOf(batch.id), takenMeanwhile, cache: deps.namePlans, capture: deps.metadata?.capture,
-        });
-        const destination = absoluteOf(batch.outputFolder, planned.relPath);
-        lastName = planned.fileName;
-        if (planned.action === 'skip') {
-          await unlink(temp).catch(() => undefined);
-          deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });
-          return { kind: 'skipped', reason: `not saved: ${destination} already exists (collision policy "skip")` };
-        }
-        stopIfAborted(); // the last moment: once its final name is journalled, the result is placed and recorded
-        deps.journal.updateItem(item.id, { pendingFinal: destination }, { durable: true });
-        try {
-          if ((await placeFile(temp, destination, planned.action === 'overwrite' ? 'overwrite' : 'suffix')) === 'placed') placed = destination;
-          else takenMeanwhile.push(planned.relPath);
-        } catch (error) {
-          throw new SaveFailure(describeWriteError(error, dirname(destination)), { cause: error });
-        }
+      if (deps.metadata) {
+        const problems = await writeMetadata(deps.metadata, temp, batch, item, finished);
+        // ExifTool says "cannot write" without an errno: a full or read-only folder is a pause, not a lost tag.
+        if (problems.length > 0) await throwIfUnwritable(folder, batch.outputFolder, notes);
+        warnings.push(...problems);
       }
-      if (placed === null) throw new SaveFailure(`no free output name for ${lastName}`);
-      const sidecarProblem = await writeSidecar(sidecarKindOf(batch.spec.output), deps.metadata, placed, sidecarContext(batch, item));
+      stopIfAborted();
+      const placed = await place(deps, item, batch, outputs, n, temp, format, total, folder, notes, stopIfAborted);
+      if (placed.kind === 'skipped') return placed;
+      const sidecarProblem = await writeSidecar(sidecarKindOf(batch.spec.output), deps.metadata, placed.path, sidecarContext(batch, item));
       if (sidecarProblem) warnings.push(sidecarProblem);
-      outputs.push(placed);
+      outputs.push(placed.path);
       deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
+      if (cache && item.executionId) await cache.markSaved(item.executionId, n);
       deps.onPhase?.('save', performance.now() - downloadedAt);
     } catch (error) {
-      await unlink(temp).catch(() => undefined);
+      await removeTemp(temp);
       deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });
       throw error;
     }

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { rename, unlink, writeFile } from 'node:fs/promises';
+import { unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import type { ColourPolicy } from '../../../shared/engine/model';
 import type { ResultFormat } from '../../../shared/naming';
 import { wideGamutOf, type WideGamut } from './icc';
+import { outputFs } from './output-fs';
+import { writeTemp } from './save';
 
 // The step between "the service's bytes decode" and "metadata is written": the result becomes a file the
 // photographer can file like their own export — in the output format they chose, at their JPEG quality, with an
@@ -47,12 +49,15 @@ export async function readOriginalLook(path: string | null): Promise<OriginalLoo
 }
 
 /**
- * Rewrites the verified temp file `path` in place (through a second temp and an atomic rename, so the journalled
- * temp path stays valid): converted to sRGB from whatever profile the service used (an untagged result is taken
- * as sRGB), then to the target profile, encoded in the output format.
+ * Writes the verified result `source` as `target`: converted to sRGB from whatever profile the service used (an
+ * untagged result is taken as sRGB), then to the target profile, encoded in the output format. `destination` may be
+ * `source` itself (rewritten in place through `<destination>.finish` and an atomic rename, so the journalled temp
+ * path stays valid); otherwise it is created. The encoded bytes are written by Node, not by libvips, so a full or
+ * read-only disk fails with its errno (ENOSPC, EROFS…) — and whatever failed, no `.finish` file or partial target is
+ * left behind.
  */
-export async function finishResult(path: string, options: FinishOptions, original: OriginalLook): Promise<FinishedResult> {
-  const input = sharp(path, { failOn: 'warning', limitInputPixels: 200_000_000 });
+export async function finishResult(source: string, destination: string, options: FinishOptions, original: OriginalLook): Promise<FinishedResult> {
+  const input = sharp(source, { failOn: 'warning', limitInputPixels: 200_000_000 });
   const meta = await input.metadata();
   const wide = options.colour === 'source' ? wideGamutOf(original.icc) : null;
   let iccFile: string | null = null;
@@ -70,9 +75,17 @@ export async function finishResult(path: string, options: FinishOptions, origina
     // withMetadata sets the profile to sRGB itself, so the target profile is given through it when there is a DPI.
     pipeline = original.density ? pipeline.withMetadata({ density: original.density, icc: target }) : pipeline.withIccProfile(target);
     pipeline = encodeAs(pipeline, options);
-    const next = `${path}.finish`;
-    const info = await pipeline.toFile(next);
-    await rename(next, path);
+    const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
+    if (destination !== source) {
+      await writeTemp(destination, [data]);
+    } else {
+      const next = `${destination}.finish`;
+      await writeTemp(next, [data]);
+      await outputFs.rename(next, destination).catch(async (error: unknown) => {
+        await outputFs.unlink(next).catch(() => undefined);
+        throw error;
+      });
+    }
     return { format: options.format, width: info.width, height: info.height, profile: wide && original.icc ? wide : 'srgb' };
   } finally {
     if (iccFile) await unlink(iccFile).catch(() => undefined);

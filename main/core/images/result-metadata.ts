@@ -1,4 +1,4 @@
-import { mkdir, rename, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, rename, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { ExifTool, ExifToolTask } from 'exiftool-vendored';
@@ -195,10 +195,17 @@ export function createResultMetadataWriter(options: { configDir: string; creator
   };
   const run = async (resultPath: string, args: string[]) => {
     const { tool: et } = await exiftool();
-    const written = await et.write(resultPath, {}, { writeArgs: ['-overwrite_original', '-m', ...args], useMWG: false });
+    // -overwrite_original writes `<result>_exiftool_tmp` and renames it over the result; a write that fails half way
+    // (a full disk) can leave it behind: removed here, whatever ExifTool did.
+    const written = await et.write(resultPath, {}, { writeArgs: ['-overwrite_original', '-m', ...args], useMWG: false })
+      .catch(async (error: unknown) => {
+        await unlink(`${resultPath}_exiftool_tmp`).catch(() => undefined);
+        throw error;
+      });
     // ExifTool refuses the whole command for some errors (an original that cannot be opened for -tagsFromFile) and
     // exits 1, which exiftool-vendored reports as a write that touched no file rather than as an error.
     if (written.created + written.updated + written.unchanged === 0) {
+      await unlink(`${resultPath}_exiftool_tmp`).catch(() => undefined);
       throw new Error(written.warnings?.join('; ') || 'ExifTool wrote nothing (the original could not be read?)');
     }
   };

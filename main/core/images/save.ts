@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, link, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { access, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { CollisionPolicy } from '../../../shared/engine/model';
+import { outputFs as fs } from './output-fs';
 
 // Safe saving: a result is streamed into a temp file beside its destination, checked to decode, fsynced, and only
 // then given its final name in one atomic step. A crash at any moment leaves either no file or a complete one (plus
@@ -19,12 +20,18 @@ export function tempPathFor(folder: string, itemId: string): string {
 /**
  * A temp is rewritten in place through a second file, renamed over it: the format/colour step's `<temp>.finish`
  * (finish-result.ts) and ExifTool's `<temp>_exiftool_tmp` (the metadata write). A kill between write and rename
- * leaves that second file, which is ours to sweep like the temp itself.
+ * leaves that second file, which is ours to sweep like the temp itself. An XMP sidecar is written by ExifTool to
+ * `.batchroom-<random>.xmp` (it picks the format from the extension) and renamed: ours too.
  */
-const DERIVED_TEMP_SUFFIXES = ['', '.finish', '_exiftool_tmp'].map((derived) => `${TEMP_SUFFIX}${derived}`);
+const DERIVED_TEMP_SUFFIXES = [...['', '.finish', '_exiftool_tmp'].map((derived) => `${TEMP_SUFFIX}${derived}`), '.xmp'];
 
 export function isTempName(name: string): boolean {
   return name.startsWith(TEMP_PREFIX) && DERIVED_TEMP_SUFFIXES.some((suffix) => name.endsWith(suffix));
+}
+
+/** The second files a temp may have (see DERIVED_TEMP_SUFFIXES): removed with it when a save fails. */
+export function derivedTempsOf(tempPath: string): string[] {
+  return [`${tempPath}.finish`, `${tempPath}_exiftool_tmp`];
 }
 
 export class SaveError extends Error {
@@ -43,19 +50,28 @@ export function describeWriteError(error: unknown, folder: string): string {
   return `cannot save into ${folder} (${error instanceof Error ? error.message : String(error)})`;
 }
 
-/** Streams `body` into `tempPath` (created exclusively), then fsyncs it. */
+/**
+ * Streams `body` into `tempPath` (created exclusively), then fsyncs it. On any failure — the disk filling half way
+ * (ENOSPC on a write or on the fsync), the body breaking off, an abort — the temp is removed before the error is
+ * rethrown: a failed write never leaves a file behind.
+ */
 export async function writeTemp(tempPath: string, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<number> {
-  await mkdir(dirname(tempPath), { recursive: true });
-  const handle = await open(tempPath, 'wx');
+  await fs.mkdir(dirname(tempPath), { recursive: true });
+  const handle = await fs.open(tempPath, 'wx');
   let bytes = 0;
   try {
-    for await (const chunk of body) {
-      await handle.write(chunk);
-      bytes += chunk.byteLength;
+    try {
+      for await (const chunk of body) {
+        await handle.write(chunk);
+        bytes += chunk.byteLength;
+      }
+      await handle.sync();
+    } finally {
+      await handle.close();
     }
-    await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (error) {
+    await fs.unlink(tempPath).catch(() => undefined);
+    throw error;
   }
   return bytes;
 }
@@ -77,17 +93,17 @@ const exists = async (path: string) => access(path, constants.F_OK).then(() => t
  */
 export async function placeFile(tempPath: string, finalPath: string, policy: CollisionPolicy): Promise<'placed' | 'taken'> {
   if (policy === 'overwrite') {
-    await rename(tempPath, finalPath);
+    await fs.rename(tempPath, finalPath);
   } else {
     try {
-      await link(tempPath, finalPath);
-      await unlink(tempPath);
+      await fs.link(tempPath, finalPath);
+      await fs.unlink(tempPath);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') return 'taken';
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw error;
       if (await exists(finalPath)) return 'taken';
-      await rename(tempPath, finalPath);
+      await fs.rename(tempPath, finalPath);
     }
   }
   await syncFolder(dirname(finalPath));
@@ -96,13 +112,13 @@ export async function placeFile(tempPath: string, finalPath: string, policy: Col
 
 /** Completes a placement interrupted by a crash: the final name was chosen and recorded, the temp may remain. */
 export async function finishPlacement(tempPath: string, finalPath: string): Promise<'placed' | 'missing'> {
-  const [temp, final] = await Promise.all([stat(tempPath).catch(() => null), stat(finalPath).catch(() => null)]);
+  const [temp, final] = await Promise.all([fs.stat(tempPath).catch(() => null), fs.stat(finalPath).catch(() => null)]);
   if (temp && final && temp.ino === final.ino && temp.dev === final.dev) {
-    await unlink(tempPath);
+    await fs.unlink(tempPath);
     return 'placed';
   }
   if (temp) {
-    await rename(tempPath, finalPath);
+    await fs.rename(tempPath, finalPath);
     await syncFolder(dirname(finalPath));
     return 'placed';
   }
@@ -112,7 +128,7 @@ export async function finishPlacement(tempPath: string, finalPath: string): Prom
 /** fsync of the folder makes the rename itself durable (POSIX); Windows cannot open folders and does not need it. */
 async function syncFolder(folder: string): Promise<void> {
   try {
-    const handle = await open(folder, 'r');
+    const handle = await fs.open(folder, 'r');
     try { await handle.sync(); } finally { await handle.close(); }
   } catch {
     // not supported here (Windows, some network file systems): the rename is still atomic, only its durability is not forced
@@ -131,14 +147,19 @@ export async function removeTempFiles(folder: string, keep: ReadonlySet<string> 
   for (const name of names) {
     const full = join(folder, name);
     if (!isTempName(name) || keep.has(full)) continue;
-    await unlink(full).then(() => { removed++; }, () => undefined);
+    await fs.unlink(full).then(() => { removed++; }, () => undefined);
   }
   return removed;
 }
 
-/** Small JSON written atomically the same way as results (temp, fsync, rename). */
+/** Small JSON written atomically the same way as results (temp, fsync, rename); no temp is left when it fails. */
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
   const temp = `${dirname(path)}/${TEMP_PREFIX}${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`;
   await writeTemp(temp, [Buffer.from(`${JSON.stringify(value, null, 2)}\n`)]);
-  await rename(temp, path);
+  try {
+    await fs.rename(temp, path);
+  } catch (error) {
+    await fs.unlink(temp).catch(() => undefined);
+    throw error;
+  }
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { rename, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { SidecarKind } from '../../../shared/engine/model';
 import { provenanceArgs, type Provenance, type ResultMetadataWriter } from './result-metadata';
 import { TEMP_PREFIX, writeJsonAtomic } from './save';
+import { outputFs } from './output-fs';
 
 // Sidecars next to a result. `json`: Batchroom's provenance as JSON (`<result>.json`). `xmp`: a standard XMP sidecar
 // named after the result's stem (`IMG_2041_color-grade.xmp`, where Lightroom, Capture One and Bridge look for it):
@@ -44,9 +44,9 @@ async function writeXmpSidecar(writer: ResultMetadataWriter, resultPath: string,
       '-XMP-exif:DateTimeOriginal<SubSecDateTimeOriginal', '-XMP-photoshop:DateCreated<SubSecDateTimeOriginal',
       ...provenanceArgs(c.provenance, c.creatorTool), resultPath,
     ]);
-    await rename(temp, xmpSidecarPath(resultPath));
+    await outputFs.rename(temp, xmpSidecarPath(resultPath));
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    await outputFs.unlink(temp).catch(() => undefined);
     throw error;
   }
 }

@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
@@ -21,6 +21,19 @@ async function tempBytes(folder: string): Promise<number> {
   return bytes;
 }
 
+/** The result cache's puts in progress (a download streams there first: engine/result-cache.ts). */
+async function cacheTemps(rig: SandboxRig): Promise<string[]> {
+  const folder = join(rig.dir.path, 'state', 'result-cache');
+  return (await readdir(folder).catch(() => [] as string[])).filter((n) => n.endsWith('.tmp')).map((n) => join(folder, n));
+}
+
+/** Bytes streamed so far: into the result cache, or (cache unavailable) into the output folder's temp. */
+async function streamedBytes(rig: SandboxRig, out: string): Promise<number> {
+  let bytes = await tempBytes(out);
+  for (const path of await cacheTemps(rig)) bytes += (await stat(path).catch(() => null))?.size ?? 0;
+  return bytes;
+}
+
 describe('a download in progress when its batch is cancelled or the engine stops', () => {
   let rig: SandboxRig | null = null;
   afterEach(async () => { await rig?.close(); rig = null; });
@@ -34,7 +47,7 @@ describe('a download in progress when its batch is cancelled or the engine stops
     await mkdir(input);
     await writePhotos(input, 1, { width: 320, height: 240 });
     const batch = await rig.engine.createBatch({ workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: out } });
-    await until(async () => (await tempBytes(out)) > 0, 'the result to start streaming into its temp file');
+    await until(async () => (await streamedBytes(rig!, out)) > 0, 'the result to start streaming into its temp file');
     const item = rig.journal.listItems({ batchId: batch.id }).items[0]!;
     expect(item.state).toBe('downloading');
     return { batch, out, itemId: item.id };
@@ -43,8 +56,10 @@ describe('a download in progress when its batch is cancelled or the engine stops
   /** Nothing of the result on disk, now and a while later (the transfer is not going on behind the scenes). */
   async function expectCut(out: string) {
     expect(await tempFilesIn(out)).toEqual([]);
+    expect(await cacheTemps(rig!)).toEqual([]);
     await new Promise((r) => setTimeout(r, 1_500));
     expect(await tempFilesIn(out)).toEqual([]);
+    expect(await cacheTemps(rig!)).toEqual([]);
     expect(await listFilesDeep(out)).toEqual([]);
   }
 

@@ -80,7 +80,7 @@ describe('results carry a profile, their format and the original\'s DPI', () => 
     const result = join(rig.dir.path, `result-${format}.part`);
     await sharp(await patchStrip(SRGB, 8)).withIccProfile('srgb', { attach: false }).png().toFile(result);
     expect((await sharp(result).metadata()).icc).toBeUndefined();
-    const finished = await finishResult(result, { format, quality: 92, colour: 'srgb' }, { icc: null, density: 300 });
+    const finished = await finishResult(result, result, { format, quality: 92, colour: 'srgb' }, { icc: null, density: 300 });
     const meta = await sharp(result).metadata();
     expect({ format: meta.format, profile: finished.profile, hasIcc: Boolean(meta.icc) }).toEqual({ format: format === 'tiff' ? 'tiff' : format, profile: 'srgb', hasIcc: true });
     if (format !== 'webp') expect(Math.round(meta.density ?? 0)).toBe(300);
@@ -91,7 +91,7 @@ describe('results carry a profile, their format and the original\'s DPI', () => 
     'colour policy "source": back into the original\'s %s, same colours', async (_name, space, gamut) => {
       const result = join(rig.dir.path, `source-${gamut}.part`);
       await sharp(await patchStrip(SRGB, 8)).png().toFile(result);
-      const finished = await finishResult(result, { format: 'tiff', quality: 92, colour: 'source' }, { icc: matrixProfile(space), density: null });
+      const finished = await finishResult(result, result, { format: 'tiff', quality: 92, colour: 'source' }, { icc: matrixProfile(space), density: null });
       expect(finished.profile).toBe(gamut);
       expect(wideGamutOf((await sharp(result).metadata()).icc)).toBe(gamut);
       expect(await worstDeltaE(result)).toBeLessThanOrEqual(1.0);

@@ -6,9 +6,9 @@ import { fingerprintOf } from './baseline-store';
 import { hashCacheKey } from './hash-cache';
 import type { FolderRuntime } from './folder-runtime';
 import { ignoreRulesFor } from './ignore';
-import { subfolderOf } from '../media/inside-root';
+import { folderBatches } from './batches';
 import { runLimited } from './limit';
-import { expectedExtension, planOutputNames, type NamingItem } from '../../../shared/naming';
+import { expectedExtension, planOutputNames, type NamingItem, type PlannedOutput } from '../../../shared/naming';
 import { DEFAULT_NAMING_TEMPLATE } from '../../../shared/engine/model';
 import { absoluteOf, existingNames, relativeInside } from '../images/output-names';
 import type { FileInspector, HotFolderEngine } from './ports';
@@ -20,7 +20,11 @@ import { candidatesOf, scanFolderInputs } from './scan';
  */
 export async function dryRunFolder(
   runtime: FolderRuntime,
-  deps: { engine: HotFolderEngine; inspector: FileInspector; hashLimit: <R>(fn: () => Promise<R>) => Promise<R>; concurrency: number },
+  deps: {
+    engine: HotFolderEngine; inspector: FileInspector; hashLimit: <R>(fn: () => Promise<R>) => Promise<R>; concurrency: number;
+    /** The submitter's batch size: names are planned batch by batch, as they are written. */
+    maxBatchSize: number;
+  },
 ): Promise<DryRunReport> {
   const config = runtime.config;
   const reason = await folderUnavailableReason(config.path);
@@ -42,21 +46,30 @@ export async function dryRunFolder(
     verdicts.set(path, { kind: done ? 'done' : 'process' });
   });
   const report: DryRunReport = { path: config.path, toProcess: [], alreadyDone: [], colliding: [], unsupported: scan.skipped.filter((s) => !typeSkips.has(s)), totalCredits: 0 };
-  // Names from the one namer, as the submitter's batches will be named: one batch per sub-folder, mirrored under
-  // the output folder, {index} counted within it, collisions judged against what is in the output folder now.
+  // Names from the one namer, batch by batch as the submitter will send them (folderBatches, the scan's sorted
+  // order): one batch per sub-folder and at most maxBatchSize each, mirrored under the output folder, {index} and its
+  // width counted within the batch. Collisions are judged against the output folder now plus what the batches
+  // before will have written there.
   const candidates = files.filter((path) => verdicts.get(path)?.kind === 'process');
-  const perFolder = new Map<string, number>();
-  const namingItems: NamingItem[] = candidates.map((path) => {
-    const relDir = subfolderOf(config.path, path);
-    const index = (perFolder.get(relDir) ?? 0) + 1;
-    perFolder.set(relDir, index);
-    return { key: path, sourcePath: path, relDir, index, outputs: [{ ext: expectedExtension(path, config.outputFormat) }] };
-  });
-  const plan = planOutputNames(namingItems, {
-    template: config.namingTemplate ?? DEFAULT_NAMING_TEMPLATE, workflow: config.workflowId, total: candidates.length, at: new Date(),
-    policy: config.collisionPolicy, protectedNames: relativeInside(config.outputFolder, files),
-  }, await existingNames(config.outputFolder, namingItems.map((i) => i.relDir)));
-  const planned = new Map(plan.map((p) => [p.key, p.outputs[0]!]));
+  const batches = folderBatches(candidates, (path) => path, config.path, deps.maxBatchSize);
+  const written = await existingNames(config.outputFolder, batches.map((b) => b.rel));
+  const protectedNames = relativeInside(config.outputFolder, files);
+  const at = new Date();
+  const planned = new Map<string, PlannedOutput>();
+  for (const batch of batches) {
+    const namingItems: NamingItem[] = batch.items.map((path, i) => ({
+      key: path, sourcePath: path, relDir: batch.rel, index: i + 1, outputs: [{ ext: expectedExtension(path, config.outputFormat) }],
+    }));
+    const plan = planOutputNames(namingItems, {
+      template: config.namingTemplate ?? DEFAULT_NAMING_TEMPLATE, workflow: config.workflowId, total: namingItems.length, at,
+      policy: config.collisionPolicy, protectedNames,
+    }, written);
+    for (const item of plan) {
+      const output = item.outputs[0]!;
+      planned.set(item.key, output);
+      if (output.action !== 'skip') written.push(output.relPath);
+    }
+  }
   for (const path of files) {
     const verdict = verdicts.get(path);
     if (!verdict) continue;

@@ -10,6 +10,7 @@ import { DONE_DIR, FAILED_DIR } from './ignore';
 import { moveOriginalReported } from './originals';
 import { BatchSubmitter, type Candidate } from './submitter';
 import { ClaimStep } from './claim-step';
+import { runLimited } from './limit';
 import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, LedgerOutcome } from './ports';
 import type { Ledger } from '../studio/ledger';
 
@@ -217,6 +218,25 @@ export class FilePipeline {
 
   flush(): Promise<void> {
     return this.submitter.flush();
+  }
+
+  /**
+   * Looks at a scan's files (sorted) `concurrency` at a time; the ones to process go out in the batches the dry run
+   * plans (batches.ts). `each` looks at one file (default: consider it with `origin`).
+   */
+  async considerInOrder(paths: readonly string[], origin: Origin, concurrency: number, each?: (path: string) => Promise<void>): Promise<void> {
+    const scan = this.submitter.startScan(paths);
+    try {
+      await runLimited(paths, concurrency, async (path) => {
+        try {
+          await (each ? each(path) : this.consider(path, origin));
+        } finally {
+          scan.done(path);
+        }
+      });
+    } finally {
+      scan.end();
+    }
   }
 
   clearSessionFailures(): void {

@@ -8,7 +8,6 @@ import { startFolderWatcher, type FolderWatcher, type WatchTimings } from './fol
 import { ignoreRulesFor, type IgnoreRules } from './ignore';
 import type { BaselineStore } from './ports';
 import { scanFolder } from './scan';
-import { runLimited } from './limit';
 import { LEDGER_UNREACHABLE } from './claim-step';
 
 /** Marker kept in the baseline store while existing files wait for review, so a restart asks again. */
@@ -111,7 +110,7 @@ export class FolderRuntime {
     if (generation !== this.generation) return;
     const policy = fresh || reviewPending ? this.config.existingFiles : null;
     const skipped: string[] = [];
-    await runLimited(files, this.deps.hashConcurrency, async (path) => {
+    await this.pipeline.considerInOrder(files, 'scan', this.deps.hashConcurrency, async (path) => {
       if (generation !== this.generation) return;
       if (policy === 'skip') {
         const info = await stat(path).catch(() => null);
@@ -143,12 +142,12 @@ export class FolderRuntime {
 
   /** The user reviewed the dry run and armed the folder: process the held files. */
   async approveHeld(): Promise<void> {
-    const held = [...this.pipeline.held];
+    const held = [...this.pipeline.held].sort();
     this.pipeline.held.clear();
     this.pipeline.baseline.delete(REVIEW_MARKER);
     await this.deps.baseline.clear(this.config.id);
     await this.deps.baseline.add(this.config.id, [...this.pipeline.baseline]);
-    await runLimited(held, this.deps.hashConcurrency, (path) => this.pipeline.consider(path, 'approved'));
+    await this.pipeline.considerInOrder(held, 'approved', this.deps.hashConcurrency);
     this.finishScan();
   }
 

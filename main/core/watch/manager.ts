@@ -7,7 +7,6 @@ import { silentLogger, type Logger } from '../log';
 import { createMemoryBaselineStore } from './baseline-store';
 import { dryRunFolder } from './dry-run';
 import { FolderRuntime } from './folder-runtime';
-import { runLimited } from './limit';
 import { defaultInspector } from './inspector';
 import {
   createBackgroundWork, previousSettingsAfterSave, reactionToSave, recordOrphanOutcome, runtimeDepsFrom, validateFolderConfig,
@@ -168,7 +167,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
     if (runtime.status.state === 'armed') {
       await background.run((async () => {
         const files = await scanFolder(runtime.config.path, runtime.config.recursive, (p) => runtime.isIgnored(p)).catch(() => []);
-        await runLimited(files, deps.hashConcurrency, (path) => runtime.pipeline.consider(path, 'reprocess'));
+        await runtime.pipeline.considerInOrder(files, 'reprocess', deps.hashConcurrency);
       })());
     }
     return stateOf(runtime);
@@ -202,7 +201,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
     arm,
     disarm,
     setArmed: (id, armed) => (armed ? arm(id) : disarm(id)),
-    dryRun: async (id) => dryRunFolder(must(id), { engine: options.engine, inspector, hashLimit: deps.hashLimit, concurrency: deps.hashConcurrency }),
+    dryRun: async (id) => dryRunFolder(must(id), { engine: options.engine, inspector, hashLimit: deps.hashLimit, concurrency: deps.hashConcurrency, maxBatchSize: deps.maxBatchSize }),
     reprocess,
     hasArmed: () => [...runtimes.values()].some((r) => r.armed),
     settled: () => background.settled(),

@@ -1,11 +1,12 @@
 import { finishedWithin } from '../finished-within';
 import { join } from 'node:path';
-import { subfolderOf } from '../media/inside-root';
 import { BACKOFF, backoffDelay, startingAt } from '../service/retry';
 import { BatchSpecSchema, type BatchSpec } from '../../../shared/engine/model';
+import { unitsWithin } from '../../../shared/engine/money';
 import { safeRelDir } from '../../../shared/naming';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
 import type { HotFolderEngine } from './ports';
+import { folderBatches, ScanBatches } from './batches';
 
 const WAITING = 'could not submit; retrying in';
 /** The batching window for a photo that arrives alone (after `coalesceMs` without any). */
@@ -76,6 +77,8 @@ export class BatchSubmitter {
   private closed = false;
   /** Aborted when a close stops waiting for a flush: the engine then journals nothing for it (it may still be reading). */
   private readonly abandoned = new AbortController();
+  /** A scan under way: its candidates go out in the batches the dry run plans, not by timing. */
+  private scan: ScanBatches<Candidate> | null = null;
 
   constructor(
     private readonly folder: SubmitterFolder,
@@ -88,8 +91,9 @@ export class BatchSubmitter {
 
   enqueue(candidate: Candidate): void {
     if (this.closed) return this.release(candidate); // the folder closed while this photo was looked at
-    this.queue.push(candidate);
     this.folder.status.queued++;
+    if (this.scan?.take(candidate)) return;
+    this.queue.push(candidate);
     const now = Date.now();
     // A photo arriving after a quiet spell goes almost at once (the short window still gathers files detected in
     // the same moment); while files keep coming, the full window gathers them into one batch.
@@ -99,9 +103,30 @@ export class BatchSubmitter {
     else if (!this.flushTimer) this.flushTimer = setTimeout(() => void this.flush(), quiet ? Math.min(LONE_FILE_MS, this.deps.coalesceMs) : this.deps.coalesceMs);
   }
 
+  /**
+   * A scan (arming, approving held files, reprocessing) looks at these files, sorted: the ones it queues go out in
+   * `folderBatches` of this order — the batches the dry run names. Call `done(path)` after each file and `end()`
+   * after the last (or when the scan stops). A scan still under way when another starts ends first.
+   */
+  startScan(order: readonly string[]): { done(path: string): void; end(): void } {
+    this.scan?.end();
+    const scan = new ScanBatches<Candidate>(order, this.folder.config.path, this.deps.maxBatchSize, (items) => void this.track(this.submitCandidates(items)));
+    this.scan = scan;
+    return {
+      done: (path) => scan.done(path),
+      end: () => {
+        scan.end();
+        if (this.scan === scan) this.scan = null;
+      },
+    };
+  }
+
   /** Submits what accumulated: one batch per sub-folder, so results mirror the folder's layout in the output. */
   flush(): Promise<void> {
-    const flushing = this.submitQueued();
+    return this.track(this.submitQueued());
+  }
+
+  private track(flushing: Promise<void>): Promise<void> {
     this.flushing.add(flushing);
     void flushing.finally(() => this.flushing.delete(flushing)).catch(() => undefined);
     return flushing;
@@ -131,18 +156,14 @@ export class BatchSubmitter {
   private async submitQueued(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
-    let batch = this.queue.splice(0);
-    if (batch.length === 0) return;
+    const batch = this.queue.splice(0);
+    if (batch.length > 0) await this.submitCandidates(batch);
+  }
+
+  private async submitCandidates(candidates: Candidate[]): Promise<void> {
     const config = this.folder.config;
-    batch = await this.applyBudget(batch);
-    const groups = new Map<string, Candidate[]>();
-    for (const c of batch) {
-      const rel = subfolderOf(config.path, c.path);
-      const list = groups.get(rel) ?? [];
-      list.push(c);
-      groups.set(rel, list);
-    }
-    for (const [rel, items] of groups) {
+    const batch = await this.applyBudget(candidates);
+    for (const { rel, items } of folderBatches(batch, (c) => c.path, config.path, this.deps.maxBatchSize)) {
       if (this.abandoned.signal.aborted) {
         for (const c of items) this.release(c); // the close stopped waiting: the next start looks at them again
         continue;
@@ -191,7 +212,7 @@ export class BatchSubmitter {
     const cost = this.creditCostCache.cost;
     if (cost <= 0) return batch;
     const left = budget - this.folder.status.creditsSpent - this.committedCredits;
-    const allowed = Math.max(0, Math.floor(left / cost + 1e-9));
+    const allowed = unitsWithin(left, cost);
     for (const c of batch.slice(allowed)) {
       this.release(c);
       this.folder.activity('skipped', c.path, `budget of ${budget} credits reached`);
@@ -207,6 +228,8 @@ export class BatchSubmitter {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
     for (const c of this.queue.splice(0)) this.release(c);
+    for (const c of this.scan?.drop() ?? []) this.release(c);
+    this.scan = null;
   }
 
   /** An item of this folder ended: its credits are spent (outcome) rather than committed. */

@@ -7,6 +7,7 @@ import { hashCacheKey } from './hash-cache';
 import type { FolderRuntime } from './folder-runtime';
 import { ignoreRulesFor } from './ignore';
 import { folderBatches } from './batches';
+import { subfolderOf } from '../media/inside-root';
 import { runLimited } from './limit';
 import { expectedExtension, planOutputNames, type NamingItem, type PlannedOutput } from '../../../shared/naming';
 import { DEFAULT_NAMING_TEMPLATE } from '../../../shared/engine/model';
@@ -33,8 +34,17 @@ export async function dryRunFolder(
   // Files of an unsupported type go through the inspector below like any file (as the armed folder does); the
   // policy's other skips (photos left in sub-folders, links that loop or break) are reported as they are.
   const { files, unsupported: typeSkips } = candidatesOf(scan);
+  // The half of a RAW+JPEG pair that is not edited is still sent (the engine pairs the halves within a batch), so it
+  // takes a place in the submitter's batches though it gets no name: looked at too when it can move a batch's cut.
+  const halves = new Set(scan.skipped.filter((s) => s.rawPair).map((s) => s.path));
+  const sentPerSub = new Map<string, number>();
+  for (const path of [...files, ...halves]) {
+    const rel = subfolderOf(config.path, path);
+    sentPerSub.set(rel, (sentPerSub.get(rel) ?? 0) + 1);
+  }
+  const halvesMatter = [...sentPerSub.values()].some((n) => n > deps.maxBatchSize);
   const verdicts = new Map<string, { kind: 'process' | 'done' | 'unsupported'; reason?: string }>();
-  await runLimited(files, deps.concurrency, async (path) => {
+  await runLimited(halvesMatter ? [...files, ...halves] : files, deps.concurrency, async (path) => {
     const info = await stat(path).catch(() => null);
     if (!info?.isFile()) return;
     const classification = await deps.inspector.classify(path);
@@ -50,8 +60,9 @@ export async function dryRunFolder(
   // order): one batch per sub-folder and at most maxBatchSize each, mirrored under the output folder, {index} and its
   // width counted within the batch. Collisions are judged against the output folder now plus what the batches
   // before will have written there.
-  const candidates = files.filter((path) => verdicts.get(path)?.kind === 'process');
-  const batches = folderBatches(candidates, (path) => path, config.path, deps.maxBatchSize);
+  const sent = [...files, ...halves].filter((path) => verdicts.get(path)?.kind === 'process').sort();
+  const batches = folderBatches(sent, (path) => path, config.path, deps.maxBatchSize)
+    .map((batch) => ({ ...batch, items: batch.items.filter((path) => !halves.has(path)) }));
   const written = await existingNames(config.outputFolder, batches.map((b) => b.rel));
   const protectedNames = relativeInside(config.outputFolder, files);
   const at = new Date();

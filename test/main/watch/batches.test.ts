@@ -138,4 +138,21 @@ describe('the dry run names what the submitter will write', () => {
       }
     }
   });
+  it('counts the half of a RAW+JPEG pair that is sent but not named where the batch is cut', async () => {
+    const inbox = join(root, 'in');
+    const out = join(root, 'out');
+    await mkdir(inbox, { recursive: true });
+    const names = ['A.jpg', 'B.CR3', 'B.JPG', 'C.jpg', 'D.jpg'];
+    await Promise.all(names.map((n) => writeFile(join(inbox, n), jpegBytes(n))));
+    const engine = createFakeEngine({ autoComplete: false });
+    const h = harness({ engine, maxBatchSize: 3 });
+    close = () => h.manager.close();
+    await h.manager.save(folderConfig({ path: inbox, outputFolder: out, existingFiles: 'dry-run', namingTemplate: '{index}_{name}' }));
+    const report = await h.manager.dryRun('f1');
+    // The submitter sends [A, B.CR3, B.JPG] and [C, D]; the engine edits B once, from the JPEG, so it is 002 in the first.
+    expect(report.toProcess.map((f) => basename(f.output))).toEqual(['001_A.jpg', '002_B.jpg', '001_C.jpg', '002_D.jpg']);
+    await h.manager.setArmed('f1', true);
+    await waitFor(() => engine.submittedPaths().length === names.length, 20_000, 'every held photo submitted');
+    expect(engine.submissions.map((s) => s.paths.map((p) => basename(p)))).toEqual([['A.jpg', 'B.CR3', 'B.JPG'], ['C.jpg', 'D.jpg']]);
+  });
 });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
+import { isInside } from '../media/inside-root';
 import { errnoOf, outputFs } from './output-fs';
 import { TEMP_PREFIX, TEMP_SUFFIX } from './save';
 
@@ -71,7 +72,7 @@ export async function probeOutputFolder(folder: string, root: string = folder): 
     return outputProblem(errnoOf(error) === 'ENOENT' ? 'ENOENT' : (errnoOf(error) ?? 'EIO'), root);
   }
   // A sub-folder not made yet (its mkdir was refused): its parent is where the next write goes.
-  while (folder !== root && !relative(root, folder).startsWith('..') && !(await isDirectory(folder))) folder = dirname(folder);
+  while (folder !== root && isInside(folder, root) && !(await isDirectory(folder))) folder = dirname(folder);
   return probeWritable(folder);
 }
 

@@ -102,7 +102,8 @@ export function nextPollDelayMs(state: PollState): number {
     const steps = steady ? state.overdue - STEADY_OVERDUE_LOOKS : state.overdue;
     const base = state.expectedMs ? Math.max(MIN_STEP_MS, state.expectedMs * 0.02) : MIN_STEP_MS;
     const cap = Math.min(MAX_SLEEP_MS, Math.max(2_000, state.elapsedMs * 0.1));
-    return Math.min(cap, Math.max(MIN_STEP_MS, base * 2 ** Math.min(steps, 10)));
+    // The cap is at least 2 s, so it is never below MIN_STEP_MS: floor then cap equals the old cap-of-floor.
+    return Math.max(MIN_STEP_MS, backoffDelay({ firstMs: base, maxMs: cap, maxDoublings: 10 }, steps));
   }
   // One progress sample only: go part of the way and measure the rate.
   if (!confident) return Math.min(MAX_SLEEP_MS, Math.max(MIN_STEP_MS, remainingMs * 0.4));

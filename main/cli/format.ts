@@ -1,4 +1,4 @@
-import { creditsText, type CreditKind } from '../../shared/service/credit-kind';
+import { formatCredits } from '../../shared/engine/money';
 
 /** Left-aligned text table with a header row; columns sized to their widest cell. */
 export function table(headers: string[], rows: string[][]): string {
@@ -7,10 +7,8 @@ export function table(headers: string[], rows: string[][]): string {
   return [line(headers), line(widths.map((w) => '─'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-/** "13 credits", or "13 free test credits" against the sandbox or with a test key. */
-export function credits(value: number, kind: CreditKind = 'real'): string {
-  return creditsText(value, kind);
-}
+/** "13 credits", or "13 free test credits" against the sandbox or with a test key: the app's formatter too. */
+export const credits = formatCredits;
 
 export function duration(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';

@@ -5,7 +5,7 @@ import { SERVICE_UNREACHABLE, type ServiceUnreachable } from '../../shared/engin
 import { pausedReasonText, unreachableMessage } from '../../shared/engine/outage-text';
 import { inGroup, statesOf } from '../../shared/engine/item-states';
 import type { TrackerListener } from './batch-tracker';
-import { duration } from './format';
+import { credits, duration } from './format';
 import type { Output } from './session';
 
 export interface Reporter extends TrackerListener {
@@ -113,7 +113,7 @@ export function terminalReporter(total: number): Reporter {
       const paused = all.find((b) => b.state === 'paused');
       overall.setTotal(Math.max(count, 1));
       overall.update(Math.min(progress, count), {
-        status: `${finished}/${count} done | ETA ${duration(eta || null)} | ${Math.round(spent * 100) / 100} credits${paused ? ` | paused: ${pausedReasonText(paused.pausedReason, unreachable, Date.now()) ?? ''}` : ''}`,
+        status: `${finished}/${count} done | ETA ${duration(eta || null)} | ${credits(spent)}${paused ? ` | paused: ${pausedReasonText(paused.pausedReason, unreachable, Date.now()) ?? ''}` : ''}`,
       });
     },
     items(items: ItemView[]) {

@@ -1,6 +1,6 @@
 import { ErrorEnvelopeSchema, type ErrorDetail, type ErrorEnvelope } from '../../shared/error-envelope';
 import type { IpcResult } from '../../shared/ipc/contract-kit';
-import { formatNumber } from './format';
+import { formatCredits } from './format';
 
 /** An error as the UI shows it: a sentence a photographer understands, the technical detail one click away. */
 export interface UiError {
@@ -41,9 +41,7 @@ const PLAIN_WORDS: Record<string, string> = {
 /** Codes whose message main writes for people already (which field, which feature): shown as it is. */
 const MESSAGE_IS_PLAIN = new Set(['unavailable', 'unsupported', 'validation', 'bad_request', 'keychain_unavailable', 'missing_key', 'key_not_sent']);
 
-function creditWords(n: number): string {
-  return `${formatNumber(n)} credit${n === 1 ? '' : 's'}`;
-}
+const creditWords = (n: number): string => formatCredits(n);
 
 /** The title the numbers allow: "This needs 39 credits; you have 36." beats "not enough credits". */
 function titleFromDetail(code: string, detail: ErrorDetail | undefined): string | null {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creditKindOf, creditsText, plural } from '../../shared/service/credit-kind';
+import { creditKindOf, plural } from '../../shared/service/credit-kind';
 
 describe('credit kind', () => {
   it.each([
@@ -10,13 +10,6 @@ describe('credit kind', () => {
     [{ mode: 'live' as const, keyMasked: null }, 'real'],
   ])('%o spends %s credits', (status, kind) => {
     expect(creditKindOf(status)).toBe(kind);
-  });
-
-  it.each([
-    [1, 'real', '1 credit'], [13, 'real', '13 credits'], [0.5, 'real', '0.5 credits'], [1200, 'real', '1,200 credits'],
-    [1, 'test', '1 free test credit'], [13, 'test', '13 free test credits'],
-  ] as const)('%d %s credits read "%s"', (value, kind, text) => {
-    expect(creditsText(value, kind)).toBe(text);
   });
 
   it.each([[0, '0 photos'], [1, '1 photo'], [2, '2 photos'], [10_000, '10,000 photos']])('%d → %s', (n, text) => {

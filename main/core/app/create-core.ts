@@ -5,13 +5,14 @@ import { API_KEY_ENV, createFileKeyOrigins, createKeychainSecretStore, getKeySta
 import { AppError, CREDENTIAL_CODES } from '../../../shared/errors';
 import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings';
 import { failedConnection, forwardingClient, openConnection, type Connection } from './connection';
-import { startBalanceRefresh } from './balance-refresh';
+import { balanceReader, startBalanceRefresh } from './balance-refresh';
 import { createEventBus } from './event-bus';
 import { createPathGrants, grantPathsIn } from './path-grants';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
 import { beforeStartStep } from './start-steps';
 import type { CoreRuntime } from './core-runtime';
+import type { EngineSlot } from './engine-slot';
 import type { Core, CoreOptions } from './types';
 
 /**
@@ -60,7 +61,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   // The paths the renderer may name in files:* — only what the core itself hands out (results, inputs, output folders)
   // or the user picks; see path-grants.ts.
   const grants = createPathGrants();
-  const serviceHandlers = grantingHandlers(createServiceHandlers({ client, status, emit: bus.emit }), (result) => grantPathsIn(result, grants));
+  // Balance reads go through the engine once it runs (its budget checks and balance evidence see every one).
+  const running: { slot?: EngineSlot } = {};
+  const readBalance = balanceReader(client, () => running.slot?.current() ?? null);
+  const serviceHandlers = grantingHandlers(createServiceHandlers({ client, status, emit: bus.emit, readBalance }), (result) => grantPathsIn(result, grants));
   // The catalog needs only the connection: a host may answer it while the journal and the engine start.
   options.onServiceReady?.({ handlers: serviceHandlers, secrets });
   const reconnect = async () => {
@@ -97,8 +101,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     throw error;
   }
   const { engine, hotFolders } = runtime;
+  running.slot = engine;
 
-  const stopBalanceRefresh = startBalanceRefresh(bus, client, logger);
+  const stopBalanceRefresh = startBalanceRefresh(bus, readBalance, logger);
 
   const unsubscribeGrants = bus.onEvent((channel, payload) => {
     if (channel === 'files:opened') for (const path of (payload as { paths: string[] }).paths) grants.grant(path, 'file');

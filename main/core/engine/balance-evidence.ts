@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatCredits } from '../../../shared/engine/money';
 
 // Balance evidence: whether submissions whose answer was lost (a crash or kill mid-submit, a connection cut after the
 // upload) were charged. The service offers no list of executions, so the only witness is the balance:
@@ -63,7 +64,6 @@ export function judgeLost(input: { anchor: { balance: number; charged: number };
   return { kind: 'some-charged', count: null, credits };
 }
 
-const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(2));
 const photos = (n: number) => `${n} lost submission${n === 1 ? '' : 's'}`;
 
 /** What a lost item's reason says once the balance has been read (none-charged items are sent again instead). */
@@ -72,13 +72,13 @@ export function evidenceReason(judgement: Judgement, lost: number): string {
     case 'none-charged':
       return 'the balance shows it was not charged, but it was already sent again once automatically: resubmit it yourself if you want another try.';
     case 'all-charged':
-      return `the balance shows it was charged (all ${photos(lost)}: ${fmt(judgement.credits)} credits), but the service never answered with an execution. It is listed in "Report to provider".`;
+      return `the balance shows it was charged (all ${photos(lost)}: ${formatCredits(judgement.credits)}), but the service never answered with an execution. It is listed in "Report to provider".`;
     case 'some-charged': {
-      const which = judgement.count === null ? `${fmt(judgement.credits)} credits of these ${photos(lost)}` : `${judgement.count} of these ${photos(lost)} (${fmt(judgement.credits)} credits)`;
+      const which = judgement.count === null ? `${formatCredits(judgement.credits)} of these ${photos(lost)}` : `${judgement.count} of these ${photos(lost)} (${formatCredits(judgement.credits)})`;
       return `the balance shows ${which} were charged, and cannot tell which. Check the provider's dashboard, then resubmit those whose result never appears.`;
     }
     case 'unexplained':
-      return `the balance moved by ${fmt(judgement.credits)} credits, which ${photos(lost)} cannot explain (a top-up, or another app or machine using this key?), so it cannot tell whether this was charged. Resubmit it if its result never appears.`;
+      return `the balance moved by ${formatCredits(judgement.credits)}, which ${photos(lost)} cannot explain (a top-up, or another app or machine using this key?), so it cannot tell whether this was charged. Resubmit it if its result never appears.`;
   }
 }
 

@@ -1,5 +1,7 @@
 import { isAppError } from '../../../shared/errors';
 import type { BatchPause } from '../../../shared/engine/model';
+import { creditAmount, formatCredits, withinCredits } from '../../../shared/engine/money';
+import type { Balance } from '../../../shared/service/model';
 import type { BatchRecord } from '../journal/types';
 import type { ServiceClient } from '../service/types';
 import type { RequestGate } from './limiter';
@@ -73,12 +75,12 @@ export class CreditGuard {
   check(batch: BatchRecord): BatchPause | 'wait' | null {
     const cost = batch.creditCost;
     const committed = this.committed.get(batch.id) ?? 0;
-    if (batch.budget !== null && batch.creditsSpent + committed + cost > batch.budget + 1e-9) {
-      return { code: 'budget', reason: `budget reached: ${fmt(batch.creditsSpent)} of ${fmt(batch.budget)} credits spent, the next item costs ${fmt(cost)}` };
+    if (!withinCredits(batch.creditsSpent + committed + cost, batch.budget)) {
+      return { code: 'budget', reason: `budget reached: ${creditAmount(batch.creditsSpent)} of ${formatCredits(batch.budget!)} spent, the next item costs ${formatCredits(cost)}` };
     }
     if (this.balance === null) return null;
     const allCommitted = this.committedTotal;
-    if (this.balance - allCommitted >= cost) {
+    if (withinCredits(cost, this.balance - allCommitted)) {
       if (nowMs() - this.balanceAt > (this.deps.balanceRefreshMs ?? 30_000)) void this.refresh();
       return null;
     }
@@ -89,27 +91,32 @@ export class CreditGuard {
     }
     // Submissions in flight may still be refused (and so not charged): decide once they have answered.
     if (allCommitted > 0) return 'wait';
-    return { code: 'insufficient-credits', reason: `insufficient credits: balance ${fmt(this.balance)}, the next item costs ${fmt(cost)}. Top up, then resume.` };
+    return { code: 'insufficient-credits', reason: `insufficient credits: balance ${formatCredits(this.balance)}, the next item costs ${formatCredits(cost)}. Top up, then resume.` };
+  }
+
+  /**
+   * The one way the engine reads the balance (a refresh, the estimate, the offline probe, the app's header): each
+   * read is the guard's new balance and is offered to balance evidence as an anchor (taken only at a quiet moment).
+   */
+  async read(options: { timeoutMs?: number } = {}): Promise<Balance> {
+    const ticket = this.deps.evidence?.ticket();
+    const balance = await this.deps.client.getBalance(options);
+    this.setBalance(balance.apiCredits);
+    if (ticket) this.deps.evidence?.observe(balance.apiCredits, ticket);
+    return balance;
   }
 
   async refresh(): Promise<void> {
     if (this.refreshing) return;
     this.refreshing = true;
     try {
-      const ticket = this.deps.evidence?.ticket();
       await this.deps.gate.acquire();
-      const balance = await this.deps.client.getBalance();
+      await this.read();
       this.deps.gate.succeeded();
-      this.setBalance(balance.apiCredits);
-      if (ticket) this.deps.evidence?.observe(balance.apiCredits, ticket);
     } catch (error) {
       if (isAppError(error) && error.code === 'network') this.deps.gate.networkFailed();
     } finally {
       this.refreshing = false;
     }
   }
-}
-
-function fmt(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(2);
 }

@@ -2,7 +2,7 @@ import type {
   BatchEstimate, BatchSpecInput, BatchSummary, ItemState, ItemView, ServiceUnreachable, Verdict,
 } from '../../../shared/engine/model';
 import type { ProviderReportRow } from '../../../shared/engine/provider-report';
-import type { WorkflowParameters } from '../../../shared/service/model';
+import type { Balance, WorkflowParameters } from '../../../shared/service/model';
 import type { DoneLedger } from '../journal/done-ledger';
 import type { Journal } from '../journal/journal';
 import type { Logger } from '../log';
@@ -98,4 +98,6 @@ export interface Engine {
   stats(): EngineStats;
   /** True while anything is encoding, in flight or downloading. */
   busy(): boolean;
+  /** Reads the balance through the engine (credit-guard.ts): its budget checks and balance evidence see every read. */
+  readBalance(): Promise<Balance>;
 }

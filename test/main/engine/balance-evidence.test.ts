@@ -106,7 +106,7 @@ describe('balance evidence on lost submissions', () => {
     const { batch, done } = await run(['before', 'after', 'before'], 3, { concurrency: 3 });
     expect(done.counts).toMatchObject({ unknown: 3 });
     const unknown = rig!.engine.listItems({ batchId: batch.id, states: ['unknown'] }).items;
-    expect(unknown.map((i) => i.reason)).toEqual(Array(3).fill(expect.stringMatching(/balance shows 1 of these 3 lost submissions \(1 credits\) were charged/)));
+    expect(unknown.map((i) => i.reason)).toEqual(Array(3).fill(expect.stringMatching(/balance shows 1 of these 3 lost submissions \(1 credit\) were charged/)));
     expect(rig!.sandbox.stats().executionsCreated).toBe(1);
   });
 

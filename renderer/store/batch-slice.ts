@@ -2,20 +2,26 @@ import { DEFAULT_JPEG_QUALITY, sidecarKindOf, type BatchSpecInput } from '../../
 import { asUiError, toUiError, unwrap, type UiError } from '../lib/errors';
 import { toParameters, validateForm } from '../lib/form-model';
 import { selectCurrentDetail } from './catalog-slice';
+import type { BatchEstimate } from '../../shared/engine/model';
 import type { BatchDraft, BatchSlice, SliceCreator } from './state';
+
+/** How long the draft must stay unchanged before it is priced (typing a path, ticking options). */
+export const DRAFT_PRICE_DELAY_MS = 250;
+/** The summary reuses the draft price's estimate this long (main reuses the balance it read as long: recent-reads.ts). */
+const SUMMARY_REUSE_MS = 10_000;
 
 const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null, namingTemplate: null, collisionPolicy: null, metadataPolicy: null, outputFormat: null, budget: null, rerun: false };
 
 export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => {
   /** The spec for the current form and draft, or an error in plain words saying what is missing. */
-  const buildSpec = (): { spec: BatchSpecInput } | { error: UiError } => {
+  const buildSpec = ({ quiet = false } = {}): { spec: BatchSpecInput } | { error: UiError } => {
     const state = get();
     const detail = selectCurrentDetail(state);
     const form = state.form;
     if (!detail || !form) return { error: toUiError('bad_request', 'Choose a workflow first.') };
     const formErrors = validateForm(detail, form);
     if (Object.keys(formErrors).length > 0) {
-      state.revealFormErrors();
+      if (!quiet) state.revealFormErrors();
       return { error: { code: 'bad_request', title: 'Some fields need attention before you continue.', detail: Object.values(formErrors).join(' ') } };
     }
     const { draft, settings } = state;
@@ -50,8 +56,31 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
     };
   };
 
+  // One estimate per distinct draft: the draft price's, which "Review batch…" reuses when the draft is the same and
+  // the answer recent (a folder's photos or the balance may have changed since: the summary must say what Start does).
+  let priceTimer: ReturnType<typeof setTimeout> | undefined;
+  let asked: { key: string; answer: Promise<BatchEstimate>; at: number } | undefined;
+  const estimateOf = (spec: BatchSpecInput, maxAgeMs = Number.POSITIVE_INFINITY): { key: string; answer: Promise<BatchEstimate> } => {
+    const key = JSON.stringify(spec);
+    if (asked?.key !== key || Date.now() - asked.at > maxAgeMs) {
+      const answer = unwrap(bridge.batches.estimate(spec));
+      asked = { key, answer, at: Date.now() };
+      // The draft price follows whichever asked first; a newer draft's answer wins.
+      answer.then(
+        (estimate) => { if (asked?.key === key) set({ draftPrice: { state: 'priced', key, estimate } }); },
+        () => {
+          if (asked?.key !== key) return;
+          asked = undefined; // asked again next time (the service may answer then)
+          set({ draftPrice: { state: 'failed', key } });
+        },
+      );
+    }
+    return asked;
+  };
+
   return {
     draft: EMPTY_DRAFT,
+    draftPrice: { state: 'none' },
     estimate: null,
     estimating: false,
     starting: false,
@@ -74,13 +103,25 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
         return;
       }
       set({ estimating: true, draftError: null });
+      clearTimeout(priceTimer);
       try {
-        set({ estimate: await unwrap(bridge.batches.estimate(built.spec)) });
+        set({ estimate: await estimateOf(built.spec, SUMMARY_REUSE_MS).answer });
       } catch (error) {
         set({ draftError: asUiError(error) });
       } finally {
         set({ estimating: false });
       }
+    },
+    scheduleDraftPrice() {
+      clearTimeout(priceTimer);
+      if (get().draft.paths.length === 0) { set({ draftPrice: { state: 'none' } }); return; }
+      const built = buildSpec({ quiet: true });
+      if ('error' in built) { set({ draftPrice: { state: 'incomplete' } }); return; }
+      const key = JSON.stringify(built.spec);
+      const current = get().draftPrice;
+      if (asked?.key === key && current.state !== 'none' && current.state !== 'incomplete' && current.key === key) return;
+      set({ draftPrice: { state: 'estimating', key } });
+      priceTimer = setTimeout(() => { estimateOf(built.spec).answer.catch(() => undefined); }, DRAFT_PRICE_DELAY_MS);
     },
     resetEstimate: () => set((s) => ({ estimate: null, draftError: null, draft: { ...s.draft, rerun: false } })),
 

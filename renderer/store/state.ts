@@ -33,8 +33,22 @@ export interface BatchDraft {
   rerun: boolean;
 }
 
+/**
+ * What the draft costs, from main's estimate of exactly this draft (never from counting file names): asked for a
+ * moment after the draft stops changing, and reused by "Review batch…" when nothing changed since.
+ */
+export type DraftPrice =
+  | { state: 'none' }
+  /** The form is not complete yet: there is no batch to price. */
+  | { state: 'incomplete' }
+  | { state: 'estimating'; key: string }
+  | { state: 'priced'; key: string; estimate: BatchEstimate }
+  /** The estimate failed (the summary says why when asked). */
+  | { state: 'failed'; key: string };
+
 export interface BatchSlice {
   draft: BatchDraft;
+  draftPrice: DraftPrice;
   estimate: BatchEstimate | null;
   estimating: boolean;
   starting: boolean;
@@ -46,6 +60,8 @@ export interface BatchSlice {
   setDraft(patch: Partial<BatchDraft>): void;
   /** Validates the form, then asks main to scan and price the batch; opens the summary on success. */
   requestEstimate(): Promise<void>;
+  /** The draft changed: price it again shortly (quietly: no form errors shown, no summary opened). */
+  scheduleDraftPrice(): void;
   resetEstimate(): void;
   /** From the summary: include (or leave out again) the photos already done, and price the batch again. */
   setRerun(rerun: boolean): Promise<void>;

@@ -3,25 +3,26 @@ import type { WorkflowDetail } from '../../../shared/service/model';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formKeyOf, validateForm } from '../../lib/form-model';
 import { formatCredits } from '../../lib/format';
-import { hasImageExtension } from '../../../shared/media/input-policy';
 import { photos } from '../../../shared/engine/batch-badge';
 import { useActions, useApp } from '../../store/context';
+import type { DraftPrice } from '../../store/state';
 import { OutputOverrides, SwitchChips, TextFieldInput } from './FormFields';
 import { ImageSlots } from './ImageSlots';
 import { PhotosPanel } from './PhotosPanel';
 
 /**
- * What is in the draft before main scans it: a path with a photo's extension is one photo, anything else a folder
- * whose photos are counted (and priced) only by the summary — so a dropped folder never reads "1 item".
+ * What the draft costs, as main's estimate of it says (photos in folders, duplicates, photos already done or running
+ * elsewhere all counted as the summary counts them) — never a guess from file names, which priced a folder at
+ * nothing and a photo already done at full price.
  */
-function describeDraft(paths: readonly string[], creditCost: number): string {
-  if (paths.length === 0) return 'Nothing is spent until you confirm the summary.';
-  const photoCount = paths.filter((p) => hasImageExtension(p.split(/[\\/]/).pop() ?? '')).length;
-  const folders = paths.length - photoCount;
-  const parts = [photoCount > 0 && photos(photoCount), folders > 0 && `${folders} ${folders === 1 ? 'folder' : 'folders'}`].filter(Boolean).join(' and ');
-  return folders > 0
-    ? `${parts} · the summary counts the photos in folders and shows the cost`
-    : `${parts} · ${formatCredits(photoCount * creditCost)}`;
+function describeDraft(price: DraftPrice): string {
+  switch (price.state) {
+    case 'none': return 'Nothing is spent until you confirm the summary.';
+    case 'incomplete': return 'Fill in the fields above to see what this costs.';
+    case 'estimating': return 'estimating…';
+    case 'failed': return 'Could not work out the cost yet: the summary shows it.';
+    case 'priced': return `${photos(price.estimate.itemCount)} · ${formatCredits(price.estimate.totalCost)}`;
+  }
 }
 
 /** What a keyboard user fills in first: the first control of the form that takes Tab (radio groups by their stop). */
@@ -30,10 +31,14 @@ const FIRST_FIELD = 'input:not([type=hidden]):not([tabindex="-1"]), select, text
 /** The form generated from a workflow's input schema, plus the photos and output of the batch. */
 export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
   const form = useApp((s) => s.form);
-  const paths = useApp((s) => s.draft.paths);
+  const draft = useApp((s) => s.draft);
+  const settings = useApp((s) => s.settings);
+  const draftPrice = useApp((s) => s.draftPrice);
   const estimating = useApp((s) => s.estimating);
   const draftError = useApp((s) => s.draftError);
-  const { requestEstimate } = useActions();
+  const { requestEstimate, scheduleDraftPrice } = useActions();
+  // Every change of what would be sent prices the draft again (after a short pause in the changes).
+  useEffect(() => { scheduleDraftPrice(); }, [draft, form, settings, detail.id, scheduleDraftPrice]);
   const errors = useMemo(() => (form ? validateForm(detail, form) : {}), [detail, form]);
   // An error main or the service pinned on a field (`texts.style`) is shown on that field as well.
   const pinned = draftError?.field ? formKeyOf(draftError.field) : null;
@@ -80,8 +85,8 @@ export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
 
       {draftError && <ErrorMessage error={draftError} />}
       <div className="form-actions">
-        <span className="muted">
-          {describeDraft(paths, detail.creditCost)}
+        <span className="muted" role="status" aria-label="Cost of this batch">
+          {describeDraft(draftPrice)}
         </span>
         <button type="submit" className="btn btn-primary" disabled={estimating}>
           {estimating ? 'Checking…' : 'Review batch…'}

@@ -14,6 +14,8 @@ export interface SummaryLine {
   chargedNoResult: number;
   creditsSpent: number;
   outputs: string[];
+  /** Saved from a result another batch already paid for (claims): counted in `saved`, 0 credits. */
+  paidElsewhere: number;
 }
 
 export interface BatchOutcome {
@@ -33,6 +35,7 @@ export function summarize({ batches, items }: BatchOutcome): SummaryLine {
     chargedNoResult: count('charged-no-result'),
     creditsSpent: Math.round(batches.reduce((sum, b) => sum + b.creditsSpent, 0) * 1e6) / 1e6,
     outputs: items.filter((i) => i.state === 'saved').flatMap((i) => i.outputs),
+    paidElsewhere: items.filter((i) => i.state === 'saved' && i.paidElsewhere === true).length,
   };
 }
 
@@ -73,6 +76,9 @@ export function summaryText({ batches, items }: BatchOutcome, summary: SummaryLi
     for (const item of chosen.slice(0, 50)) lines.push(`  ${item.displayName}: ${item.reason ?? item.state}`);
     if (chosen.length > 50) lines.push(`  … and ${chosen.length - 50} more`);
   };
+  if (summary.paidElsewhere > 0) {
+    lines.push('', `${summary.paidElsewhere} of the saved ${summary.paidElsewhere === 1 ? 'photo was' : 'photos were'} already running in another batch: paid once, 0 credits here.`);
+  }
   listed(['failed', 'cancelled'], 'Failed:');
   listed(['unknown'], 'Unknown (may have been charged; resubmit explicitly from the app if needed):');
   listed(['charged-no-result'], 'Charged, no result (the service lost these; `batchroom report --out report.csv` lists them for the provider):');

@@ -281,6 +281,11 @@ export const ItemViewSchema = z.object({
   updatedAt: z.string(),
   /** Set when the engine's state move was refused and the item parked: what the user should look at. */
   attention: z.string().nullable().optional(),
+  /**
+   * Its result is (or will be) the one another batch already paid for (it follows that item's claim): it costs this
+   * batch nothing and never sends the photo itself.
+   */
+  paidElsewhere: z.boolean().optional(),
 });
 export type ItemView = z.infer<typeof ItemViewSchema>;
 

@@ -135,6 +135,59 @@ describe('live service (the sandbox as a separate service, key from the environm
   });
 });
 
+describe('Start pressed twice while the first batch runs (issue 29)', () => {
+  let slow: RunningSandbox;
+  let ui: RunningUi;
+  let page: Page;
+  beforeAll(async () => {
+    slow = await startSandbox({ useEnv: false, executionDurationMs: 4000, apiKey: KEY, seed: 2 });
+    ui = await startUi({ rendererDir, stateDir: join(work, 'twice-state'), home: join(work, 'twice-home'), globalArgs: ['--service-url', slow.url], env: { BATCHROOM_API_KEY: KEY } });
+    page = await openPage(ui);
+  });
+  afterAll(async () => {
+    await page?.context().close();
+    await ui?.stop();
+    await slow?.close();
+  });
+
+  /** The Color Grade form with the folder of photos and the output folder, reviewed: the summary dialog. */
+  async function review(folder: string, out: string) {
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workflows' }).click();
+    await page.getByRole('button', { name: /^Color Grade,/ }).click();
+    await page.getByRole('form', { name: 'Color Grade settings' }).waitFor();
+    const added = page.getByRole('list', { name: 'Photos to process' }).getByRole('listitem');
+    if ((await added.count()) === 0) {
+      await page.getByRole('textbox', { name: 'Add photos by path' }).fill(folder);
+      await page.getByRole('button', { name: 'Add', exact: true }).click();
+    }
+    await page.getByRole('textbox', { name: 'Output folder' }).fill(out);
+    await page.getByRole('button', { name: 'Review batch…' }).click();
+    const summary = page.getByRole('dialog', { name: 'Batch summary' });
+    await summary.waitFor();
+    return summary;
+  }
+
+  it('the second Start says the photos are already running, pays nothing and writes no copies', async () => {
+    const folder = join(work, 'twice');
+    const out = join(work, 'twice-out');
+    await makePhotos(folder, 6);
+    const first = await review(folder, out);
+    await first.getByRole('button', { name: 'Start 6 photos' }).click();
+    await page.getByRole('region', { name: 'Batch Color Grade' }).first().waitFor();
+
+    const second = await review(folder, out);
+    await second.getByTestId('already-running').getByText(/6 already (running|paid for) in another batch: paid once, 0 credits/).waitFor();
+    look(await screenshot(page, '13-already-running'));
+    await second.getByRole('button', { name: 'Start 6 photos' }).click();
+
+    await expect.poll(() => page.getByRole('region', { name: 'Batch Color Grade' }).getByText('Finished').count(), { timeout: 90_000 }).toBe(2);
+    expect(slow.stats().executionsCreated).toBe(6);
+    const saved = readdirSync(out).filter((f) => f.endsWith('.jpg'));
+    expect(saved).toHaveLength(6);
+    expect(saved.some((f) => f.includes('(2)'))).toBe(false);
+  });
+});
+
 describe.skipIf(!hasKeyring && !process.env.CI)('API key entry (real gnome-keyring)', () => {
   let ui: RunningUi;
   let page: Page;

@@ -57,7 +57,7 @@ export function registerRunCommand(program: Command): void {
         const estimate = await call('batches:estimate', spec);
         reportEstimate(out, estimate, workflow.name, kind);
         if (estimate.itemCount === 0) {
-          const summary: SummaryLine = { type: 'summary', saved: 0, failed: 0, skipped: estimate.skipped.length + (estimate.rerun ? 0 : estimate.alreadyDone.length), unknown: 0, chargedNoResult: 0, creditsSpent: 0, outputs: [] };
+          const summary: SummaryLine = { type: 'summary', saved: 0, failed: 0, skipped: estimate.skipped.length + (estimate.rerun ? 0 : estimate.alreadyDone.length), unknown: 0, chargedNoResult: 0, creditsSpent: 0, outputs: [], paidElsewhere: 0 };
           if (out.json) out.record(summary);
           else out.result(estimate.alreadyDone.length > 0 && !estimate.rerun
             ? `Nothing to process. Pass --rerun to run the ${estimate.alreadyDone.length} already done again (${credits(estimate.alreadyDone.length * estimate.costPerItem)}).`

@@ -24,8 +24,16 @@ export function toItemView(item: ItemRecord): ItemView {
     verdict: item.verdict,
     updatedAt: item.updatedAt,
     attention: item.attention,
+    paidElsewhere: isPaidElsewhere(item),
   };
 }
+
+/**
+ * A follower (engine/claim-followers.ts): waiting on another item's claim, or holding that claim's execution without
+ * ever having submitted anything itself (a submit always counts an attempt).
+ */
+export const isPaidElsewhere = (item: Pick<ItemRecord, 'claimKey' | 'state' | 'attempts' | 'executionId'>): boolean =>
+  item.claimKey !== null && (item.state === 'following' || (item.attempts === 0 && item.executionId !== null));
 
 export interface EtaInput {
   /** Typical accept → saved time of one item, when measured. */
@@ -57,7 +65,8 @@ export function toBatchSummary(journal: Journal, batch: BatchRecord, eta: EtaInp
     counts,
     progress,
     etaMs,
-    creditCost: runnable * batch.creditCost,
+    // What another batch already paid for costs this one nothing (its followers).
+    creditCost: Math.max(0, runnable - journal.countPaidElsewhere(batch.id)) * batch.creditCost,
     unitCost: batch.creditCost,
     trialRest: batch.spec.trialRest ?? null,
     creditsSpent: Math.max(0, batch.creditsSpent),

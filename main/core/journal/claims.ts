@@ -39,6 +39,8 @@ export interface ClaimStore {
   claimHolder(key: string, exceptItemId?: string): ClaimHolder;
   /** Increases on every claim write: a follower only needs looking at again when it moved. */
   claimsVersion(): number;
+  /** Items of the batch that follow another item's claim (engine/projection.ts isPaidElsewhere, in SQL). */
+  countPaidElsewhere(batchId: string): number;
 }
 
 /** The claim key: the ledger key (content, workflow, parameters), then the service account it is paid from. */
@@ -119,6 +121,8 @@ export function createClaimStore(stmt: (sql: string) => Stmt, now: () => string)
   return {
     claimGet,
     claimsVersion: () => version,
+    countPaidElsewhere: (batchId) => Number((stmt(`SELECT COUNT(*) AS n FROM items WHERE batch_id = ? AND claim_key IS NOT NULL
+      AND (state = 'following' OR (attempts = 0 AND execution_id IS NOT NULL))`).get(batchId) as Row).n),
     claimHolder(key, exceptItemId) {
       const claim = claimGet(key);
       const open = claim && inClaimGroup('open', claim.state) && claim.ownerItemId !== exceptItemId ? claim : null;

@@ -279,6 +279,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     claimGet: claims.claimGet,
     claimHolder: claims.claimHolder,
     claimsVersion: claims.claimsVersion,
+    countPaidElsewhere: claims.countPaidElsewhere,
     ledgerHas: (key) => stmt(`SELECT 1 AS hit FROM ledger WHERE key = ?`).get(key) !== undefined,
     ledgerGet: (key) => {
       const row = stmt(`SELECT key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,

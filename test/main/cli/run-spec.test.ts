@@ -99,7 +99,7 @@ describe('exit codes and the summary line', () => {
 
   it('counts cancelled as failed and lists saved outputs', () => {
     const summary = summarize({ batches: [batch()], items: [item('saved', ['/out/a.jpg']), item('cancelled'), item('skipped')] });
-    expect(summary).toEqual({ type: 'summary', saved: 1, failed: 1, skipped: 1, unknown: 0, chargedNoResult: 0, creditsSpent: 4, outputs: ['/out/a.jpg'] });
+    expect(summary).toEqual({ type: 'summary', saved: 1, failed: 1, skipped: 1, unknown: 0, chargedNoResult: 0, creditsSpent: 4, outputs: ['/out/a.jpg'], paidElsewhere: 0 });
     expect(exitCodeFor(summary, [batch()])).toBe(1);
   });
 

@@ -41,7 +41,10 @@ describe('claims: the same photos in two batches are paid once', () => {
     expect(files).toHaveLength(6);
     expect(files.some((f) => f.includes('(2)'))).toBe(false);
     const items = rig.engine.listItems({ batchId: second.id }).items;
-    expect(items.every((i) => i.creditsCharged === 0 && i.outputs.length === 1)).toBe(true);
+    expect(items.every((i) => i.creditsCharged === 0 && i.outputs.length === 1 && i.paidElsewhere === true)).toBe(true);
+    // What the batch costs in all is true too: nothing.
+    expect(done2.creditCost).toBe(0);
+    expect(done1.creditCost).toBe(6);
     expect(await tempFilesIn(rig.dir.path)).toEqual([]);
   });
 

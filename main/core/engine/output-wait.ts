@@ -1,6 +1,7 @@
 import { probeOutputFolder } from '../images/output-health';
 import type { RunnerCore } from './runner-core';
 import type { OutputUnwritable } from './save-errors';
+import { removeLeftoverTemps } from './save-steps';
 
 // Paid results whose output folder refused them (disk full, read-only, unplugged…). Each such item stays
 // `downloading` (paid, its execution known, its bytes in the result cache when it could take them) and waits here;
@@ -89,6 +90,8 @@ export class OutputWait {
         continue;
       }
       core.o.logger.info('output folder writable again: saving the results that waited', { batchId, folders });
+      // What a failed save could not remove while the disk refused writes (read-only refuses an unlink too).
+      await removeLeftoverTemps();
       if (batch.state === 'paused') core.setBatchState(batchId, 'running', null);
       else for (const [itemId] of mine) { this.parked.delete(itemId); this.requeue(itemId); }
     }

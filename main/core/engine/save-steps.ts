@@ -44,8 +44,24 @@ export async function throwIfUnwritable(folder: string, outputRoot: string, note
   if (problem) throw new OutputUnwritable(problem, notes.cacheProblem);
 }
 
+/** Temps a failed save could not remove (a disk gone read-only refuses the unlink too): removed once it takes writes. */
+const leftovers = new Set<string>();
+
 export async function removeTemp(temp: string): Promise<void> {
-  for (const path of [temp, ...derivedTempsOf(temp)]) await outputFs.unlink(path).catch(() => undefined);
+  for (const path of [temp, ...derivedTempsOf(temp)]) {
+    await outputFs.unlink(path).catch((error: unknown) => {
+      if (errnoOf(error) !== 'ENOENT') leftovers.add(path);
+    });
+  }
+}
+
+/** Retries the removals removeTemp could not do (called when a refusing folder takes writes again). */
+export async function removeLeftoverTemps(): Promise<void> {
+  for (const path of [...leftovers]) {
+    await outputFs.unlink(path).then(() => leftovers.delete(path), (error: unknown) => {
+      if (errnoOf(error) === 'ENOENT') leftovers.delete(path);
+    });
+  }
 }
 
 async function fetchResult(deps: SaverDeps, url: string, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>> {

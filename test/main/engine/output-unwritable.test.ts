@@ -1,0 +1,163 @@
+import { open } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/errors';
+import { createEngine } from '../../../main/core/engine';
+import { outputFs, restoreOutputFs } from '../../../main/core/images/output-fs';
+import { openResultCache } from '../../../main/core/engine/result-cache';
+import { createFakeClient } from './fake-client';
+import { until } from '../../helpers/until';
+import { listFilesDeep, tempFilesIn, useEngineTestBed, waitForBatch, writePhotos } from './helpers';
+
+// A paid result the output folder refuses, one errno at a time through the injectable file system (output-fs.ts):
+// the batch pauses with code output-unwritable and a message naming the folder and the cause, no item fails, no temp
+// stays, and once the folder takes writes again (the engine looks by itself every few seconds, or Resume) every
+// result is saved from the result cache — without a new execution and without downloading it again. Before, each
+// such item was marked failed ("save-failed") and a second run paid for it again.
+
+const errno = (code: string) => Object.assign(new Error(`${code}: injected`), { code });
+
+/** Writes under `folder` fail with `code`: at open (EROFS, EACCES…) or half way through the file (ENOSPC…). */
+function refuseWritesUnder(folder: string, code: string, how: 'open' | 'mid-write') {
+  const inside = (path: unknown) => String(path).startsWith(folder + sep) || String(path) === folder;
+  const realOpen = open;
+  outputFs.open = (async (path: Parameters<typeof open>[0], flags?: Parameters<typeof open>[1], mode?: Parameters<typeof open>[2]) => {
+    if (!inside(path) || flags === 'r') return realOpen(path, flags, mode);
+    if (how === 'open') throw errno(code);
+    const handle = await realOpen(path, flags, mode);
+    (handle as unknown as { write: () => Promise<never> }).write = async () => { throw errno(code); };
+    return handle;
+  }) as typeof outputFs.open;
+  for (const key of ['link', 'rename'] as const) {
+    const real = outputFs[key] as (a: string, b: string) => Promise<void>;
+    (outputFs as unknown as Record<string, unknown>)[key] = async (a: string, b: string) => {
+      if (inside(b)) throw errno(code);
+      return real(a, b);
+    };
+  }
+}
+
+const MESSAGES: Record<string, RegExp> = {
+  ENOSPC: /^Output disk full: [\d.]+ [KMG]B free on .*out\. Free space, then Resume\.$/,
+  EDQUOT: /^Disk quota exceeded on .*out \(/,
+  EROFS: /^Output folder .*out is on a read-only disk\. Make it writable, then Resume\.$/,
+  EACCES: /^No permission to write in .*out\. Fix its permissions, then Resume\.$/,
+  EPERM: /^No permission to write in .*out\. Fix its permissions, then Resume\.$/,
+  EIO: /^The disk of .*out reported an input\/output error/,
+};
+
+describe('a paid result the output folder refuses', () => {
+  const bed = useEngineTestBed();
+  afterEach(() => restoreOutputFs());
+
+  async function pausedByTheDisk(fault: (out: string) => Promise<void> | void, { photos = 3, resultCacheBytes }: { photos?: number; resultCacheBytes?: number } = {}) {
+    const hold = { held: true };
+    const client = createFakeClient({ hold });
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 4, ...(resultCacheBytes === undefined ? {} : { resultCacheBytes }) }));
+    await engine.start();
+    await writePhotos(bed.input, photos);
+    const out = join(bed.dir.path, 'out');
+    const batch = await engine.createBatch({ workflowId: 'fake-edit', inputs: { paths: [bed.input] }, output: { outputFolder: out } });
+    await until(() => client.executeCalls() >= photos, 'every photo to be sent');
+    await fault(out);
+    hold.held = false;
+    const paused = await waitForBatch(engine, batch.id, { states: ['paused'], timeoutMs: 15_000 });
+    return { engine, client, batch, out, paused };
+  }
+
+  async function expectAllSavedOnce(engine: ReturnType<typeof createEngine>, client: ReturnType<typeof createFakeClient>, batchId: string, out: string, photos = 3) {
+    const done = await waitForBatch(engine, batchId, { timeoutMs: 15_000 });
+    expect(done.state).toBe('completed');
+    expect(done.counts.saved).toBe(photos);
+    expect(done.counts.failed ?? 0).toBe(0);
+    expect(client.executeCalls()).toBe(photos);
+    expect(await listFilesDeep(out)).toHaveLength(photos);
+    expect(await tempFilesIn(out)).toEqual([]);
+  }
+
+  for (const [code, how] of [['ENOSPC', 'mid-write'], ['EDQUOT', 'mid-write'], ['EIO', 'mid-write'], ['EROFS', 'open'], ['EACCES', 'open'], ['EPERM', 'open']] as const) {
+    it(`${code} (${how}): pauses output-unwritable, fails nothing, then saves every result by itself without a new execution`, async () => {
+      let downloads = 0;
+      const { engine, client, batch, out, paused } = await pausedByTheDisk((folder) => refuseWritesUnder(folder, code, how));
+      const download = client.downloadResult;
+      client.downloadResult = async (...args) => { downloads++; return download(...args); };
+      expect(paused.pauseCode).toBe('output-unwritable');
+      expect(paused.pausedReason).toMatch(MESSAGES[code]!);
+      expect(paused.counts.failed ?? 0).toBe(0);
+      expect(paused.counts.downloading).toBe(3);
+      for (const item of engine.listItems({ batchId: batch.id }).items) {
+        expect(item.state).toBe('downloading');
+        expect(item.executionId).toBeTruthy();
+        expect(item.reason).toMatch(/^paid, not saved yet: /);
+      }
+      expect(await tempFilesIn(out)).toEqual([]);
+      restoreOutputFs();
+      // Nobody presses Resume: the engine's own look at the folder finds it writable.
+      await expectAllSavedOnce(engine, client, batch.id, out);
+      expect(downloads).toBe(0); // saved from the result cache, not downloaded again
+      expect(engine.getBatch(batch.id).pauseCode).toBeNull();
+    });
+  }
+
+  it('ENOENT of the output folder (an unplugged drive): never recreates it, saves once it is back; Resume also works', async () => {
+    const { engine, client, batch, out, paused } = await pausedByTheDisk((folder) => rm(folder, { recursive: true, force: true }));
+    expect(paused.pauseCode).toBe('output-unwritable');
+    expect(paused.pausedReason).toMatch(/^Output folder .*out is not there \(drive unplugged or share unmounted\?\)\. Reconnect it, then Resume\.$/);
+    expect(paused.counts.failed ?? 0).toBe(0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await readdir(out).catch((e: NodeJS.ErrnoException) => e.code)).toBe('ENOENT');
+    // A Resume while it is still gone pauses again, with the same reason, and pays nothing.
+    engine.resume(batch.id);
+    const again = await waitForBatch(engine, batch.id, { states: ['paused'], timeoutMs: 10_000 });
+    expect(again.pausedReason).toMatch(/is not there/);
+    await mkdir(out);
+    engine.resume(batch.id);
+    await expectAllSavedOnce(engine, client, batch.id, out);
+  });
+
+  it('says so when the result cache cannot keep the results either, and downloads them again (never executes again)', async () => {
+    let downloads = 0;
+    const cacheDir = join(bed.dir.path, 'state', 'result-cache');
+    const { engine, client, batch, out, paused } = await pausedByTheDisk((folder) => {
+      refuseWritesUnder(folder, 'ENOSPC', 'open');
+      const refuse = outputFs.open;
+      outputFs.open = (async (path: Parameters<typeof open>[0], ...rest: unknown[]) => {
+        if (String(path).startsWith(cacheDir)) throw errno('ENOSPC');
+        return (refuse as (...a: unknown[]) => unknown)(path, ...rest);
+      }) as typeof outputFs.open;
+    });
+    const download = client.downloadResult;
+    client.downloadResult = async (...args) => { downloads++; return download(...args); };
+    expect(paused.pausedReason).toMatch(/^Output disk full: .* The paid results could not be kept meanwhile: the result cache in .*result-cache could not be written \(ENOSPC\); they are downloaded again while the service keeps them\.$/);
+    expect(paused.counts.failed ?? 0).toBe(0);
+    restoreOutputFs();
+    await expectAllSavedOnce(engine, client, batch.id, out);
+    expect(downloads).toBeGreaterThanOrEqual(3);
+  });
+
+  it('a result the service lost and the cache did not keep becomes charged-no-result, never a new execution', async () => {
+    const { engine, client, batch, out, paused } = await pausedByTheDisk((folder) => refuseWritesUnder(folder, 'EROFS', 'open'), { photos: 1, resultCacheBytes: 0 });
+    expect(paused.pauseCode).toBe('output-unwritable');
+    // Meanwhile the service forgets the execution and its result URL expires.
+    client.getExecution = async (id) => { throw new AppError('not_found', `no execution ${id}`); };
+    client.downloadResult = async () => { throw new AppError('not_found', 'result expired'); };
+    restoreOutputFs();
+    const done = await waitForBatch(engine, batch.id, { timeoutMs: 15_000 });
+    expect(done.counts['charged-no-result']).toBe(1);
+    expect(client.executeCalls()).toBe(1);
+    const [item] = engine.listItems({ batchId: batch.id }).items;
+    expect(item!.reason).toMatch(/no longer knows execution .*Report to provider/);
+    expect(await tempFilesIn(out)).toEqual([]);
+  });
+
+  it('keeps its results in the state folder by execution id and result index (the API other engine parts read)', async () => {
+    const { engine, batch, paused } = await pausedByTheDisk((folder) => refuseWritesUnder(folder, 'EROFS', 'open'), { photos: 1 });
+    expect(paused.pauseCode).toBe('output-unwritable');
+    const [item] = engine.listItems({ batchId: batch.id }).items;
+    const cache = openResultCache(join(bed.dir.path, 'state'));
+    expect(await cache.get(item!.executionId!, 0)).toMatch(/result-cache/);
+    expect(await cache.get(item!.executionId!, 1)).toBeNull();
+    expect(await cache.get('exe_never_seen', 0)).toBeNull();
+  });
+});

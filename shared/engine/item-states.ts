@@ -101,7 +101,7 @@ export class IllegalTransitionError extends Error {
 }
 
 const group = (...states: ItemState[]): ReadonlySet<ItemState> => new Set(states);
-/** Ended for good without a file to write: never named, never a temp file. */
+/** Ended for good without a file to write: never named. */
 const WRITES_NOTHING: ReadonlySet<ItemState> = group('cancelled', 'skipped', 'charged-no-result');
 
 /** The state groups: each defined once, here. */
@@ -128,11 +128,6 @@ export const ITEM_STATE_GROUPS = {
   unsuccessful: group('failed', 'unknown', 'charged-no-result'),
   /** Not sent by this item and not ended: exactly what a cancel stops, nothing of it paid (the queue's "waiting"). */
   unsent: group(...ITEM_TRANSITIONS.cancel.from),
-  /**
-   * May still produce or write a result: queued, at the service, downloading, or failed / unknown (sent again on
-   * request). Their output folders are where a temp file of theirs can be left.
-   */
-  unfinished: group(...ITEM_STATES.filter((s) => !WRITES_NOTHING.has(s) && s !== 'saved')),
   /** Take part in output naming: will, may still, or did write a file (cancelled, skipped, charged-no-result never do). */
   named: group(...ITEM_STATES.filter((s) => !WRITES_NOTHING.has(s))),
 } as const;

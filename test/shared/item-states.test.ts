@@ -122,7 +122,6 @@ describe('item state machine', () => {
     ['settled', ['saved', 'cancelled', 'unknown', 'charged-no-result', 'skipped']],
     ['unsuccessful', ['failed', 'unknown', 'charged-no-result']],
     ['unsent', ['pending', 'following', 'encoding']],
-    ['unfinished', ['pending', 'following', 'encoding', 'submitting', 'submitted', 'running', 'downloading', 'failed', 'unknown']],
     ['named', ['pending', 'following', 'encoding', 'submitting', 'submitted', 'running', 'downloading', 'saved', 'failed', 'unknown']],
   ] as const)('group %s is %j', (group, states) => {
     expect(statesOf(group)).toEqual(states);

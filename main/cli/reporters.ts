@@ -50,9 +50,9 @@ export function ndjsonReporter(out: Output): Reporter {
         if (last && last.state === b.state && last.reason === b.pausedReason && now - last.at < 1000) continue;
         lastProgressAt.set(b.id, { at: now, state: b.state, reason: b.pausedReason });
         // While the service is unreachable, `nextTryAt` (epoch ms) says when the engine probes it again.
-        const outage = b.pausedReason === SERVICE_UNREACHABLE && unreachable ? { nextTryAt: unreachable.nextTryAt } : {};
+        const outage = (b.pauseCode === 'service-unreachable' || b.pausedReason === SERVICE_UNREACHABLE) && unreachable ? { nextTryAt: unreachable.nextTryAt } : {};
         out.record({
-          type: 'progress', batchId: b.id, state: b.state, pausedReason: b.pausedReason, ...outage, progress: b.progress,
+          type: 'progress', batchId: b.id, state: b.state, pausedReason: b.pausedReason, pauseCode: b.pauseCode, ...outage, progress: b.progress,
           etaMs: b.etaMs, counts: b.counts, creditsSpent: b.creditsSpent, total: b.total,
         });
       }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errnoOf, outputFs } from '../images/output-fs';
+import { errnoOf, outputFs, writeAll } from '../images/output-fs';
 
 // Paid results kept in the state folder (`<state>/result-cache/`), keyed by execution id and result index, so that
 // a result the output folder refused (disk full, read-only, unplugged) is never lost nor paid again: the saver
@@ -147,7 +147,7 @@ function createResultCache(folder: string, initialMaxBytes: number): ResultCache
       try {
         try {
           for await (const chunk of body) {
-            try { await handle.write(chunk); } catch (error) { throw unavailable(error); }
+            try { await writeAll(handle, chunk); } catch (error) { throw unavailable(error); }
             size += chunk.byteLength;
           }
           try { await handle.sync(); } catch (error) { throw unavailable(error); }

@@ -142,7 +142,11 @@ export async function place(deps: SaverDeps, item: ItemRecord, batch: BatchRecor
     stopIfAborted(); // the last moment: once its final name is journalled, the result is placed and recorded
     deps.journal.updateItem(item.id, { pendingFinal: destination }, { durable: true });
     try {
-      if ((await placeFile(temp, destination, planned.action === 'overwrite' ? 'overwrite' : 'suffix')) === 'placed') return { kind: 'placed', path: destination };
+      if ((await placeFile(temp, destination, planned.action === 'overwrite' ? 'overwrite' : 'suffix')) === 'placed') {
+        await removeTemp(temp); // normally gone already; one the disk refused to unlink waits for it to take writes
+        await removeLeftoverTemps(); // this folder takes writes again: what earlier saves could not remove goes now
+        return { kind: 'placed', path: destination };
+      }
       takenMeanwhile.push(planned.relPath);
     } catch (error) {
       throw await classifyWriteError(error, dirname(destination), batch.outputFolder, notes);

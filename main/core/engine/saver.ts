@@ -99,9 +99,14 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       stopIfAborted();
       const { format } = finished;
       if (deps.metadata) {
-        const problems = await writeMetadata(deps.metadata, temp, batch, item, finished);
-        // ExifTool says "cannot write" without an errno: a full or read-only folder is a pause, not a lost tag.
-        if (problems.length > 0) await throwIfUnwritable(folder, batch.outputFolder, notes);
+        let problems = await writeMetadata(deps.metadata, temp, batch, item, finished);
+        if (problems.length > 0) {
+          // ExifTool says "cannot write" without an errno: a full or read-only folder is a pause, not a lost tag. A
+          // disk that was full only for a moment (other saves' temps, since removed) gets the metadata written again.
+          await throwIfUnwritable(folder, batch.outputFolder, notes);
+          problems = await writeMetadata(deps.metadata, temp, batch, item, finished);
+          if (problems.length > 0) await throwIfUnwritable(folder, batch.outputFolder, notes);
+        }
         warnings.push(...problems);
       }
       stopIfAborted();

@@ -23,6 +23,21 @@ export function restoreOutputFs(): void {
   Object.assign(outputFs, real);
 }
 
+type Handle = Awaited<ReturnType<typeof open>>;
+
+/**
+ * Writes all of `chunk`. write(2) may write fewer bytes than asked — near a full disk it does, and only the next write
+ * fails with ENOSPC — and FileHandle.write passes that on: a caller that wrote once per chunk saved a truncated JPEG
+ * under its final name with no error at all (a 400 KB tmpfs did). A write that makes no progress is ENOSPC.
+ */
+export async function writeAll(handle: Handle, chunk: Uint8Array): Promise<void> {
+  for (let offset = 0; offset < chunk.byteLength;) {
+    const { bytesWritten } = await handle.write(chunk, offset, chunk.byteLength - offset);
+    if (bytesWritten <= 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    offset += bytesWritten;
+  }
+}
+
 /** The errno of a file-system error (undefined for anything else). */
 export function errnoOf(error: unknown): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

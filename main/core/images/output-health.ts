@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { isInside } from '../media/inside-root';
-import { errnoOf, outputFs } from './output-fs';
+import { errnoOf, outputFs, writeAll } from './output-fs';
 import { TEMP_PREFIX, TEMP_SUFFIX } from './save';
 
 // What is wrong with an output folder that refused a write, in the words the user acts on — and whether it is
@@ -83,7 +83,7 @@ async function probeWritable(folder: string): Promise<OutputProblem | null> {
   try {
     const handle = await outputFs.open(probe, 'wx');
     try {
-      await handle.write(Buffer.alloc(4096));
+      await writeAll(handle, Buffer.alloc(4096));
       await handle.sync();
     } finally {
       await handle.close();

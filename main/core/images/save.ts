@@ -4,7 +4,7 @@ import { access, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { CollisionPolicy } from '../../../shared/engine/model';
-import { outputFs as fs } from './output-fs';
+import { outputFs as fs, writeAll } from './output-fs';
 
 // Safe saving: a result is streamed into a temp file beside its destination, checked to decode, fsynced, and only
 // then given its final name in one atomic step. A crash at any moment leaves either no file or a complete one (plus
@@ -62,7 +62,7 @@ export async function writeTemp(tempPath: string, body: AsyncIterable<Uint8Array
   try {
     try {
       for await (const chunk of body) {
-        await handle.write(chunk);
+        await writeAll(handle, chunk);
         bytes += chunk.byteLength;
       }
       await handle.sync();
@@ -97,7 +97,9 @@ export async function placeFile(tempPath: string, finalPath: string, policy: Col
   } else {
     try {
       await fs.link(tempPath, finalPath);
-      await fs.unlink(tempPath);
+      // The result is in place from here on: a disk that turns read-only now refuses the temp's unlink, which must
+      // not make a placed result look unsaved (it would be saved again as "name (2)"). The caller removes it later.
+      await fs.unlink(tempPath).catch(() => undefined);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') return 'taken';

@@ -151,6 +151,32 @@ describe('a paid result the output folder refuses', () => {
     expect(await tempFilesIn(out)).toEqual([]);
   });
 
+  it('a disk that turns read-only between placing a result and removing its temp: saved once, never again as "(2)"', async () => {
+    const client = createFakeClient();
+    const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 2 }));
+    await engine.start();
+    await writePhotos(bed.input, 3);
+    const out = join(bed.dir.path, 'out');
+    const realUnlink = outputFs.unlink;
+    // The hard link that places the result succeeds; the temp's unlink right after it is refused.
+    outputFs.unlink = async (path) => {
+      if (String(path).startsWith(out + sep) && String(path).includes('.batchroom-')) throw errno('EROFS');
+      return realUnlink(path);
+    };
+    const batch = await engine.createBatch({ workflowId: 'fake-edit', inputs: { paths: [bed.input] }, output: { outputFolder: out } });
+    const done = await waitForBatch(engine, batch.id, { timeoutMs: 15_000 });
+    expect(done.counts.saved).toBe(3);
+    expect(client.executeCalls()).toBe(3);
+    const results = (await listFilesDeep(out)).filter((p) => p.endsWith('.jpg'));
+    expect(results).toHaveLength(3);
+    expect(results.filter((p) => p.includes('(2)'))).toEqual([]);
+    // The temps it could not remove go at the next start's sweep (or the next save once the disk takes writes).
+    restoreOutputFs();
+    await bed.stopEngine();
+    await bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 2 })).start();
+    expect(await tempFilesIn(out)).toEqual([]);
+  });
+
   it('keeps its results in the state folder by execution id and result index (the API other engine parts read)', async () => {
     const { engine, batch, paused } = await pausedByTheDisk((folder) => refuseWritesUnder(folder, 'EROFS', 'open'), { photos: 1 });
     expect(paused.pauseCode).toBe('output-unwritable');

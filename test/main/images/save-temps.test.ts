@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -50,6 +50,29 @@ describe('no temp file survives a failed write', () => {
       expect(await readdir(dir)).toEqual([]);
     });
   }
+
+  it('writeTemp: short writes (a nearly full disk) are continued, never taken for the whole chunk', async () => {
+    // write(2) near a full disk writes part of what it is given; once, that saved a truncated JPEG with no error.
+    outputFs.open = (async (...args: Parameters<typeof open>) => {
+      const handle = await open(...args);
+      const write = handle.write.bind(handle) as (b: Uint8Array, o: number, l: number) => Promise<{ bytesWritten: number }>;
+      (handle as unknown as { write: typeof write }).write = (b, o = 0, l = b.byteLength - o) => write(b, o, Math.min(l, 7));
+      return handle;
+    }) as typeof outputFs.open;
+    const path = tempPathFor(dir, 'item');
+    await writeTemp(path, [jpeg]);
+    expect((await readFile(path)).equals(jpeg)).toBe(true);
+  });
+
+  it('writeTemp: a write that makes no progress is ENOSPC, and leaves no file', async () => {
+    outputFs.open = (async (...args: Parameters<typeof open>) => {
+      const handle = await open(...args);
+      (handle as unknown as { write: () => Promise<{ bytesWritten: number }> }).write = async () => ({ bytesWritten: 0 });
+      return handle;
+    }) as typeof outputFs.open;
+    await expect(writeTemp(tempPathFor(dir, 'item'), [jpeg])).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(await readdir(dir)).toEqual([]);
+  });
 
   it('writeTemp: a body that breaks off leaves no file', async () => {
     async function* broken() {

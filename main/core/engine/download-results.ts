@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isAppError } from '../../../shared/errors';
 import { savedEntry } from '../journal/done-ledger';
@@ -45,7 +46,7 @@ export class DownloadPool {
   constructor(private readonly core: RunnerCore, private readonly saverDeps: SaverDeps, private readonly concurrency: number) {
     // The runner's saver deps gain the state folder's result cache (shared with recovery's placements).
     saverDeps.cache ??= openResultCache(dirname(core.o.journal.path), core.o.resultCacheBytes === undefined ? {} : { maxBytes: core.o.resultCacheBytes });
-    this.waiting = new OutputWait(core, (itemId) => this.enqueue(itemId));
+    this.waiting = new OutputWait(core, (itemId) => this.enqueue(itemId), (itemId) => this.keptBytes(itemId));
   }
 
   /** Downloads queued or in progress. */
@@ -158,6 +159,19 @@ export class DownloadPool {
         return;
       }
     }
+  }
+
+  /** Bytes of an item's results still to save that the result cache keeps. */
+  private async keptBytes(itemId: string): Promise<number> {
+    const { cache } = this.saverDeps;
+    const item = this.core.o.journal.getItem(itemId);
+    if (!cache || !item?.executionId) return 0;
+    let bytes = 0;
+    for (let n = item.outputs.length; n < item.resultUrls.length; n++) {
+      const path = await cache.get(item.executionId, n);
+      if (path) bytes += (await stat(path).catch(() => null))?.size ?? 0;
+    }
+    return bytes;
   }
 
   /** Whether every result still to save is kept in the result cache. */

@@ -20,7 +20,12 @@ export class OutputWait {
   /** Whether the journal was read for batches paused for their folder before this engine started. */
   private scanned = false;
 
-  constructor(private readonly core: RunnerCore, private readonly requeue: (itemId: string) => void) {}
+  /**
+   * requeue: gives an item back to the download pool. keptBytes: the bytes of an item's results still to save (from
+   * the result cache; 0 when not kept), so a folder is only "writable again" with room for them.
+   */
+  constructor(private readonly core: RunnerCore, private readonly requeue: (itemId: string) => void,
+    private readonly keptBytes: (itemId: string) => Promise<number> = async () => 0) {}
 
   /** A result its folder refused: the item waits, the batch pauses (unless another pause holds it already). */
   park(itemId: string, batchId: string, error: OutputUnwritable): void {
@@ -82,8 +87,11 @@ export class OutputWait {
       if (batch.state === 'paused' && batch.pauseCode !== 'output-unwritable') { still = true; continue; }
       const mine = [...this.parked.entries()].filter(([, p]) => p.batchId === batchId);
       const folders = mine.length > 0 ? [...new Set(mine.map(([, p]) => p.folder))] : [batch.outputFolder];
+      // Finishing may write a result larger than the service's bytes (another format, higher quality): twice as much.
+      let need = 0;
+      for (const [itemId] of mine) need = Math.max(need, 2 * await this.keptBytes(itemId));
       let problem = null;
-      for (const folder of folders) problem ??= await probeOutputFolder(folder, batch.outputFolder);
+      for (const folder of folders) problem ??= await probeOutputFolder(folder, batch.outputFolder, need);
       if (core.isStopping()) return;
       if (problem) {
         still = true;

@@ -60,11 +60,12 @@ const isDirectory = (path: string) => outputFs.stat(path).then((s) => s.isDirect
 
 /**
  * Whether `folder` (inside the batch's output folder `root`) takes writes now: the output folder exists, the
- * nearest existing folder on the way to `folder` has MIN_FREE_BYTES free, and a small probe file can be written
+ * nearest existing folder on the way to `folder` has `needBytes` (at least MIN_FREE_BYTES) free — room for what
+ * waits, so a disk with a little space does not resume and fail again every few seconds —, and a small probe file can be written
  * there, fsynced and removed. Null when it does; else what is still wrong. Never creates a folder: a drive that is
  * not mounted must not get a copy of its folder on the system disk.
  */
-export async function probeOutputFolder(folder: string, root: string = folder): Promise<OutputProblem | null> {
+export async function probeOutputFolder(folder: string, root: string = folder, needBytes = MIN_FREE_BYTES): Promise<OutputProblem | null> {
   try {
     const s = await outputFs.stat(root);
     if (!s.isDirectory()) return await outputProblem('ENOENT', root);
@@ -73,12 +74,12 @@ export async function probeOutputFolder(folder: string, root: string = folder): 
   }
   // A sub-folder not made yet (its mkdir was refused): its parent is where the next write goes.
   while (folder !== root && isInside(folder, root) && !(await isDirectory(folder))) folder = dirname(folder);
-  return probeWritable(folder);
+  return probeWritable(folder, Math.max(MIN_FREE_BYTES, needBytes));
 }
 
-async function probeWritable(folder: string): Promise<OutputProblem | null> {
+async function probeWritable(folder: string, needBytes: number): Promise<OutputProblem | null> {
   const free = await freeBytesOf(folder);
-  if (free !== null && free < MIN_FREE_BYTES) return outputProblem('ENOSPC', folder);
+  if (free !== null && free < needBytes) return outputProblem('ENOSPC', folder);
   const probe = join(folder, `${TEMP_PREFIX}probe-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
   try {
     const handle = await outputFs.open(probe, 'wx');

@@ -151,4 +151,10 @@ describe('what an output folder that refuses a write means', () => {
     expect(await probeOutputFolder(dir)).toMatchObject({ code: 'ENOSPC' });
     expect(await readdir(dir)).toEqual([]);
   });
+
+  it('is not writable again until there is room for what waits (no resume that fails again every few seconds)', async () => {
+    outputFs.statfs = (async () => ({ bavail: 75, bsize: 4096 })) as unknown as typeof outputFs.statfs; // 300 KB
+    expect(await probeOutputFolder(dir, dir)).toBeNull();
+    expect(await probeOutputFolder(dir, dir, 800 * 1024)).toMatchObject({ code: 'ENOSPC', message: expect.stringMatching(/^Output disk full: 300 KB free/) });
+  });
 });

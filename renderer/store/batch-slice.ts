@@ -139,7 +139,10 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       set({ starting: true, draftError: null });
       try {
         const summary = await unwrap(bridge.batches.create(options.tryFirst ? { ...built.spec, tryFirst: options.tryFirst } : built.spec));
-        set((s) => ({ estimate: null, draft: { ...s.draft, paths: [], rerun: false } }));
+        // What this batch now holds changes every estimate of the same photos ("already running in another batch: 0
+        // credits"): the draft's answer from before Start must not be reused by the next "Review batch…".
+        asked = undefined;
+        set((s) => ({ estimate: null, draftPrice: { state: 'none' }, draft: { ...s.draft, paths: [], rerun: false } }));
         get().upsertBatches([summary]);
         get().selectBatch(summary.id);
         get().setView('queue');

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { inClaimGroup } from '../../../shared/engine/claim-states';
-import type { ClaimRecord } from '../journal/claims';
+import { blocksSubmit, type ClaimRecord } from '../journal/claims';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { RunnerCore } from './runner-core';
 import { destinationFolder } from './saver';
@@ -79,8 +79,8 @@ export function followingReason(claim: ClaimRecord, ownerBatchId: string | null)
  */
 export function followIfHeld(core: RunnerCore, item: ItemRecord): boolean {
   if (!item.claimKey) return false;
-  const claim = core.o.journal.claimHolder(item.claimKey, item.id).claim;
-  if (!claim) return false;
+  const claim = core.o.journal.claimGet(item.claimKey);
+  if (!claim || !blocksSubmit(claim, item.id, item.paysAgain)) return false;
   const owner = core.o.journal.getItem(claim.ownerItemId);
   core.update(item.id, { event: 'follow', reason: followingReason(claim, owner?.batchId ?? null) });
   return true;

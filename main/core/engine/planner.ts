@@ -86,11 +86,11 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
   // Runnable items take positions 0…n-1 (so `{index}` is the same in the preview and on disk); skipped ones follow.
   const deferred: Omit<NewItem, 'position'>[] = [];
   const push = (sources: Record<string, string>, relDir: string, displayName: string, hash: string | null, skipReason: string | null,
-    claimKey: string | null = null) => {
+    claimKey: string | null = null, paysAgain = false) => {
     const id = randomUUID();
     const item = {
       id, displayName, sources, relDir, contentHash: hash, state: skipReason ? 'skipped' as const : 'pending' as const, reason: skipReason,
-      claimKey: skipReason ? null : claimKey,
+      claimKey: skipReason ? null : claimKey, paysAgain,
     };
     if (skipReason) deferred.push(item);
     else items.push({ ...item, position: position++ });
@@ -133,7 +133,10 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
         if (!spec.rerun) return void push(sources, relDir, displayName, hash, `${describeAlreadyDone([record], { count: false })} (run again to pay for it again)`);
       }
     }
-    keys.set(push(sources, relDir, displayName, hash, null, claimKey), key);
+    // Done (or maybe charged) before and run again all the same — the user said --rerun, or its results are gone: only
+    // such an item may send a unit that was already paid for (journal/claims.ts blocksSubmit). Any other item whose
+    // unit turns out paid by the time it is sent (another batch finished it meanwhile) takes that result instead.
+    keys.set(push(sources, relDir, displayName, hash, null, claimKey, earlier !== null), key);
   };
 
   if (spec.inputs.paths.length > 0) {

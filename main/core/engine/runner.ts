@@ -301,7 +301,8 @@ export class Runner implements RunnerCore {
   update(itemId: string, patch: Parameters<Journal['updateItem']>[1], options: ItemWriteOptions = {}): ItemRecord {
     this.o.journal.updateItem(itemId, patch, options);
     const item = this.o.journal.getItem(itemId)!;
-    if (item.claimKey) this.followers.touch();
+    // An item of a unit moved: whoever follows that unit may go on now (the pump looks at them).
+    if (item.claimKey) { this.followers.touch(); this.kick(); }
     this.o.onItem(item);
     if (inGroup('terminal', item.state)) this.checkBatchDone(item.batchId);
     return item;

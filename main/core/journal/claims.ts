@@ -85,6 +85,19 @@ function mapClaim(row: Row): ClaimRecord {
   };
 }
 
+/**
+ * Whether `claim` keeps item `itemId` from sending its unit: another item holds it open, or already paid for it (a
+ * result saved, charged without one, or maybe charged) and this item was not planned to pay again. Nothing of a
+ * released, refused, refunded or cancelled unit is at the service: anyone may send it.
+ */
+export function blocksSubmit(claim: ClaimRecord, itemId: string, paysAgain: boolean): boolean {
+  if (claim.ownerItemId === itemId) return false;
+  if (inClaimGroup('open', claim.state)) return true;
+  return !paysAgain && FREE_STATES.every((s) => s !== claim.state);
+}
+
+const FREE_STATES: readonly ClaimState[] = ['released', 'failed', 'cancelled'];
+
 /** Item states that hold a unit for their batch (the scheduler will send it, or it is already out). */
 const HOLDING_ITEM_STATES: readonly ItemState[] = ['pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading'];
 
@@ -138,14 +151,15 @@ export function createClaimStore(stmt: (sql: string) => Stmt, now: () => string)
     onItemEvent(itemId, event, change) {
       const claimEvent: ClaimEvent | undefined = CLAIM_EVENT_OF_ITEM_EVENT[event];
       if (!claimEvent) return;
-      const item = stmt(`SELECT claim_key, result_urls_json, result_labels_json, outputs_json FROM items WHERE id = ?`).get(itemId) as Row | undefined;
+      const item = stmt(`SELECT claim_key, pays_again, result_urls_json, result_labels_json, outputs_json FROM items WHERE id = ?`).get(itemId) as Row | undefined;
       const key = item?.claim_key === null || item?.claim_key === undefined ? null : String(item.claim_key);
       if (!key) return; // an item from before claims existed, or one with nothing to send
       const claim = claimGet(key);
       const mine = claim === null || claim.ownerItemId === itemId;
       if (claimEvent === 'submit' || claimEvent === 'accept') {
-        // The one rule: a unit held open by another item is not sent again (the caller makes this item follow it).
-        if (claim && !mine && inClaimGroup('open', claim.state)) throw new ClaimHeldError(claim);
+        // The one rule: a unit another item holds open, or already paid for, is not sent again (the caller makes this
+        // item follow it) — unless the user asked to pay for it again.
+        if (claim && blocksSubmit(claim, itemId, Number(item!.pays_again ?? 0) === 1)) throw new ClaimHeldError(claim);
         const to = nextClaimState(claim?.state ?? null, claimEvent);
         if (to === null) return; // already past it (an accept arriving for a unit this item already completed)
         write(key, ledgerKeyOfClaim(key), itemId, to, {

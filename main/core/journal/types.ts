@@ -32,6 +32,8 @@ export interface ItemRecord {
   contentHash: string | null;
   /** The paid unit this item sends, or follows when another item holds it (journal/claims.ts); null: nothing to send. */
   claimKey: string | null;
+  /** Planned to pay again for a unit already paid for (journal/claims.ts blocksSubmit). */
+  paysAgain: boolean;
   state: ItemState;
   progress: number;
   reason: string | null;
@@ -55,10 +57,10 @@ export interface ItemRecord {
 }
 
 export type NewItem = Pick<ItemRecord, 'id' | 'position' | 'displayName' | 'sources' | 'relDir' | 'contentHash' | 'state' | 'reason'>
-  & { claimKey?: string | null };
+  & Partial<Pick<ItemRecord, 'claimKey' | 'paysAgain'>>;
 
 /** Fields an update may set. The state is never set directly: an `event` of the item state machine moves it. */
-export type ItemPatch = Partial<Omit<ItemRecord, 'id' | 'batchId' | 'updatedAt' | 'state' | 'claimKey'>>;
+export type ItemPatch = Partial<Omit<ItemRecord, 'id' | 'batchId' | 'updatedAt' | 'state' | 'claimKey' | 'paysAgain'>>;
 
 /** An item update: fields, and optionally the state-machine event that moves its state (shared/engine/item-states). */
 export type ItemChange = ItemPatch & { event?: ItemEvent };

@@ -34,4 +34,19 @@ describe('engine crash safety (kill -9 and restart)', () => {
     }
     process.stdout.write(`crash trials: ${lost} lost submissions, ${left} left unknown after balance evidence\n`);
   }, 170_000);
+
+  it('interrupted, then the same command again (a new batch of the same photos each start): each photo paid once, one file each, no temp file', async () => {
+    let seed = 777;
+    const random = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+    const result = await runCrashTrial({ sandbox, images: 16, kills: 3, random, minKillMs: 100, maxKillMs: 1600, mode: 'again' });
+    // The harness's checks: executions ≤ photos (+ what a kill left unknown or the balance judged), one file per
+    // photo shared by every batch of it, no temp file, every batch completed.
+    expect(result.problems).toEqual([]);
+    expect(result.kills).toBeGreaterThan(0);
+    expect(result.batches).toBeGreaterThan(1);
+    expect(result.resultFiles).toBe(result.saved > 0 ? result.resultFiles : 0);
+    expect(result.resultFiles).toBeLessThanOrEqual(16);
+    expect(result.executionsCreated).toBeLessThanOrEqual(16 + result.unknown + result.chargedByEvidence + result.resentByEvidence);
+    process.stdout.write(`again trial: ${result.batches} batches, ${result.executionsCreated} executions for 16 photos, ${result.resultFiles} files\n`);
+  }, 170_000);
 });

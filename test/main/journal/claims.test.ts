@@ -86,6 +86,20 @@ describe('journal claims', () => {
     expect(journal.claimGet(KEY)!.state).toBe('released');
   });
 
+  it('a unit already paid for is not sent again by another item, unless that item was planned to pay again', () => {
+    submit(journal, 'first');
+    journal.recordAccepted('first', 'exec-1', 1, new Date().toISOString());
+    journal.updateItem('first', { event: 'complete', resultUrls: ['https://r/1'], resultLabels: [null] });
+    journal.updateItem('first', { event: 'save', outputs: ['/out/p.jpg'] });
+    // Planned while the first was still running (a follower in the estimate), sent after it saved: refused.
+    journal.updateItem('second', { event: 'encode' });
+    expect(() => journal.updateItem('second', { event: 'submit' })).toThrow(ClaimHeldError);
+    // --rerun / "Run them again" / results deleted: the planner marks the item, and it pays again.
+    journal.createBatch(batchRecord('b3'), [{ ...item('again'), paysAgain: true }]);
+    submit(journal, 'again');
+    expect(journal.claimGet(KEY)).toMatchObject({ ownerItemId: 'again', state: 'submitting', outputs: [] });
+  });
+
   it('reports who holds a unit: an open claim, or an open item of a running or paused batch', () => {
     expect(journal.claimHolder(KEY, 'second')).toMatchObject({ claim: null, item: { id: 'first', batchId: 'b1', state: 'pending' } });
     submit(journal, 'first');

@@ -29,6 +29,11 @@ export interface CrashTrialOptions {
   inputFolder?: string;
   /** Balance evidence's pause between its two reads (the app's 3 s is realistic but slow for tests). */
   evidenceSettleMs?: number;
+  /**
+   * resume (default): each restart carries the batch on. again: each restart is the same command again — a new batch
+   * of the same photos beside what the kill left (issue 29: "interrupt, then the same command again").
+   */
+  mode?: 'resume' | 'again';
 }
 
 export interface CrashTrialResult {
@@ -46,6 +51,8 @@ export interface CrashTrialResult {
   resentByEvidence: number;
   executionsCreated: number;
   itemsWithExecution: number;
+  /** Batches the trial made (again mode: one per start that had something to do). */
+  batches: number;
   resultFiles: number;
   tempFiles: number;
   problems: string[];
@@ -89,7 +96,7 @@ export async function runCrashTrial(options: CrashTrialOptions): Promise<CrashTr
     const stateDir = join(root, 'state');
     const before = (await fetchSandboxStats(options.sandbox.url)) as { executionsCreated: number };
     const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: output } };
-    const args = [stateDir, options.sandbox.url, options.sandbox.apiKey, JSON.stringify(spec), String(options.concurrency ?? 8), String(options.evidenceSettleMs ?? 300)];
+    const args = [stateDir, options.sandbox.url, options.sandbox.apiKey, JSON.stringify(spec), String(options.concurrency ?? 8), String(options.evidenceSettleMs ?? 300), options.mode ?? 'resume'];
     let kills = 0;
     for (let run = 0; run < options.kills + 5; run++) {
       const killNow = kills < options.kills;
@@ -112,35 +119,45 @@ export async function runCrashTrial(options: CrashTrialOptions): Promise<CrashTr
 async function verify(stateDir: string, output: string, kills: number, executionsCreated: number): Promise<CrashTrialResult> {
   const journal = openJournal(stateDir);
   const problems: string[] = [];
-  let items: ItemRecord[] = [];
+  const items: ItemRecord[] = [];
+  let batches = 0;
   const lostIds = new Set<string>();
   try {
-    const batch = journal.listBatches()[0];
-    if (!batch) throw new Error('no batch was created');
-    if (batch.state !== 'completed') problems.push(`batch ended ${batch.state}`);
-    items = journal.listItems({ batchId: batch.id, limit: 100_000 }).items;
+    const all = journal.listBatches();
+    if (all.length === 0) throw new Error('no batch was created');
+    batches = all.length;
+    for (const batch of all) {
+      if (batch.state !== 'completed') problems.push(`batch ${batch.id} ended ${batch.state}`);
+      items.push(...journal.listItems({ batchId: batch.id, limit: 100_000 }).items);
+    }
     // Every attempt's outcome is in the outbox: an `unknown` one is a lost submission, whatever the balance said later.
     for (const outcome of journal.outcomesAfter(0, 1_000_000)) if (outcome.state === 'unknown') lostIds.add(outcome.itemId);
   } finally {
     journal.close();
   }
-  const withExecution = items.filter((i) => i.executionId !== null).length;
+  // A follower holds its owner's execution id: executions are counted once each, whichever items hold them.
+  const withExecution = new Set(items.map((i) => i.executionId).filter((id) => id !== null)).size;
   const unknown = items.filter((i) => i.state === 'unknown').length;
   const chargedByEvidence = items.filter((i) => i.state === 'charged-no-result' && i.executionId === null).length;
   const resentByEvidence = items.filter((i) => lostIds.has(i.id) && i.state !== 'unknown' && i.state !== 'charged-no-result').length;
   if (executionsCreated < withExecution + chargedByEvidence) {
-    problems.push(`sandbox created ${executionsCreated} executions but ${withExecution} items hold one and the balance proved ${chargedByEvidence} more`);
+    problems.push(`sandbox created ${executionsCreated} executions but ${withExecution} are known and the balance proved ${chargedByEvidence} more`);
   }
   if (executionsCreated > withExecution + unknown + chargedByEvidence) {
     problems.push(`sandbox created ${executionsCreated} executions, more than ${withExecution} known + ${unknown} unknown + ${chargedByEvidence} proved charged: something was submitted twice`);
   }
-  const outputs = new Set<string>();
+  const photos = new Set(items.map((i) => i.contentHash).filter((h) => h !== null));
+  if (executionsCreated > photos.size + unknown + chargedByEvidence + resentByEvidence) {
+    problems.push(`sandbox created ${executionsCreated} executions for ${photos.size} photos: a photo was paid for twice`);
+  }
+  // One file per result: a follower may share its owner's file (same photo), never another photo's.
+  const outputs = new Map<string, string | null>();
   for (const item of items) {
     if (item.state === 'saved') {
       if (item.outputs.length !== 1) problems.push(`${item.displayName}: saved with ${item.outputs.length} outputs`);
       for (const out of item.outputs) {
-        if (outputs.has(out)) problems.push(`${out} claimed twice`);
-        outputs.add(out);
+        if (outputs.has(out) && outputs.get(out) !== item.contentHash) problems.push(`${out} claimed by two photos`);
+        outputs.set(out, item.contentHash);
         if (!existsSync(out) || (await stat(out)).size === 0) problems.push(`${out} missing or empty`);
       }
     } else if (item.state === 'failed' || item.state === 'unknown' || item.state === 'charged-no-result') {
@@ -160,7 +177,7 @@ async function verify(stateDir: string, output: string, kills: number, execution
   return {
     kills, items: items.length, saved: items.filter((i) => i.state === 'saved').length,
     failed: items.filter((i) => i.state === 'failed').length, lost: lostIds.size, unknown, chargedByEvidence, resentByEvidence,
-    executionsCreated, itemsWithExecution: withExecution,
+    executionsCreated, itemsWithExecution: withExecution, batches,
     resultFiles: results.length, tempFiles: temps.length, problems,
   };
 }

@@ -78,6 +78,18 @@ describe('claims: the same photos in two batches are paid once', () => {
     expect(await readdir(join(rig.dir.path, 'out'))).toHaveLength(4);
   });
 
+  it('a hot folder batch (which always says rerun: it checked its own ledger) follows a photo an app batch is sending', async () => {
+    rig = await startSandboxRig({ credits: 100, executionDurationMs: 400, engine: { balanceEvidence: false } });
+    const spec = await specFor(3);
+    const app = await rig.engine.createBatch(spec);
+    const hot = await rig.engine.createBatch({ ...spec, rerun: true, source: { kind: 'hotFolder' as const, hotFolderId: 'hf-1' } });
+    await waitForBatch(rig.engine, app.id);
+    const done = await waitForBatch(rig.engine, hot.id);
+    expect(done.counts.saved).toBe(3);
+    expect(done.creditsSpent).toBe(0);
+    expect(rig.sandbox.stats().executionsCreated).toBe(3);
+  });
+
   it('an interrupted batch and the same batch again after a restart: paid once in all', async () => {
     rig = await startSandboxRig({ credits: 100, executionDurationMs: 500, engine: { balanceEvidence: false } });
     const spec = await specFor(5);

@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngineSlot } from '../../../main/core/app/engine-slot';
@@ -22,9 +22,16 @@ afterEach(async () => {
   dir = null;
 });
 
-async function tempBytes(folder: string): Promise<number> {
+/** Temps of results being written: in the output folder, and the result cache's puts (a download streams there first). */
+async function partials(out: string, stateDir: string): Promise<string[]> {
+  const cache = join(stateDir, 'result-cache');
+  const cached = (await readdir(cache).catch(() => [] as string[])).filter((n) => n.endsWith('.tmp')).map((n) => join(cache, n));
+  return [...await tempFilesIn(out).catch(() => [] as string[]), ...cached];
+}
+
+async function tempBytes(out: string, stateDir: string): Promise<number> {
   let bytes = 0;
-  for (const path of await tempFilesIn(folder).catch(() => [])) bytes += (await stat(path).catch(() => null))?.size ?? 0;
+  for (const path of await partials(out, stateDir)) bytes += (await stat(path).catch(() => null))?.size ?? 0;
   return bytes;
 }
 
@@ -46,14 +53,14 @@ describe('engine slot stop', () => {
     const slot = createEngineSlot(deps);
     const { engine } = await slot.ensure();
     const batch = await engine.createBatch({ workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: out } });
-    await until(async () => (await tempBytes(out)) > 0, 'the result to start streaming into its temp file');
+    await until(async () => (await tempBytes(out, deps.stateDir)) > 0, 'the result to start streaming into its temp file');
     const stopAt = Date.now();
     await slot.stop(true, 300);
     expect(Date.now() - stopAt).toBeLessThan(3_000);
     expect(warnings).toContain('engine did not stop in time');
-    expect(await tempFilesIn(out)).toEqual([]);
+    expect(await partials(out, deps.stateDir)).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // and nothing goes on streaming behind the scenes
-    expect(await tempFilesIn(out)).toEqual([]);
+    expect(await partials(out, deps.stateDir)).toEqual([]);
 
     sandbox.setFaults({ slowDownloadRate: 0 });
     const next = createEngineSlot(deps);

@@ -90,12 +90,19 @@ export function followIfHeld(core: RunnerCore, item: ItemRecord): boolean {
 export class ClaimFollowers {
   private seenVersion = -1;
   private dirty = true;
+  /** Followers seen by the last look: while there are none, a moving unit needs no look (and no pump) at all. */
+  private waiting = 0;
 
   constructor(private readonly core: RunnerCore, private readonly download: (itemId: string) => void) {}
 
-  /** Something a follower may be waiting on changed (an item with a claim moved, a follower appeared). */
-  touch(): void {
+  /**
+   * An item of a unit moved (`item`, after the move). True when a follower may go on now and the pump should look:
+   * some follower is waiting, or this item just became one.
+   */
+  touch(item: Pick<ItemRecord, 'state'>): boolean {
+    if (this.waiting === 0 && item.state !== 'following') return false;
     this.dirty = true;
+    return true;
   }
 
   check(running: readonly BatchRecord[]): void {
@@ -104,12 +111,22 @@ export class ClaimFollowers {
     if (!this.dirty && version === this.seenVersion) return;
     this.dirty = false;
     this.seenVersion = version;
+    let waiting = 0;
     for (const batch of running) {
-      for (const item of journal.itemsInStates(batch.id, ['following'])) this.advance(item, batch);
+      for (const item of journal.itemsInStates(batch.id, ['following'])) if (!this.advance(item, batch)) waiting++;
     }
+    // Followers of paused batches are looked at when their batch runs again (resumed()).
+    this.waiting = waiting;
   }
 
-  private advance(item: ItemRecord, batch: BatchRecord): void {
+  /** A batch was resumed: its followers are looked at on the next pump. */
+  resumed(): void {
+    this.dirty = true;
+    this.waiting = Math.max(this.waiting, 1);
+  }
+
+  /** Moves a follower on; false while it keeps waiting. */
+  private advance(item: ItemRecord, batch: BatchRecord): boolean {
     const { journal } = this.core.o;
     const claim = item.claimKey ? journal.claimGet(item.claimKey) : null;
     const ownerItem = claim ? journal.getItem(claim.ownerItemId) : null;
@@ -118,14 +135,14 @@ export class ClaimFollowers {
     const at = this.core.o.now().toISOString();
     switch (decision.kind) {
       case 'wait':
-        return;
+        return false;
       case 'send':
         this.core.update(item.id, { event: 'unfollow', reason: null });
         this.core.kick();
-        return;
+        return true;
       case 'lost':
         this.core.update(item.id, { event: 'follow-lost', reason: decision.reason, completedAt: at });
-        return;
+        return true;
       case 'reuse': {
         const { claim: held } = decision;
         this.core.update(item.id, {
@@ -135,7 +152,7 @@ export class ClaimFollowers {
           event: 'save', outputs: held.outputs, progress: 100, completedAt: at,
           reason: `the same photo's result from ${ownerBatch ? `batch ${ownerBatch.id.slice(0, 8)}` : 'another batch'}: paid once, already in this folder`,
         });
-        return;
+        return true;
       }
       case 'take': {
         const { claim: held } = decision;
@@ -145,6 +162,7 @@ export class ClaimFollowers {
         });
         this.download(item.id);
         this.core.kick();
+        return true;
       }
     }
   }

@@ -113,7 +113,7 @@ export class Runner implements RunnerCore {
     this.o.journal.updateBatch(id, { state, pausedReason: pause?.reason ?? null, pauseCode: pause?.code ?? null });
     this.refreshBatch(id);
     this.o.onBatch(id);
-    if (state === 'running') this.kick();
+    if (state === 'running') { this.followers.resumed(); this.kick(); }
   }
 
   /** Every source path of the batch: a result is never saved over one of them, whatever the collision policy. */
@@ -302,7 +302,7 @@ export class Runner implements RunnerCore {
     this.o.journal.updateItem(itemId, patch, options);
     const item = this.o.journal.getItem(itemId)!;
     // An item of a unit moved: whoever follows that unit may go on now (the pump looks at them).
-    if (item.claimKey) { this.followers.touch(); this.kick(); }
+    if (item.claimKey && this.followers.touch(item)) this.kick();
     this.o.onItem(item);
     if (inGroup('terminal', item.state)) this.checkBatchDone(item.batchId);
     return item;

@@ -1,4 +1,8 @@
-import type { CreditKind } from '../service/credit-kind';
+/**
+ * Which credits a session spends: free test credits (the built-in sandbox, an `sk_test_` key) or real ones
+ * (shared/service/credit-kind.ts decides; defined here so the formatter needs nothing from there).
+ */
+export type CreditKind = 'test' | 'real';
 
 // Money has one owner: how a spend is compared with a budget or a balance, and how an amount of credits is written.
 // Every budget check (the estimate, the engine's guard, hot folders, the studio ledger) and every credit amount a

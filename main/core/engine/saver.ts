@@ -31,13 +31,16 @@ export type SaveOutcome = { kind: 'saved'; outputs: string[]; warnings: string[]
 /** Finishes a placement a crash interrupted (final name journalled, temp maybe still there). */
 export async function recoverPlacement(deps: SaverDeps, item: ItemRecord, batch: BatchRecord): Promise<ItemRecord> {
   if (item.pendingTemp && item.pendingFinal) {
-    const result = await finishPlacement(item.pendingTemp, item.pendingFinal);
+    // A disk that refuses the rename now (read-only, gone): not placed; the result is saved again from the cache.
+    const result = await finishPlacement(item.pendingTemp, item.pendingFinal).catch(() => 'missing' as const);
     if (result === 'placed') {
       const outputs = [...item.outputs, item.pendingFinal];
       await writeSidecar(sidecarKindOf(batch.spec.output), deps.metadata, item.pendingFinal, sidecarContext(batch, item));
       deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
+      if (deps.cache && item.executionId) await deps.cache.markSaved(item.executionId, item.outputs.length);
       return { ...item, outputs, pendingTemp: null, pendingFinal: null };
     }
+    await unlink(item.pendingTemp).catch(() => undefined);
   } else if (item.pendingTemp) {
     await unlink(item.pendingTemp).catch(() => undefined);
   }

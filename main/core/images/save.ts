@@ -116,7 +116,8 @@ export async function placeFile(tempPath: string, finalPath: string, policy: Col
 export async function finishPlacement(tempPath: string, finalPath: string): Promise<'placed' | 'missing'> {
   const [temp, final] = await Promise.all([fs.stat(tempPath).catch(() => null), fs.stat(finalPath).catch(() => null)]);
   if (temp && final && temp.ino === final.ino && temp.dev === final.dev) {
-    await fs.unlink(tempPath);
+    // Placed (the link was made): a temp the disk will not let go of now is swept later.
+    await fs.unlink(tempPath).catch(() => undefined);
     return 'placed';
   }
   if (temp) {

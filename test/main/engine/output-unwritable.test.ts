@@ -177,6 +177,31 @@ describe('a paid result the output folder refuses', () => {
     expect(await tempFilesIn(out)).toEqual([]);
   });
 
+  it('a start that finds a placement a crash interrupted on a disk now read-only: starts, pauses, saves it once later', async () => {
+    const client = createFakeClient();
+    let engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
+    await engine.start();
+    await writePhotos(bed.input, 1);
+    const out = join(bed.dir.path, 'out');
+    // The placement never returns (the process dies right there): its final name is journalled, its temp is on disk.
+    const realLink = outputFs.link;
+    outputFs.link = (async (a: string, b: string) => (String(b).startsWith(out + sep) ? new Promise<never>(() => undefined) : realLink(a, b))) as typeof outputFs.link;
+    const batch = await engine.createBatch({ workflowId: 'fake-edit', inputs: { paths: [bed.input] }, output: { outputFolder: out } });
+    const [itemId] = engine.listItems({ batchId: batch.id }).items.map((i) => i.id);
+    await until(() => bed.journal.getItem(itemId!)!.pendingFinal !== null, 'the final name to be journalled');
+    await bed.stopEngine();
+    expect(bed.journal.getItem(itemId!)).toMatchObject({ state: 'downloading', outputs: [] });
+    restoreOutputFs();
+    refuseWritesUnder(out, 'EROFS', 'open');
+    engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 1 }));
+    await engine.start(); // before: the refused rename of the recovery rejected start()
+    const paused = await waitForBatch(engine, batch.id, { states: ['paused'], timeoutMs: 10_000 });
+    expect(paused.pauseCode).toBe('output-unwritable');
+    restoreOutputFs();
+    await expectAllSavedOnce(engine, client, batch.id, out, 1);
+    expect((await listFilesDeep(out)).filter((p) => p.includes('(2)'))).toEqual([]);
+  });
+
   it('keeps its results in the state folder by execution id and result index (the API other engine parts read)', async () => {
     const { engine, batch, paused } = await pausedByTheDisk((folder) => refuseWritesUnder(folder, 'EROFS', 'open'), { photos: 1 });
     expect(paused.pauseCode).toBe('output-unwritable');

@@ -9,7 +9,7 @@ import { nowMs } from './clock';
 import { BACKOFF, backoffDelay } from '../service/retry';
 import type { RunnerCore } from './runner-core';
 import { settledWithin } from './unsent-submissions';
-import { DownloadRetry, OutputUnwritable, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
+import { DownloadRetry, OutputUnwritable, ResultUrlGone, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
 import { GateClosed } from './limiter';
 import { openResultCache } from './result-cache';
 import { OutputWait } from './output-wait';
@@ -112,9 +112,13 @@ export class DownloadPool {
       let item = core.o.journal.getItem(itemId);
       if (!item || item.state !== 'downloading') return;
       const batch = core.batch(item.batchId);
+      let refreshed = false;
       try {
         // Kept bytes need no URL: a result whose URL expired is saved from the cache without asking the service.
-        if ((attempt > 1 || item.resultUrls.length === 0) && !(await this.allKept(item))) item = await this.refreshResultUrls(item, signal);
+        if ((attempt > 1 || item.resultUrls.length === 0) && !(await this.allKept(item))) {
+          item = await this.refreshResultUrls(item, signal);
+          refreshed = true;
+        }
         const counts = core.o.journal.countByState(batch.id);
         const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0) - (counts.skipped ?? 0);
         const outcome = await saveResults(this.saverDeps, item, batch, total, signal);
@@ -144,6 +148,11 @@ export class DownloadPool {
         }
         if (error instanceof ResultGone) {
           await this.resultGone(itemId, message);
+          return;
+        }
+        // Gone even at the URL the execution gives now: expired at the service, and not kept here.
+        if (error instanceof ResultUrlGone && refreshed) {
+          await this.resultGone(itemId, `charged, but its result expired at the service before it could be saved and was not kept (${message}), so it cannot be fetched: report it to the provider (Report to provider). Not retried automatically: sending it again charges again`);
           return;
         }
         if (error instanceof SaveFailure) {

@@ -3,6 +3,8 @@ import type { OutputProblem } from '../images/output-health';
 // How a save ends when it does not end saved (saver.ts throws them, download-results.ts decides what each means).
 
 export class DownloadRetry extends Error {}
+/** The service answered "not found / gone" for a result URL: expired, or lost with its execution. */
+export class ResultUrlGone extends DownloadRetry {}
 /** A result that cannot be written for a reason of its own (no free name, a file in the way): the item fails. */
 export class SaveFailure extends Error {}
 /**

@@ -11,7 +11,7 @@ import type { BatchRecord, ItemRecord } from '../journal/types';
 import { GateClosed } from './limiter';
 import { planResultName } from './output-plan';
 import { ResultCacheUnavailable } from './result-cache';
-import { DownloadRetry, OutputUnwritable, SaveAbandoned, SaveFailure, type SaveNotes } from './save-errors';
+import { DownloadRetry, OutputUnwritable, ResultUrlGone, SaveAbandoned, SaveFailure, type SaveNotes } from './save-errors';
 import type { SaverDeps } from './saver-deps';
 
 // The steps of saving one result (saver.ts runs them in order): download (into the result cache, else straight
@@ -79,7 +79,8 @@ async function fetchResult(deps: SaverDeps, url: string, signal?: AbortSignal): 
     stopIfAborted();
     if (error instanceof GateClosed) throw new SaveAbandoned(error.message, { cause: error });
     if (isAppError(error) && (error.code === 'network' || error.code === 'timeout')) deps.gate.networkFailed();
-    throw new DownloadRetry(`download failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    const Retry = isAppError(error) && error.code === 'not_found' ? ResultUrlGone : DownloadRetry;
+    throw new Retry(`download failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (!response.body) throw new DownloadRetry('download failed: empty response');
   // The signal also ends the body, whatever the client does with it.

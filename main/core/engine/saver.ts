@@ -20,7 +20,7 @@ import { sidecarKindOf } from '../../../shared/engine/model';
 
 export type { SaverDeps } from './saver-deps';
 
-export { DownloadRetry, OutputUnwritable, SaveAbandoned, SaveFailure } from './save-errors';
+export { DownloadRetry, OutputUnwritable, ResultUrlGone, SaveAbandoned, SaveFailure } from './save-errors';
 
 export function destinationFolder(batch: Pick<BatchRecord, 'outputFolder'>, item: Pick<ItemRecord, 'relDir'>): string {
   return resolve(batch.outputFolder, ...safeRelDir(item.relDir).split('/'));

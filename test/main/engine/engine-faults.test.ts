@@ -47,7 +47,7 @@ describe('engine under injected faults', () => {
 
     const items = engine.listItems({ batchId: batch.id, limit: 1000 }).items;
     for (const item of items) {
-      expect(['saved', 'failed', 'unknown']).toContain(item.state);
+      expect(['saved', 'failed', 'unknown', 'charged-no-result']).toContain(item.state);
       if (item.state !== 'saved') expect(item.reason, `${item.displayName} ${item.state}`).toBeTruthy();
       else expect(item.outputs).toHaveLength(1);
     }

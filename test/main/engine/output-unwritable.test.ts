@@ -151,6 +151,21 @@ describe('a paid result the output folder refuses', () => {
     expect(await tempFilesIn(out)).toEqual([]);
   });
 
+  it('a result URL gone even after a refresh (expired at the service, not kept): charged-no-result, not failed, not sent again', async () => {
+    const { engine, client, batch, out, paused } = await pausedByTheDisk((folder) => refuseWritesUnder(folder, 'ENOSPC', 'open'), { photos: 1, resultCacheBytes: 0 });
+    expect(paused.pauseCode).toBe('output-unwritable');
+    // The service still knows the execution, but its result expired meanwhile (410 at every URL it gives).
+    client.downloadResult = async () => { throw new AppError('not_found', 'this result URL has expired'); };
+    restoreOutputFs();
+    const done = await waitForBatch(engine, batch.id, { timeoutMs: 15_000 });
+    expect(done.counts['charged-no-result']).toBe(1);
+    expect(done.counts.failed ?? 0).toBe(0);
+    expect(client.executeCalls()).toBe(1);
+    expect(engine.listItems({ batchId: batch.id }).items[0]!.reason).toMatch(/expired at the service before it could be saved and was not kept/);
+    expect(engine.providerReport(batch.id).rows).toHaveLength(1);
+    expect(await tempFilesIn(out)).toEqual([]);
+  });
+
   it('a disk that turns read-only between placing a result and removing its temp: saved once, never again as "(2)"', async () => {
     const client = createFakeClient();
     const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 2 }));

@@ -16,7 +16,7 @@ export const CLAIM_STATES = [
 export type ClaimState = (typeof CLAIM_STATES)[number];
 
 export const CLAIM_EVENTS = [
-  'claim', 'submit', 'not-sent', 'release', 'accept', 'answer-lost', 'refuse', 'complete', 'refund', 'result-lost', 'save', 'cancel', 'skip',
+  'claim', 'submit', 'not-sent', 'withdraw', 'release', 'accept', 'answer-lost', 'refuse', 'complete', 'refund', 'result-lost', 'save', 'cancel', 'skip',
 ] as const;
 export type ClaimEvent = (typeof CLAIM_EVENTS)[number];
 
@@ -37,7 +37,8 @@ export const CLAIM_TRANSITIONS: Readonly<Record<ClaimEvent, ClaimTransition>> = 
     why: 'journalled before the POST leaves; refused while another owner holds it open (claimed, submitting, accepted, completed)',
   },
   'not-sent': { from: ['submitting'], to: 'claimed', why: 'the request never left (an answered refusal, a stop): still the owner\'s, nothing charged' },
-  release: { from: ['claimed', 'unknown'], to: 'released', why: 'nothing was sent, or the balance proved the lost submission uncharged' },
+  withdraw: { from: ['claimed', 'submitting'], to: 'released', why: 'given up before anything was sent (cancelled, put back, claimed by another studio instance)' },
+  release: { from: ['claimed', 'unknown'], to: 'released', why: 'the balance proved the lost submission uncharged (or nothing was sent)' },
   accept: { from: [null, 'claimed', 'submitting', 'unknown'], to: 'accepted', why: 'the service answered with an execution id: paid' },
   'answer-lost': { from: ['submitting'], to: 'unknown', why: 'the request may have reached the service: may have been charged' },
   refuse: { from: ['submitting'], to: 'failed', why: 'the service refused it: nothing charged' },
@@ -90,9 +91,13 @@ export function sqlStateList(states: readonly ClaimState[]): string {
   return `(${states.map((s) => `'${s}'`).join(', ')})`;
 }
 
-/** The CHECK constraint every store of claims puts on its state column (the studio's PostgreSQL table). */
-export function claimStateCheck(column = 'state'): string {
-  return `CHECK (${column} IN ${sqlStateList(CLAIM_STATES)})`;
+/**
+ * The CHECK constraint every store of claims puts on its state column (the studio's PostgreSQL table): the table's
+ * states, plus any `also` an existing store already allows (a store's constraint only ever widens).
+ */
+export function claimStateCheck(column = 'state', also: readonly string[] = []): string {
+  const states = [...new Set<string>([...CLAIM_STATES, ...also.filter((s) => /^[a-z-]+$/.test(s))])];
+  return `CHECK (${column} IN (${states.map((s) => `'${s}'`).join(', ')}))`;
 }
 
 /**
@@ -102,9 +107,11 @@ export function claimStateCheck(column = 'state'): string {
 export const CLAIM_EVENT_OF_ITEM_EVENT: Partial<Readonly<Record<ItemEvent, ClaimEvent>>> = {
   submit: 'submit',
   wait: 'not-sent',
-  requeue: 'release',
-  cancel: 'release',
-  'claimed-elsewhere': 'release',
+  requeue: 'withdraw',
+  cancel: 'withdraw',
+  'claimed-elsewhere': 'withdraw',
+  'server-error': 'answer-lost',
+  'save-skipped': 'skip',
   accept: 'accept',
   adopt: 'accept',
   'answer-lost': 'answer-lost',

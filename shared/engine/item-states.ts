@@ -13,7 +13,8 @@ export const ITEM_EVENTS = [
   'encode', 'requeue', 'submit', 'wait', 'accept', 'adopt', 'answer-lost', 'claimed-elsewhere', 'refused',
   'queued', 'progress', 'complete', 'execution-failed', 'execution-cancelled', 'execution-gone',
   'save', 'save-skipped', 'save-failed', 'encode-failed', 'cancel', 'restore', 'retry', 'redownload', 'resubmit',
-  'balance-uncharged', 'balance-charged', 'follow', 'unfollow', 'take-result', 'follow-lost',
+  'balance-uncharged', 'balance-charged', 'follow', 'unfollow', 'take-result', 'follow-lost', 'reuse-result',
+  'server-error',
 ] as const;
 export type ItemEvent = (typeof ITEM_EVENTS)[number];
 
@@ -36,7 +37,11 @@ export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
   adopt: { from: ['pending'], to: 'submitted', why: 'following an execution another instance submitted' },
   'answer-lost': { from: ['submitting'], to: 'unknown', why: 'the request may have reached the service: never resubmitted automatically' },
   'claimed-elsewhere': { from: ['submitting'], to: 'cancelled', why: 'the studio ledger says another instance owns the photo' },
-  refused: { from: ['submitting'], to: 'failed', why: 'the service refused it for good, or a 5xx the user must decide to resend' },
+  refused: { from: ['submitting'], to: 'failed', why: 'the service refused it for good: nothing was charged' },
+  'server-error': {
+    from: ['submitting'], to: 'failed',
+    why: 'the service answered with a server error (5xx): it may have started an execution, so resending is the user\'s call (its claim: may have been charged)',
+  },
   queued: { from: ['submitted', 'running'], to: 'submitted', why: 'a poll says the execution is queued' },
   progress: { from: ['submitted', 'running'], to: 'running', why: 'a poll says the execution is running' },
   complete: { from: ['submitted', 'running'], to: 'downloading', why: 'the execution completed: its result URLs are journalled' },
@@ -71,6 +76,10 @@ export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
   'take-result': {
     from: ['following'], to: 'downloading',
     why: 'the claim it follows has its paid result: saved into this batch\'s own output plan without a new execution',
+  },
+  'reuse-result': {
+    from: ['following'], to: 'saved',
+    why: 'the claim it follows was saved exactly where this batch saves it (same output settings and folder): those files are its result, nothing is written twice',
   },
   'follow-lost': {
     from: ['following'], to: 'skipped',

@@ -80,6 +80,11 @@ export const BatchInputsSchema = z.object({
   mappings: z.array(ImageMappingSchema).default([]),
   /** Absent: 'jpeg' (the planner's default; optional so stored specs of earlier versions stay valid as they are). */
   rawPairs: RawPairsSchema.optional(),
+  /**
+   * Hot folders (whose specs always say `rerun`: they asked the done ledger themselves): the files the user asked to
+   * process again (reprocess). Only these may pay again for a photo another batch paid for meanwhile.
+   */
+  payAgain: z.array(z.string()).optional(),
 });
 export type BatchInputs = z.infer<typeof BatchInputsSchema>;
 

@@ -11,6 +11,8 @@ const LEGAL: [ClaimState | null, ClaimEvent, ClaimState][] = [
   ['claimed', 'submit', 'submitting'],
   ['submitting', 'not-sent', 'claimed'],
   ['claimed', 'release', 'released'],
+  ['claimed', 'withdraw', 'released'],
+  ['submitting', 'withdraw', 'released'],
   ['submitting', 'accept', 'accepted'],
   ['unknown', 'accept', 'accepted'],
   ['submitting', 'answer-lost', 'unknown'],
@@ -28,7 +30,7 @@ const LEGAL: [ClaimState | null, ClaimEvent, ClaimState][] = [
 // Moves that would pay twice or forget a payment.
 const ILLEGAL: [ClaimState | null, ClaimEvent][] = [
   ['submitting', 'submit'], ['accepted', 'submit'], ['completed', 'submit'], // open: another item follows, never sends
-  ['accepted', 'release'], ['completed', 'release'], // paid: never "nothing was sent"
+  ['accepted', 'release'], ['completed', 'release'], ['accepted', 'withdraw'], ['unknown', 'withdraw'], // paid or maybe: never "nothing was sent"
   ['saved', 'complete'], ['charged-no-result', 'accept'], [null, 'save'],
 ];
 

@@ -51,6 +51,8 @@ const LEGAL: [ItemState, ItemEvent, ItemState][] = [
   ['following', 'take-result', 'downloading'],
   ['following', 'follow-lost', 'skipped'],
   ['following', 'cancel', 'cancelled'],
+  ['following', 'reuse-result', 'saved'],
+  ['submitting', 'server-error', 'failed'],
 ];
 
 // Moves that must never happen: each one would pay twice, lose a paid result or resurrect a finished item.

@@ -13,6 +13,8 @@ import { followIfHeld } from './claim-followers';
 
 /** Input bytes being decoded at once beyond which no further encode starts alongside the running ones. */
 const ENCODE_BYTE_BUDGET = 4 * 1024 * 1024;
+/** Pending items turned into followers in one scheduling pass at most. */
+const MAX_FOLLOWS_PER_PASS = 256;
 
 export class EncodeAhead {
   private readonly active = new Set<string>();
@@ -40,12 +42,17 @@ export class EncodeAhead {
   }
 
   private nextPending(running: BatchRecord[]): ItemRecord | null {
+    let followed = 0;
     for (const batch of running) {
       for (;;) {
         const [item] = this.core.o.journal.itemsInStates(batch.id, ['pending'], 1);
         if (!item) break;
         // Its unit is already at the service for another item: it follows that one (nothing encoded, nothing sent).
-        if (followIfHeld(this.core, item)) continue;
+        if (followIfHeld(this.core, item)) {
+          // A batch of 100k photos another batch holds: a few hundred a pass, the event loop free in between.
+          if (++followed >= MAX_FOLLOWS_PER_PASS) { this.core.kick(); return null; }
+          continue;
+        }
         return item;
       }
     }

@@ -124,7 +124,9 @@ export function createEngine(options: EngineOptions): Engine {
     const recent = forStart ? recentReads.take(spec.workflowId, client.account) : null;
     const fresh = recent ? null : readService(spec.workflowId);
     const workflow: WorkflowDetail = fresh ? (await fresh.workflow).value : recent!.workflow;
-    const full = await planBatch(spec, workflow, fileFacts, doneLedger, { accountId: accountIdOf(client), holder: (key) => journal.claimHolder(key) });
+    const full = await planBatch(spec, workflow, fileFacts, doneLedger, {
+      accountId: accountIdOf(client), holder: (key) => journal.claimHolder(key), claim: (key) => journal.claimGet(key),
+    });
     const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
     const balance = fresh ? (await fresh.balance).value : reusedBalance(recent!.balance);
     return { spec, workflow, planned, balance, fresh, estimate: await buildEstimate(spec, workflow, planned, balance, now(), fileFacts, resultMetadata.capture) };

@@ -12,7 +12,7 @@ import { resolveInputs } from '../images/resolve-inputs';
 import type { DoneLedger } from '../journal/done-ledger';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import type { NewItem } from '../journal/types';
-import { claimKeyOf, type ClaimHolder } from '../journal/claims';
+import { claimKeyOf, type ClaimHolder, type ClaimRecord } from '../journal/claims';
 import { imageFieldOrder, previewOutputNames, type CaptureReader } from './output-plan';
 import { DEFAULT_OUTPUT_SIZE, OUTPUT_LONG_EDGE } from '../images/encode';
 import { namingSourceOf, resultFormatOf } from '../../../shared/naming';
@@ -44,6 +44,8 @@ export interface Plan {
 export interface ClaimLookup {
   accountId: string;
   holder(claimKey: string): ClaimHolder;
+  /** The claim of a unit as it is now (any state). */
+  claim(claimKey: string): ClaimRecord | null;
 }
 
 const anyExists = async (paths: readonly string[]) =>
@@ -86,11 +88,11 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
   // Runnable items take positions 0…n-1 (so `{index}` is the same in the preview and on disk); skipped ones follow.
   const deferred: Omit<NewItem, 'position'>[] = [];
   const push = (sources: Record<string, string>, relDir: string, displayName: string, hash: string | null, skipReason: string | null,
-    claimKey: string | null = null, paysAgain = false) => {
+    claimKey: string | null = null, payAgainOver: string | null = null) => {
     const id = randomUUID();
     const item = {
       id, displayName, sources, relDir, contentHash: hash, state: skipReason ? 'skipped' as const : 'pending' as const, reason: skipReason,
-      claimKey: skipReason ? null : claimKey, paysAgain,
+      claimKey: skipReason ? null : claimKey, payAgainOver,
     };
     if (skipReason) deferred.push(item);
     else items.push({ ...item, position: position++ });
@@ -133,10 +135,14 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
         if (!spec.rerun) return void push(sources, relDir, displayName, hash, `${describeAlreadyDone([record], { count: false })} (run again to pay for it again)`);
       }
     }
-    // Done (or maybe charged) before and run again all the same — the user said --rerun, or its results are gone: only
-    // such an item may send a unit that was already paid for (journal/claims.ts blocksSubmit). Any other item whose
-    // unit turns out paid by the time it is sent (another batch finished it meanwhile) takes that result instead.
-    keys.set(push(sources, relDir, displayName, hash, null, claimKey, earlier !== null), key);
+    // Done (or maybe charged) before and run again all the same — the user said --rerun, its results are gone, or a
+    // hot folder's reprocess: only such an item may send a unit already paid for, and only over the claim seen now
+    // (journal/claims.ts blocksSubmit). An item whose unit turns out paid by the time it is sent (another batch
+    // finished it meanwhile, or paid again first) takes that result instead. A hot folder's spec always says rerun
+    // (it asked the ledger itself): only its reprocessed files count as asked.
+    const asked = earlier !== null && (spec.source.kind !== 'hotFolder' || (spec.inputs.payAgain ?? []).includes(label));
+    const seen = asked && holder?.claim === null && claimKey && claims ? claims.claim(claimKey) : null;
+    keys.set(push(sources, relDir, displayName, hash, null, claimKey, seen ? seen.updatedAt : null), key);
   };
 
   if (spec.inputs.paths.length > 0) {

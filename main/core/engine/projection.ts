@@ -32,8 +32,9 @@ export function toItemView(item: ItemRecord): ItemView {
  * A follower (engine/claim-followers.ts): waiting on another item's claim, or holding that claim's execution without
  * ever having submitted anything itself (a submit always counts an attempt).
  */
-export const isPaidElsewhere = (item: Pick<ItemRecord, 'claimKey' | 'state' | 'attempts' | 'executionId'>): boolean =>
-  item.claimKey !== null && (item.state === 'following' || (item.attempts === 0 && item.executionId !== null));
+export const isPaidElsewhere = (item: Pick<ItemRecord, 'claimKey' | 'state' | 'attempts' | 'executionId' | 'creditsCharged'>): boolean =>
+  item.claimKey !== null && item.state !== 'skipped' && item.creditsCharged === 0
+  && (item.state === 'following' || (item.attempts === 0 && item.executionId !== null));
 
 export interface EtaInput {
   /** Typical accept → saved time of one item, when measured. */

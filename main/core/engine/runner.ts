@@ -54,6 +54,7 @@ export class Runner implements RunnerCore {
   private readonly follower: ExecutionFollower;
   private readonly downloads: DownloadPool;
   private readonly followers: ClaimFollowers;
+  private followerTimer: NodeJS.Timeout | null = null;
   private pumpScheduled = false;
   private recovered = false;
   private started = false;
@@ -205,6 +206,7 @@ export class Runner implements RunnerCore {
    */
   async stop(graceful: boolean): Promise<void> {
     this.stopping = true;
+    if (this.followerTimer) { clearTimeout(this.followerTimer); this.followerTimer = null; }
     this.follower.cancelTimers();
     this.evidence.stop();
     if (graceful) {
@@ -251,8 +253,13 @@ export class Runner implements RunnerCore {
   private pump(): void {
     if (!this.started || this.stopping) return;
     const running = this.runningBatches();
-    // 0. Items following another item's claim: take its result, send it themselves, or wait.
+    // 0. Items following another item's claim: take its result, send it themselves, or wait (looked at again every
+    // few seconds while some wait: the balance's verdict on a lost submission moves no claim when it decides nothing).
     this.followers.check(running);
+    if (this.followers.waitingCount > 0 && !this.followerTimer) {
+      this.followerTimer = setTimeout(() => { this.followerTimer = null; this.kick(); }, 5_000);
+      this.followerTimer.unref();
+    }
     // 1. Encode ahead, bounded: only a few payloads are ever held in memory.
     this.encoder.fill(running);
     // 2. Fill execution slots (unless lost submissions are about to be judged by the balance).

@@ -190,5 +190,5 @@ async function onSubmitError(core: RunnerCore, item: ItemRecord, images: Record<
   const reason = code === 'server'
     ? `the service answered with an error (${message}). It was not sent again automatically; use "Retry failed" to send it again.`
     : message;
-  core.update(itemId, { event: 'refused', reason, completedAt: core.o.now().toISOString() });
+  core.update(itemId, { event: code === 'server' ? 'server-error' : 'refused', reason, completedAt: core.o.now().toISOString() });
 }

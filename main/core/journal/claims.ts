@@ -5,7 +5,8 @@ import {
 import type { ItemEvent } from '../../../shared/engine/item-states';
 import { AppError } from '../../../shared/errors';
 import type { ItemState } from '../../../shared/engine/model';
-import type { ItemChange } from './types';
+import type { ItemChange, ItemRecord } from './types';
+import { ITEM_COLUMNS, mapItem } from './rows';
 
 // The journal's claims (shared/engine/claim-states.ts): one row per paid unit, owned by the one item that sends it.
 // The row moves with its owner's item events, in the same transaction (applyChange calls `onItemEvent`), so a crash
@@ -29,16 +30,25 @@ export interface ClaimRecord {
 /** The unit another item of the same claim key is already processing, as the planner and the scheduler see it. */
 export interface ClaimHolder {
   claim: ClaimRecord | null;
-  /** An open item (not terminal, not following) of a running or paused batch with this claim key, other than `exceptItemId`. */
+  /** An open item (not terminal, not following) of a running batch with this claim key, other than `exceptItemId`. */
   item: { id: string; batchId: string; state: ItemState } | null;
 }
 
 export interface ClaimStore {
   claimGet(key: string): ClaimRecord | null;
-  /** Who holds `key` besides `exceptItemId`: an open claim, or an open item of another running/paused batch. */
+  /** Who holds `key` besides `exceptItemId`: an open claim, or an open item of another running batch. */
   claimHolder(key: string, exceptItemId?: string): ClaimHolder;
   /** Increases on every claim write: a follower only needs looking at again when it moved. */
   claimsVersion(): number;
+  /** The keys whose claims moved since the last call (and forgets them). */
+  takeMovedClaims(): string[];
+  /** The items following `key` (state `following`), any batch. */
+  followersOf(key: string): ItemRecord[];
+  /**
+   * The followers of a batch that may have somewhere to go: all but those whose unit another item is sending or the
+   * service has (the long wait, filtered in SQL so a look at 20k waiting followers reads none of them).
+   */
+  followersToLookAt(batchId: string): ItemRecord[];
   /** Items of the batch that follow another item's claim (engine/projection.ts isPaidElsewhere, in SQL). */
   countPaidElsewhere(batchId: string): number;
 }
@@ -86,17 +96,22 @@ function mapClaim(row: Row): ClaimRecord {
 }
 
 /**
- * Whether `claim` keeps item `itemId` from sending its unit: another item holds it open, or already paid for it (a
- * result saved, charged without one, or maybe charged) and this item was not planned to pay again. Nothing of a
- * released, refused, refunded or cancelled unit is at the service: anyone may send it.
+ * Whether `claim` keeps item `itemId` from sending its unit:
+ * - another item is sending it or the service has it (submitting, accepted): always;
+ * - it was paid for (completed, saved, skipped, charged without a result, maybe charged): unless the user chose to
+ *   pay again over exactly this claim when the batch was planned (`payAgainOver` = its updatedAt then: a claim that
+ *   moved since — another batch paid meanwhile — blocks again);
+ * - nothing of it is at the service (claimed: its owner waits for its turn and sent nothing; released, refused or
+ *   refunded, cancelled): never.
  */
-export function blocksSubmit(claim: ClaimRecord, itemId: string, paysAgain: boolean): boolean {
+export function blocksSubmit(claim: ClaimRecord, itemId: string, payAgainOver: string | null): boolean {
   if (claim.ownerItemId === itemId) return false;
-  if (inClaimGroup('open', claim.state)) return true;
-  return !paysAgain && FREE_STATES.every((s) => s !== claim.state);
+  if (claim.state === 'submitting' || claim.state === 'accepted') return true;
+  if (FREE_STATES.includes(claim.state)) return false;
+  return payAgainOver !== claim.updatedAt;
 }
 
-const FREE_STATES: readonly ClaimState[] = ['released', 'failed', 'cancelled'];
+const FREE_STATES: readonly ClaimState[] = ['claimed', 'released', 'failed', 'cancelled'];
 
 /** Item states that hold a unit for their batch (the scheduler will send it, or it is already out). */
 const HOLDING_ITEM_STATES: readonly ItemState[] = ['pending', 'encoding', 'submitting', 'submitted', 'running', 'downloading'];
@@ -108,6 +123,7 @@ export interface ClaimWrites extends ClaimStore {
 
 export function createClaimStore(stmt: (sql: string) => Stmt, now: () => string): ClaimWrites {
   let version = 0;
+  let moved = new Set<string>();
   const claimGet = (key: string): ClaimRecord | null => {
     const row = stmt(`SELECT ${COLUMNS} FROM claims WHERE key = ?`).get(key) as Row | undefined;
     return row ? mapClaim(row) : null;
@@ -129,19 +145,29 @@ export function createClaimStore(stmt: (sql: string) => Stmt, now: () => string)
       now(),
     );
     version += 1;
+    moved.add(key);
   };
 
   return {
     claimGet,
     claimsVersion: () => version,
+    followersToLookAt: (batchId) => (stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE batch_id = ? AND state = 'following'
+      AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.key = items.claim_key AND c.owner_item_id <> items.id AND c.state IN ('submitting', 'accepted'))
+      ORDER BY position`).all(batchId) as Row[]).map(mapItem),
+    followersOf: (key) => (stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE claim_key = ? AND state = 'following'`).all(key) as Row[]).map(mapItem),
+    takeMovedClaims: () => {
+      const keys = [...moved];
+      moved = new Set();
+      return keys;
+    },
     countPaidElsewhere: (batchId) => Number((stmt(`SELECT COUNT(*) AS n FROM items WHERE batch_id = ? AND claim_key IS NOT NULL
-      AND (state = 'following' OR (attempts = 0 AND execution_id IS NOT NULL))`).get(batchId) as Row).n),
+      AND state <> 'skipped' AND credits_charged = 0 AND (state = 'following' OR (attempts = 0 AND execution_id IS NOT NULL))`).get(batchId) as Row).n),
     claimHolder(key, exceptItemId) {
       const claim = claimGet(key);
       const open = claim && inClaimGroup('open', claim.state) && claim.ownerItemId !== exceptItemId ? claim : null;
       const placeholders = HOLDING_ITEM_STATES.map(() => '?').join(', ');
       const row = stmt(`SELECT i.id, i.batch_id, i.state FROM items i JOIN batches b ON b.id = i.batch_id
-        WHERE i.claim_key = ? AND i.id <> ? AND i.state IN (${placeholders}) AND b.state IN ('running', 'paused')
+        WHERE i.claim_key = ? AND i.id <> ? AND i.state IN (${placeholders}) AND b.state = 'running'
         ORDER BY b.created_at, i.position LIMIT 1`).get(key, exceptItemId ?? '', ...HOLDING_ITEM_STATES) as Row | undefined;
       return {
         claim: open ? claim : null,
@@ -151,15 +177,20 @@ export function createClaimStore(stmt: (sql: string) => Stmt, now: () => string)
     onItemEvent(itemId, event, change) {
       const claimEvent: ClaimEvent | undefined = CLAIM_EVENT_OF_ITEM_EVENT[event];
       if (!claimEvent) return;
-      const item = stmt(`SELECT claim_key, pays_again, result_urls_json, result_labels_json, outputs_json FROM items WHERE id = ?`).get(itemId) as Row | undefined;
+      const item = stmt(`SELECT claim_key, pay_again_over, result_urls_json, result_labels_json, outputs_json FROM items WHERE id = ?`).get(itemId) as Row | undefined;
       const key = item?.claim_key === null || item?.claim_key === undefined ? null : String(item.claim_key);
       if (!key) return; // an item from before claims existed, or one with nothing to send
       const claim = claimGet(key);
       const mine = claim === null || claim.ownerItemId === itemId;
       if (claimEvent === 'submit' || claimEvent === 'accept') {
-        // The one rule: a unit another item holds open, or already paid for, is not sent again (the caller makes this
-        // item follow it) — unless the user asked to pay for it again.
-        if (claim && blocksSubmit(claim, itemId, Number(item!.pays_again ?? 0) === 1)) throw new ClaimHeldError(claim);
+        const over = item!.pay_again_over === null || item!.pay_again_over === undefined ? null : String(item!.pay_again_over);
+        if (claim && blocksSubmit(claim, itemId, over)) {
+          // The one rule: a unit another item holds or already paid for is not sent again (the caller makes this item
+          // follow it) — unless the user asked to pay for it again. An accept is money already spent: it is always
+          // recorded on the item (the claim keeps its owner).
+          if (claimEvent === 'submit') throw new ClaimHeldError(claim);
+          return;
+        }
         const to = nextClaimState(claim?.state ?? null, claimEvent);
         if (to === null) return; // already past it (an accept arriving for a unit this item already completed)
         write(key, ledgerKeyOfClaim(key), itemId, to, {

@@ -82,8 +82,8 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   const insertBatch = db.prepare(`INSERT INTO batches (id, spec_json, workflow_id, workflow_name, workflow_json, credit_cost, state,
     paused_reason, created_at, updated_at, credits_spent, budget, output_folder)
     VALUES (@id, @spec, @workflowId, @workflowName, @workflow, @creditCost, @state, @pausedReason, @createdAt, @updatedAt, @creditsSpent, @budget, @outputFolder)`);
-  const insertItem = db.prepare(`INSERT INTO items (id, batch_id, position, display_name, sources_json, rel_dir, content_hash, state, reason, updated_at, claim_key, pays_again)
-    VALUES (@id, @batchId, @position, @displayName, @sources, @relDir, @contentHash, @state, @reason, @updatedAt, @claimKey, @paysAgain)`);
+  const insertItem = db.prepare(`INSERT INTO items (id, batch_id, position, display_name, sources_json, rel_dir, content_hash, state, reason, updated_at, claim_key, pay_again_over)
+    VALUES (@id, @batchId, @position, @displayName, @sources, @relDir, @contentHash, @state, @reason, @updatedAt, @claimKey, @payAgainOver)`);
 
   const createBatch = db.transaction((batch: BatchRecord, items: readonly NewItem[]) => {
     insertBatch.run({
@@ -97,7 +97,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
       insertItem.run({
         id: item.id, batchId: batch.id, position: item.position, displayName: item.displayName,
         sources: JSON.stringify(item.sources), relDir: item.relDir, contentHash: item.contentHash, state: item.state,
-        reason: item.reason, updatedAt: at, claimKey: item.claimKey ?? null, paysAgain: item.paysAgain ? 1 : 0,
+        reason: item.reason, updatedAt: at, claimKey: item.claimKey ?? null, payAgainOver: item.payAgainOver ?? null,
       });
       // An item settled at planning (a duplicate, an unreadable file) has its one outcome now.
       if (inGroup('terminal', item.state)) outbox.record(item.id);
@@ -280,6 +280,9 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     claimHolder: claims.claimHolder,
     claimsVersion: claims.claimsVersion,
     countPaidElsewhere: claims.countPaidElsewhere,
+    takeMovedClaims: claims.takeMovedClaims,
+    followersOf: claims.followersOf,
+    followersToLookAt: claims.followersToLookAt,
     ledgerHas: (key) => stmt(`SELECT 1 AS hit FROM ledger WHERE key = ?`).get(key) !== undefined,
     ledgerGet: (key) => {
       const row = stmt(`SELECT key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,

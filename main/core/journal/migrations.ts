@@ -116,8 +116,7 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 7: one claim per paid unit (shared/engine/claim-states.ts): a photo's content, workflow, parameters and service
   // account, owned by the one item that sends it; every other item of the same unit follows it (journal/claims.ts).
-  // items.claim_key is the unit an item would claim (null: nothing to send, e.g. skipped at planning); pays_again: the
-  // user asked to pay for it again although it was paid before (--rerun, "Run them again", its results deleted).
+  // items.claim_key is the unit an item would claim (null: nothing to send, e.g. skipped at planning).
   `
   CREATE TABLE claims (
     key TEXT PRIMARY KEY,
@@ -133,9 +132,13 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX claims_by_owner ON claims(owner_item_id);
   ALTER TABLE items ADD COLUMN claim_key TEXT;
-  ALTER TABLE items ADD COLUMN pays_again INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX items_by_claim ON items(claim_key) WHERE claim_key IS NOT NULL;
   DROP INDEX items_by_execution;
   CREATE INDEX items_by_execution ON items(execution_id) WHERE execution_id IS NOT NULL;
+  `,
+  // 8: the paid claim an item may pay again over (--rerun, "Run them again", results deleted, a hot folder's
+  // reprocess): that claim's updated_at when the batch was planned. Null: it never sends a unit already paid for.
+  `
+  ALTER TABLE items ADD COLUMN pay_again_over TEXT;
   `,
 ];

@@ -9,7 +9,7 @@ type Row = Record<string, unknown>;
 
 export const BATCH_COLUMNS = 'id, spec_json, workflow_json, credit_cost, state, paused_reason, pause_code, created_at, updated_at, credits_spent, budget, output_folder';
 export const ITEM_COLUMNS = `id, batch_id, position, display_name, sources_json, rel_dir, content_hash, state, progress, reason, execution_id,
-  result_urls_json, result_labels_json, outputs_json, pending_temp, pending_final, credits_charged, verdict, attempts, submitted_at, completed_at, updated_at, attention, claim_key, pays_again`;
+  result_urls_json, result_labels_json, outputs_json, pending_temp, pending_final, credits_charged, verdict, attempts, submitted_at, completed_at, updated_at, attention, claim_key, pay_again_over`;
 
 const str = (v: unknown): string => String(v);
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
@@ -42,7 +42,7 @@ export function mapItem(row: Row): ItemRecord {
     relDir: str(row.rel_dir ?? ''),
     contentHash: strOrNull(row.content_hash),
     claimKey: strOrNull(row.claim_key),
-    paysAgain: Number(row.pays_again ?? 0) === 1,
+    payAgainOver: strOrNull(row.pay_again_over),
     state: str(row.state) as ItemState,
     progress: num(row.progress),
     reason: strOrNull(row.reason),

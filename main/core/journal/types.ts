@@ -32,8 +32,11 @@ export interface ItemRecord {
   contentHash: string | null;
   /** The paid unit this item sends, or follows when another item holds it (journal/claims.ts); null: nothing to send. */
   claimKey: string | null;
-  /** Planned to pay again for a unit already paid for (journal/claims.ts blocksSubmit). */
-  paysAgain: boolean;
+  /**
+   * The paid claim of its unit the user chose to pay for again, as it was when the batch was planned (its updatedAt):
+   * only that claim, unmoved, may be sent over (journal/claims.ts blocksSubmit). Null: never pays twice.
+   */
+  payAgainOver: string | null;
   state: ItemState;
   progress: number;
   reason: string | null;
@@ -57,10 +60,10 @@ export interface ItemRecord {
 }
 
 export type NewItem = Pick<ItemRecord, 'id' | 'position' | 'displayName' | 'sources' | 'relDir' | 'contentHash' | 'state' | 'reason'>
-  & Partial<Pick<ItemRecord, 'claimKey' | 'paysAgain'>>;
+  & Partial<Pick<ItemRecord, 'claimKey' | 'payAgainOver'>>;
 
 /** Fields an update may set. The state is never set directly: an `event` of the item state machine moves it. */
-export type ItemPatch = Partial<Omit<ItemRecord, 'id' | 'batchId' | 'updatedAt' | 'state' | 'claimKey' | 'paysAgain'>>;
+export type ItemPatch = Partial<Omit<ItemRecord, 'id' | 'batchId' | 'updatedAt' | 'state' | 'claimKey' | 'payAgainOver'>>;
 
 /** An item update: fields, and optionally the state-machine event that moves its state (shared/engine/item-states). */
 export type ItemChange = ItemPatch & { event?: ItemEvent };

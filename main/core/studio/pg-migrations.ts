@@ -57,10 +57,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX batchroom_claims_finished ON batchroom_claims (owner, finished_at) WHERE finished_at IS NOT NULL;
   `,
   // 2: claim states come from the one claim table (shared/engine/claim-states.ts): 'submitted' is 'accepted' there.
-  // The state CHECK itself is kept equal to that table by syncClaimStateCheck after every migration (it rejected
+  // The state CHECK itself is widened to that table by syncClaimStateCheck after every migration (it rejected
   // 'charged-no-result', which the ledger writes). The open-claims index covers the table's in-flight states.
   `
-  ALTER TABLE batchroom_claims DROP CONSTRAINT IF EXISTS batchroom_claims_state_check;
   UPDATE batchroom_claims SET state = 'accepted' WHERE state = 'submitted';
   DROP INDEX IF EXISTS batchroom_claims_open;
   CREATE INDEX batchroom_claims_open ON batchroom_claims (owner) WHERE state IN ('claimed', 'submitting', 'accepted');
@@ -70,16 +69,19 @@ export const PG_MIGRATIONS: readonly string[] = [
 const STATE_CHECK = 'batchroom_claims_state_check';
 
 /**
- * Makes the claims' state CHECK exactly the shared claim table's states (generated, never written by hand), in the
- * migration's transaction: a build whose table gained a state widens it; one that matches leaves it alone.
+ * Makes the claims' state CHECK allow every state of the shared claim table (generated, never written by hand), in
+ * the migration's transaction. It only ever widens: a build whose table gained a state adds it; an older build of
+ * the same schema never takes a newer one's states away, and a state an instance still running an older build
+ * writes during a rolling upgrade ('submitted') stays allowed.
  */
 export async function syncClaimStateCheck(client: pg.ClientBase): Promise<void> {
   const { rows } = await client.query<{ def: string }>(
     `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = $1 AND conrelid = 'batchroom_claims'::regclass`, [STATE_CHECK]);
-  const have = new Set([...(rows[0]?.def ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]));
-  if (have.size === CLAIM_STATES.length && CLAIM_STATES.every((s) => have.has(s))) return;
+  const have = new Set([...(rows[0]?.def ?? '').matchAll(/'([^']+)'/g)].map((m) => m[1]!));
+  if (rows.length > 0 && CLAIM_STATES.every((s) => have.has(s))) return;
+  const allowed = [...new Set([...CLAIM_STATES, ...have])];
   await client.query(`ALTER TABLE batchroom_claims DROP CONSTRAINT IF EXISTS ${STATE_CHECK}`);
-  await client.query(`ALTER TABLE batchroom_claims ADD CONSTRAINT ${STATE_CHECK} ${claimStateCheck('state')}`);
+  await client.query(`ALTER TABLE batchroom_claims ADD CONSTRAINT ${STATE_CHECK} ${claimStateCheck('state', allowed)}`);
 }
 
 /** Brings the database to the schema this build knows; refuses one written by a newer Batchroom. */

@@ -175,7 +175,7 @@ export class FilePipeline {
       folder.activity('detected', path, 'new photo');
       const candidate: Candidate = {
         path, key, contentHash, fingerprint, batchId: null,
-        workflowId: folder.config.workflowId, parametersHash: this.parametersHash,
+        workflowId: folder.config.workflowId, parametersHash: this.parametersHash, payAgain: origin === 'reprocess',
       };
       this.inFlight.set(path, candidate);
       this.submitter.enqueue(candidate);

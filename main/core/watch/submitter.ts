@@ -21,6 +21,8 @@ export interface Candidate {
   batchId: string | null;
   workflowId: string;
   parametersHash: string;
+  /** The user asked to process it again (reprocess): it may pay again for a photo already paid for. */
+  payAgain?: boolean;
 }
 
 export interface SubmitterDeps {
@@ -39,11 +41,11 @@ export interface SubmitterFolder {
 }
 
 /** The batch a folder sends for files of one sub-folder (`rel`, '/'-separated, '' for the folder itself): results mirror the folder's layout. */
-export function folderBatchSpec(config: HotFolderConfig, paths: string[], rel: string): BatchSpec {
+export function folderBatchSpec(config: HotFolderConfig, paths: string[], rel: string, payAgain: string[] = []): BatchSpec {
   return BatchSpecSchema.parse({
     workflowId: config.workflowId,
     parameters: config.parameters,
-    inputs: { paths, recursive: false, imageField: config.imageField, rawPairs: config.rawPairs },
+    inputs: { paths, recursive: false, imageField: config.imageField, rawPairs: config.rawPairs, ...(payAgain.length > 0 ? { payAgain } : {}) },
     output: {
       outputFolder: rel ? join(config.outputFolder, ...safeRelDir(rel).split('/')) : config.outputFolder,
       ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
@@ -168,7 +170,7 @@ export class BatchSubmitter {
         for (const c of items) this.release(c); // the close stopped waiting: the next start looks at them again
         continue;
       }
-      const spec = folderBatchSpec(config, items.map((c) => c.path), rel);
+      const spec = folderBatchSpec(config, items.map((c) => c.path), rel, items.filter((c) => c.payAgain).map((c) => c.path));
       try {
         const { batchId } = await this.deps.engine.submit(spec, { signal: this.abandoned.signal });
         this.submitFailures = 0;

@@ -139,7 +139,7 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     const saved = finished.filter((l) => l.state === 'saved');
     expect(saved.every((l) => (l.outputs as string[]).length === 1 && (l.outputs as string[])[0]!.startsWith(out))).toBe(true);
     const last = lines[lines.length - 1]!;
-    expect(Object.keys(last)).toEqual(['type', 'saved', 'failed', 'skipped', 'unknown', 'chargedNoResult', 'creditsSpent', 'outputs']);
+    expect(Object.keys(last)).toEqual(['type', 'saved', 'failed', 'skipped', 'unknown', 'chargedNoResult', 'creditsSpent', 'outputs', 'paidElsewhere']);
     expect(last).toMatchObject({ type: 'summary', saved: 3, failed: 0, skipped: 1, unknown: 0, creditsSpent: 3 });
     expect((await readdir(out)).sort()).toEqual(['p0_color-grade.jpg', 'p1_color-grade.jpg', 'p2_color-grade.jpg']);
     expect((last.outputs as string[]).every((p) => p.startsWith(out))).toBe(true);

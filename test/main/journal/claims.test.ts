@@ -94,10 +94,30 @@ describe('journal claims', () => {
     // Planned while the first was still running (a follower in the estimate), sent after it saved: refused.
     journal.updateItem('second', { event: 'encode' });
     expect(() => journal.updateItem('second', { event: 'submit' })).toThrow(ClaimHeldError);
-    // --rerun / "Run them again" / results deleted: the planner marks the item, and it pays again.
-    journal.createBatch(batchRecord('b3'), [{ ...item('again'), paysAgain: true }]);
+    // --rerun / "Run them again" / results deleted: the planner marks the item with the claim it saw, and it pays again.
+    const seen = journal.claimGet(KEY)!.updatedAt;
+    journal.createBatch(batchRecord('b3'), [{ ...item('again'), payAgainOver: seen }, { ...item('again-too'), payAgainOver: seen }]);
     submit(journal, 'again');
     expect(journal.claimGet(KEY)).toMatchObject({ ownerItemId: 'again', state: 'submitting', outputs: [] });
+    // A second "run again" planned against the same claim: that claim has moved since (paid again): refused.
+    journal.recordAccepted('again', 'exec-2', 1, new Date().toISOString());
+    journal.updateItem('again', { event: 'complete', resultUrls: ['https://r/2'], resultLabels: [null] });
+    journal.updateItem('again', { event: 'save', outputs: ['/out/p (2).jpg'] });
+    journal.updateItem('again-too', { event: 'encode' });
+    expect(() => journal.updateItem('again-too', { event: 'submit' })).toThrow(ClaimHeldError);
+  });
+
+  it('a 5xx leaves the unit "may have been charged"; a studio refusal, a cancel or a put-back before sending frees it', () => {
+    submit(journal, 'first');
+    journal.updateItem('first', { event: 'server-error', reason: '502' });
+    expect(journal.claimGet(KEY)!.state).toBe('unknown');
+    journal.updateItem('second', { event: 'encode' });
+    expect(() => journal.updateItem('second', { event: 'submit' })).toThrow(ClaimHeldError);
+    // Its owner's own "Retry failed" is the user's choice: allowed.
+    journal.updateItem('first', { event: 'retry' });
+    submit(journal, 'first');
+    journal.updateItem('first', { event: 'claimed-elsewhere' });
+    expect(journal.claimGet(KEY)!.state).toBe('released');
   });
 
   it('reports who holds a unit: an open claim, or an open item of a running or paused batch', () => {

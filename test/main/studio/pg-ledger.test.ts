@@ -108,9 +108,11 @@ describe('studio ledger (PostgreSQL)', () => {
     expect(await sql('SELECT state FROM batchroom_claims WHERE key = $1', [r.key])).toEqual([{ state: 'charged-no-result' }]);
     expect(await a.get(r.key)).toEqual({ outcome: 'charged-no-result' });
     const [check] = await sql(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'batchroom_claims_state_check'`);
-    const states = [...String(check.def).matchAll(/'([^']+)'/g)].map((m) => m[1]).sort();
-    expect(states).toEqual([...CLAIM_STATES].sort());
-    await expect(sql(`UPDATE batchroom_claims SET state = 'submitted' WHERE key = $1`, [r.key])).rejects.toThrow(/check constraint/);
+    const states = new Set([...String(check.def).matchAll(/'([^']+)'/g)].map((m) => m[1]));
+    // Every state of the shared table, and 'submitted' kept for instances of the older build during an upgrade.
+    for (const state of CLAIM_STATES) expect(states.has(state)).toBe(true);
+    expect(states.has('submitted')).toBe(true);
+    await expect(sql(`UPDATE batchroom_claims SET state = 'no-such-state' WHERE key = $1`, [r.key])).rejects.toThrow(/check constraint/);
   });
 
   it('releases an unsubmitted claim and its budget reservation', async () => {

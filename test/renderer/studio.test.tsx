@@ -176,8 +176,8 @@ describe('Studio panel', () => {
     ]);
     const claims = within(panel).getByRole('table', { name: 'Claims in flight' });
     expect(within(claims).getAllByRole('row').slice(1).map((r) => within(r).getAllByRole('cell').slice(0, 3).map((c) => c.textContent))).toEqual([
-      ['to-edit/day1/IMG_0001.jpg', 'submitted', 'mac-studio'],
-      ['to-edit/day1/IMG_0002.jpg', 'claimed', 'nas (lease expired)'],
+      ['to-edit/day1/IMG_0001.jpg', 'At the service', 'mac-studio'],
+      ['to-edit/day1/IMG_0002.jpg', 'Claimed', 'nas (lease expired)'],
     ]);
     expect(within(panel).getByRole('table', { name: 'Shared budgets' })).toHaveTextContent('to-edit38100 (62 left)171');
     expect(fake.callsTo('studio:status')).toHaveLength(1);

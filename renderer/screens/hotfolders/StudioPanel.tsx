@@ -1,7 +1,10 @@
 import { useEffect } from 'react';
-import type { StudioInstance, StudioStatus } from '../../../shared/studio/model';
+import type { StudioClaim, StudioInstance, StudioStatus } from '../../../shared/studio/model';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { useActions, useApp } from '../../store/context';
+
+/** A claim in flight, in words (the states are the shared claim table's in-flight group). */
+const CLAIM_STATE_LABELS: Record<StudioClaim['state'], string> = { claimed: 'Claimed', submitting: 'Sending', accepted: 'At the service' };
 
 /** How often the panel reads the ledger again while it is on screen (a heartbeat is every few seconds). */
 export const STUDIO_REFRESH_MS = 5_000;
@@ -62,7 +65,7 @@ function Claims({ status }: { status: StudioStatus }) {
           {shown.map((c) => (
             <tr key={`${c.folderKey}/${c.relPath}/${c.since}`}>
               <td className="mono">{c.folderKey}/{c.relPath}</td>
-              <td>{c.state}</td>
+              <td>{CLAIM_STATE_LABELS[c.state]}</td>
               <td className="mono">{ownerText(c.owner)}</td>
               <td>{time(c.since)}</td>
             </tr>

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../main/sandbox/index';
 import { startTestSandbox } from '../../helpers/sandbox';
 import { cliEnv, ndjson, runCli } from './run-cli';
+import { canMountTmpfs } from '../../helpers/tmpfs';
 
 // `batchroom run` onto a real 400 KB tmpfs, then `batchroom resume` once the disk has room — the real command, a
 // real full disk. The run stops with exit 1 and the batch paused with code output-unwritable (its message names the
@@ -16,22 +17,7 @@ import { cliEnv, ndjson, runCli } from './run-cli';
 
 const PHOTOS = 8;
 
-function canMount(): boolean {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
-  const probe = join(tmpdir(), `batchroom-cli-mount-probe-${process.pid}`);
-  try {
-    execFileSync('mkdir', ['-p', probe]);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    try { execFileSync('rmdir', [probe], { stdio: 'ignore' }); } catch { /* not there */ }
-  }
-}
-
-const mountable = canMount();
+const mountable = canMountTmpfs();
 if (!mountable) console.warn('cli-output-disk: skipped — mounting a tmpfs is not permitted here (needs root on Linux)');
 
 describe.skipIf(!mountable)('batchroom run onto a disk that fills up, then resume', () => {

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../helpers/until';
 import { listFilesDeep, waitForBatch } from './helpers';
 import { startSandboxRig, type SandboxRig } from './sandbox-rig';
+import { canMountTmpfs } from '../../helpers/tmpfs';
 
 // Real file systems, no injection: a 20-photo batch against the built-in sandbox whose output folder is on a small
 // tmpfs that fills up half way, and one whose output is remounted read-only mid-batch. The batch pauses
@@ -17,22 +18,7 @@ import { startSandboxRig, type SandboxRig } from './sandbox-rig';
 
 const PHOTOS = 20;
 
-function canMount(): boolean {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
-  const probe = join(tmpdir(), `batchroom-mount-probe-${process.pid}`);
-  try {
-    execFileSync('mkdir', ['-p', probe]);
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
-    execFileSync('umount', [probe], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    try { execFileSync('rmdir', [probe], { stdio: 'ignore' }); } catch { /* not there */ }
-  }
-}
-
-const mountable = canMount();
+const mountable = canMountTmpfs();
 if (!mountable) console.warn('output-disk-real: skipped — mounting a tmpfs is not permitted here (needs root on Linux)');
 
 /** Photos that stay large as JPEG (noise), so their results fill a 400 KB disk after a few. */

@@ -1,11 +1,21 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
-/** Loopback names and addresses: traffic to them never leaves this machine. */
+// Only names that never reach DNS count: `localhost` itself and loopback literals. `*.localhost` is left out on
+// purpose — whether such a name stays on this machine depends on the resolver, and a live key over plain http to a
+// name someone else's DNS answers for would cross the network in clear.
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+LOOPBACK.addSubnet('::ffff:7f00:0', 104, 'ipv6'); // ::ffff:127.0.0.0/104, an IPv4-mapped loopback address
+
+/** Loopback names and addresses: traffic to them never leaves this machine (literal `localhost`, 127/8, ::1). */
 export function isLoopbackHost(hostname: string): boolean {
   const bare = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  return bare === '::1' || bare === '::ffff:127.0.0.1';
+  if (bare === 'localhost') return true;
+  const family = isIP(bare);
+  if (family === 4) return LOOPBACK.check(bare, 'ipv4');
+  if (family === 6) return LOOPBACK.check(bare, 'ipv6');
+  return false;
 }
 
 /**

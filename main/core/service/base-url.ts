@@ -1,12 +1,10 @@
 import { AppError } from '../../../shared/errors';
+import { isLoopbackHost } from '../secrets/key-transport';
 import { InvalidServiceUrlError, normalizeServiceUrl } from '../secrets/service-url';
 import { ServiceError } from './errors';
 
-/** Hosts where plain http never leaves the machine, so the key does not travel in clear. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host) || host === '0:0:0:0:0:0:0:1';
-}
+// One definition of loopback for the key's transport and the service client (it was two, and they differed).
+export { isLoopbackHost };
 
 /**
  * The canonical base URL (`https://host[/prefix]/api/v1`, no trailing slash) whether or not the caller wrote

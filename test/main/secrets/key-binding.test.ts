@@ -67,10 +67,21 @@ describe('where a key may be sent', () => {
   });
 
   it.each([
-    ['localhost', true], ['app.localhost', true], ['127.0.0.1', true], ['127.8.9.10', true], ['[::1]', true],
-    ['::1', true], ['192.168.1.1', false], ['localhost.evil.example', false], ['example.com', false], ['0.0.0.0', false],
+    ['localhost', true], ['LOCALHOST', true], ['127.0.0.1', true], ['127.8.9.10', true], ['[::1]', true], ['::1', true],
+    ['[::ffff:7f00:1]', true],
+    // A *.localhost name is resolved by whatever DNS the machine uses: not loopback for a key (issue 30 item 8).
+    ['app.localhost', false], ['evil.localhost', false], ['localhost.', false], ['localhost.evil.example', false],
+    ['192.168.1.1', false], ['example.com', false], ['0.0.0.0', false], ['128.0.0.1', false], ['[::2]', false],
+    ['[::ffff:a00:1]', false],
   ] as const)('%s is loopback: %s', (host, expected) => {
     expect(isLoopbackHost(host)).toBe(expected);
+  });
+
+  it.each(['http://evil.localhost:4010', 'http://app.localhost'])('never sends a live or sandbox key over plain http to %s', async (serviceUrl) => {
+    for (const key of [LIVE, TEST]) {
+      await expect(resolveCredentials({ settings: settings(serviceUrl), env: { BATCHROOM_API_KEY: key }, secretStore: createInMemorySecretStore() }))
+        .rejects.toBeInstanceOf(KeyTransportError);
+    }
   });
 
   it('binds a key from the environment or --api-key to the first service origin it is sent to (trust on first use)', async () => {

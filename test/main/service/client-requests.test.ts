@@ -61,9 +61,11 @@ describe('requests', () => {
       expect((error as Error).message).not.toContain(TEST_KEY);
     }
     expect(createServiceClient({ baseUrl: 'http://api.example.com', apiKey: TEST_KEY, allowInsecureHttp: true }).baseUrl).toBe('http://api.example.com/api/v1');
-    for (const host of ['localhost:8080', '127.0.0.1', '[::1]:9000', 'sandbox.localhost']) {
+    for (const host of ['localhost:8080', '127.0.0.1', '[::1]:9000']) {
       expect(() => createServiceClient({ baseUrl: `http://${host}`, apiKey: TEST_KEY })).not.toThrow();
     }
+    // A *.localhost name goes through DNS like any other: not loopback (issue 30 item 8).
+    expect(() => createServiceClient({ baseUrl: 'http://sandbox.localhost', apiKey: TEST_KEY })).toThrow(/plain http/);
     expect(createServiceClient({ baseUrl: 'HTTPS://API.Example.com/v2/', apiKey: TEST_KEY }).baseUrl).toBe('https://api.example.com/v2/api/v1');
     expect(() => createServiceClient({ baseUrl: 'ftp://x', apiKey: TEST_KEY })).toThrow();
   });

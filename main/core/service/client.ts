@@ -12,6 +12,7 @@ import { errorFromResponse, failureInSuccessBody, parseRetryAfter, safeText } fr
 import { collectCatalog } from './list-pages';
 import { createNodeTransport, type HeaderReader, type Transport } from './node-transport';
 import { executionIdOf, normalizeBalance, normalizeExecution, normalizeWorkflowDetail, normalizeWorkflowPage, type NormalizeContext } from './normalize';
+import { redactBody } from './normalize/redact-body';
 import { redactingLogger } from './redacting-logger';
 import { cancelledError, retryPolicy, withRetries, type RetryOptions, type TryResult } from './retry';
 import type { ExecuteOutcome, RequestOptions, ServiceClient } from './types';
@@ -69,7 +70,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
 
   function parseBody(text: string | undefined): { ok: true; value: unknown } | { ok: false } {
     try {
-      return { ok: true, value: JSON.parse(text ?? '') as unknown };
+      // The one door for what the service says: masked here, nothing downstream ever sees the key it echoed.
+      return { ok: true, value: redactBody(JSON.parse(text ?? '') as unknown, secrets) };
     } catch {
       return { ok: false };
     }

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP } from 'node:net';
+import { normaliseAddress } from './ip-normalise';
 
 // The sandbox downloads http(s) images it is given. Without a guard, anyone who can call it could make it fetch
 // from the machine's own network (routers, NAS admin pages, cloud metadata at 169.254.169.254): server-side request
@@ -16,33 +17,19 @@ for (const [prefix, bits] of [
   ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) NOT_PUBLIC.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
-  ['::', 128], ['::1', 128], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7],
+  ['::', 128], ['::1', 128], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7],
   ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) NOT_PUBLIC.addSubnet(prefix, bits, 'ipv6');
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible or NAT64 (64:ff9b::) IPv6 address. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1]!;
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (!hex) return null;
-  const high = parseInt(hex[1]!, 16);
-  const low = parseInt(hex[2]!, 16);
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-}
-
-/** Is this IP literal on the public internet? */
+/**
+ * Is this IP literal on the public internet? Every form is normalised first (ip-normalise.ts): IPv4 written in hex,
+ * octal or as one number, and IPv6 carrying IPv4 (`::127.0.0.1`, `::ffff:7f00:1`, `64:ff9b::a00:1`) are judged
+ * as the IPv4 address they reach.
+ */
 export function isPublicAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  const family = isIP(bare);
-  if (family === 0) return false;
-  if (family === 6) {
-    const v4 = embeddedIpv4(bare);
-    if (v4) return !NOT_PUBLIC.check(v4, 'ipv4');
-    return !NOT_PUBLIC.check(bare, 'ipv6');
-  }
-  return !NOT_PUBLIC.check(bare, 'ipv4');
+  const normal = normaliseAddress(address);
+  if (!normal) return false;
+  return normal.family === 4 ? !NOT_PUBLIC.check(normal.address, 'ipv4') : !NOT_PUBLIC.check(normal.address, 'ipv6');
 }
 
 export class UrlRefused extends Error {
@@ -66,7 +53,11 @@ async function checkedAddress(url: URL, options: GuardedFetchOptions): Promise<{
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const resolve = options.resolve ?? ((name: string) => lookup(name, { all: true, verbatim: true }));
   let addresses: Array<{ address: string; family: number }>;
+  // A numeric host the URL parser left alone (it normalises http(s) hosts, but the resolver would read `0x7f.1`
+  // as 127.0.0.1 too) is an address, not a name.
+  const literal = isIP(hostname) ? null : normaliseAddress(hostname);
   if (isIP(hostname)) addresses = [{ address: hostname, family: isIP(hostname) }];
+  else if (literal) addresses = [{ address: literal.address, family: literal.family }];
   else {
     try {
       addresses = await resolve(hostname);

@@ -45,6 +45,16 @@ describe('image URLs (SSRF guard)', () => {
     'http://10.0.0.1/photo.png',
     'http://192.168.1.1/admin.png',
     'http://169.254.169.254/latest/meta-data/',
+    // IPv4 inside IPv6 and IPv4 in other spellings (issue 30 item 10): each reaches the test origin on 127.0.0.1.
+    'http://[::127.0.0.1]:PORT/photo.png',
+    'http://[::7f00:1]:PORT/photo.png',
+    'http://[::ffff:7f00:1]:PORT/photo.png',
+    'http://[0:0:0:0:0:ffff:127.0.0.1]:PORT/photo.png',
+    'http://[::ffff:0:7f00:1]:PORT/photo.png',
+    'http://0x7f.1:PORT/photo.png',
+    'http://0177.0.0.1:PORT/photo.png',
+    'http://0x7f000001:PORT/photo.png',
+    'http://127.1:PORT/photo.png',
   ])('refuses %s with 422 private_url and fetches nothing', async (template) => {
     const before = hits;
     const url = template.replace('PORT', String((origin.address() as AddressInfo).port));
@@ -75,6 +85,15 @@ describe('image URLs (SSRF guard)', () => {
     ['169.254.169.254', false], ['100.64.0.1', false], ['0.0.0.0', false], ['224.0.0.1', false], ['255.255.255.255', false],
     ['::1', false], ['::', false], ['fe80::1', false], ['fd00::1', false], ['::ffff:10.0.0.1', false], ['::ffff:7f00:1', false],
     ['64:ff9b::a00:1', false], ['not-an-ip', false],
+    // Every spelling of a private IPv4 address, inside IPv6 or not (issue 30 item 10).
+    ['::127.0.0.1', false], ['[::127.0.0.1]', false], ['::7f00:1', false], ['::ffff:127.0.0.1', false],
+    ['[::ffff:7f00:1]', false], ['0:0:0:0:0:ffff:7f00:1', false], ['0:0:0:0:0:0:127.0.0.1', false],
+    ['::ffff:0:7f00:1', false], ['::ffff:0:127.0.0.1', false], ['::a9fe:a9fe', false], ['::ffff:a9fe:a9fe', false],
+    ['::ffff:c0a8:101', false], ['64:ff9b::127.0.0.1', false], ['64:ff9b:1::7f00:1', false], ['::FFFF:7F00:1', false],
+    ['fe80::1%eth0', false], ['0x7f.1', false], ['0x7f000001', false], ['2130706433', false], ['0177.0.0.1', false],
+    ['127.1', false], ['017700000001', false], ['0xa9.0xfe.0xa9.0xfe', false], ['10.1', false], ['0', false],
+    ['256.1.1.1', false], ['1.2.3.4.5', false], ['0x', false], ['', false],
+    ['::ffff:8.8.8.8', true], ['::ffff:808:808', true], ['64:ff9b::808:808', true], ['0x8.0x8.0x8.0x8', true],
   ] as const)('%s is public: %s', (address, expected) => {
     expect(isPublicAddress(address)).toBe(expected);
   });

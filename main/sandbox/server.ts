@@ -2,13 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { executeWorkflow, getBalance, getExecution, getWorkflow, listWorkflows, type ApiHandler } from './api-handlers';
 import type { SandboxCore } from './core';
+import { checkAdminOrigin, requireJsonContentType } from './admin-guard';
 import { SandboxError, tooManyRequests } from './errors';
 import { errorReply, readJsonBody, sendJson, type JsonReply } from './http-io';
 import { isAllowedHostHeader } from './url-guard';
 
 // Request pipeline. API routes: latency → drop-before → injected 5xx → injected 429 → auth → rate limit → handler →
 // drop-after → (possibly malformed) response. Result downloads: latency → drop-before → 5xx → file (maybe slow).
-// Admin routes (/sandbox/*) see no faults. POST /sandbox/outage refuses connections for a while (outage.ts). Every fault decision is drawn from the seeded injector.
+// Admin routes (/sandbox/*) see no faults and refuse a foreign Origin; those that change faults, credits or
+// availability need a key and a JSON body (admin-guard.ts). POST /sandbox/outage refuses connections for a while (outage.ts). Every fault decision is drawn from the seeded injector.
 
 type RouteKind = 'api' | 'result' | 'admin';
 interface Route {
@@ -96,6 +98,7 @@ async function handle(core: SandboxCore, req: IncomingMessage, res: ServerRespon
   const params = (route.pattern.exec(path) ?? []).slice(1).map(decodeParam);
   core.stats.request(route.name);
   if (route.kind === 'admin') {
+    checkAdminOrigin(req, core.settings.origin);
     const reply = await admin(core, route.name, req);
     // An outage starts once its own answer has been sent.
     if (reply.afterSend) res.once('finish', reply.afterSend);
@@ -168,8 +171,11 @@ async function admin(core: SandboxCore, name: string, req: IncomingMessage): Pro
       core.stats.resetEventLoop();
       return { status: 200, body: { ok: true } };
     case 'GET /sandbox/faults':
+      authenticate(req);
       return { status: 200, body: { seed: core.settings.seed, faults: core.faults.current } };
     case 'POST /sandbox/faults': {
+      authenticate(req);
+      requireJsonContentType(req);
       const body = await readJsonBody(req, 64 * 1024);
       if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new SandboxError(400, 'invalid_body', 'send a JSON object of fault settings');
       try {
@@ -180,6 +186,7 @@ async function admin(core: SandboxCore, name: string, req: IncomingMessage): Pro
     }
     case 'POST /sandbox/credits': {
       const key = authenticate(req);
+      requireJsonContentType(req);
       const body = (await readJsonBody(req, 64 * 1024)) as { credits?: unknown } | null;
       const credits = body?.credits;
       if (typeof credits !== 'number' || !Number.isFinite(credits) || credits < 0) {
@@ -189,6 +196,8 @@ async function admin(core: SandboxCore, name: string, req: IncomingMessage): Pro
       return { status: 200, body: { apiCredits: credits } };
     }
     case 'POST /sandbox/outage': {
+      authenticate(req);
+      requireJsonContentType(req);
       const body = (await readJsonBody(req, 64 * 1024)) as { ms?: unknown } | null;
       const ms = body?.ms;
       if (typeof ms !== 'number' || !Number.isInteger(ms) || ms <= 0 || ms > MAX_OUTAGE_MS) {

@@ -124,7 +124,7 @@ export function spawnSandbox(args: string[] = [], { env = {}, timeoutMs = 20_000
       clearTimeout(timer);
       try {
         const { url, apiKey } = JSON.parse(line) as { url: string; apiKey: string };
-        resolve({ url, apiKey, process: child, kill, setOutage: (ms) => setRemoteOutage(url, ms) });
+        resolve({ url, apiKey, process: child, kill, setOutage: (ms) => setRemoteOutage(url, apiKey, ms) });
       } catch {
         void kill('SIGKILL');
         reject(new Error(`unexpected first line from the sandbox: ${line}`));
@@ -143,18 +143,18 @@ export async function fetchSandboxStats(url: string): Promise<LooseJson> {
   return (await response.json()) as LooseJson;
 }
 
-/** Changes fault settings of a sandbox in another process. */
-export async function setRemoteFaults(url: string, faults: Record<string, number>): Promise<void> {
+/** Changes fault settings of a sandbox in another process (the admin routes need a key: docs/sandbox.md). */
+export async function setRemoteFaults(url: string, apiKey: string, faults: Record<string, number>): Promise<void> {
   const response = await fetch(`${url.replace(/\/api\/v1\/?$/, '')}/sandbox/faults`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(faults),
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body: JSON.stringify(faults),
   });
   if (!response.ok) throw new Error(`setting faults failed: ${response.status} ${await response.text()}`);
 }
 
 /** Starts an outage of `ms` in a sandbox in another process: it answers, then refuses connections for `ms`. */
-export async function setRemoteOutage(url: string, ms: number): Promise<void> {
+export async function setRemoteOutage(url: string, apiKey: string, ms: number): Promise<void> {
   const response = await fetch(`${url.replace(/\/api\/v1\/?$/, '')}/sandbox/outage`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }),
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` }, body: JSON.stringify({ ms }),
   });
   if (!response.ok) throw new Error(`starting an outage failed: ${response.status} ${await response.text()}`);
 }

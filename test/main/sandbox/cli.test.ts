@@ -10,7 +10,7 @@ describe('batchroom sandbox (separate process)', () => {
       expect(spawned.apiKey).toMatch(/^sk_test_/);
       const response = await fetch(`${spawned.url}/balance`, { headers: { authorization: `Bearer ${spawned.apiKey}` } });
       expect(((await response.json()) as { apiCredits: number }).apiCredits).toBe(42);
-      const faults = (await (await fetch(`${spawned.url.replace('/api/v1', '')}/sandbox/faults`)).json()) as { seed: number };
+      const faults = (await (await fetch(`${spawned.url.replace('/api/v1', '')}/sandbox/faults`, { headers: { authorization: `Bearer ${spawned.apiKey}` } })).json()) as { seed: number };
       expect(faults.seed).toBe(5);
       expect((await fetchSandboxStats(spawned.url)).requestsByRoute['GET /api/v1/balance']).toBe(1);
     } finally {

@@ -13,19 +13,20 @@ async function start(options: SandboxOptions = {}) {
   return { sandbox, api: sandboxApi(sandbox) };
 }
 const admin = (s: RunningSandbox, path: string) => `${s.url.replace(/\/api\/v1$/, '')}${path}`;
+const keyed = (s: RunningSandbox, init: RequestInit = {}): RequestInit => ({ ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${s.apiKey}` } });
 const colorGrade = async () => ({ images: { photo: await tinyImageDataUrl() }, texts: { look: 'warm' } });
 
 describe('fault settings', () => {
   it('are readable and changeable at run time over HTTP, and refuse nonsense with 422', async () => {
     const { sandbox } = await start({ seed: 42 });
-    const initial = (await (await fetch(admin(sandbox, '/sandbox/faults'))).json()) as { seed: number; faults: Record<string, number> };
+    const initial = (await (await fetch(admin(sandbox, '/sandbox/faults'), keyed(sandbox))).json()) as { seed: number; faults: Record<string, number> };
     expect(initial.seed).toBe(42);
     expect(initial.faults.serverErrorRate).toBe(0);
-    await setRemoteFaults(sandbox.url, { serverErrorRate: 0.25, latencyMs: 5 });
-    const after = (await (await fetch(admin(sandbox, '/sandbox/faults'))).json()) as { faults: Record<string, number> };
+    await setRemoteFaults(sandbox.url, sandbox.apiKey, { serverErrorRate: 0.25, latencyMs: 5 });
+    const after = (await (await fetch(admin(sandbox, '/sandbox/faults'), keyed(sandbox))).json()) as { faults: Record<string, number> };
     expect(after.faults).toMatchObject({ serverErrorRate: 0.25, latencyMs: 5 });
     for (const bad of [{ serverErrorRate: 2 }, { latencyMs: -1 }, { noSuchFault: 1 }, { dropAfterRate: 'often' }]) {
-      const response = await fetch(admin(sandbox, '/sandbox/faults'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(bad) });
+      const response = await fetch(admin(sandbox, '/sandbox/faults'), keyed(sandbox, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(bad) }));
       expect(response.status, JSON.stringify(bad)).toBe(422);
     }
     expect(() => sandbox.setFaults({ rateLimitRate: 1.5 })).toThrow(RangeError);
@@ -136,7 +137,7 @@ describe('fault settings', () => {
     process.env.BATCHROOM_SANDBOX_SEED = '99';
     try {
       sandbox = await startTestSandbox({ useEnv: true, seed: undefined });
-      const faults = (await (await fetch(admin(sandbox, '/sandbox/faults'))).json()) as { seed: number; faults: { rateLimitRate: number } };
+      const faults = (await (await fetch(admin(sandbox, '/sandbox/faults'), keyed(sandbox))).json()) as { seed: number; faults: { rateLimitRate: number } };
       expect(faults).toMatchObject({ seed: 99, faults: { rateLimitRate: 1 } });
       expect((await sandboxApi(sandbox)('/balance')).status).toBe(429);
     } finally {

@@ -28,7 +28,7 @@ describe('outage simulation', () => {
     const api = sandboxApi(sandbox);
     const accepted = await api('/workflows/color-grade/execute', { body: { images: { photo: await tinyImageDataUrl() }, texts: { look: 'warm' } } });
     expect(accepted.status).toBe(202);
-    await setRemoteOutage(sandbox.url, 800);
+    await setRemoteOutage(sandbox.url, sandbox.apiKey, 800);
     // The listening socket closes right after the answer has been sent.
     await until(async () => (await probe(sandbox!.port)) === 'ECONNREFUSED', 'the port to refuse connections', { timeoutMs: 2_000 });
     expect(await probe(sandbox.port)).toBe('ECONNREFUSED');
@@ -55,7 +55,7 @@ describe('outage simulation', () => {
     sandbox = await startTestSandbox();
     for (const ms of [0, -5, 1.5, 'soon', 10 * 60_000 + 1]) {
       const response = await fetch(`${sandbox.url.replace(/\/api\/v1$/, '')}/sandbox/outage`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms }),
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${sandbox.apiKey}` }, body: JSON.stringify({ ms }),
       });
       expect(response.status, String(ms)).toBe(422);
     }

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
 import { AppError } from '../../../shared/errors';
 
 /**
@@ -20,6 +20,9 @@ export type PathUse = 'reveal' | 'open-folder' | 'drag' | 'preview';
 
 /** What each use needs the path to be once resolved. */
 const WANTS: Record<PathUse, GrantKind | 'either'> = { reveal: 'either', 'open-folder': 'folder', drag: 'file', preview: 'file' };
+
+/** What a folder grant allows: showing the folder, never reading through it. */
+const FOLDER_USES: ReadonlySet<PathUse> = new Set(['reveal', 'open-folder']);
 
 /**
  * The real path of `path`, also when it does not exist yet (an output folder before the first result): the longest
@@ -52,8 +55,20 @@ export function looksExecutable(path: string): boolean {
 }
 
 export interface PathGrants {
-  /** The core vouches for this path (an input it scanned, a result it saved, an output folder, a picked path). */
+  /**
+   * The user chose this path (a native dialog, a drop, an OS open) or the core vouches for it otherwise. A `file`
+   * grant covers reveal, drag and preview of that one path; a `folder` grant only reveal and open-folder of that
+   * directory — never reading the files inside it.
+   */
   grant(path: string, kind: GrantKind): void;
+  /** A file Batchroom itself wrote (a journalled result): a `file` grant, and its folder may be revealed or opened. */
+  grantResult(path: string): void;
+  /**
+   * An output folder the core reports (a batch's, the settings', a hot folder's). Its value may come from the renderer
+   * (`settings:update`, `batches:create`), so it is no grant by itself: it may be revealed or opened only once a
+   * result Batchroom wrote lies inside it.
+   */
+  offerOutputFolder(path: string): void;
   /**
    * Resolves a path the renderer sent for `use` and returns its real path, or throws AppError `forbidden_path`
    * (never granted, an executable type, the wrong kind) or `not_found`. Symlinks are resolved before any check.
@@ -62,29 +77,62 @@ export interface PathGrants {
   readonly size: number;
 }
 
+/** A usable absolute path (not a URL, no NUL), or null. */
+function grantable(path: string): string | null {
+  if (!path || path.includes('\0') || !isAbsolute(path) || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return null;
+  return resolve(path);
+}
+
+/** `path` resolved through its folder's symlinks but not its own last name (see `grant`). */
+function grantKey(absolute: string): string {
+  const parent = dirname(absolute);
+  return parent === absolute ? absolute : join(canonicalPath(parent), basename(absolute));
+}
+
 /**
- * The set of paths the renderer may name in `files:*` channels: only what the core itself produced or the user
- * chose through a native dialog. A compromised renderer can name any string; it can only ever act on these.
+ * The set of paths the renderer may name in `files:*` channels: only what the user chose (dialogs, drops) or what
+ * Batchroom itself wrote. A compromised renderer can name any string, and can put any string in settings or a
+ * batch; it can only ever act on these, and a folder grant never lets it read a file it holds.
  */
 export function createPathGrants(): PathGrants {
   const granted = new Map<string, GrantKind>();
+  const offered = new Set<string>();
+  // Real folders results were written into; an offered output folder counts once one of these is inside it.
+  const written = new Set<string>();
+  const grant = (path: string, kind: GrantKind) => {
+    const absolute = grantable(path);
+    // The folder is resolved, the last name is not: a granted name that is (or later becomes) a symlink never
+    // matches a request, whose path is resolved all the way — the link's target was never vouched for.
+    if (absolute) granted.set(grantKey(absolute), kind);
+  };
+  const writtenInside = (folder: string) => {
+    for (const dir of written) if (dir === folder || dir.startsWith(folder.endsWith(sep) ? folder : folder + sep)) return true;
+    return false;
+  };
   return {
-    grant(path, kind) {
-      if (!path || path.includes('\0') || !isAbsolute(path) || /^[a-z][a-z0-9+.-]*:\/\//i.test(path)) return;
-      // The folder is resolved, the last name is not: a granted name that is (or later becomes) a symlink never
-      // matches a request, whose path is resolved all the way — the link's target was never vouched for.
-      const absolute = resolve(path);
-      const parent = dirname(absolute);
-      granted.set(parent === absolute ? absolute : join(canonicalPath(parent), basename(absolute)), kind);
+    grant,
+    grantResult(path) {
+      const absolute = grantable(path);
+      if (!absolute) return;
+      grant(absolute, 'file');
+      const folder = canonicalPath(dirname(absolute));
+      written.add(folder);
+      if (!granted.has(folder)) granted.set(folder, 'folder');
+    },
+    offerOutputFolder(path) {
+      const absolute = grantable(path);
+      if (absolute) offered.add(canonicalPath(absolute));
     },
     async check(path, use) {
       if (path.includes('\0') || !isAbsolute(path)) throw forbidden(path, 'Only absolute paths Batchroom produced can be used');
       const real = canonicalPath(path);
-      const kind = granted.get(real);
+      const kind = granted.get(real) ?? (offered.has(real) && writtenInside(real) ? 'folder' : undefined);
       if (!kind) throw forbidden(path, 'Batchroom did not produce or open this path');
       if (looksExecutable(real) || looksExecutable(resolve(path))) throw forbidden(path, 'Batchroom never opens or hands out programs');
       const info = await stat(real).catch(() => null);
       if (!info) throw new AppError('not_found', `No such file or folder: ${basename(path)}`, { path });
+      // A folder grant is for showing that folder, never for what is in it or for a file that took its name.
+      if (kind === 'folder' && (!FOLDER_USES.has(use) || !info.isDirectory())) throw forbidden(path, 'Only the folder itself can be shown');
       const want = WANTS[use];
       if (want === 'folder' && !info.isDirectory()) throw forbidden(path, 'Not a folder');
       if (want === 'file' && !info.isFile()) throw forbidden(path, 'Not a file');
@@ -98,9 +146,9 @@ export function createPathGrants(): PathGrants {
 }
 
 /**
- * Grants every path in a value the core sends the renderer (an invoke result or an event payload), by the field
- * names of the shared model: `outputFolder` (batches, settings, hot folders), `outputs` (saved results), `sources`
- * (an item's inputs) and a hot folder's watched `path`.
+ * Grants the paths Batchroom wrote in a value the core sends the renderer (an invoke result or an event payload), by
+ * the field names of the shared model: `outputs` (saved results) and `sources` (a journalled item's inputs) are
+ * file grants; an `outputFolder` is only offered (see `offerOutputFolder`) since the renderer can set it.
  */
 export function grantPathsIn(value: unknown, grants: PathGrants, depth = 0): void {
   if (depth > 8 || value === null || typeof value !== 'object') return;
@@ -109,12 +157,8 @@ export function grantPathsIn(value: unknown, grants: PathGrants, depth = 0): voi
     return;
   }
   const record = value as Record<string, unknown>;
-  if (typeof record.outputFolder === 'string') {
-    grants.grant(record.outputFolder, 'folder');
-    // A hot folder's config: its watched folder sits next to its output folder.
-    if (typeof record.path === 'string' && 'workflowId' in record) grants.grant(record.path, 'folder');
-  }
-  if (Array.isArray(record.outputs)) for (const output of record.outputs) if (typeof output === 'string') grants.grant(output, 'file');
+  if (typeof record.outputFolder === 'string') grants.offerOutputFolder(record.outputFolder);
+  if (Array.isArray(record.outputs)) for (const output of record.outputs) if (typeof output === 'string') grants.grantResult(output);
   if (record.sources && typeof record.sources === 'object') {
     for (const source of Object.values(record.sources as Record<string, unknown>)) if (typeof source === 'string') grants.grant(source, 'file');
   }

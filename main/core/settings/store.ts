@@ -15,6 +15,7 @@ import { formatZodError } from '../../../shared/validation';
 import { SETTINGS_FILE_NAME, deserializeSettingsObject, type SettingsBackend, type SettingsBackendFactory } from './backend';
 import { createFileBackend } from './file-backend';
 import { migrateSettings } from './migrations';
+import { assertOutputFolder } from './output-folder';
 import { repairSettings } from './repair';
 import { OWNER_ONLY_FILE_MODE, ensureStateDir, restrictToOwner } from './state-dir';
 
@@ -168,6 +169,7 @@ export function openSettingsStore(options: OpenSettingsOptions): SettingsStore {
     update(patch) {
       const parsed = SettingsPatchSchema.safeParse(patch);
       if (!parsed.success) throw new AppError('bad_request', formatZodError(parsed.error, 'Invalid settings'));
+      assertOutputFolder(parsed.data.outputFolder);
       const defined = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== undefined));
       return commit({ ...settings, ...defined });
     },

@@ -139,12 +139,13 @@ describe('granted paths reach the host on their real path', () => {
 });
 
 describe('what the core grants', () => {
-  it('learns output folders, results, inputs and hot folders from what it sends the renderer', () => {
+  it('learns results (and their folders) and inputs; output folders and watched folders it only echoes are no grant', () => {
     const g = createPathGrants();
     grantPathsIn([{ config: { id: 'h', path: '/watch/in', workflowId: 'w', outputFolder: '/watch/out' }, status: {} }], g);
     grantPathsIn({ outputFolder: null, hotFolders: [] }, g);
     grantPathsIn({ items: [{ sources: { a: '/in/a.jpg', b: 'https://example.com/x.jpg' }, outputs: ['/out/a.jpg'] }] }, g);
-    expect(g.size).toBe(4);
+    // /in/a.jpg, /out/a.jpg and /out (a result was written there); not /watch/in, /watch/out.
+    expect(g.size).toBe(3);
   });
 
   it.each(['Tool.app', 'setup.exe', 'x.BAT', 'a.cmd', 'b.command', 'c.sh', 'd.js', 'e.lnk', 'Tool.app/Contents/MacOS/Tool'])('%s looks executable', (name) => {

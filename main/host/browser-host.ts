@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { contract } from '../../shared/ipc/contract';
 import { createInvokeDispatcher } from '../../shared/ipc/dispatch';
@@ -9,6 +9,7 @@ import type { Handlers } from '../../shared/ipc/contract';
 import type { Core, HostCapabilities, ServiceCore } from '../core/app/types';
 import { silentLogger, type Logger } from '../core/log';
 import { MEDIA_PREFIX, type MediaRegistry } from './media-registry';
+import { createConnectionSlots } from './connection-slots';
 import { checkRequest, createToken, sessionCookie } from './request-guard';
 import { resolveRendererFile, stillRegisteredFile } from '../core/media/inside-root';
 import { notBuiltPage, sendFile } from './static-files';
@@ -140,9 +141,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const verdict = checkRequest(request, port, token);
     if (!verdict.ok) {
-      sendText(response, verdict.status, `Refused: ${verdict.reason}. Open the URL printed by \`batchroom ui\`.\n`);
+      // Closed with the answer: a token-less client trickling a body after its 401 must not keep its socket.
+      response.once('finish', () => request.socket.destroy());
+      sendText(response, verdict.status, `Refused: ${verdict.reason}. Open the URL printed by \`batchroom ui\`.\n`, { Connection: 'close' });
       return;
     }
+    slots.authenticated(request.socket);
     const cookie: Record<string, string> = verdict.viaQuery ? { 'Set-Cookie': sessionCookie(port, token) } : {};
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const method = request.method ?? 'GET';
@@ -215,13 +219,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       else response.destroy();
     });
   });
-  let connections = 0;
+  const slots = createConnectionSlots(limits);
   server.on('connection', (socket) => {
-    connections += 1;
-    socket.once('close', () => {
-      connections -= 1;
-    });
-    if (connections > limits.maxConnections) {
+    if (!slots.admit(socket)) {
       socket.end(`HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: text/plain\r\nRetry-After: 5\r\nContent-Length: ${TOO_MANY.length}\r\n\r\n${TOO_MANY}`);
       socket.destroySoon();
       return;
@@ -234,9 +234,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     if (!verdict.ok || path !== WS_PATH) {
       const status = verdict.ok ? 404 : verdict.status;
-      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Refused'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Refused'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`, () => socket.destroy());
       return;
     }
+    slots.authenticated(socket as Socket);
     channel.server.handleUpgrade(request, socket, head, (ws) => channel.server.emit('connection', ws, request));
   });
 

@@ -3,8 +3,15 @@
  * Each limit answers with a clear error (see docs/security.md, "Limits", for the table of defaults).
  */
 export interface BrowserHostLimits {
-  /** Open TCP connections (HTTP and WebSocket together); more are answered 503 and closed. */
+  /**
+   * Open TCP connections that have shown the token (HTTP and WebSocket together); more are answered 503 and closed.
+   */
   maxConnections: number;
+  /**
+   * Connections that have not (yet) shown the token, bounded apart so they can never take the slots above; past it
+   * the oldest is dropped (connection-slots.ts).
+   */
+  maxUnauthenticatedConnections: number;
   /** Time to receive a request's headers (slowloris); then 408 and closed. */
   headersTimeoutMs: number;
   /** Time to receive a whole request, uploads included; then 408 and closed. */
@@ -35,6 +42,7 @@ export interface BrowserHostLimits {
 
 export const DEFAULT_BROWSER_HOST_LIMITS: Readonly<BrowserHostLimits> = {
   maxConnections: 64,
+  maxUnauthenticatedConnections: 32,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 10 * 60_000,
   keepAliveTimeoutMs: 5_000,

@@ -95,7 +95,13 @@ describe('browser host limits', () => {
   });
 
   it('answers connections beyond the limit with 503 and a reason', async () => {
-    const held = await Promise.all(Array.from({ length: 4 }, rawSocket));
+    // Slots are counted for connections that showed the token (token-less ones are bounded apart: unauth-sockets.test).
+    const held = await Promise.all(Array.from({ length: 4 }, async () => {
+      const socket = await rawSocket();
+      socket.write(`GET /?token=${TOKEN} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n\r\n`);
+      await new Promise((resolve) => socket.once('data', resolve));
+      return socket;
+    }));
     const extra = await rawSocket();
     const reply = await readAll(extra);
     expect(reply).toMatch(/^HTTP\/1\.1 503/);

@@ -2,6 +2,11 @@
 // name, no trailing dot or space, and at most 255 bytes of UTF-8 (the limit of ext4, APFS, NTFS and SMB shares).
 
 export const MAX_COMPONENT_BYTES = 255;
+/**
+ * A result's own name stops 5 bytes short of the limit: its JSON sidecar is `<result>.json`, and a name that fits
+ * only without that suffix left the sidecar unwritten (ENAMETOOLONG; before the temp clean-up, a `.part` behind).
+ */
+export const MAX_RESULT_NAME_BYTES = MAX_COMPONENT_BYTES - '.json'.length;
 
 // eslint-disable-next-line no-control-regex
 const INVALID_CHARACTERS = /[<>:"/\\|?*\u0000-\u001f\u007f]/g;

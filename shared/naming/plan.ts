@@ -1,4 +1,4 @@
-import { MAX_COMPONENT_BYTES, cutToBytes, finishComponent, replaceInvalid, safeRelDir, utf8Length } from './component';
+import { MAX_RESULT_NAME_BYTES, cutToBytes, finishComponent, replaceInvalid, safeRelDir, utf8Length } from './component';
 import { TOKEN_DEFINITIONS, parseTemplate, type TemplatePart } from './tokens';
 import type { NamingItem, NamingOptions, NamingOutput, PlannedItem, PlannedOutput } from './types';
 
@@ -40,11 +40,11 @@ function segmentsFor(parts: readonly TemplatePart[], item: NamingItem, options: 
   return segments;
 }
 
-/** Stem + collision suffix + extension in 255 bytes: cuttable values shrink first, the extension never. */
+/** Stem + collision suffix + extension in 250 bytes (room for `.json`): cuttable values shrink first, the extension never. */
 function assemble(segments: readonly Segment[], suffix: string, ext: string): string {
   const texts = segments.map((s) => s.text);
   const fixed = utf8Length(suffix) + utf8Length(replaceInvalid(ext));
-  let excess = texts.reduce((sum, t) => sum + utf8Length(t), 0) + fixed - MAX_COMPONENT_BYTES;
+  let excess = texts.reduce((sum, t) => sum + utf8Length(t), 0) + fixed - MAX_RESULT_NAME_BYTES;
   const order = segments
     .map((s, i) => ({ i, rank: s.cut ?? Number.POSITIVE_INFINITY }))
     .sort((a, b) => a.rank - b.rank || b.i - a.i);

@@ -82,7 +82,7 @@ describe('planOutputNames: safe on every platform', () => {
   });
 });
 
-describe('planOutputNames: 255 bytes per component', () => {
+describe('planOutputNames: 250 bytes per result name (255 with its .json sidecar)', () => {
   it.each([
     ['ASCII', 'a'.repeat(300)],
     ['accented', 'é'.repeat(200)],
@@ -90,7 +90,8 @@ describe('planOutputNames: 255 bytes per component', () => {
     ['emoji', '👨‍👩‍👧'.repeat(30)],
   ])('%s: cuts the stem on a character boundary, keeps the literal suffix and the extension', (_label, stem) => {
     const name = one(`/in/${stem}.jpg`)!;
-    expect(utf8Length(name)).toBeLessThanOrEqual(255);
+    expect(utf8Length(name)).toBeLessThanOrEqual(250);
+    expect(utf8Length(`${name}.json`)).toBeLessThanOrEqual(255);
     expect(name.endsWith('_color-grade.jpg')).toBe(true);
     const kept = name.slice(0, -'_color-grade.jpg'.length);
     expect(stem.startsWith(kept)).toBe(true);
@@ -99,15 +100,15 @@ describe('planOutputNames: 255 bytes per component', () => {
 
   it('keeps a collision suffix inside the limit', () => {
     const stem = '写'.repeat(100);
-    const plan = planOutputNames([item(`/in/${stem}.jpg`)], options(), [`${stem.slice(0, 79)}_color-grade.jpg`]);
+    const plan = planOutputNames([item(`/in/${stem}.jpg`)], options(), [`${stem.slice(0, 78)}_color-grade.jpg`]);
     const name = plan[0]!.outputs[0]!.fileName;
     expect(name).toMatch(/ \(2\)\.jpg$/);
-    expect(utf8Length(name)).toBeLessThanOrEqual(255);
+    expect(utf8Length(name)).toBeLessThanOrEqual(250);
   });
 
   it('cuts the workflow id too when the name alone is not enough, never the extension', () => {
     const name = one(`/in/${'n'.repeat(300)}.png`, { workflow: 'w'.repeat(300) })!;
-    expect(utf8Length(name)).toBe(255);
+    expect(utf8Length(name)).toBe(250);
     expect(name.endsWith('.png')).toBe(true);
   });
 });

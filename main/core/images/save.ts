@@ -4,6 +4,7 @@ import { access, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { CollisionPolicy } from '../../../shared/engine/model';
+import { cutToBytes } from '../../../shared/naming/component';
 import { outputFs as fs, writeAll } from './output-fs';
 
 // Safe saving: a result is streamed into a temp file beside its destination, checked to decode, fsynced, and only
@@ -13,8 +14,17 @@ import { outputFs as fs, writeAll } from './output-fs';
 export const TEMP_PREFIX = '.batchroom-';
 export const TEMP_SUFFIX = '.part';
 
+/** The longest second file a temp gets (see DERIVED_TEMP_SUFFIXES): ExifTool's `<temp>_exiftool_tmp`. */
+const LONGEST_DERIVED = '_exiftool_tmp';
+
+/**
+ * A temp beside the destination. Its name never depends on the source's: the id part is cut (UTF-8 aware) so the
+ * temp and every second file made from it fit 255 bytes whatever the caller passes.
+ */
 export function tempPathFor(folder: string, itemId: string): string {
-  return join(folder, `${TEMP_PREFIX}${itemId}-${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
+  const random = randomBytes(4).toString('hex');
+  const room = 255 - Buffer.byteLength(`${TEMP_PREFIX}-${random}${TEMP_SUFFIX}${LONGEST_DERIVED}`);
+  return join(folder, `${TEMP_PREFIX}${cutToBytes(itemId, room)}-${random}${TEMP_SUFFIX}`);
 }
 
 /**

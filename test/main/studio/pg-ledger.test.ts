@@ -146,7 +146,8 @@ describe('studio ledger (PostgreSQL)', () => {
   });
 
   it('takes over a dead instance: followed if the execution id is known, unknown if mid-submit, released if unsubmitted', async () => {
-    const dead = await open('dead', 200);
+    // A long lease: the test ends it itself below (a 200 ms one ran out under load before the first look, 1 run in CI).
+    const dead = await open('dead', 60_000);
     const heir = await open('heir');
     const [submitted, submitting, unsubmitted, otherWorkflow] = [request('takeover'), request('takeover'), request('takeover'), request('takeover', { workflowId: 'other' })];
     for (const r of [submitted, submitting, unsubmitted, otherWorkflow]) expect(await dead.claim(r)).toEqual({ kind: 'claimed' });

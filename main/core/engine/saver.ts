@@ -6,7 +6,8 @@ import { errnoOf } from '../images/output-fs';
 import { finishPlacement, tempPathFor, verifyImage } from '../images/save';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { imageFieldOrder } from './output-plan';
-import { DownloadRetry, SaveAbandoned, type SaveNotes } from './save-errors';
+import { DownloadRetry, SaveAbandoned, SaveFailure, type SaveNotes } from './save-errors';
+import { destinationStaysInside, narrowResultMode } from '../images/result-mode';
 import { classifyWriteError, download, place, removeTemp, requireOutputFolder, throwIfUnwritable } from './save-steps';
 import type { SaverDeps } from './saver-deps';
 import { MetadataWriterEnded, type Provenance, type ResultMetadataWriter } from '../images/result-metadata';
@@ -24,6 +25,13 @@ export { DownloadRetry, OutputUnwritable, ResultUrlGone, SaveAbandoned, SaveFail
 
 export function destinationFolder(batch: Pick<BatchRecord, 'outputFolder'>, item: Pick<ItemRecord, 'relDir'>): string {
   return resolve(batch.outputFolder, ...safeRelDir(item.relDir).split('/'));
+}
+
+/** A sub-folder kept from the inputs must not lead out of the output folder through a symlink (someone else's, say). */
+async function requireInsideOutput(folder: string, outputFolder: string): Promise<void> {
+  if (!(await destinationStaysInside(folder, outputFolder))) {
+    throw new SaveFailure(`not saved: ${folder} leads out of the output folder ${outputFolder} (a symbolic link)`);
+  }
 }
 
 export type SaveOutcome = { kind: 'saved'; outputs: string[]; warnings: string[] } | { kind: 'skipped'; reason: string };
@@ -68,6 +76,7 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
     stopIfAborted();
     // Never recreate a missing output folder: an unplugged drive's mount point would get a copy on the system disk.
     await requireOutputFolder(batch.outputFolder, notes);
+    await requireInsideOutput(folder, batch.outputFolder);
     const temp = tempPathFor(folder, item.id);
     deps.journal.updateItem(item.id, { pendingTemp: temp, pendingFinal: null });
     const startedAt = performance.now();
@@ -113,6 +122,9 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
         warnings.push(...problems);
       }
       stopIfAborted();
+      await narrowResultMode(temp, folder, original);
+      // Looked at again just before the final name: the sub-folder may have been swapped for a link meanwhile.
+      await requireInsideOutput(folder, batch.outputFolder);
       const placed = await place(deps, item, batch, outputs, n, temp, format, total, folder, notes, stopIfAborted);
       if (placed.kind === 'skipped') return placed;
       const sidecarProblem = await writeSidecar(sidecarKindOf(batch.spec.output), deps.metadata, placed.path, sidecarContext(batch, item));

@@ -67,7 +67,8 @@ export function describeWriteError(error: unknown, folder: string): string {
  */
 export async function writeTemp(tempPath: string, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<number> {
   await fs.mkdir(dirname(tempPath), { recursive: true });
-  const handle = await fs.open(tempPath, 'wx');
+  // Owner-only while it is written: the result's own mode is given before it gets its final name (result-mode.ts).
+  const handle = await fs.open(tempPath, 'wx', 0o600);
   let bytes = 0;
   try {
     try {

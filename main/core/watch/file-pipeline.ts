@@ -13,6 +13,7 @@ import { ClaimStep } from './claim-step';
 import { runLimited } from './limit';
 import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, LedgerOutcome } from './ports';
 import type { Ledger } from '../studio/ledger';
+import { realPathInside } from './link-guard';
 
 /**
  * Where a candidate file came from. `event`/`scan`: process it if it is new. `review`: existing file under the
@@ -126,6 +127,11 @@ export class FilePipeline {
     const info = await stat(path).catch(() => null);
     if (!info?.isFile()) {
       this.writeFinish.forget(path);
+      return;
+    }
+    // Another user's link in a shared folder must not make Batchroom read a file only its owner can (link-guard.ts).
+    if (!(await realPathInside(path, folder.config.path))) {
+      if (origin === 'event' || origin === 'scan') folder.activity('skipped', path, 'a link to a file outside the watched folder: not followed');
       return;
     }
     const fingerprint = fingerprintOf(info);

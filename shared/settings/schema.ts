@@ -25,8 +25,8 @@ export const SETTINGS_VERSION = 2;
 const LEDGER_URL_SHAPE = /^postgres(?:ql)?:\/\/(?:([^@/?#]*)@)?[^@/?#]+\/[^/?#]+/i;
 function isLedgerUrlShape(value: string): boolean {
   const match = LEDGER_URL_SHAPE.exec(value);
-  // user:password@ — any colon in the user part is a password (an empty one included).
-  return match !== null && !(match[1] ?? '').includes(':');
+  // user:password@ — any colon in the user part is a password (an empty one included); ?password= is one too.
+  return match !== null && !(match[1] ?? '').includes(':') && !/[?&]password=/i.test(value);
 }
 
 /** 'auto': the built-in sandbox when no key exists for the live service; 'always': sandbox only; 'never': live only. */
@@ -97,6 +97,11 @@ export const SETTINGS_FIELDS = {
   studioLedgerUrl: z.string().trim().min(1).refine(isLedgerUrlShape, {
     message: 'enter postgres://user@host:port/database, with no password in it (save the password separately)',
   }).nullable().default(null),
+  /**
+   * Allow a studio ledger on another machine without TLS (no sslmode=require in its URL). Off: the password and
+   * every claim would cross the network in clear text; Settings warns before this is switched on.
+   */
+  studioLedgerAllowPlaintext: z.boolean().default(false),
 } as const;
 
 export type SettingsKey = keyof typeof SETTINGS_FIELDS;

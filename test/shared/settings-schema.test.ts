@@ -25,6 +25,7 @@ describe('settings schema', () => {
       lowBalanceWarning: 50,
       hotFolders: [],
       studioLedgerUrl: null,
+      studioLedgerAllowPlaintext: false,
     });
     expect(Object.keys(DEFAULT_SETTINGS).sort()).toEqual([...SETTINGS_KEYS].sort());
   });
@@ -40,7 +41,7 @@ describe('settings schema', () => {
     for (const url of ['postgres://me@nas.local:5432/batchroom', 'postgresql://me@[::1]/db?sslmode=require', '  postgres://nas/batchroom  ']) {
       expect(SettingsPatchSchema.safeParse({ studioLedgerUrl: url }).success, url).toBe(true);
     }
-    for (const url of ['postgres://me:hunter2@nas/batchroom', 'postgres://me:@nas/batchroom', 'mysql://me@nas/db', 'postgres://me@nas', 'nas.local/batchroom']) {
+    for (const url of ['postgres://me:hunter2@nas/batchroom', 'postgres://me:@nas/batchroom', 'mysql://me@nas/db', 'postgres://me@nas', 'nas.local/batchroom', 'postgres://me@nas/db?password=hunter2', 'postgres://me@nas/db?sslmode=require&password=x']) {
       expect(SettingsPatchSchema.safeParse({ studioLedgerUrl: url }).success, url).toBe(false);
     }
     expect(SettingsPatchSchema.parse({ studioLedgerUrl: null })).toEqual({ studioLedgerUrl: null });

@@ -78,6 +78,7 @@ export async function startCoreRuntime({ options, stateDir, env, settings, clien
         beforeStartStep('studio ledger', signal, logger);
         studio = await connectStudioLedger({
           url: ledgerUrl, instanceId: studioInstanceId(stateDir), version: APP_VERSION, env, keytar: ledgerKeychain, logger,
+          allowPlaintext: settings.get().studioLedgerAllowPlaintext,
           local: journalLedger(started.journal), unsentLocally: localUnsentKeys(started.journal), ...studioTimings(env), ...options.studio,
         });
       }
@@ -108,7 +109,10 @@ export async function startCoreRuntime({ options, stateDir, env, settings, clien
     handlers: {
       ...engine.handlers,
       ...hotFolderHandlers,
-      ...createStudioHandlers({ ledgerUrl: () => options.ledgerUrl ?? settings.get().studioLedgerUrl, env, keytar: ledgerKeychain, logger }),
+      ...createStudioHandlers({
+        ledgerUrl: () => options.ledgerUrl ?? settings.get().studioLedgerUrl, env, keytar: ledgerKeychain, logger,
+        allowPlaintext: () => settings.get().studioLedgerAllowPlaintext,
+      }),
       ...createFileHandlers(options.host, grants, createThumbnailCache(join(stateDir, 'thumbnails')),
         createViewableOriginals(join(stateDir, 'previews'), () => engine.current()?.exiftool ?? null)),
     },

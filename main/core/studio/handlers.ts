@@ -14,6 +14,20 @@ export interface StudioHandlerDeps {
   /** The OS keychain, loaded lazily; a failure to load it means "no keychain here". */
   keytar: () => Promise<KeytarLike>;
   logger?: Logger;
+  /** Settings' studioLedgerAllowPlaintext, read at each call. */
+  allowPlaintext?: () => boolean;
+}
+
+/** Whether `url` names the saved ledger's host and port: only there may a password go. */
+function isSavedLedgerHost(url: string, saved: string | null): boolean {
+  if (!saved) return false;
+  try {
+    const a = parseLedgerUrl(url);
+    const b = parseLedgerUrl(saved);
+    return a.host.toLowerCase() === b.host.toLowerCase() && a.port === b.port;
+  } catch {
+    return false;
+  }
 }
 
 /** No keychain (no D-Bus session, no Secret Service, a locked keyring, keytar missing): say where else it can go. */
@@ -46,15 +60,18 @@ async function keychain<T>(deps: StudioHandlerDeps, operation: (keytar: KeytarLi
  * under LEDGER_KEYCHAIN_SERVICE / the display URL, where the ledger's own password lookup finds it.
  */
 export function createStudioHandlers(deps: StudioHandlerDeps): DomainHandlers<typeof studioChannels> {
-  const inspect = { env: deps.env, keytar: deps.keytar, ...(deps.logger ? { logger: deps.logger } : {}) };
+  const base = { env: deps.env, keytar: deps.keytar, ...(deps.logger ? { logger: deps.logger } : {}) };
+  const inspect = () => ({ ...base, allowPlaintext: deps.allowPlaintext?.() ?? false });
   return {
-    'studio:testConnection': ({ url }) => testStudioConnection(url, inspect),
+    // The renderer names the URL: a password (PGPASSWORD, a wildcard ~/.pgpass line, the keychain) goes only to
+    // the host and port of the ledger saved in settings; any other test connects without one.
+    'studio:testConnection': ({ url }) => testStudioConnection(url, { ...inspect(), sendPassword: isSavedLedgerHost(url, deps.ledgerUrl()) }),
     'studio:status': () => {
       const url = deps.ledgerUrl();
       if (!url) {
         throw new AppError('unavailable', 'No shared studio ledger is set: add its URL in Settings › Shared studio ledger.', { field: 'studioLedgerUrl' });
       }
-      return readStudioStatus(url, inspect);
+      return readStudioStatus(url, inspect());
     },
     'studio:savePassword': async ({ url, password }) => {
       const target = parseLedgerUrl(url);

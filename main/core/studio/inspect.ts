@@ -14,13 +14,20 @@ export interface InspectOptions {
   env: Record<string, string | undefined>;
   keytar?: () => Promise<KeytarLike>;
   logger?: Logger;
+  /** Settings' studioLedgerAllowPlaintext (see ledger-tls.ts). */
+  allowPlaintext?: boolean;
+  /**
+   * False: connect without any password. A test of a URL other than the saved ledger's host and port gets none, so
+   * the renderer cannot have PGPASSWORD or a wildcard ~/.pgpass line sent to a server of its choosing.
+   */
+  sendPassword?: boolean;
 }
 
 async function poolFor(url: string, options: InspectOptions) {
   const target = parseLedgerUrl(url);
   const pool = await createLedgerPool({
-    target, logger: options.logger ?? silentLogger, max: 1,
-    password: () => resolveLedgerPassword(target, { env: options.env, ...(options.keytar ? { keytar: options.keytar } : {}) }),
+    target, logger: options.logger ?? silentLogger, max: 1, allowPlaintext: options.allowPlaintext ?? false,
+    password: async () => options.sendPassword === false ? null : resolveLedgerPassword(target, { env: options.env, ...(options.keytar ? { keytar: options.keytar } : {}) }),
   });
   return { target, pool };
 }
@@ -65,6 +72,10 @@ export async function testStudioConnection(url: string, options: InspectOptions)
       await pool.end().catch(() => undefined);
     }
   } catch (error) {
-    return { ok: false, ledger: display, serverVersion: null, message: ledgerError(error, display).message };
+    const failure = ledgerError(error, display);
+    const hint = failure.code === 'unauthorized' && options.sendPassword === false
+      ? ' (no password is sent to a ledger other than the saved one: save this URL in Settings first, then test it)'
+      : '';
+    return { ok: false, ledger: display, serverVersion: null, message: `${failure.message}${hint}` };
   }
 }

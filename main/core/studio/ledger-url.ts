@@ -29,6 +29,10 @@ export function parseLedgerUrl(raw: string): LedgerTarget {
   if (url.password) {
     throw new AppError('validation', 'put no password in the studio ledger URL: set PGPASSWORD, add it to ~/.pgpass, or save it in the keychain', { field: 'ledgerUrl' });
   }
+  // libpq reads `?password=` too: the same secret in the same URL, refused the same way (it was saved in settings.json).
+  if ([...url.searchParams.keys()].some((key) => key.toLowerCase() === 'password')) {
+    throw new AppError('validation', 'put no password in the studio ledger URL (not even as ?password=): set PGPASSWORD, add it to ~/.pgpass, or save it in the keychain', { field: 'ledgerUrl' });
+  }
   const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
   if (!url.hostname || !database) {
     throw new AppError('validation', 'the studio ledger URL needs a host and a database: postgres://user@host/database', { field: 'ledgerUrl' });

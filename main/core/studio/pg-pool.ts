@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../log';
+import { requireLedgerTls } from './ledger-tls';
 import type { LedgerTarget } from './ledger-url';
 
 /** Connection-level failures: the database (or the network to it) is gone, not the query. */
@@ -35,6 +36,8 @@ export interface LedgerPoolOptions {
   logger: Logger;
   max?: number;
   connectTimeoutMs?: number;
+  /** The user's Settings switch (studioLedgerAllowPlaintext): a non-loopback ledger without TLS is refused otherwise. */
+  allowPlaintext?: boolean;
 }
 
 /**
@@ -42,8 +45,10 @@ export interface LedgerPoolOptions {
  * `batchroom run` (and the app without a studio) never pays its ≈ 0.1 s of start-up.
  */
 export async function createLedgerPool(options: LedgerPoolOptions): Promise<pg.Pool> {
-  const { default: pgModule } = await import('pg');
   const { target } = options;
+  // Before pg is even loaded: nothing, the password least of all, goes to another machine in clear text.
+  requireLedgerTls(target, options.allowPlaintext ?? false);
+  const { default: pgModule } = await import('pg');
   const ssl = target.sslmode && target.sslmode !== 'disable' && target.sslmode !== 'allow' && target.sslmode !== 'prefer'
     ? { rejectUnauthorized: target.sslmode === 'verify-full' || target.sslmode === 'verify-ca' }
     : undefined;

@@ -26,6 +26,8 @@ export interface StudioLedgerOptions {
   /** How long a claim outlives its owner's last heartbeat (default 30 s); heartbeats come every third of it. */
   leaseMs?: number;
   heartbeatMs?: number;
+  /** Settings' studioLedgerAllowPlaintext: a ledger on another machine without TLS is refused unless it is true. */
+  allowPlaintext?: boolean;
   /** The local journal's ledger: outcomes are written there too (crash reconciliation and offline history). */
   local?: HotFolderLedger;
   /**
@@ -58,7 +60,7 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
   const leaseMs = options.leaseMs ?? 30_000;
   const heartbeatMs = options.heartbeatMs ?? Math.max(250, Math.floor(leaseMs / 3));
   const pool: pg.Pool = await createLedgerPool({
-    target, logger, password: () => resolveLedgerPassword(target, { env: options.env, ...(options.keytar ? { keytar: options.keytar } : {}) }),
+    target, logger, allowPlaintext: options.allowPlaintext ?? false, password: () => resolveLedgerPassword(target, { env: options.env, ...(options.keytar ? { keytar: options.keytar } : {}) }),
   });
   const me = options.instanceId;
   try {

@@ -3,6 +3,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { SETTINGS_FIELDS } from '../../../shared/settings/schema';
 import { useActions, useApp } from '../../store/context';
 import type { StudioPasswordOutcome } from '../../store/state';
+import { StudioPlaintextToggle } from './StudioPlaintextToggle';
 
 function urlProblem(text: string): string | null {
   if (!text.trim()) return null;
@@ -76,7 +77,8 @@ export function StudioSection() {
           </button>
         </div>
         {urlError && <p id={`${ids.url}-error`} className="field-error" role="alert">{urlError}</p>}
-        <p className="field-hint">PostgreSQL 13 or later, the same URL on every machine. Hot folders start using a new URL the next time Batchroom starts.</p>
+        <p className="field-hint">PostgreSQL 13 or later, the same URL on every machine. Hot folders start using a new URL the next time Batchroom starts. A ledger on another machine needs <code>?sslmode=require</code>; a password is sent only to the saved URL's host, so save a new URL before testing it.</p>
+        <StudioPlaintextToggle />
       </div>
       {test.state === 'done' && (
         <p className={`callout ${test.result.ok ? 'callout-ok' : 'callout-danger'}`} role={test.result.ok ? 'status' : 'alert'} aria-label="Connection test">

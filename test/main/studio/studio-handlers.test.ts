@@ -37,7 +37,8 @@ function setup(overrides: Partial<StudioHandlerDeps> = {}) {
 
 describe('studio:* handlers', () => {
   it('saves the password in the keychain under the display URL; the connection test then logs in with it', async () => {
-    const { keytar, call } = setup();
+    const { keytar, call, setUrl } = setup();
+    setUrl(server.url); // a password goes only to the saved ledger's host (studio-password-leak.test.ts)
     const before = await call('studio:testConnection', { url: server.url });
     expect(before).toMatchObject({ ok: true, data: { ok: false, ledger: server.url } });
     expect((before as { data: { message: string } }).data.message).toMatch(/password|login|refused/i);

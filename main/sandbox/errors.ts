@@ -13,6 +13,7 @@ export type SandboxErrorCode =
   | 'result_not_found'
   | 'method_not_allowed'
   | 'forbidden_host'
+  | 'forbidden_origin'
   | 'result_expired'
   | 'payload_too_large'
   | 'image_too_large'

@@ -5,6 +5,7 @@ import type { Core, CoreOptions, HostCapabilities } from '../core/app/types';
 import type { Logger } from '../core/log';
 import { createAttention } from './attention';
 import { createAppProtocolHandler } from './app-protocol';
+import { dialogOriginConsent, type ConsentBox } from './consent-dialog';
 import { APP_ENTRY_URL, APP_SCHEME, MEDIA_SCHEME } from './constants';
 import { forwardCoreEvents } from './event-forwarding';
 import type { IpcWrapperOptions } from './ipc-main';
@@ -61,6 +62,8 @@ export interface ElectronAppDeps<W extends WindowPort = WindowPort, M = unknown>
   showErrorBox(title: string, message: string): void;
   /** An informational message box (the result of Install Command-Line Tool). */
   showMessage(title: string, message: string): void;
+  /** A modal question box on the window (dialog.showMessageBox): the origin-change confirmation (consent-dialog.ts). */
+  showMessageBox(window: W | null, box: ConsentBox): Promise<{ response: number }>;
   /** How a launcher starts this app: the executable, and the app folder when unpackaged (core/app/cli-install.ts). */
   appCommand: readonly string[];
   installIpc(options: IpcWrapperOptions): () => void;
@@ -129,7 +132,10 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
   });
 
   try {
-    core = await deps.createCore({ host, stateDir: deps.paths.stateDir, env: deps.env, logger: deps.logger, startHotFolders: true });
+    core = await deps.createCore({
+      host, stateDir: deps.paths.stateDir, env: deps.env, logger: deps.logger, startHotFolders: true,
+      confirmOriginChange: dialogOriginConsent((box) => deps.showMessageBox(win && !win.isDestroyed() ? win : null, box)),
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log.error('core failed to start', { message });

@@ -123,6 +123,7 @@ function startDesktop(): void {
     workAreas: () => screen.getAllDisplays().map((display) => display.workArea),
     showErrorBox: (title, message) => dialog.showErrorBox(title, message),
     showMessage: (title, message) => void dialog.showMessageBox({ type: 'info', title, message }),
+    showMessageBox: (win, box) => (win ? dialog.showMessageBox(win, box) : dialog.showMessageBox(box)),
     appCommand: appCommandFor({ platform: process.platform, execPath: process.execPath, appPath: app.getAppPath(), packaged: app.isPackaged, env: process.env }),
     installIpc,
     createCore: async (options) => {

@@ -44,6 +44,7 @@ export function connectStore(store: AppStore, bridge: Api): () => void {
       void s().refreshBalance();
     }),
     bridge.settings.onChanged((settings) => s().applySettings(settings)),
+    bridge.consent.onRequested((request) => s().applyConsentRequest(request)),
     bridge.hotFolders.onChanged((list) => s().applyHotFolders(list)),
     bridge.hotFolders.onActivity((entry) => s().applyActivity(entry)),
     bridge.app.onNotice((notice) => s().notify(notice.level, notice.message)),

@@ -10,6 +10,7 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge)
   settingsWarnings: [],
   keyStatus: null,
   keyCheck: { state: 'idle' },
+  consent: null,
 
   async loadService() {
     // The mode badge and the balance come from the service, which the host answers before the rest of main is up
@@ -47,6 +48,8 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge)
     } catch (error) {
       get().notifyError(asUiError(error));
       return false;
+    } finally {
+      if ('serviceUrl' in patch) set({ consent: null }); // the question it may have raised is over
     }
   },
 
@@ -73,6 +76,8 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge)
     } catch (error) {
       set({ keyCheck: { state: 'failed', error: asUiError(error) } });
       return false;
+    } finally {
+      set({ consent: null });
     }
   },
 
@@ -86,6 +91,8 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge)
     } catch (error) {
       set({ keyCheck: { state: 'failed', error: asUiError(error) } });
       return false;
+    } finally {
+      set({ consent: null });
     }
   },
 
@@ -102,7 +109,33 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge)
   applyServiceStatus: (status) => set({ status }),
   applyBalance: (balance) => set({ balance, balanceError: null }),
   applySettings: (settings) => set({ settings }),
+  applyConsentRequest: (consent) => set({ consent }),
+
+  async answerConsent(code) {
+    try {
+      const answer = await unwrap(bridge.consent.answer({ code }));
+      if (answer.accepted) return true;
+      const current = get().consent;
+      if (current) set({ consent: { ...current, problem: consentProblem(answer.reason, answer.triesLeft) } });
+      return false;
+    } catch (error) {
+      get().notifyError(asUiError(error));
+      return false;
+    }
+  },
+
+  async cancelConsent() {
+    set({ consent: null });
+    await unwrap(bridge.consent.cancel({})).catch((error: unknown) => get().notifyError(asUiError(error)));
+  },
 });
+
+function consentProblem(reason: 'wrong' | 'none' | 'expired' | 'invalidated' | undefined, triesLeft: number | undefined): string {
+  if (reason === 'wrong') return `That is not the code. ${triesLeft === 1 ? '1 try left.' : `${triesLeft ?? 0} tries left.`}`;
+  if (reason === 'expired') return 'That code has expired. Try again to get a new one.';
+  if (reason === 'invalidated') return 'Too many wrong codes: nothing was changed. Try again to get a new one.';
+  return 'No confirmation is waiting any more. Try again to get a new code.';
+}
 
 /** True when the balance is known and below the user's warning threshold. */
 export function selectLowBalance(s: Pick<ServiceSlice, 'balance' | 'settings'>): boolean {

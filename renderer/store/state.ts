@@ -5,6 +5,7 @@ import type { DryRunReport, HotFolderActivity, HotFolderConfigInput, HotFolderSt
 import type { Api } from '../../shared/ipc/contract';
 import { APP_VIEWS, type AppInfo, type AppView } from '../../shared/ipc/channels/files';
 import type { ServiceStatus } from '../../shared/ipc/channels/service';
+import type { ConsentRequest } from '../../shared/ipc/channels/settings';
 import type { AspectRatio, Balance, ImageSize, SwitchField, WorkflowDetail, WorkflowParameters, WorkflowSummary } from '../../shared/service/model';
 import type { KeyStatus } from '../../shared/settings/key-status';
 import type { Settings, SettingsPatchInput, SettingsWarning } from '../../shared/settings/schema';
@@ -219,6 +220,16 @@ export interface ReviewSlice {
 
 export type KeyCheck = { state: 'idle' } | { state: 'checking' } | { state: 'ok'; message: string } | { state: 'failed'; error: UiError };
 
+/**
+ * Main is asking the person at the machine before a key or the photos go to a new origin: `dialog` (Electron: wait
+ * for it) or `code` (the browser host printed one on its terminal). The renderer only shows it and passes codes on.
+ */
+export interface ConsentPrompt extends ConsentRequest {
+  via: 'dialog' | 'code';
+  /** The last code was wrong (tries left) or void: said in words under the field. */
+  problem?: string;
+}
+
 export interface ServiceSlice {
   appInfo: AppInfo | null;
   status: ServiceStatus | null;
@@ -228,20 +239,26 @@ export interface ServiceSlice {
   settingsWarnings: SettingsWarning[];
   keyStatus: KeyStatus | null;
   keyCheck: KeyCheck;
+  /** The confirmation main has open, if any (consent:requested); cleared when the call that caused it ends. */
+  consent: ConsentPrompt | null;
   loadService(): Promise<void>;
   refreshBalance(): Promise<void>;
   /** Saves a partial settings change; false (and a notice) when main refused it. */
   updateSettings(patch: SettingsPatchInput): Promise<boolean>;
   /** Sends the key to main once; the renderer keeps nothing but the masked form main answers with. */
   setKey(apiKey: string, serviceUrl?: string): Promise<boolean>;
-  /** After the user confirmed: main checks the key saved for `fromServiceUrl` with the current service and stores it. */
+  /** Main asks the user (dialog or terminal code), then checks the key saved for `fromServiceUrl` with the current service and stores it. */
   reuseKey(fromServiceUrl: string): Promise<boolean>;
-  /** After the user confirmed: the environment's key may go to the service now configured. */
+  /** Main asks the user, then lets the environment's key go to the service now configured. */
   allowKeyOrigin(): Promise<boolean>;
   deleteKey(): Promise<void>;
   applyServiceStatus(status: ServiceStatus): void;
   applyBalance(balance: Balance): void;
   applySettings(settings: Settings): void;
+  applyConsentRequest(request: ConsentPrompt): void;
+  /** Passes the typed code to main; true when it was accepted. */
+  answerConsent(code: string): Promise<boolean>;
+  cancelConsent(): Promise<void>;
 }
 
 export const VIEWS = APP_VIEWS;

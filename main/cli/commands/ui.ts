@@ -100,13 +100,15 @@ export function registerUiCommand(program: Command): void {
         warmUp = Promise.resolve(ready.handlers['workflows:list']({})).catch((error: unknown) => logger.debug('catalog warm-up failed', { error: String(error) }));
       }, () => undefined);
       const coreReady = new Promise<void>((resolve) => (startCore = resolve))
-        .then(() => import('../../core/app/create-core'))
-        .then(({ createCore }) => {
+        .then(() => Promise.all([import('../../core/app/create-core'), import('../../host/consent-code')]))
+        .then(([{ createCore }, { createCodeConsent }]) => {
           if (interrupt.signal.aborted) throw stoppedEarly; // not even the service connection (or the embedded sandbox)
           return createCore({
             host: browserHostCapabilities(media), stateDir, env: process.env, serviceUrl: options.serviceUrl, apiKey: options.apiKey,
             logger, startHotFolders: true, startEmbeddedService: startEmbeddedSandbox, onServiceReady: serviceReady, runtimeAfter,
             signal: stopStart.signal,
+            // A key or the photos go to a new origin only with the code printed here, on the terminal that started us.
+            confirmOriginChange: createCodeConsent({ print: (text) => void process.stderr.write(text) }),
           });
         });
       coreReady.catch(serviceFailed); // awaited below, after the host is up; a core that failed has no service either

@@ -7,6 +7,7 @@ import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings'
 import { failedConnection, forwardingClient, openConnection, type Connection } from './connection';
 import { balanceReader, startBalanceRefresh } from './balance-refresh';
 import { createEventBus } from './event-bus';
+import { createConsentGate, originOf } from './origin-consent';
 import { createPathGrants, grantPathsIn } from './path-grants';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
@@ -109,6 +110,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     if (channel === 'files:opened') for (const path of (payload as { paths: string[] }).paths) grants.grant(path, 'file');
     else grantPathsIn(payload, grants);
   });
+  const flagOrEnvKey = (): string => {
+    const key = flags.apiKey?.trim() || env[API_KEY_ENV]?.trim();
+    if (!key) throw new AppError('not_found', `No key from ${API_KEY_ENV} or --api-key is waiting for a confirmation.`);
+    return key;
+  };
+  // Key moves, new origins and service changes wait for the host's own confirmation; the renderer is only told.
+  const consent = createConsentGate(options.confirmOriginChange, (request) => bus.emit('consent:requested', request));
   const handlers: Handlers = {
     ...serviceHandlers,
     ...grantingHandlers({
@@ -118,11 +126,13 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         validate: serviceKeyValidator(logger),
         keyStatus: () => getKeyStatus(credentialInputs()),
         reconnect,
-        allowKeyOrigin: () => {
-          const key = flags.apiKey?.trim() || env[API_KEY_ENV]?.trim();
-          if (!key) throw new AppError('not_found', `No key from ${API_KEY_ENV} or --api-key is waiting for a confirmation.`);
-          keyOrigins.bind(key, new URL(normalizeServiceUrl(flags.serviceUrl ?? settings.get().serviceUrl)).origin);
+        keyOriginChange: () => {
+          const to = originOf(flags.serviceUrl ?? settings.get().serviceUrl);
+          return { from: keyOrigins.originOf(flagOrEnvKey()) ?? to, to };
         },
+        allowKeyOrigin: () => keyOrigins.bind(flagOrEnvKey(), new URL(normalizeServiceUrl(flags.serviceUrl ?? settings.get().serviceUrl)).origin),
+        consent,
+        ...(options.confirmOriginChange ? { consentPort: options.confirmOriginChange } : {}),
       }),
       ...runtime.handlers,
     }, (result) => grantPathsIn(result, grants)),

@@ -3,6 +3,7 @@ import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
 import type { settingsChannels } from '../../../shared/ipc/channels/settings';
 import type { KeyStatus } from '../../../shared/settings/key-status';
 import type { Logger } from '../log';
+import { originOf, type ConfirmOriginChange, type ConsentGate } from './origin-consent';
 import { saveValidatedKey, type KeyRejectReason, type KeyValidator, type SecretStore } from '../secrets';
 import { createServiceClient } from '../service';
 import type { SettingsStore } from '../settings';
@@ -38,8 +39,14 @@ export interface SettingsHandlerDeps {
   keyStatus: () => Promise<KeyStatus>;
   /** Re-resolves credentials and swaps the service connection (after a key or service-URL change). */
   reconnect: () => Promise<void>;
+  /** The origin the flag/environment key is bound to now, and the one it would be bound to (the configured service). */
+  keyOriginChange: () => { from: string; to: string };
   /** Binds the flag/environment key to the service origin now configured (the user confirmed it). */
   allowKeyOrigin: () => void;
+  /** Main's confirmation before a key or the photos go to a new origin (origin-consent.ts). */
+  consent: ConsentGate;
+  /** The host's port, for the code it asks the page to pass on (browser host); absent or a dialog: unsupported. */
+  consentPort?: ConfirmOriginChange;
 }
 
 /** key:* and settings:*. The key arrives here once (key:set), is validated, stored in the keychain, never returned. */
@@ -59,12 +66,17 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): DomainHandler
     'key:reuse': async ({ fromServiceUrl }) => {
       const apiKey = await deps.secretStore.get(fromServiceUrl);
       if (!apiKey) throw new AppError('not_found', `No key is stored for ${fromServiceUrl}.`);
-      const saved = await saveValidatedKey({ secretStore: deps.secretStore, serviceUrl: deps.settings.get().serviceUrl, apiKey, validate: deps.validate });
+      // The target is read once, before asking: what the user confirms is where the key goes, whatever changes meanwhile.
+      const serviceUrl = deps.settings.get().serviceUrl;
+      await deps.consent.require({ kind: 'move-key', from: originOf(fromServiceUrl), to: originOf(serviceUrl) });
+      const saved = await saveValidatedKey({ secretStore: deps.secretStore, serviceUrl, apiKey, validate: deps.validate });
       if (!saved.ok) throw new AppError(CODE_BY_REASON[saved.reason], saved.message);
       await deps.reconnect();
       return deps.keyStatus();
     },
     'key:allowOrigin': async () => {
+      const { from, to } = deps.keyOriginChange();
+      await deps.consent.require({ kind: 'trust-origin', from, to });
       deps.allowKeyOrigin();
       await deps.reconnect();
       return deps.keyStatus();
@@ -77,10 +89,22 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): DomainHandler
     'key:status': () => deps.keyStatus(),
     'settings:get': () => ({ settings: deps.settings.get(), warnings: [...deps.settings.warnings] }),
     'settings:update': async ({ patch }) => {
+      if (patch.serviceUrl !== undefined) {
+        const from = deps.settings.get().serviceUrl;
+        await deps.consent.require({ kind: 'change-service', from: originOf(from), to: originOf(patch.serviceUrl) });
+      }
       const before = deps.settings.get();
       const after = deps.settings.update(patch);
       if (before.serviceUrl !== after.serviceUrl || before.sandboxMode !== after.sandboxMode) await deps.reconnect();
       return after;
+    },
+    'consent:answer': ({ code }) => {
+      if (!deps.consentPort?.answer) throw new AppError('unsupported', 'This host asks in a dialog, not with a code.');
+      return deps.consentPort.answer(code);
+    },
+    'consent:cancel': () => {
+      deps.consentPort?.cancel?.();
+      return {};
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { EmitEvent, EventChannelName, EventPayload, Handlers } from '../../../shared/ipc/contract';
 import type { Logger } from '../log';
+import type { ConfirmOriginChange } from './origin-consent';
 import type { SecretStore } from '../secrets';
 import type { SettingsBackendFactory } from '../settings';
 import type { HotFolderManager } from '../watch';
@@ -73,6 +74,12 @@ export interface CoreOptions {
    * rejects with the signal's reason — nothing armed, nothing submitted. Unused once the core is up.
    */
   signal?: AbortSignal;
+  /**
+   * How this host asks the person at the machine before a key or the photos go to a new origin (key:reuse,
+   * key:allowOrigin, settings:update serviceUrl): Electron a native dialog, the browser host a one-time code on its
+   * terminal. Absent: every such change is refused (origin-consent.ts).
+   */
+  confirmOriginChange?: ConfirmOriginChange;
   /** Studio lease timings (tests shorten them). */
   studio?: { leaseMs?: number; heartbeatMs?: number; retryMs?: number };
 }

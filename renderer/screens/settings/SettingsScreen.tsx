@@ -9,6 +9,7 @@ import { MAX_CONCURRENCY, MIN_CONCURRENCY, SETTINGS_FIELDS, THEMES, type Sandbox
 import { NAMING_TOKENS, previewNames, templateProblems } from '../../lib/naming';
 import { useActions, useApp } from '../../store/context';
 import { COLLISION_LABELS } from '../workflows/PhotosPanel';
+import { ConsentPrompt } from './ConsentPrompt';
 import { KeySection } from './KeySection';
 import { OutputLocation } from './OutputLocation';
 import { ResultFileSettings } from './ResultFileSettings';
@@ -50,6 +51,7 @@ export function SettingsScreen() {
     <div className="settings">
       <ScreenTitle>Settings</ScreenTitle>
       {warnings.map((w) => <p key={w.message} className="callout callout-warning">{w.message}</p>)}
+      <ConsentPrompt />
       <KeySection />
 
       <section className="panel" aria-label="Service">

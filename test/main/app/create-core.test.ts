@@ -19,7 +19,9 @@ let counter = 0;
 
 function options(extra: Partial<CoreOptions> = {}): CoreOptions {
   counter += 1;
-  return { host, stateDir: join(bed.dir, `state-${counter}`), env: {}, secretStore: createInMemorySecretStore(), startEmbeddedService: startEmbeddedSandbox, ...extra };
+  // The user at the machine confirms every change of origin here (the refusals: origin-consent.test.ts).
+  const confirmOriginChange = { via: 'dialog' as const, confirm: async () => true };
+  return { host, stateDir: join(bed.dir, `state-${counter}`), env: {}, secretStore: createInMemorySecretStore(), startEmbeddedService: startEmbeddedSandbox, confirmOriginChange, ...extra };
 }
 
 function item(extra: Partial<ItemView>): ItemView {

@@ -70,6 +70,7 @@ function harness(platform = 'win32') {
     workAreas: () => [{ x: 0, y: 0, width: 1920, height: 1080 }],
     showErrorBox: vi.fn(),
     showMessage: vi.fn(),
+    showMessageBox: vi.fn(async () => ({ response: 0 })),
     appCommand: ['/opt/Batchroom/batchroom'],
     installIpc: (options) => {
       ipcOptions = options;
@@ -105,6 +106,21 @@ describe('startElectronApp', () => {
     expect(h.themes).toEqual(['dark', 'light']);
     win.emit('ready-to-show');
     expect(win.visible).toBe(true);
+  });
+
+  it('hands the core a native dialog on its window as the origin-change confirmation', async () => {
+    const h = harness();
+    await startElectronApp(h.deps);
+    const consent = h.coreOptions().confirmOriginChange!;
+    expect(consent.via).toBe('dialog');
+    const request = { kind: 'move-key', from: 'https://api.example.com', to: 'http://evil.test' } as const;
+    expect(await consent.confirm(request)).toBe(false); // the fake user pressed Cancel
+    vi.mocked(h.deps.showMessageBox).mockResolvedValueOnce({ response: 1 });
+    expect(await consent.confirm(request)).toBe(true);
+    const [win, box] = vi.mocked(h.deps.showMessageBox).mock.calls[0]!;
+    expect(win).toBe(h.windows[0]); // modal on our window, drawn by main
+    expect(box.message).toContain('https://api.example.com');
+    expect(box.message).toContain('http://evil.test');
   });
 
   it('forwards core events and delivers a second launch\'s files once the renderer has loaded', async () => {

@@ -4,6 +4,8 @@ import type { UploadSizePolicy } from '../../../shared/engine/model';
 import type { ImageSize } from '../../../shared/service/model';
 import { describeImageError, InputImageError } from './errors';
 import { heifColourOf, pixelsWithProfile } from './heif-colour';
+import { heifDeclaredSize } from './heif-size';
+import { DEFAULT_MAX_INPUT_PIXELS, isHeifHeader, tooLargeMessage } from './pixel-limit';
 import { encodeUploadJpeg } from './upload-jpeg';
 import type { ExifToolCommand } from './capture';
 import { extractRawPreview, isRawPath } from './raw-preview';
@@ -14,8 +16,7 @@ import { extractRawPreview, isRawPath } from './raw-preview';
 /** Long edge of the service's output per size; the sandbox (and service) default is 1K. */
 export const OUTPUT_LONG_EDGE: Record<ImageSize, number> = { '1K': 1024, '2K': 2048 };
 export const DEFAULT_OUTPUT_SIZE: ImageSize = '1K';
-/** 100 MP covers any camera; a 20k×20k PNG that unpacks to gigabytes does not pass. */
-export const DEFAULT_MAX_INPUT_PIXELS = 100_000_000;
+export { DEFAULT_MAX_INPUT_PIXELS };
 const MAX_HEIC_BYTES = 150 * 1024 * 1024;
 
 // libvips' operation cache keeps decoded images around for reuse that a batch never makes; without it peak memory
@@ -43,14 +44,12 @@ export interface EncodedImage {
   originalBytes: number;
 }
 
-const HEIF_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1']);
-
 async function isHeif(path: string): Promise<boolean> {
   const handle = await open(path, 'r');
   try {
     const head = Buffer.alloc(12);
     const { bytesRead } = await handle.read(head, 0, 12, 0);
-    return bytesRead === 12 && head.toString('latin1', 4, 8) === 'ftyp' && HEIF_BRANDS.has(head.toString('latin1', 8, 12));
+    return isHeifHeader(head.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }
@@ -70,15 +69,18 @@ async function openHeic(path: string, size: number, maxPixels: number): Promise<
   if (size > MAX_HEIC_BYTES) throw new InputImageError('HEIC file too large to decode');
   let decoded;
   const file = await readFile(path);
+  // Refused from the header, before the decoder allocates the canvas (heif-size.ts), as libvips does for PNG and JPEG.
+  const declared = heifDeclaredSize(file);
+  if (!declared) throw new InputImageError('HEIC/HEIF file is corrupt (its header declares no image size)');
+  if (declared.width * declared.height > maxPixels) throw new InputImageError(tooLargeMessage(maxPixels));
   const decodeHeic = await loadHeicDecoder();
   try {
     decoded = await decodeHeic({ buffer: file });
   } catch (error) {
     throw new InputImageError(`HEIC/HEIF file is corrupt or uses an unsupported variant (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (decoded.width * decoded.height > maxPixels) {
-    throw new InputImageError(`image too large: more than ${Math.round(maxPixels / 1e6)} megapixels (refused to protect memory)`);
-  }
+  // The decoder's own answer is checked too: it must not be larger than the header said.
+  if (decoded.width * decoded.height > maxPixels) throw new InputImageError(tooLargeMessage(maxPixels));
   const raw = Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength);
   // The decoder drops the photo's colour space (an iPhone's Display P3): it is read from the file and given back.
   const tagged = await pixelsWithProfile(raw, decoded.width, decoded.height, heifColourOf(file));

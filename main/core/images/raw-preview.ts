@@ -5,6 +5,7 @@ import sharp, { type Sharp } from 'sharp';
 import { isRawName } from '../../../shared/media/input-policy';
 import type { ExifToolCommand } from './capture';
 import { InputImageError } from './errors';
+import { DEFAULT_MAX_INPUT_PIXELS, tooLargeMessage } from './pixel-limit';
 
 // A camera RAW is sent as the largest JPEG the camera embedded in it: libvips cannot develop sensor data, and the
 // embedded preview is what the photographer saw on the camera (white balance, picture style, lens corrections
@@ -70,6 +71,8 @@ export async function extractRawPreview(path: string, exiftool: ExifToolCommand 
   const candidates = (await Promise.all(previews.map(measure))).filter((c): c is Candidate => c !== null);
   const best = candidates.reduce<Candidate | null>((a, b) => (a && a.pixels >= b.pixels ? a : b), null);
   if (!best || best.edge < MIN_RAW_PREVIEW_EDGE) throw new InputImageError(NO_USABLE_PREVIEW);
+  // Measured from the preview's header: one declaring more than the upload limit is never decoded, here or later.
+  if (best.pixels > DEFAULT_MAX_INPUT_PIXELS) throw new InputImageError(tooLargeMessage(DEFAULT_MAX_INPUT_PIXELS));
   const orientation = typeof tags.Orientation === 'number' ? tags.Orientation : 1;
   // Already upright and carrying no orientation of its own: the JPEG goes as it is (no decode here).
   if (orientation === 1 && (best.orientation ?? 1) === 1) return best.data;
@@ -77,7 +80,7 @@ export async function extractRawPreview(path: string, exiftool: ExifToolCommand 
   // reads the first EXIF segment, so the preview's own is removed): no decode here. A 17 MB preview turned this way costs what an upright one does; decoding and turning it
   // into a lossless TIFF cost 2.6× a plain JPEG. A JPEG whose segments cannot be walked is turned by decoding.
   return withOrientation(best.data, orientation)
-    ?? orient(sharp(best.data, { failOn: 'warning' }), orientation).keepIccProfile().tiff({ compression: 'none' }).toBuffer();
+    ?? orient(sharp(best.data, { failOn: 'warning', limitInputPixels: DEFAULT_MAX_INPUT_PIXELS }), orientation).keepIccProfile().tiff({ compression: 'none' }).toBuffer();
 }
 
 /**

@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { DEFAULT_MAX_INPUT_PIXELS, exceedsPixelLimit } from './pixel-limit';
 import { createVersionCache } from './version-cache';
 
 // Small pictures for the queue: made once per file version, kept in the state dir, two at a time so a 10,000-row
@@ -14,7 +15,9 @@ export interface ThumbnailCache {
 
 export function createThumbnailCache(dir: string, concurrency = 2): ThumbnailCache {
   const get = createVersionCache(dir, concurrency, async (path, temp) => {
-    await sharp(path, { failOn: 'error', limitInputPixels: 200_000_000 })
+    // A bomb gets no thumbnail, refused from its header (the limit uploads have, not a looser one).
+    if (await exceedsPixelLimit(path)) return false;
+    await sharp(path, { failOn: 'error', limitInputPixels: DEFAULT_MAX_INPUT_PIXELS })
       .autoOrient()
       .resize(THUMBNAIL_EDGE, THUMBNAIL_EDGE, { fit: 'inside', withoutEnlargement: true })
       .jpeg({ quality: 70 })

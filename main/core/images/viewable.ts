@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { ExifToolCommand } from './capture';
+import { DEFAULT_MAX_INPUT_PIXELS, exceedsPixelLimit } from './pixel-limit';
 import { extractRawPreview, isRawPath } from './raw-preview';
 import { createVersionCache } from './version-cache';
 
@@ -20,7 +21,7 @@ export function createViewableOriginals(dir: string, exiftool: () => ExifToolCom
     const run = exiftool();
     if (!run) return false;
     // A RAW without a usable preview (or a damaged one) throws: nothing to show; the item says why when it runs.
-    await sharp(await extractRawPreview(path, run), { failOn: 'error' })
+    await sharp(await extractRawPreview(path, run), { failOn: 'error', limitInputPixels: DEFAULT_MAX_INPUT_PIXELS })
       .autoOrient()
       .resize(VIEWABLE_EDGE, VIEWABLE_EDGE, { fit: 'inside', withoutEnlargement: true })
       .keepIccProfile()
@@ -28,5 +29,8 @@ export function createViewableOriginals(dir: string, exiftool: () => ExifToolCom
       .toFile(temp);
     return true;
   });
-  return { get: async (path) => (isRawPath(path) ? preview(path) : path) };
+  // Any other photo is shown as it is — by the page, which decodes it: a file whose header declares more than the
+  // upload limit (a decompression bomb) is not handed to it at all.
+  const shown = async (path: string) => ((await exceedsPixelLimit(path).catch(() => true)) ? null : path);
+  return { get: async (path) => (isRawPath(path) ? preview(path) : shown(path)) };
 }

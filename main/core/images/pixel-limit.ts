@@ -23,8 +23,9 @@ export function isHeifHeader(head: Buffer): boolean {
 async function readHead(path: string, bytes: number): Promise<Buffer> {
   const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    const size = Math.min(bytes, (await handle.stat()).size);
+    const buffer = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, 0);
     return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
@@ -37,9 +38,9 @@ async function readHead(path: string, bytes: number): Promise<Buffer> {
  * can read is not judged here (false): whoever decodes it next refuses it or not by its own limit.
  */
 export async function exceedsPixelLimit(path: string, maxPixels = DEFAULT_MAX_INPUT_PIXELS): Promise<boolean> {
-  const head = await readHead(path, HEIF_HEADER_BYTES);
-  if (isHeifHeader(head)) {
-    const size = heifDeclaredSize(head);
+  // 12 bytes say whether it is a HEIF; only then are its boxes read (up to 4 MB, never the whole file).
+  if (isHeifHeader(await readHead(path, 12))) {
+    const size = heifDeclaredSize(await readHead(path, HEIF_HEADER_BYTES));
     return !size || size.width * size.height > maxPixels;
   }
   try {

@@ -71,6 +71,12 @@ describe('electron-builder.yml', () => {
     const plist = readFileSync(join(root, config.mac.entitlements), 'utf8');
     expect(plist).toContain('com.apple.security.cs.allow-jit');
     expect(plist).not.toMatch(/device\.camera|device\.audio-input|personal-information/);
+    // Exactly JIT: library validation stays on (issue 30 item 12) — every bundled native module is signed with the
+    // app's Team ID, so `disable-library-validation` would only let foreign dylibs be injected.
+    const keys = [...plist.replace(/<!--[\s\S]*?-->/g, '').matchAll(/<key>([^<]+)<\/key>/g)].map((m) => m[1]);
+    expect(keys).toEqual(['com.apple.security.cs.allow-jit']);
+    // Helpers (GPU, renderer) inherit the same list, not a wider one.
+    expect((config.mac as { entitlementsInherit?: string }).entitlementsInherit).toBe(config.mac.entitlements);
     expect(existsSync(join(root, config.afterSign))).toBe(true);
   });
 

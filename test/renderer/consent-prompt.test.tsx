@@ -22,7 +22,7 @@ function bridgeAsking(via: 'code' | 'dialog') {
     });
   });
   fake.handle('consent:answer', ({ code }) => {
-    if (code !== '12345678') return { accepted: false, reason: 'wrong', triesLeft: 2 };
+    if (code !== '12345678') return { accepted: false, reason: 'wrong' as const, triesLeft: 2 };
     settle(true);
     return { accepted: true };
   });

@@ -28,6 +28,17 @@ export interface ConsentAnswer {
   triesLeft?: number;
 }
 
+/** Where a studio ledger's password goes (`postgres://host:port`), or that there is none. Unparseable: the URL itself. */
+export function ledgerOriginOf(url: string | null | undefined): string {
+  if (!url) return 'no studio ledger';
+  try {
+    const parsed = new URL(url.trim());
+    return `postgres://${parsed.hostname}:${parsed.port || '5432'}`;
+  } catch {
+    return url;
+  }
+}
+
 /** The origin of a service URL as the key travels to it (`https://api.example.com`). */
 export function originOf(serviceUrl: string): string {
   return new URL(normalizeServiceUrl(serviceUrl)).origin;
@@ -46,6 +57,20 @@ export function describeConsent(request: ConsentRequest): { title: string; messa
         message: `The key from BATCHROOM_API_KEY (or --api-key) was first used with ${from}. Send it to ${to}?`,
         detail: warning,
         confirmLabel: `Send it to ${to}`,
+      };
+    case 'change-ledger':
+      return {
+        title: 'Change the studio ledger?',
+        message: `Change the studio ledger from ${from} to ${to}?`,
+        detail: `${to} will receive the ledger's database password (PGPASSWORD, ~/.pgpass or the keychain) and every claim of your studio. Confirm only if you asked for this in Batchroom just now.`,
+        confirmLabel: `Use ${to}`,
+      };
+    case 'ledger-plaintext':
+      return {
+        title: 'Send the ledger password without encryption?',
+        message: `Allow the studio ledger connection without TLS (${from} → ${to})?`,
+        detail: 'The database password and every claim then cross the network in clear text, readable by anyone on the path. Confirm only if you asked for this in Batchroom just now.',
+        confirmLabel: 'Allow without TLS',
       };
     case 'change-service':
       return {

@@ -3,7 +3,7 @@ import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
 import type { settingsChannels } from '../../../shared/ipc/channels/settings';
 import type { KeyStatus } from '../../../shared/settings/key-status';
 import type { Logger } from '../log';
-import { originOf, type ConfirmOriginChange, type ConsentGate } from './origin-consent';
+import { ledgerOriginOf, originOf, type ConfirmOriginChange, type ConsentGate } from './origin-consent';
 import { saveValidatedKey, type KeyRejectReason, type KeyValidator, type SecretStore } from '../secrets';
 import { createServiceClient } from '../service';
 import type { SettingsStore } from '../settings';
@@ -92,6 +92,16 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): DomainHandler
       if (patch.serviceUrl !== undefined) {
         const from = deps.settings.get().serviceUrl;
         await deps.consent.require({ kind: 'change-service', from: originOf(from), to: originOf(patch.serviceUrl) });
+      }
+      // The ledger receives the database password: pointing it elsewhere, or letting it travel in clear text, is the
+      // same kind of step as moving a key (issue 30 #5), so main asks too.
+      const current = deps.settings.get();
+      if (patch.studioLedgerUrl !== undefined) {
+        await deps.consent.require({ kind: 'change-ledger', from: ledgerOriginOf(current.studioLedgerUrl), to: ledgerOriginOf(patch.studioLedgerUrl) });
+      }
+      if (patch.studioLedgerAllowPlaintext === true && !current.studioLedgerAllowPlaintext) {
+        const ledger = ledgerOriginOf(patch.studioLedgerUrl ?? current.studioLedgerUrl);
+        await deps.consent.require({ kind: 'ledger-plaintext', from: `${ledger} (TLS)`, to: `${ledger} (no TLS)` });
       }
       const before = deps.settings.get();
       const after = deps.settings.update(patch);

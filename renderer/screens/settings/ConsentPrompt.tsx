@@ -5,6 +5,8 @@ const ASKING = {
   'move-key': 'Send the API key saved for',
   'trust-origin': 'Send the key from your environment, first used with',
   'change-service': 'Change the service from',
+  'change-ledger': 'Change the studio ledger (it receives the database password) from',
+  'ledger-plaintext': 'Let the studio ledger password travel without TLS, from',
 } as const;
 
 /**

@@ -10,7 +10,7 @@ const None = z.object({}).strict();
  * never the renderer. Both origins are named.
  */
 export const ConsentRequestSchema = z.object({
-  kind: z.enum(['move-key', 'trust-origin', 'change-service']),
+  kind: z.enum(['move-key', 'trust-origin', 'change-service', 'change-ledger', 'ledger-plaintext']),
   from: z.string(),
   to: z.string(),
 }).strict();

@@ -142,4 +142,26 @@ describe('origin consent (core)', () => {
       await core.shutdown();
     }
   });
+
+  it('the studio ledger (it gets the database password): a new host, or no TLS, only with a confirmation', async () => {
+    const user = scriptedUser(true, false, false);
+    const { core, dispatch } = await start({ confirmOriginChange: user });
+    try {
+      // The user sets up their ledger once (confirmed)…
+      expect(await dispatch('settings:update', { patch: { studioLedgerUrl: 'postgres://studio@127.0.0.1:5432/batchroom' } })).toMatchObject({ ok: true });
+      expect(user.asked.at(-1)).toEqual({ kind: 'change-ledger', from: 'no studio ledger', to: 'postgres://127.0.0.1:5432' });
+      // …then the compromised renderer points it at its own server, and turns TLS off: both refused, nothing saved.
+      expect(await dispatch('settings:update', { patch: { studioLedgerUrl: 'postgres://studio@attacker.example:5432/batchroom?sslmode=require' } }))
+        .toMatchObject({ ok: false, code: 'cancelled' });
+      expect(await dispatch('settings:update', { patch: { studioLedgerAllowPlaintext: true } })).toMatchObject({ ok: false, code: 'cancelled' });
+      expect(await dispatch('settings:get', {})).toMatchObject({
+        ok: true, data: { settings: { studioLedgerUrl: 'postgres://studio@127.0.0.1:5432/batchroom', studioLedgerAllowPlaintext: false } },
+      });
+      // Another database on the same server asks nothing: the password goes where it went.
+      expect(await dispatch('settings:update', { patch: { studioLedgerUrl: 'postgres://studio@127.0.0.1:5432/other' } })).toMatchObject({ ok: true });
+      expect(user.asked).toHaveLength(3);
+    } finally {
+      await core.shutdown();
+    }
+  });
 });

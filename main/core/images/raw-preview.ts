@@ -49,6 +49,17 @@ async function measure(data: Buffer): Promise<Candidate | null> {
 }
 
 /**
+ * The RAW's orientation from `-a -G1 -n -Orientation`: IFD0's; without one (a RAW keeping it elsewhere, e.g. in an
+ * embedded JPEG's EXIF), the first outside a SubIFD, since SubIFDs describe the sensor data or a preview, not the
+ * photo; then any; else 1.
+ */
+export function rawOrientation(tags: Record<string, unknown>): number {
+  const found = Object.entries(tags).filter(([key, v]) => /(^|:)Orientation$/.test(key) && typeof v === 'number' && v >= 1 && v <= 8);
+  const pick = found.find(([key]) => key === 'IFD0:Orientation') ?? found.find(([key]) => !/^SubIFD\d*:/.test(key)) ?? found[0];
+  return pick ? (pick[1] as number) : 1;
+}
+
+/**
  * The RAW's largest embedded preview as an image file libvips reads (upright, its ICC profile kept). Throws
  * InputImageError when no preview reaches MIN_RAW_PREVIEW_EDGE — before anything is submitted, so nothing is spent.
  */
@@ -58,7 +69,9 @@ export async function extractRawPreview(path: string, exiftool: ExifToolCommand 
   let previews: Buffer[];
   const dir = await mkdtemp(join(tmpdir(), 'batchroom-raw-'));
   try {
-    tags = (JSON.parse(await exiftool(['-charset', 'filename=utf8', '-j', '-n', '-Orientation', path])) as Record<string, unknown>[])[0] ?? {};
+    // Every Orientation with its IFD (-a -G1): ExifTool's own pick prefers a full-resolution SubIFD's, and D70 NEFs and
+    // A330 ARWs store 1 there while IFD0 (what the camera and every viewer go by) says 6.
+    tags = (JSON.parse(await exiftool(['-charset', 'filename=utf8', '-j', '-n', '-a', '-G1', '-Orientation', path])) as Record<string, unknown>[])[0] ?? {};
     // Every preview (-a: a RAW may hold several under one name, one per SubIFD) written by ExifTool straight to a
     // file: a 17 MB preview took 5.3 s to encode as base64 JSON through the process's text output, 0.6 s this way.
     await exiftool(['-charset', 'filename=utf8', '-a', '-G1', '-b', ...PREVIEW_TAGS.map((t) => `-${t}`), '-W', join(dir, '%g1-%t%-c.bin'), path]);
@@ -73,7 +86,7 @@ export async function extractRawPreview(path: string, exiftool: ExifToolCommand 
   if (!best || best.edge < MIN_RAW_PREVIEW_EDGE) throw new InputImageError(NO_USABLE_PREVIEW);
   // Measured from the preview's header: one declaring more than the upload limit is never decoded, here or later.
   if (best.pixels > DEFAULT_MAX_INPUT_PIXELS) throw new InputImageError(tooLargeMessage(DEFAULT_MAX_INPUT_PIXELS));
-  const orientation = typeof tags.Orientation === 'number' ? tags.Orientation : 1;
+  const orientation = rawOrientation(tags);
   // Already upright and carrying no orientation of its own: the JPEG goes as it is (no decode here).
   if (orientation === 1 && (best.orientation ?? 1) === 1) return best.data;
   // Otherwise the RAW's orientation becomes the preview's only EXIF (the encoder turns every photo upright; libvips

@@ -182,6 +182,8 @@ export const SkippedInputSchema = z.object({
   subfolders: z.object({ photos: z.number().int().positive(), folders: z.number().int().positive() }).optional(),
   /** The other half of a RAW+JPEG pair, processed once from its partner (rawPairs). */
   rawPair: z.boolean().optional(),
+  /** Maybe charged before and skipped for it: each surface names its own way to pay for it again (skip-text.ts). */
+  payAgain: z.boolean().optional(),
 });
 export type SkippedInput = z.infer<typeof SkippedInputSchema>;
 

@@ -9,9 +9,17 @@ const SUBFOLDER_HINT: Record<SkipSurface, string> = {
   'hot-folder': 'turn on "Watch subfolders too"',
 };
 
+/** How a photo skipped as maybe charged is paid for again there: the CLI's way is a flag, not "run again" alone. */
+const PAY_AGAIN_HINT: Record<SkipSurface, string> = {
+  cli: 'run again with --rerun to pay for it again',
+  app: 'run again to pay for it again',
+  'hot-folder': 'run again to pay for it again',
+};
+
 /** A skip reason as a user reads it there ("12 photos in 3 subfolders not included: add --recursive"). */
 export function describeSkip(skip: SkippedInput, surface: SkipSurface): string {
-  return skip.subfolders ? `${skip.reason}: ${SUBFOLDER_HINT[surface]}` : skip.reason;
+  if (skip.subfolders) return `${skip.reason}: ${SUBFOLDER_HINT[surface]}`;
+  return skip.payAgain ? `${skip.reason}, or ${PAY_AGAIN_HINT[surface]}` : skip.reason;
 }
 
 /**

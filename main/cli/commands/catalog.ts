@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { credits, table } from '../format';
 import { withSession, type SessionNeeds } from '../session';
+import { getWorkflowOrUsage } from '../workflow-lookup';
 
 const CATALOG_ONLY: SessionNeeds = { withEngine: false };
 
@@ -32,7 +33,7 @@ export function registerWorkflowCommand(program: Command): void {
     .argument('<id>', 'workflow id (see `batchroom workflows`)')
     .action(async (id: string, _flags: unknown, command: Command) =>
       withSession(command, async ({ call, out }) => {
-        const workflow = await call('workflows:get', { id });
+        const workflow = await getWorkflowOrUsage(call, id);
         if (out.json) return out.record(workflow);
         out.result(describeWorkflow(workflow));
       }, CATALOG_ONLY),

@@ -7,6 +7,7 @@ import { describeAlreadyDone, describeFollowing, describeResultsGone } from '../
 import type { BatchEstimate } from '../../../shared/engine/model';
 import { describeRawPairs, describeSkip } from '../../../shared/engine/skip-text';
 import { UsageError } from '../errors';
+import { getWorkflowOrUsage } from '../workflow-lookup';
 import { EXIT } from '../exit-codes';
 import { credits } from '../format';
 import { creditKindOf, plural, type CreditKind } from '../../../shared/service/credit-kind';
@@ -21,7 +22,7 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('send photos through a workflow and save the results')
     .argument('[paths...]', 'photos and folders')
-    .requiredOption('--workflow <id>', 'workflow id (see `batchroom workflows`)')
+    .option('--workflow <id>', 'workflow id, required (see `batchroom workflows`)')
     .option('--text <field=value>', 'a text field value (repeatable)', collect, [])
     .option('--switch <field=a,b>', 'switch options to turn on (repeatable)', collect, [])
     .option('--mapping <field=path,…>', 'multi-image workflows: one item from explicit files (repeatable)', collect, [])
@@ -42,12 +43,14 @@ export function registerRunCommand(program: Command): void {
     .option('--try <n>', 'try first: run only n photos spread across the selection; run again without --try to continue (the tried ones are not paid again)')
     .option('--rerun', 'also run photos already done with this workflow and parameters (pays for them again)')
     .option('-y, --yes', 'do not ask before spending credits')
-    .action(async (paths: string[], flags: RunFlags, command: Command) =>
-      withSession(command, async (session) => {
+    .action(async (paths: string[], flags: RunFlags, command: Command) => {
+      // Checked here, not by commander's requiredOption: its message cannot say where the ids are listed.
+      if (!flags.workflow) throw new UsageError('--workflow is required.', '`batchroom workflows` lists them; for example: batchroom run --workflow <id> photos/');
+      return withSession(command, async (session) => {
         const { call, out } = session;
         // Loaded when a run starts, not with the command list: `--help` stays free of zod and the progress bars.
         const [{ buildRunSpec }, { followBatches }, workflow, { settings }] = await Promise.all([
-          import('../run-spec'), import('../follow'), call('workflows:get', { id: flags.workflow }), call('settings:get', {}),
+          import('../run-spec'), import('../follow'), getWorkflowOrUsage(call, flags.workflow), call('settings:get', {}),
         ]);
         const spec = buildRunSpec(flags, paths, workflow, settings);
         // A typo is a usage error, not an empty batch: say which path, exit 2.
@@ -83,8 +86,8 @@ export function registerRunCommand(program: Command): void {
             `(${credits(estimate.trial.rest * estimate.costPerItem, kind)}), run the same command without --try: the tried photos are done and are not sent or paid for again.`);
         }
         return code;
-      }, { withEngine: 'lazy' }),
-    );
+      }, { withEngine: 'lazy' });
+    });
 }
 
 function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: string, kind: CreditKind): void {

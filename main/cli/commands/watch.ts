@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import type { HotFolderActivity, HotFolderConfigInput, HotFolderState } from '../../../shared/hotfolders/model';
 import { describeSkip } from '../../../shared/engine/skip-text';
+import { getWorkflowOrUsage } from '../workflow-lookup';
 import type { Core } from '../../core/app/types';
 import type { HotFolderManager } from '../../core/watch';
 import { UsageError } from '../errors';
@@ -118,7 +119,7 @@ async function runWatch(session: CliSession, dir: string | undefined, flags: Wat
 
 /** The one-folder config: parameters checked against the workflow exactly as `batchroom run` checks them. */
 async function folderConfigFromFlags(session: CliSession, dir: string, flags: WatchFlags, existing: HotFolderConfigInput['existingFiles']): Promise<HotFolderConfigInput> {
-  const workflow = await session.call('workflows:get', { id: flags.workflow! });
+  const workflow = await getWorkflowOrUsage(session.call, flags.workflow!);
   const { settings } = await session.call('settings:get', {});
   const path = resolve(dir);
   const { buildRunSpec } = await import('../run-spec');

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { describeAlreadyDone } from '../../../shared/engine/done-summary';
+import { describeSkip } from '../../../shared/engine/skip-text';
 import type { BatchEstimate, BatchSpec, DoneInput, FollowingInput, SkippedInput } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
 import { withinCredits } from '../../../shared/engine/money';
@@ -122,10 +123,13 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
       const day = earlier.doneAt.slice(0, 10);
       const on = day ? ` on ${day}` : '';
       const reason = earlier.outcome === 'unknown'
-        ? `sent${on} but the answer was lost: it may have been charged — check the provider's dashboard, or run again to pay for it again`
-        : `charged${on} but the service lost the result — report it to the provider, or run again to pay for it again`;
-      skipped.push({ path: label, reason });
-      return void push(sources, relDir, displayName, hash, reason);
+        ? `sent${on} but the answer was lost: it may have been charged — check the provider's dashboard`
+        : `charged${on} but the service lost the result — report it to the provider`;
+      // The estimate's entry leaves the way to pay again to each surface (describeSkip: --rerun in the CLI); the
+      // item's own reason keeps the app's words.
+      const skip = { path: label, reason, payAgain: true };
+      skipped.push(skip);
+      return void push(sources, relDir, displayName, hash, describeSkip(skip, 'app'));
     }
     if (earlier?.outcome === 'saved') {
       const record: DoneInput = { path: label, doneAt: earlier.doneAt, outputs: earlier.outputs };

@@ -50,8 +50,8 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
       runCli([...flags, '--json', 'balance'], env),
       runCli([...flags, '--debug', 'workflow', 'no-such-workflow'], env),
     ]);
-    // A service error is exit 1 with one line and a hint; --debug adds the stack.
-    expect(unknown.code).toBe(1);
+    // An id the service does not know is a usage error (exit 2) with one line and a hint; --debug adds the stack.
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/batchroom: .*no-such-workflow.*\n {2}hint: `batchroom workflows`/);
     expect(unknown.stderr).toMatch(/\n\s+at /);
     expect(list.code, list.stderr).toBe(0);

@@ -1,6 +1,7 @@
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeSkip } from '../../../shared/engine/skip-text';
 import type { Engine } from '../../../main/core/engine';
 import type { ServiceClient } from '../../../main/core/service';
 import type { RunningSandbox } from '../../../main/sandbox/index';
@@ -124,6 +125,9 @@ describe('done ledger: a photo is paid for once', () => {
     const again = await engine.estimate(spec);
     expect(again).toMatchObject({ itemCount: 0, totalCost: 0 });
     expect(again.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/answer was lost: it may have been charged/), expect.stringMatching(/may have been charged/)]);
+    // The way to pay again is each surface's own: the CLI's is a flag (issue 31 #20), the app keeps its words.
+    expect(again.skipped.map((s) => describeSkip(s, 'cli'))).toEqual([expect.stringMatching(/dashboard, or run again with --rerun to pay for it again$/), expect.stringMatching(/with --rerun to pay/)]);
+    expect(describeSkip(again.skipped[0]!, 'app')).toMatch(/dashboard, or run again to pay for it again$/);
     await expect(engine.createBatch(spec)).rejects.toMatchObject({ code: 'validation' });
     expect((await engine.estimate({ ...spec, rerun: true })).itemCount).toBe(2);
   });

@@ -13,8 +13,10 @@ import { CaptureCache, type CaptureInfo, type ExifToolCommand } from './capture'
 // keep:      EXIF, IPTC, XMP and GPS copied (`-tagsFromFile SRC -all:all`), except what describes the source's own
 //            pixels — its ICC profile (the result's pixels are sRGB), orientation (the result is upright), its
 //            thumbnail and preview images, its dimensions (the result's real ones are written);
-// strip-gps: the same, then every location tag removed (ExifTool's family-2 group `Location`: GPS, city, country…);
+// strip-gps: the same, then every location tag removed (ExifTool's family-2 group `Location`: GPS, city, country…,
+//            and the whole GPS IFD and XMP-exif GPS* tags, which that group misses: GPSDateStamp, GPSDateTime…);
 // strip:     nothing but the result's ICC profile and the original's DPI.
+// Values are copied as stored (-n), IIM text as UTF-8 with its CodedCharacterSet marker.
 // keep and strip-gps also record provenance in XMP: xmp:CreatorTool and a `batchroom` namespace (workflow, parameters,
 // execution, credits, source name and SHA-256).
 
@@ -122,6 +124,27 @@ function spawnWithWatchdog(exiftoolPath: string, args: string[]): ChildProcess {
 const NOT_COPIED = ['ICC_Profile:all', 'IFD1:all', 'ThumbnailImage', 'PreviewImage', 'JpgFromRaw', 'OtherImage', 'Orientation',
   'ExifImageWidth', 'ExifImageHeight', 'ImageWidth', 'ImageHeight'];
 
+/**
+ * Everything removed but the result's ICC profile. Not `-all= --ICC_Profile:all`: exiftool-vendored puts
+ * `-FileName<FileName` (a copy) ahead of our arguments, which turns the `--` into an exclusion from that copy rather
+ * than from the deletion, and the profile went too. Copying the profile back from the file itself (`@`, read before
+ * the write) does not depend on what comes first.
+ */
+const STRIP_ALL = ['-all=', '-tagsFromFile', '@', '-ICC_Profile'];
+
+/**
+ * strip-gps: ExifTool's `Location` group (coordinates, city, country…) misses the GPS date and time (family 2 `Time`)
+ * and other GPS-IFD tags such as GPSImgDirection, so the whole GPS IFD and every XMP-exif GPS tag go too.
+ */
+const NO_LOCATION = ['-Location:all=', '-GPS:all=', '-XMP-exif:GPS*='];
+
+/**
+ * IIM text is written as UTF-8 with its 1:90 CodedCharacterSet marker. Without the marker ExifTool writes IIM in its
+ * default cp1252 and every character outside it becomes `?` (`完成` → `??`); a source read with its own marker
+ * (or as Latin without one) converts correctly to UTF-8. Only JPEG/TIFF hold IIM; elsewhere the assignment is a no-op.
+ */
+const IPTC_UTF8 = ['-IPTC:CodedCharacterSet=&#27;%G']; // ESC % G: UTF-8, as stored (the write is -n and -E)
+
 /** ExifTool's -E decoding: `&`, `<`, `>`, quotes and every whitespace but the space as character references. */
 export function escapeValue(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[^\S ]|\0/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -228,19 +251,22 @@ export function createResultMetadataWriter(options: { configDir: string; creator
       // the steps run one by one so that what can be written still is, each with its own warning.
       if (policy === 'strip') {
         const dpi = source ? ['-tagsFromFile', source, '-XResolution', '-YResolution', '-ResolutionUnit'] : [];
-        const ok = await run(resultPath, ['-all=', '--ICC_Profile:all', ...dpi]).then(() => true, () => false);
+        const ok = await run(resultPath, [...STRIP_ALL, ...dpi]).then(() => true, () => false);
         if (!ok) {
-          await run(resultPath, ['-all=', '--ICC_Profile:all']).catch((e: unknown) => warnings.push(`metadata not removed: ${firstLine(e)}`));
+          await run(resultPath, STRIP_ALL).catch((e: unknown) => warnings.push(`metadata not removed: ${firstLine(e)}`));
           if (source) await run(resultPath, dpi).catch((e: unknown) => warnings.push(`DPI not copied: ${firstLine(e)}`));
         }
         await keepCaptureTime(resultPath, source);
         return outcome(warnings);
       }
-      const copy = source ? ['-tagsFromFile', source, '-all:all', ...NOT_COPIED.map((t) => `--${t}`)] : [];
+      // -n: values copied as stored, not printed and parsed back (FocalLength 4.25 came back 4.2, f/1.68 as 1.7).
+      // Not a `-all:all#` copy: with -E it writes IIM lists HTML-escaped and split at the `-sep`.
+      const copy = source ? ['-n', '-tagsFromFile', source, '-all:all', ...NOT_COPIED.map((t) => `--${t}`)] : [];
       const set = [
-        '-Orientation#=1', `-ExifImageWidth=${request.width}`, `-ExifImageHeight=${request.height}`,
+        '-n', '-Orientation#=1', `-ExifImageWidth=${request.width}`, `-ExifImageHeight=${request.height}`,
         ...provenanceArgs(request.provenance, options.creatorTool),
-        ...(policy === 'strip-gps' ? ['-Location:all='] : []),
+        ...(policy === 'strip-gps' ? NO_LOCATION : []),
+        ...(source ? IPTC_UTF8 : []),
       ];
       const ok = await run(resultPath, [...copy, ...set]).then(() => true, () => false);
       if (!ok) {

@@ -36,11 +36,12 @@ async function writeJsonSidecar(resultPath: string, c: SidecarContext): Promise<
 }
 
 async function writeXmpSidecar(writer: ResultMetadataWriter, resultPath: string, c: SidecarContext): Promise<void> {
+  // -n: values copied as stored, not printed and parsed back (FocalLength 4.25 mm became 4.2).
   // ExifTool picks the output format from the extension and never overwrites: a temp `.xmp`, then an atomic rename.
   const temp = join(dirname(resultPath), `${TEMP_PREFIX}${randomBytes(4).toString('hex')}.xmp`);
   try {
     await writer.command([
-      '-charset', 'filename=utf8', '-E', '-o', temp, '-tagsFromFile', '@', '-xmp:all', '-all:all>xmp:all',
+      '-charset', 'filename=utf8', '-E', '-n', '-o', temp, '-tagsFromFile', '@', '-xmp:all', '-all:all>xmp:all',
       '-XMP-exif:DateTimeOriginal<SubSecDateTimeOriginal', '-XMP-photoshop:DateCreated<SubSecDateTimeOriginal',
       ...provenanceArgs(c.provenance, c.creatorTool), resultPath,
     ]);

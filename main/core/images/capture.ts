@@ -20,8 +20,10 @@ export interface CaptureInfo {
   capturedAtMs: number;
   /** Where capturedAtMs came from. */
   from: 'exif' | 'mtime';
-  /** ExifTool's complaint about the file's metadata (damaged EXIF, a truncated file), if any. */
+  /** ExifTool's complaint about the file's metadata (damaged EXIF, a truncated file), if any: never a [minor] notice. */
   warning: string | null;
+  /** An ExifTool `[minor]` notice (prefix removed), which ExifTool works around: the metadata is not damaged. */
+  minorWarning?: string | null;
   /** The image's long edge as ExifTool reads it (for a RAW, the sensor's full size, not the preview's); null if unknown. */
   longEdge?: number | null;
 }
@@ -59,18 +61,23 @@ export async function readCaptureInfo(run: ExifToolCommand, path: string): Promi
     // unreadable metadata: the file's own time and no camera, like a photo without EXIF
     tags = { Warning: error instanceof Error ? error.message.split('\n')[0] : String(error) };
   }
-  const warning = typeof tags.Warning === 'string' ? tags.Warning.replace(/^\[minor\] /, '') : null;
+  // By severity: ExifTool's `[minor]` notices (an odd MakerNote directory, a padded IFD) are what it reads past on
+  // sound files — a sound DNG was reported "damaged" for one. Only the others say the metadata is damaged.
+  const said = typeof tags.Warning === 'string' ? tags.Warning : null;
+  const minor = said !== null && said.startsWith('[minor] ');
+  const warning = said !== null && !minor ? said : null;
+  const minorWarning = minor ? said.slice('[minor] '.length) : null;
   const camera = typeof tags.Model === 'string' || typeof tags.Model === 'number' ? sanitiseCamera(String(tags.Model)) : null;
   const size = /^(\d+)\D+(\d+)$/.exec(String(tags.ImageSize ?? ''));
   const longEdge = size ? Math.max(Number(size[1]), Number(size[2])) || null : null;
   const exif = parseExifDate(tags.DateTimeOriginal, tags.OffsetTimeOriginal ?? tags.OffsetTime)
     ?? parseExifDate(tags.CreateDate, tags.OffsetTimeDigitized ?? tags.OffsetTime);
-  if (exif) return { captureDate: exif.date, captureTime: exif.time, camera, capturedAtMs: exif.ms, from: 'exif', warning, longEdge };
+  if (exif) return { captureDate: exif.date, captureTime: exif.time, camera, capturedAtMs: exif.ms, from: 'exif', warning, minorWarning, longEdge };
   const m = info.mtime;
   return {
     captureDate: `${m.getFullYear()}-${pad(m.getMonth() + 1)}-${pad(m.getDate())}`,
     captureTime: `${pad(m.getHours())}${pad(m.getMinutes())}${pad(m.getSeconds())}`,
-    camera, capturedAtMs: info.mtimeMs, from: 'mtime', warning, longEdge,
+    camera, capturedAtMs: info.mtimeMs, from: 'mtime', warning, minorWarning, longEdge,
   };
 }
 

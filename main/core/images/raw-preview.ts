@@ -16,6 +16,7 @@ import { DEFAULT_MAX_INPUT_PIXELS, tooLargeMessage } from './pixel-limit';
 /** Below this long edge a preview is a thumbnail: editing it would give a result worse than the original's. */
 export const MIN_RAW_PREVIEW_EDGE = 1024;
 export const NO_USABLE_PREVIEW = 'this RAW file has no embedded preview large enough to edit';
+export const UNREADABLE_RAW = 'this RAW file cannot be read (truncated or damaged)';
 
 /** The tags cameras store their previews under (Canon/Sony/Fuji: PreviewImage, Nikon/Panasonic: JpgFromRaw). */
 const PREVIEW_TAGS = ['JpgFromRaw', 'PreviewImage', 'OtherImage'];
@@ -60,6 +61,15 @@ export function rawOrientation(tags: Record<string, unknown>): number {
 }
 
 /**
+ * Whether ExifTool could not read the RAW's bytes: an Error, or a warning (never a `[minor]` one) that a value or
+ * block is missing or cut short. Other warnings (a MakerNote it does not know) say nothing about the previews.
+ */
+function unreadable(tags: Record<string, unknown>): boolean {
+  return Object.entries(tags).some(([key, v]) => typeof v === 'string' && (/(^|:)Error$/.test(key)
+    || (/(^|:)Warning$/.test(key) && !v.startsWith('[minor] ') && /error reading|truncated/i.test(v))));
+}
+
+/**
  * The RAW's largest embedded preview as an image file libvips reads (upright, its ICC profile kept). Throws
  * InputImageError when no preview reaches MIN_RAW_PREVIEW_EDGE — before anything is submitted, so nothing is spent.
  */
@@ -70,8 +80,9 @@ export async function extractRawPreview(path: string, exiftool: ExifToolCommand 
   const dir = await mkdtemp(join(tmpdir(), 'batchroom-raw-'));
   try {
     // Every Orientation with its IFD (-a -G1): ExifTool's own pick prefers a full-resolution SubIFD's, and D70 NEFs and
-    // A330 ARWs store 1 there while IFD0 (what the camera and every viewer go by) says 6.
-    tags = (JSON.parse(await exiftool(['-charset', 'filename=utf8', '-j', '-n', '-a', '-G1', '-Orientation', path])) as Record<string, unknown>[])[0] ?? {};
+    // A330 ARWs store 1 there while IFD0 (what the camera and every viewer go by) says 6. The preview tags are named
+    // (not extracted: no -b) so that ExifTool says when their bytes are missing ("Error reading JpgFromRaw").
+    tags = (JSON.parse(await exiftool(['-charset', 'filename=utf8', '-j', '-n', '-a', '-G1', '-Orientation', '-Warning', '-Error', ...PREVIEW_TAGS.map((t) => `-${t}`), path])) as Record<string, unknown>[])[0] ?? {};
     // Every preview (-a: a RAW may hold several under one name, one per SubIFD) written by ExifTool straight to a
     // file: a 17 MB preview took 5.3 s to encode as base64 JSON through the process's text output, 0.6 s this way.
     await exiftool(['-charset', 'filename=utf8', '-a', '-G1', '-b', ...PREVIEW_TAGS.map((t) => `-${t}`), '-W', join(dir, '%g1-%t%-c.bin'), path]);
@@ -83,7 +94,9 @@ export async function extractRawPreview(path: string, exiftool: ExifToolCommand 
   }
   const candidates = (await Promise.all(previews.map(measure))).filter((c): c is Candidate => c !== null);
   const best = candidates.reduce<Candidate | null>((a, b) => (a && a.pixels >= b.pixels ? a : b), null);
-  if (!best || best.edge < MIN_RAW_PREVIEW_EDGE) throw new InputImageError(NO_USABLE_PREVIEW);
+  // A truncated RAW has its previews' offsets but not their bytes ("Error reading JpgFromRaw from file"): that is a
+  // file that cannot be read, not a camera that embedded only a thumbnail.
+  if (!best || best.edge < MIN_RAW_PREVIEW_EDGE) throw new InputImageError(unreadable(tags) ? UNREADABLE_RAW : NO_USABLE_PREVIEW);
   // Measured from the preview's header: one declaring more than the upload limit is never decoded, here or later.
   if (best.pixels > DEFAULT_MAX_INPUT_PIXELS) throw new InputImageError(tooLargeMessage(DEFAULT_MAX_INPUT_PIXELS));
   const orientation = rawOrientation(tags);

@@ -4,6 +4,7 @@ import {
 } from '../../shared/engine/model';
 import { ASPECT_RATIOS, IMAGE_SIZES, type AspectRatio, type ImageSize, type WorkflowDetail } from '../../shared/service/model';
 import type { Settings } from '../../shared/settings/schema';
+import { validateWorkflowParameters } from '../../shared/service/validate-request';
 import { UsageError } from './errors';
 
 /** The flags of `batchroom run` as commander hands them over. */
@@ -60,6 +61,16 @@ function qualityOf(value: string): number {
   const quality = Number(value);
   if (Number.isInteger(quality) && quality >= 1 && quality <= 100) return quality;
   throw new UsageError(`--quality must be a whole number from 1 to 100 (got "${value}").`);
+}
+
+/** A problem's field (`texts.caption`) as the flag that set it, with what was given (`--text caption (250 characters)`). */
+function flagOf(field: string, texts: Record<string, string>): string {
+  const [section, id = ''] = field.split(/\.(.*)/s);
+  if (section === 'texts') return `--text ${id} (${[...(texts[id] ?? '')].length} characters)`;
+  if (section === 'switchSelections') return `--switch ${id}`;
+  if (field === 'globalOverrides.aspectRatio') return '--aspect';
+  if (field === 'globalOverrides.imageSize') return '--size';
+  return field;
 }
 
 /**
@@ -131,13 +142,22 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
   if (flags.size) globalOverrides.imageSize = oneOf(flags.size.toUpperCase(), IMAGE_SIZES, '--size');
   const collisionPolicy: CollisionPolicy = flags.onCollision ? oneOf(flags.onCollision, COLLISION_POLICIES, '--on-collision') : settings.collisionPolicy;
 
+  const parameters = {
+    ...(Object.keys(texts).length ? { texts } : {}),
+    ...(Object.keys(switchSelections).length ? { switchSelections } : {}),
+    ...(Object.keys(globalOverrides).length ? { globalOverrides } : {}),
+  };
+  // The field limits (a text's maxLength, a switch's number of options) are checked here, as the service client
+  // would before each submit: a value every item would fail with is a usage error before pricing, not a failed batch.
+  const checked = validateWorkflowParameters(workflow, parameters);
+  if (!checked.ok) {
+    const [first] = checked.problems;
+    throw new UsageError(`${flagOf(first!.field, texts)} ${first!.message}.`, fieldHint);
+  }
+
   return {
     workflowId: workflow.id,
-    parameters: {
-      ...(Object.keys(texts).length ? { texts } : {}),
-      ...(Object.keys(switchSelections).length ? { switchSelections } : {}),
-      ...(Object.keys(globalOverrides).length ? { globalOverrides } : {}),
-    },
+    parameters,
     inputs: {
       paths: paths.map((p) => resolve(cwd, p)),
       recursive: flags.recursive === true,

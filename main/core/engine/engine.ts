@@ -11,7 +11,8 @@ import type { BatchRecord } from '../journal/types';
 import { silentLogger } from '../log';
 import { createCoalescer } from './events';
 import { isOutagePause, outagePause } from './outage-pause';
-import { checkOutputFolder, specWithOutputFolder } from './output-folder';
+import { checkOutputFolder, removeIfEmpty, specWithOutputFolder } from './output-folder';
+import { validateWorkflowParameters } from '../../../shared/service/validate-request';
 import { buildEstimate, planBatch, refuseUnrunnable, trialOf } from './planner';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner } from './runner';
@@ -124,6 +125,12 @@ export function createEngine(options: EngineOptions): Engine {
     const recent = forStart ? recentReads.take(spec.workflowId, client.account) : null;
     const fresh = recent ? null : readService(spec.workflowId);
     const workflow: WorkflowDetail = fresh ? (await fresh.workflow).value : recent!.workflow;
+    // A value over a field's limit would fail every item at submit: refused before anything is priced or written.
+    const checked = validateWorkflowParameters(workflow, spec.parameters);
+    if (!checked.ok) {
+      const [first] = checked.problems;
+      throw new AppError('validation', `${first!.field} ${first!.message}`, { field: first!.field });
+    }
     const full = await planBatch(spec, workflow, fileFacts, doneLedger, {
       accountId: accountIdOf(client), holder: (key) => journal.claimHolder(key), claim: (key) => journal.claimGet(key),
     });
@@ -142,9 +149,11 @@ export function createEngine(options: EngineOptions): Engine {
   async function createBatch(input: BatchSpecInput, options: { signal?: AbortSignal } = {}): Promise<BatchSummary> {
     const { spec, workflow, planned, estimate } = await plan(input, true);
     refuseUnrunnable(spec, estimate);
-    await checkOutputFolder(spec.output.outputFolder);
+    const created = await checkOutputFolder(spec.output.outputFolder);
     // The caller gave up while this read the inputs or asked the service (a stalled share, a hung service): the batch
     // it no longer waits for is not journalled, so nothing runs that nobody tracks; its photos are found again later.
+    // Nor is an output folder left behind for a batch that never started.
+    if (options.signal?.aborted) await removeIfEmpty(spec.output.outputFolder, created);
     options.signal?.throwIfAborted();
     const at = now().toISOString();
     // A try-first batch remembers how many photos "Continue" would run.

@@ -1,4 +1,4 @@
-import { mkdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, rmdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { BatchSpecSchema, type BatchInputs, type BatchSpec, type BatchSpecInput } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
@@ -34,14 +34,30 @@ export async function specWithOutputFolder(input: BatchSpecInput): Promise<Batch
   return { ...parsed.data, output: { ...parsed.data.output, outputFolder } };
 }
 
-/** A batch whose output folder cannot be written fails up front, not item by item. */
-export async function checkOutputFolder(folder: string): Promise<void> {
+/**
+ * A batch whose output folder cannot be written fails up front, not item by item. Returns the first folder it had to
+ * create (undefined when the folder existed), so a batch that then does not start can take it away again.
+ */
+export async function checkOutputFolder(folder: string): Promise<string | undefined> {
   try {
-    await mkdir(folder, { recursive: true });
+    const created = await mkdir(folder, { recursive: true });
     const probe = tempPathFor(folder, 'probe');
     await writeTemp(probe, [Buffer.from('probe')]);
     await unlink(probe);
+    return created;
   } catch (error) {
     throw new AppError('validation', `cannot write to the output folder ${folder} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { field: 'output.outputFolder' });
+  }
+}
+
+/**
+ * Takes away the folders checkOutputFolder created (`folder` up to `created`), as long as nothing was written into
+ * them: rmdir refuses a folder that is not empty, and that one is kept.
+ */
+export async function removeIfEmpty(folder: string, created: string | undefined): Promise<void> {
+  if (!created) return;
+  for (let dir = folder; ; dir = dirname(dir)) {
+    if (!(await rmdir(dir).then(() => true, () => false))) return;
+    if (dir === created || dirname(dir) === dir) return;
   }
 }

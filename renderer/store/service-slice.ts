@@ -49,7 +49,8 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge)
       get().notifyError(asUiError(error));
       return false;
     } finally {
-      if ('serviceUrl' in patch) set({ consent: null }); // the question it may have raised is over
+      // The question it may have raised is over (the service, or the studio ledger and its TLS switch).
+      if ('serviceUrl' in patch || 'studioLedgerUrl' in patch || 'studioLedgerAllowPlaintext' in patch) set({ consent: null });
     }
   },
 
@@ -114,7 +115,10 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge)
   async answerConsent(code) {
     try {
       const answer = await unwrap(bridge.consent.answer({ code }));
-      if (answer.accepted) return true;
+      if (answer.accepted) {
+        set({ consent: null }); // answered: main goes on with the change (a later question opens a new prompt)
+        return true;
+      }
       const current = get().consent;
       if (current) set({ consent: { ...current, problem: consentProblem(answer.reason, answer.triesLeft) } });
       return false;

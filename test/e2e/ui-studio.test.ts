@@ -49,6 +49,14 @@ describe('studio mode in the app', () => {
     const field = section.getByRole('textbox', { name: 'Ledger URL' });
     await field.fill(server.url);
     await field.press('Enter');
+    // The ledger gets the database password: main asks first, with a code printed on the terminal of `batchroom ui`.
+    const prompt = page.getByRole('alertdialog');
+    await prompt.waitFor();
+    const lastCode = () => [...ui.stderr().matchAll(/type this code in the page: (\d{4}) (\d{4})/g)].map((m) => `${m[1]}${m[2]}`).pop() ?? '';
+    await expect.poll(lastCode).toMatch(/^\d{8}$/);
+    await prompt.getByRole('textbox', { name: 'Type the code printed in the terminal that started Batchroom' }).fill(lastCode());
+    await prompt.getByRole('button', { name: 'Confirm' }).click();
+    await prompt.waitFor({ state: 'detached', timeout: 8000 }).catch(async (e) => { console.log('PROMPT', await prompt.innerText(), 'CODE', lastCode(), 'ERR', ui.stderr().slice(-1500)); throw e; });
     await section.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => section.getByLabel('Connection test').innerText()).toMatch(/^Connected: connected to PostgreSQL \d+/);
 
@@ -60,7 +68,7 @@ describe('studio mode in the app', () => {
     await nav('Hot folders').click();
     const panel = page.getByRole('region', { name: 'Studio' });
     await expect.poll(() => panel.getByRole('table', { name: 'Instances' }).innerText(), { timeout: 10_000 }).toMatch(/NAS \(.+\)\s+9\.9\.9\s+Alive/);
-    expect(await panel.getByRole('table', { name: 'Claims in flight' }).innerText()).toMatch(/to-edit\/day1\/IMG_0001\.jpg\s+claimed\s+\S+/);
+    expect(await panel.getByRole('table', { name: 'Claims in flight' }).innerText()).toMatch(/to-edit\/day1\/IMG_0001\.jpg\s+Claimed\s+\S+/);
     expect(await panel.getByRole('table', { name: 'Shared budgets' }).innerText()).toMatch(/to-edit\s+1\s+50 \(49 left\)/);
     await page.screenshot({ path: join(process.cwd(), 'test-artifacts', 'screenshots', 'studio-panel-light.png') });
     // The studio screen meets the same bar as the others: axe in both themes, one <h1>, nothing cut off.
@@ -73,6 +81,6 @@ describe('studio mode in the app', () => {
     await other.close();
     other = undefined;
     await expect.poll(() => panel.getByRole('table', { name: 'Instances' }).innerText(), { timeout: 15_000 }).toMatch(/Stopped/);
-    expect(await panel.getByRole('table', { name: 'Claims in flight' }).innerText()).toMatch(/IMG_0001\.jpg\s+claimed\s+\S+ \(stopped\)/);
+    expect(await panel.getByRole('table', { name: 'Claims in flight' }).innerText()).toMatch(/IMG_0001\.jpg\s+Claimed\s+\S+ \(stopped\)/);
   });
 });

@@ -83,8 +83,12 @@ export function describeConsent(request: ConsentRequest): { title: string; messa
 }
 
 export interface ConsentGate {
-  /** Resolves when the user confirmed; throws `cancelled` (nothing changed) otherwise. Same origin: no question. */
-  require(request: ConsentRequest): Promise<void>;
+  /**
+   * Resolves when the user confirmed; throws `cancelled` (nothing changed) otherwise. Same origin: no question.
+   * `settled`, asked when this question's turn comes: the change is already where it was going (the same save sent
+   * twice — Enter, then the field losing focus to the prompt — while the first was being confirmed): no question.
+   */
+  require(request: ConsentRequest, settled?: () => boolean): Promise<void>;
 }
 
 /**
@@ -94,11 +98,17 @@ export interface ConsentGate {
 export function createConsentGate(port: ConfirmOriginChange | undefined, announce: (request: ConsentRequest & { via: 'dialog' | 'code' }) => void): ConsentGate {
   let asking: Promise<unknown> = Promise.resolve();
   return {
-    async require(request) {
+    async require(request, settled) {
       if (request.from === request.to) return;
       if (!port) throw refused(request, 'this host cannot ask for a confirmation');
       // One question at a time: a second one waits, so a dialog (or code) never answers a question it did not show.
       const turn = asking.then(async () => {
+        // The question before this one has just been answered: let its caller apply the change first (it does so
+        // right after its answer, synchronously), then see whether this one is already where it was going.
+        if (settled) {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (settled()) return true;
+        }
         announce({ ...request, via: port.via });
         return port.confirm(request);
       });

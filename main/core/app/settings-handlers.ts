@@ -91,17 +91,21 @@ export function createSettingsHandlers(deps: SettingsHandlerDeps): DomainHandler
     'settings:update': async ({ patch }) => {
       if (patch.serviceUrl !== undefined) {
         const from = deps.settings.get().serviceUrl;
-        await deps.consent.require({ kind: 'change-service', from: originOf(from), to: originOf(patch.serviceUrl) });
+        const to = originOf(patch.serviceUrl);
+        await deps.consent.require({ kind: 'change-service', from: originOf(from), to }, () => originOf(deps.settings.get().serviceUrl) === to);
       }
       // The ledger receives the database password: pointing it elsewhere, or letting it travel in clear text, is the
       // same kind of step as moving a key (issue 30 #5), so main asks too.
       const current = deps.settings.get();
       if (patch.studioLedgerUrl !== undefined) {
-        await deps.consent.require({ kind: 'change-ledger', from: ledgerOriginOf(current.studioLedgerUrl), to: ledgerOriginOf(patch.studioLedgerUrl) });
+        const to = ledgerOriginOf(patch.studioLedgerUrl);
+        await deps.consent.require({ kind: 'change-ledger', from: ledgerOriginOf(current.studioLedgerUrl), to },
+          () => ledgerOriginOf(deps.settings.get().studioLedgerUrl) === to);
       }
       if (patch.studioLedgerAllowPlaintext === true && !current.studioLedgerAllowPlaintext) {
         const ledger = ledgerOriginOf(patch.studioLedgerUrl ?? current.studioLedgerUrl);
-        await deps.consent.require({ kind: 'ledger-plaintext', from: `${ledger} (TLS)`, to: `${ledger} (no TLS)` });
+        await deps.consent.require({ kind: 'ledger-plaintext', from: `${ledger} (TLS)`, to: `${ledger} (no TLS)` },
+          () => deps.settings.get().studioLedgerAllowPlaintext);
       }
       const before = deps.settings.get();
       const after = deps.settings.update(patch);

@@ -30,6 +30,8 @@ describe('studio channels in the core', () => {
     const core = await createCore({
       host: { host: 'browser', platform: 'linux', previewUrlFor: (p) => p }, stateDir: join(dir, 'state'), withEngine: false,
       env: { PGPASSWORD: server.password, HOME: dir }, secretStore: createInMemorySecretStore(), startEmbeddedService: startEmbeddedSandbox,
+      // The user confirms the ledger they typed (main asks: it receives the database password; origin-consent.test.ts).
+      confirmOriginChange: { via: 'dialog', confirm: async () => true },
     });
     try {
       const call = createInvokeDispatcher(contract, core.handlers, { secrets: core.secrets });

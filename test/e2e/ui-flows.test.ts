@@ -211,6 +211,14 @@ describe.skipIf(!hasKeyring && !process.env.CI)('API key entry (real gnome-keyri
     const url = page.getByRole('textbox', { name: 'Service URL' });
     await url.fill(sandbox.url);
     await url.press('Enter');
+    // A new service origin: main asks first, with a code printed on the terminal of `batchroom ui` (issue 30 #1).
+    const prompt = page.getByRole('alertdialog');
+    await prompt.waitFor();
+    const lastCode = () => [...ui.stderr().matchAll(/type this code in the page: (\d{4}) (\d{4})/g)].map((m) => `${m[1]}${m[2]}`).pop() ?? '';
+    await expect.poll(lastCode).toMatch(/^\d{8}$/);
+    await prompt.getByRole('textbox', { name: 'Type the code printed in the terminal that started Batchroom' }).fill(lastCode());
+    await prompt.getByRole('button', { name: 'Confirm' }).click();
+    await prompt.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByRole('region', { name: 'API key' }).innerText()).toContain(sandbox.url);
     look(await screenshot(page, '13-no-key'));
     const keyField = page.getByLabel('Enter your API key');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../main/sandbox/index';
 import { auditScreen } from './a11y-support';
 import { expectLooksRight } from './screenshots';
-import { buildRenderer, launchChromium, makePhotos, screenshot, startUi, type RunningUi } from './ui-support';
+import { buildRenderer, confirmWithTerminalCode, launchChromium, makePhotos, screenshot, startUi, type RunningUi } from './ui-support';
 
 const look = expectLooksRight;
 
@@ -212,13 +212,7 @@ describe.skipIf(!hasKeyring && !process.env.CI)('API key entry (real gnome-keyri
     await url.fill(sandbox.url);
     await url.press('Enter');
     // A new service origin: main asks first, with a code printed on the terminal of `batchroom ui` (issue 30 #1).
-    const prompt = page.getByRole('alertdialog');
-    await prompt.waitFor();
-    const lastCode = () => [...ui.stderr().matchAll(/type this code in the page: (\d{4}) (\d{4})/g)].map((m) => `${m[1]}${m[2]}`).pop() ?? '';
-    await expect.poll(lastCode).toMatch(/^\d{8}$/);
-    await prompt.getByRole('textbox', { name: 'Type the code printed in the terminal that started Batchroom' }).fill(lastCode());
-    await prompt.getByRole('button', { name: 'Confirm' }).click();
-    await prompt.waitFor({ state: 'detached' });
+    await confirmWithTerminalCode(page, ui);
     await expect.poll(() => page.getByRole('region', { name: 'API key' }).innerText()).toContain(sandbox.url);
     look(await screenshot(page, '13-no-key'));
     const keyField = page.getByLabel('Enter your API key');

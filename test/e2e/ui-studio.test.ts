@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudioLedger, type StudioLedger } from '../../main/core/studio/studio-ledger';
 import { startTestPostgres, type TestPostgres } from '../helpers/pg-server';
 import { auditScreen } from './a11y-support';
-import { buildRenderer, launchChromium, startUi, type RunningUi } from './ui-support';
+import { buildRenderer, confirmWithTerminalCode, launchChromium, startUi, type RunningUi } from './ui-support';
 
 // Studio mode in the real app (`batchroom ui` in Chromium) against a real PostgreSQL: the ledger URL entered and
 // tested in Settings, then the Studio panel on Hot folders showing another machine's instance, claim and budget.
@@ -50,13 +50,7 @@ describe('studio mode in the app', () => {
     await field.fill(server.url);
     await field.press('Enter');
     // The ledger gets the database password: main asks first, with a code printed on the terminal of `batchroom ui`.
-    const prompt = page.getByRole('alertdialog');
-    await prompt.waitFor();
-    const lastCode = () => [...ui.stderr().matchAll(/type this code in the page: (\d{4}) (\d{4})/g)].map((m) => `${m[1]}${m[2]}`).pop() ?? '';
-    await expect.poll(lastCode).toMatch(/^\d{8}$/);
-    await prompt.getByRole('textbox', { name: 'Type the code printed in the terminal that started Batchroom' }).fill(lastCode());
-    await prompt.getByRole('button', { name: 'Confirm' }).click();
-    await prompt.waitFor({ state: 'detached' });
+    await confirmWithTerminalCode(page, ui);
     await section.getByRole('button', { name: 'Test connection' }).click();
     await expect.poll(() => section.getByLabel('Connection test').innerText()).toMatch(/^Connected: connected to PostgreSQL \d+/);
 

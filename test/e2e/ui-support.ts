@@ -117,3 +117,21 @@ export async function dropFiles(page: Page, files: { name: string; base64: strin
     }
   })()`);
 }
+
+/**
+ * Answers main's confirmation of a new origin (issue 30 #1) as the person at the terminal would: waits for the prompt,
+ * reads the newest code `batchroom ui` printed, types it in the page and waits for the prompt to close.
+ */
+export async function confirmWithTerminalCode(page: Page, ui: RunningUi): Promise<void> {
+  const prompt = page.getByRole('alertdialog');
+  await prompt.waitFor();
+  const lastCode = () => [...ui.stderr().matchAll(/type this code in the page: (\d{4}) (\d{4})/g)].map((m) => `${m[1]}${m[2]}`).pop() ?? '';
+  const deadline = Date.now() + 10_000;
+  while (!/^\d{8}$/.test(lastCode())) {
+    if (Date.now() > deadline) throw new Error(`no confirmation code on the terminal of batchroom ui: ${ui.stderr().slice(-500)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await prompt.getByRole('textbox', { name: 'Type the code printed in the terminal that started Batchroom' }).fill(lastCode());
+  await prompt.getByRole('button', { name: 'Confirm' }).click();
+  await prompt.waitFor({ state: 'detached' });
+}

@@ -31,6 +31,20 @@ export async function classifyWriteError(error: unknown, folder: string, outputR
   return new SaveFailure(describeWriteError(error, folder), { cause: error });
 }
 
+/**
+ * What any error on the way of one save means, decided once for every step (a chmod or a conversion on a disk that
+ * turned read-only mid-save must pause, not fail a paid item): our own outcomes stay what they are; a file-system
+ * errno is classified; anything else (a decoder or ExifTool that says "cannot write" without an errno, a conversion
+ * given up) is the folder's fault when the folder no longer takes writes, else stays as it was.
+ */
+export async function settleSaveError(error: unknown, folder: string, outputRoot: string, notes: SaveNotes, signal?: AbortSignal): Promise<unknown> {
+  if (signal?.aborted || error instanceof SaveAbandoned || error instanceof OutputUnwritable || error instanceof SaveFailure) return error;
+  if (!(error instanceof DownloadRetry) && errnoOf(error) && !isAppError(error)) return classifyWriteError(error, folder, outputRoot, notes);
+  // A download that broke off is the network's, unless the folder refuses writes now too.
+  const problem = await probeOutputFolder(folder, outputRoot).catch(() => null);
+  return problem ? new OutputUnwritable(problem, notes.cacheProblem, { cause: error }) : error;
+}
+
 /** The batch's output folder must exist: it is never created again here (see probeOutputFolder). */
 export async function requireOutputFolder(outputRoot: string, notes: SaveNotes): Promise<void> {
   const present = await outputFs.stat(outputRoot).then((s) => s.isDirectory(), (error: unknown) => errnoOf(error) ?? 'EIO');

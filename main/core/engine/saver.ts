@@ -8,7 +8,7 @@ import type { BatchRecord, ItemRecord } from '../journal/types';
 import { imageFieldOrder } from './output-plan';
 import { DownloadRetry, SaveAbandoned, SaveFailure, type SaveNotes } from './save-errors';
 import { destinationStaysInside, narrowResultMode } from '../images/result-mode';
-import { classifyWriteError, download, place, removeTemp, requireOutputFolder, throwIfUnwritable } from './save-steps';
+import { classifyWriteError, download, place, removeTemp, requireOutputFolder, settleSaveError, throwIfUnwritable } from './save-steps';
 import type { SaverDeps } from './saver-deps';
 import { MetadataWriterEnded, type Provenance, type ResultMetadataWriter } from '../images/result-metadata';
 import { writeSidecar, type SidecarContext } from '../images/sidecar';
@@ -136,7 +136,7 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
     } catch (error) {
       await removeTemp(temp);
       deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });
-      throw error;
+      throw await settleSaveError(error, folder, batch.outputFolder, notes, signal);
     }
   }
   return { kind: 'saved', outputs, warnings: [...new Set(warnings)] };

@@ -1,4 +1,4 @@
-import { link, mkdir, open, rename, stat, statfs, unlink } from 'node:fs/promises';
+import { chmod, link, mkdir, open, rename, stat, statfs, unlink } from 'node:fs/promises';
 
 // The file-system calls that write results, sidecars and the result cache, behind one object so a test can make any
 // of them fail with a chosen errno (ENOSPC half way through a write, EROFS on a rename…) without a real full disk.
@@ -12,9 +12,10 @@ export interface OutputFs {
   unlink: typeof unlink;
   stat: typeof stat;
   statfs: typeof statfs;
+  chmod: typeof chmod;
 }
 
-const real: OutputFs = { open, mkdir, link, rename, unlink, stat, statfs };
+const real: OutputFs = { open, mkdir, link, rename, unlink, stat, statfs, chmod };
 
 /** The calls in use; tests replace members and call restoreOutputFs() afterwards. */
 export const outputFs: OutputFs = { ...real };

@@ -1,6 +1,7 @@
-import { chmod, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isInside } from '../media/inside-root';
+import { outputFs } from './output-fs';
 
 /**
  * The mode a result gets: never readable by more people than the folder it lands in lets in, nor than its original
@@ -24,7 +25,7 @@ export async function resultModeFor(folder: string, original: string | null): Pr
 export async function narrowResultMode(temp: string, folder: string, original: string | null): Promise<void> {
   const mode = await resultModeFor(folder, original);
   if (mode === null) return;
-  await chmod(temp, mode).catch((error: NodeJS.ErrnoException) => {
+  await outputFs.chmod(temp, mode).catch((error: NodeJS.ErrnoException) => {
     // File systems without POSIX modes (FAT, exFAT, some shares) refuse chmod: nothing there to narrow.
     if (error.code !== 'EPERM' && error.code !== 'ENOTSUP' && error.code !== 'EOPNOTSUPP') throw error;
   });

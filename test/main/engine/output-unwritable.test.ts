@@ -6,6 +6,8 @@ import { AppError } from '../../../shared/errors';
 import { createEngine } from '../../../main/core/engine';
 import { outputFs, restoreOutputFs } from '../../../main/core/images/output-fs';
 import { openResultCache } from '../../../main/core/engine/result-cache';
+import { settleSaveError } from '../../../main/core/engine/save-steps';
+import { OutputUnwritable, SaveAbandoned } from '../../../main/core/engine/save-errors';
 import { createFakeClient } from './fake-client';
 import { until } from '../../helpers/until';
 import { listFilesDeep, tempFilesIn, useEngineTestBed, waitForBatch, writePhotos } from './helpers';
@@ -164,6 +166,38 @@ describe('a paid result the output folder refuses', () => {
     expect(engine.listItems({ batchId: batch.id }).items[0]!.reason).toMatch(/expired at the service before it could be saved and was not kept/);
     expect(engine.providerReport(batch.id).rows).toHaveLength(1);
     expect(await tempFilesIn(out)).toEqual([]);
+  });
+
+  it('a disk that turns read-only at the chmod that narrows a written result: paused, 0 failed, saved once later', async () => {
+    // Seen on a real read-only remount under load: the result was written, its chmod got EROFS, the item "failed".
+    const { engine, client, batch, out, paused } = await pausedByTheDisk((folder) => {
+      outputFs.chmod = async (path) => { if (String(path).startsWith(folder + sep)) throw errno('EROFS'); };
+    });
+    expect(paused.pauseCode).toBe('output-unwritable');
+    expect(paused.pausedReason).toMatch(MESSAGES.EROFS!);
+    expect(engine.listItems({ batchId: batch.id }).items.filter((i) => i.state === 'failed').map((i) => i.reason)).toEqual([]);
+    expect(await tempFilesIn(out)).toEqual([]);
+    restoreOutputFs();
+    await expectAllSavedOnce(engine, client, batch.id, out);
+  });
+
+  it('a step that fails without an errno while the folder refuses writes (a decoder, ExifTool): paused, not failed', async () => {
+    const out = join(bed.dir.path, 'out');
+    await mkdir(out, { recursive: true });
+    const notes = { cacheProblem: null };
+    const plain = new Error('VipsForeignSave: unable to write to target');
+    // The folder takes writes: the error stays what it was.
+    expect(await settleSaveError(plain, out, out, notes)).toBe(plain);
+    refuseWritesUnder(out, 'EROFS', 'open');
+    const settled = await settleSaveError(plain, out, out, notes);
+    expect(settled).toBeInstanceOf(OutputUnwritable);
+    expect((settled as Error).message).toMatch(MESSAGES.EROFS!);
+    // Our own outcomes and a cancelled save stay as they are.
+    const abandoned = new SaveAbandoned('stop');
+    expect(await settleSaveError(abandoned, out, out, notes)).toBe(abandoned);
+    const controller = new AbortController();
+    controller.abort();
+    expect(await settleSaveError(plain, out, out, notes, controller.signal)).toBe(plain);
   });
 
   it('a disk that turns read-only between placing a result and removing its temp: saved once, never again as "(2)"', async () => {

@@ -10,7 +10,8 @@ import pLimit from 'p-limit';
 /** `make(path, temp)` writes the derived file to `temp`; false: there is nothing to show for this file. */
 export type MakeDerived = (path: string, temp: string) => Promise<boolean>;
 
-export function createVersionCache(dir: string, concurrency: number, make: MakeDerived): (path: string) => Promise<string | null> {
+/** `extension` names what `make` writes (jpg, webp): the media routes serve by it. */
+export function createVersionCache(dir: string, concurrency: number, make: MakeDerived, extension = 'jpg'): (path: string) => Promise<string | null> {
   const limit = pLimit(concurrency);
   const pending = new Map<string, Promise<string | null>>();
 
@@ -32,7 +33,7 @@ export function createVersionCache(dir: string, concurrency: number, make: MakeD
     const info = await stat(path).catch(() => null);
     if (!info?.isFile()) return null;
     const key = createHash('sha1').update(`${path}\0${info.size}\0${info.mtimeMs}`).digest('hex');
-    const target = join(dir, `${key}.jpg`);
+    const target = join(dir, `${key}.${extension}`);
     if (await stat(target).then(() => true, () => false)) return target;
     let job = pending.get(key);
     if (!job) {

@@ -1,36 +1,99 @@
-import sharp from 'sharp';
+import { open, stat } from 'node:fs/promises';
+import sharp, { type Sharp } from 'sharp';
 import type { ExifToolCommand } from './capture';
-import { DEFAULT_MAX_INPUT_PIXELS, exceedsPixelLimit } from './pixel-limit';
+import { openHeic } from './encode';
+import { DEFAULT_MAX_INPUT_PIXELS, exceedsPixelLimit, isHeifHeader } from './pixel-limit';
 import { extractRawPreview, isRawPath } from './raw-preview';
 import { createVersionCache } from './version-cache';
 
-// What a screen can show of an original. A browser cannot draw a camera RAW; the picture the photographer saw on
-// the camera — the RAW's largest embedded preview, upright, the same one that is uploaded — is kept as a JPEG in
-// the state dir (once per file version) and shown instead: the review's "before" and the queue's thumbnail.
+// What a screen can show of a photo (an original or a result): the review's "before" and "after" and the queue's
+// thumbnail. A browser (Chromium, Electron's too) draws JPEG, 8-bit PNG, WebP and GIF itself, colour-managed and
+// upright, so those are shown as they are. Everything else Batchroom accepts — TIFF, HEIC/HEIF, a camera RAW (its
+// largest embedded preview, the one that is uploaded), a 16-bit PNG, AVIF, … — is drawn by no browser or not
+// reliably, so a rendition is made instead: upright, converted to sRGB, fitted to the screen, kept in the state dir
+// once per file version (a second look reads it from disk), JPEG or — with transparency — WebP.
 
 /** Previews shown on screen need no more than this on the long edge (a 45 MP camera embeds 8192 px). */
 export const VIEWABLE_EDGE = 2560;
 
+/** What sharp calls the formats every browser draws as they are (a PNG only at 8 bits, see `drawnAsIs`). */
+const BROWSER_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
+
 export interface ViewableOriginals {
-  /** A file a browser can show for `path`: the path itself, or for a RAW its preview as JPEG; null when there is none. */
+  /** A file a browser can show for `path`: the path itself, or a rendition of it; null when there is none. */
   get(path: string): Promise<string | null>;
 }
 
+async function isHeifFile(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(12);
+    const { bytesRead } = await handle.read(head, 0, 12, 0);
+    return isHeifHeader(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Upright, sRGB (through the file's profile when it has one), screen-sized: what every rendition goes through. */
+async function forScreen(image: Sharp): Promise<Sharp> {
+  const meta = await image.metadata();
+  const fitted = image.autoOrient().resize(VIEWABLE_EDGE, VIEWABLE_EDGE, { fit: 'inside', withoutEnlargement: true });
+  return meta.icc ? fitted.withIccProfile('srgb') : fitted.toColourspace('srgb');
+}
+
+type Kind = 'as-is' | 'opaque' | 'alpha' | 'none';
+
+/**
+ * How `path` is shown, judged from its header (never its name: a `.jpg` that is a TIFF inside is rendered). A file
+ * whose header declares more than the upload limit (a decompression bomb) gets nothing, before anything is decoded;
+ * so does one libvips cannot read at all.
+ */
+async function kindOf(path: string): Promise<Kind> {
+  if (await exceedsPixelLimit(path).catch(() => true)) return 'none';
+  if (await isHeifFile(path)) return 'opaque';
+  const meta = await sharp(path, { limitInputPixels: false }).metadata().catch(() => null);
+  if (!meta?.format) return 'none';
+  const drawnAsIs = BROWSER_FORMATS.has(meta.format) && !(meta.format === 'png' && meta.depth !== 'uchar');
+  if (drawnAsIs) return 'as-is';
+  return meta.hasAlpha ? 'alpha' : 'opaque';
+}
+
 export function createViewableOriginals(dir: string, exiftool: () => ExifToolCommand | null, concurrency = 1): ViewableOriginals {
-  const preview = createVersionCache(dir, concurrency, async (path, temp) => {
+  const rawPreview = createVersionCache(dir, concurrency, async (path, temp) => {
     const run = exiftool();
     if (!run) return false;
     // A RAW without a usable preview (or a damaged one) throws: nothing to show; the item says why when it runs.
-    await sharp(await extractRawPreview(path, run), { failOn: 'error', limitInputPixels: DEFAULT_MAX_INPUT_PIXELS })
-      .autoOrient()
-      .resize(VIEWABLE_EDGE, VIEWABLE_EDGE, { fit: 'inside', withoutEnlargement: true })
-      .keepIccProfile()
-      .jpeg({ quality: 88 })
-      .toFile(temp);
+    const image = sharp(await extractRawPreview(path, run), { failOn: 'error', limitInputPixels: DEFAULT_MAX_INPUT_PIXELS });
+    await (await forScreen(image)).jpeg({ quality: 88 }).toFile(temp);
     return true;
   });
-  // Any other photo is shown as it is — by the page, which decodes it: a file whose header declares more than the
-  // upload limit (a decompression bomb) is not handed to it at all.
-  const shown = async (path: string) => ((await exceedsPixelLimit(path).catch(() => true)) ? null : path);
-  return { get: async (path) => (isRawPath(path) ? preview(path) : shown(path)) };
+  const open = async (path: string): Promise<Sharp> => {
+    if (await isHeifFile(path)) {
+      // The HEIC decoder refuses a bomb from the container's boxes before it allocates (heif-size.ts), and hands
+      // back RGBA with the file's colour profile restored (heif-colour.ts).
+      return openHeic(path, (await stat(path)).size, DEFAULT_MAX_INPUT_PIXELS);
+    }
+    return sharp(path, { failOn: 'error', limitInputPixels: DEFAULT_MAX_INPUT_PIXELS });
+  };
+  // A HEIC always decodes with an alpha channel, unused on every camera file: flattened, like the upload.
+  const opaque = createVersionCache(dir, concurrency, async (path, temp) => {
+    await (await forScreen(await open(path))).flatten({ background: '#ffffff' }).jpeg({ quality: 88 }).toFile(temp);
+    return true;
+  });
+  const alpha = createVersionCache(dir, concurrency, async (path, temp) => {
+    await (await forScreen(await open(path))).webp({ quality: 85, alphaQuality: 90 }).toFile(temp);
+    return true;
+  }, 'webp');
+
+  return {
+    async get(path) {
+      if (isRawPath(path)) return rawPreview(path);
+      const kind = await kindOf(path).catch((): Kind => 'none');
+      if (kind === 'as-is') return path;
+      if (kind === 'opaque') return opaque(path);
+      if (kind === 'alpha') return alpha(path);
+      return null;
+    },
+  };
 }

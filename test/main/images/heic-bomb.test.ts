@@ -133,9 +133,13 @@ describe('HEIC decompression bombs', () => {
     expect(await thumbnails.get(honest)).not.toBeNull();
 
     const viewable = createViewableOriginals(join(dir.path, 'previews'), () => null);
-    expect(await viewable.get(png)).toBeNull(); // not handed to the page to decode
+    const calls = decoderCalls.count;
+    expect(await viewable.get(png)).toBeNull(); // neither handed to the page nor rendered
     expect(await viewable.get(heic)).toBeNull();
+    expect(decoderCalls.count).toBe(calls); // refused from its boxes, never decoded
     expect(await viewable.get(honest)).toBe(honest);
-    expect(await viewable.get(FIXTURE)).toBe(FIXTURE);
+    // A sound HEIC is shown as a JPEG rendition (no browser draws HEVC), made through the decoder.
+    expect(await viewable.get(FIXTURE)).toMatch(/previews\/[0-9a-f]{40}\.jpg$/);
+    expect(decoderCalls.count).toBe(calls + 1);
   });
 });

@@ -1,13 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { BatchPause } from '../../../shared/engine/model';
-import { IllegalTransitionError, inGroup, statesOf } from '../../../shared/engine/item-states';
+import { inGroup } from '../../../shared/engine/item-states';
 import { AppError } from '../../../shared/errors';
 import type { Journal } from '../journal/journal';
-import { isJournalClosed } from '../journal/closed';
-import { isTestRun } from '../journal/transitions';
 import type { ItemWriteOptions } from '../journal/journal-api';
-import { lostEntryOf, recordLedger } from './done-record';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { CreditGuard } from './credit-guard';
 import { BalanceCheck } from './balance-check';
@@ -16,12 +13,13 @@ import { DownloadPool } from './download-results';
 import { EncodeAhead } from './encode-ahead';
 import { ExecutionFollower } from './follow-execution';
 import { RequestGate } from './limiter';
-import { isOutagePause, pauseForOutage, resumeAfterOutage } from './outage-pause';
+import { pauseForOutage, resumeAfterOutage } from './outage-pause';
 import type { EngineStats, ReadyPayload, RunnerCore, RunnerOptions, SendTicket } from './runner-core';
 import { NamePlanCache } from './name-plan-cache';
-import { recoverPlacement, type SaverDeps } from './saver';
+import type { SaverDeps } from './saver';
+import { recoverOpenBatches } from './runner-recovery';
+import { settleTaskFailure } from './task-failure';
 import { submitItem } from './submit-item';
-import { sweepOutputTemps } from './temp-sweep';
 import { addPhase, emptyPhaseTotals } from './phase-times';
 import { nowMs } from './clock';
 import { UnsentSubmissions } from './unsent-submissions';
@@ -159,40 +157,7 @@ export class Runner implements RunnerCore {
   async recover(): Promise<void> {
     if (this.recovered) return;
     this.gate.reopen();
-    const { journal } = this.o;
-    const at = this.o.now().toISOString();
-    // A batch paused by an outage before the restart runs again: the gate finds out afresh whether the service answers.
-    for (const batch of journal.listBatches()) {
-      if (batch.state === 'paused' && isOutagePause(batch)) journal.updateBatch(batch.id, { state: 'running', pausedReason: null, pauseCode: null });
-    }
-    const lost: string[] = [];
-    for (const batch of journal.listBatches()) {
-      if (batch.state === 'completed') continue;
-      journal.transitionAll(batch.id, 'requeue');
-      lost.push(...journal.transitionAll(batch.id, 'answer-lost', {
-        completedAt: at,
-        reason: 'interrupted while being submitted: the service may have received and charged it. It is not resubmitted automatically; resubmit it explicitly if its result never appears.',
-      }));
-      // Every unknown item of an open batch is in the done ledger (idempotent: this also covers a crash right after
-      // the transition above), so a later batch of the same photo does not pay for it again without the user asking.
-      for (const item of journal.itemsInStates(batch.id, ['unknown'])) {
-        const entry = lostEntryOf(item, batch, item.completedAt ?? at);
-        if (entry && (await this.o.doneLedger.lookup(entry.key)) === null) await recordLedger(this, entry);
-      }
-      for (const item of journal.itemsInStates(batch.id, statesOf('followed'))) {
-        const flight = this.follower.track(item, batch, Date.parse(item.submittedAt ?? at));
-        this.follower.schedule(flight, Math.random() * 200);
-      }
-      for (const item of journal.itemsInStates(batch.id, ['downloading'])) {
-        await recoverPlacement(this.saverDeps, item, batch);
-        this.downloads.push(item.id);
-      }
-    }
-    // The balance may prove them charged or not (balance-check.ts): new submissions wait for that check.
-    // Temps a kill left in the output folders of open and recent batches (temp-sweep.ts).
-    await sweepOutputTemps(journal, this.o.now());
-    this.evidence.lost(lost, { hold: true });
-    for (const id of lost) this.o.onItem(journal.getItem(id)!);
+    await recoverOpenBatches(this, { follower: this.follower, downloads: this.downloads, saverDeps: this.saverDeps });
     this.recovered = true;
   }
 
@@ -285,22 +250,7 @@ export class Runner implements RunnerCore {
   }
 
   run(work: () => Promise<unknown>): void {
-    const op = work().catch((error: unknown) => {
-      // The journal refused the move, parked the item (attention) and logged it at error: show the parked item; under
-      // test also surface it as an unhandled rejection so the path is fixed. Never a crash of the process otherwise.
-      if (error instanceof IllegalTransitionError) {
-        try {
-          const parked = this.o.journal.getItem(error.itemId);
-          if (parked) this.o.onItem(parked);
-        } catch { /* the journal closed meanwhile: the attention is on the record for the next start */ }
-        if (isTestRun()) throw error;
-        return;
-      }
-      // A task the stop did not wait for (a poll's answer, a save past the abandon wait) reached the closed journal:
-      // nothing was written, and the journal already says what the next start picks up.
-      if (isJournalClosed(error)) { this.o.logger.debug('engine task ended: the journal is closed', { error: error.message }); return; }
-      this.o.logger.error('engine task failed', { error: error instanceof Error ? error.message : String(error) });
-    });
+    const op = work().catch((error: unknown) => settleTaskFailure(this, error));
     this.ops.add(op);
     void op.finally(() => this.ops.delete(op));
   }

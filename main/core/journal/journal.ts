@@ -4,7 +4,8 @@ import Database from 'libsql';
 import type { ItemState } from '../../../shared/engine/model';
 import { MIGRATIONS } from './migrations';
 import { ensureStateDir, restrictToOwner, OWNER_ONLY_FILE_MODE } from '../settings/state-dir';
-import { mapBatch, mapExecution, mapItem, mapLedger, BATCH_COLUMNS, ITEM_COLUMNS, ITEM_PATCH_COLUMNS } from './rows';
+import { ITEM_PATCH_COLUMNS } from './rows';
+import { createJournalReads, placeholdersFor } from './journal-reads';
 import { inGroup, ITEM_TRANSITIONS, statesAllowing, type ItemEvent } from '../../../shared/engine/item-states';
 import { createOutbox } from './outbox';
 import { refusingAfterClose } from './closed';
@@ -77,6 +78,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   })();
 
   const outbox = createOutbox(stmt, now);
+  const reads = createJournalReads(stmt);
   const claims = createClaimStore(stmt, now);
 
   const insertBatch = db.prepare(`INSERT INTO batches (id, spec_json, workflow_id, workflow_name, workflow_json, credit_cost, state,
@@ -104,7 +106,6 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     }
   });
 
-  const statePlaceholders = (states: readonly ItemState[]) => states.map(() => '?').join(', ');
 
   const durably = <T>(work: () => T): T => {
     db.exec('PRAGMA synchronous = FULL');
@@ -115,7 +116,6 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     }
   };
 
-  /** The state `event` moves the item to (checked against the table), or throws for an item that does not exist. */
   /** The state `event` moves the item to (checked against the table), and whether that ends an attempt. */
   const moveOf = (id: string, event: ItemEvent): { to: ItemState; ends: boolean } => {
     const row = stmt(`SELECT state FROM items WHERE id = ?`).get(id) as Row | undefined;
@@ -192,7 +192,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
 
   const transitionAll = db.transaction((batchId: string, event: ItemEvent, patch: Omit<ItemChange, 'event'>) => {
     const from = statesAllowing(event);
-    const ids = (stmt(`SELECT id FROM items WHERE batch_id = ? AND state IN (${statePlaceholders(from)})`).all(batchId, ...from) as Row[])
+    const ids = (stmt(`SELECT id FROM items WHERE batch_id = ? AND state IN (${placeholdersFor(from)})`).all(batchId, ...from) as Row[])
       .map((r) => String(r.id));
     for (const id of ids) applyChange(id, { ...patch, event });
     return ids;
@@ -211,45 +211,11 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   const api: Journal = {
     path,
     createBatch: (batch, items) => { createBatch(batch, items); outbox.notify(); },
-    getBatch: (id) => {
-      const row = stmt(`SELECT ${BATCH_COLUMNS} FROM batches WHERE id = ?`).get(id) as Row | undefined;
-      return row ? mapBatch(row) : null;
-    },
-    listBatches: () => (stmt(`SELECT ${BATCH_COLUMNS} FROM batches ORDER BY created_at, rowid`).all() as Row[]).map(mapBatch),
-    batchIdsInState: (state) => (stmt(`SELECT id FROM batches WHERE state = ? ORDER BY created_at, rowid`).all(state) as Row[]).map((r) => String(r.id)),
+    ...reads,
     updateBatch: (id, patch) => {
       if (patch.state !== undefined) stmt(`UPDATE batches SET state = ?, updated_at = ? WHERE id = ?`).run(patch.state, now(), id);
       if (patch.pausedReason !== undefined) stmt(`UPDATE batches SET paused_reason = ?, updated_at = ? WHERE id = ?`).run(patch.pausedReason, now(), id);
       if (patch.pauseCode !== undefined) stmt(`UPDATE batches SET pause_code = ?, updated_at = ? WHERE id = ?`).run(patch.pauseCode, now(), id);
-    },
-    getItem: (id) => {
-      const row = stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = ?`).get(id) as Row | undefined;
-      return row ? mapItem(row) : null;
-    },
-    listItems: ({ batchId, offset = 0, limit = 500, states }) => {
-      const filter = states && states.length > 0 ? ` AND state IN (${statePlaceholders(states)})` : '';
-      const args = [batchId, ...(states ?? [])];
-      const total = Number((stmt(`SELECT COUNT(*) AS n FROM items WHERE batch_id = ?${filter}`).get(...args) as Row).n);
-      const rows = stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE batch_id = ?${filter} ORDER BY position, rowid LIMIT ? OFFSET ?`)
-        .all(...args, limit, offset) as Row[];
-      return { total, items: rows.map(mapItem) };
-    },
-    itemsInStates: (batchId, states, limit = -1) => {
-      const byBatch = batchId === null ? '' : 'batch_id = ? AND ';
-      const args = batchId === null ? [...states] : [batchId, ...states];
-      return (stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE ${byBatch}state IN (${statePlaceholders(states)}) ORDER BY position, rowid LIMIT ?`)
-        .all(...args, limit) as Row[]).map(mapItem);
-    },
-    countByState: (batchId) => {
-      const rows = stmt(`SELECT state, COUNT(*) AS n FROM items WHERE batch_id = ? GROUP BY state`).all(batchId) as Row[];
-      const out: Partial<Record<ItemState, number>> = {};
-      for (const row of rows) out[row.state as ItemState] = Number(row.n);
-      return out;
-    },
-    progressSum: (batchId, states) => {
-      const row = stmt(`SELECT COALESCE(SUM(progress), 0) AS p FROM items WHERE batch_id = ? AND state IN (${statePlaceholders(states)})`)
-        .get(batchId, ...states) as Row;
-      return Number(row.p);
     },
     updateItem,
     recordAccepted: (itemId, executionId, credits, at, event = 'accept') => { durably(() => recordAccepted.immediate(itemId, executionId, credits, at, event)); },
@@ -257,13 +223,6 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     updateExecution: (id, patch) => {
       stmt(`UPDATE executions SET status = ?, error = COALESCE(?, error), completed_at = COALESCE(?, completed_at) WHERE id = ?`)
         .run(patch.status, patch.error ?? null, patch.completedAt ?? null, id);
-    },
-    listExecutions: (batchId) => {
-      const cols = 'id, item_id, batch_id, created_at, status, credits, error, completed_at';
-      const rows = batchId
-        ? stmt(`SELECT ${cols} FROM executions WHERE batch_id = ? ORDER BY created_at`).all(batchId)
-        : stmt(`SELECT ${cols} FROM executions ORDER BY created_at`).all();
-      return (rows as Row[]).map(mapExecution);
     },
     transitionAll: (batchId, event, patch = {}) => {
       const ids = transitionAll.immediate(batchId, event, patch) as string[];
@@ -283,12 +242,6 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     takeMovedClaims: claims.takeMovedClaims,
     followersOf: claims.followersOf,
     followersToLookAt: claims.followersToLookAt,
-    ledgerHas: (key) => stmt(`SELECT 1 AS hit FROM ledger WHERE key = ?`).get(key) !== undefined,
-    ledgerGet: (key) => {
-      const row = stmt(`SELECT key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,
-        hot_folder_id, recorded_at FROM ledger WHERE key = ?`).get(key) as Row | undefined;
-      return row ? mapLedger(row) : null;
-    },
     ledgerRecord: (entry) => { recordLedger(entry); },
     ...evidence,
     close: () => {

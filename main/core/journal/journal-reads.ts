@@ -1,0 +1,70 @@
+import type { ItemState } from '../../../shared/engine/model';
+import type { Journal } from './journal-api';
+import { mapBatch, mapExecution, mapItem, mapLedger, BATCH_COLUMNS, ITEM_COLUMNS } from './rows';
+
+// The journal's reads (journal.ts composes them with its writes): batches, items, executions and the done ledger.
+
+type Row = Record<string, unknown>;
+interface Stmt {
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+/** `?, ?, ?` for an IN list of `states`. */
+export const placeholdersFor = (states: readonly ItemState[]): string => states.map(() => '?').join(', ');
+
+export type JournalReads = Pick<Journal, 'getBatch' | 'listBatches' | 'batchIdsInState' | 'getItem' | 'listItems' | 'itemsInStates'
+  | 'countByState' | 'progressSum' | 'listExecutions' | 'ledgerHas' | 'ledgerGet'>;
+
+export function createJournalReads(stmt: (sql: string) => Stmt): JournalReads {
+  return {
+    getBatch: (id) => {
+      const row = stmt(`SELECT ${BATCH_COLUMNS} FROM batches WHERE id = ?`).get(id) as Row | undefined;
+      return row ? mapBatch(row) : null;
+    },
+    listBatches: () => (stmt(`SELECT ${BATCH_COLUMNS} FROM batches ORDER BY created_at, rowid`).all() as Row[]).map(mapBatch),
+    batchIdsInState: (state) => (stmt(`SELECT id FROM batches WHERE state = ? ORDER BY created_at, rowid`).all(state) as Row[]).map((r) => String(r.id)),
+    getItem: (id) => {
+      const row = stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = ?`).get(id) as Row | undefined;
+      return row ? mapItem(row) : null;
+    },
+    listItems: ({ batchId, offset = 0, limit = 500, states }) => {
+      const filter = states && states.length > 0 ? ` AND state IN (${placeholdersFor(states)})` : '';
+      const args = [batchId, ...(states ?? [])];
+      const total = Number((stmt(`SELECT COUNT(*) AS n FROM items WHERE batch_id = ?${filter}`).get(...args) as Row).n);
+      const rows = stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE batch_id = ?${filter} ORDER BY position, rowid LIMIT ? OFFSET ?`)
+        .all(...args, limit, offset) as Row[];
+      return { total, items: rows.map(mapItem) };
+    },
+    itemsInStates: (batchId, states, limit = -1) => {
+      const byBatch = batchId === null ? '' : 'batch_id = ? AND ';
+      const args = batchId === null ? [...states] : [batchId, ...states];
+      return (stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE ${byBatch}state IN (${placeholdersFor(states)}) ORDER BY position, rowid LIMIT ?`)
+        .all(...args, limit) as Row[]).map(mapItem);
+    },
+    countByState: (batchId) => {
+      const rows = stmt(`SELECT state, COUNT(*) AS n FROM items WHERE batch_id = ? GROUP BY state`).all(batchId) as Row[];
+      const out: Partial<Record<ItemState, number>> = {};
+      for (const row of rows) out[row.state as ItemState] = Number(row.n);
+      return out;
+    },
+    progressSum: (batchId, states) => {
+      const row = stmt(`SELECT COALESCE(SUM(progress), 0) AS p FROM items WHERE batch_id = ? AND state IN (${placeholdersFor(states)})`)
+        .get(batchId, ...states) as Row;
+      return Number(row.p);
+    },
+    listExecutions: (batchId) => {
+      const cols = 'id, item_id, batch_id, created_at, status, credits, error, completed_at';
+      const rows = batchId
+        ? stmt(`SELECT ${cols} FROM executions WHERE batch_id = ? ORDER BY created_at`).all(batchId)
+        : stmt(`SELECT ${cols} FROM executions ORDER BY created_at`).all();
+      return (rows as Row[]).map(mapExecution);
+    },
+    ledgerHas: (key) => stmt(`SELECT 1 AS hit FROM ledger WHERE key = ?`).get(key) !== undefined,
+    ledgerGet: (key) => {
+      const row = stmt(`SELECT key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,
+        hot_folder_id, recorded_at FROM ledger WHERE key = ?`).get(key) as Row | undefined;
+      return row ? mapLedger(row) : null;
+    },
+  };
+}

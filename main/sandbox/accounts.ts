@@ -1,11 +1,12 @@
-import { tooManyRequests, SandboxError } from './errors';
+import { tooManyRequests } from './errors';
+import { insufficientCredits, type CreditLedger } from './credit-ledger';
 import type { SandboxLimits } from './options';
 
-// Per-key state: credit balance, request token bucket and the number of executions that are queued or running.
-// Credits are charged when an execution is accepted and refunded if it fails, mirroring how a paid API behaves.
+// Per-key state: request token bucket and the number of executions that are queued or running; the credit balance
+// lives in a CreditLedger (memory, or the state folder's file for the embedded sandbox). Credits are charged when an
+// execution is accepted and refunded if it fails, mirroring how a paid API behaves.
 
 export interface Account {
-  apiCredits: number;
   /** Credits granted by the (imaginary) web plan: reported, never spent by the API. */
   webCredits: { label: string; credits: number }[];
   tokens: number;
@@ -24,7 +25,7 @@ export class Accounts {
   private readonly accounts = new Map<string, Account>();
 
   constructor(
-    private readonly startCredits: number,
+    private readonly credits: CreditLedger,
     private readonly limits: () => SandboxLimits,
     private readonly now: () => number = Date.now,
   ) {}
@@ -33,7 +34,6 @@ export class Accounts {
     let account = this.accounts.get(key);
     if (!account) {
       account = {
-        apiCredits: this.startCredits,
         webCredits: WEB_CREDIT_BREAKDOWN.map((entry) => ({ ...entry })),
         tokens: this.limits().burst,
         tokensUpdatedAt: this.now(),
@@ -44,8 +44,12 @@ export class Accounts {
     return account;
   }
 
+  apiCredits(key: string): number {
+    return this.credits.balance(key);
+  }
+
   setCredits(key: string, credits: number): void {
-    this.get(key).apiCredits = credits;
+    this.credits.set(key, credits);
   }
 
   /** Takes one request token or throws 429 `rate_limited` with the time until the next token. */
@@ -79,20 +83,16 @@ export class Accounts {
 
   /** Throws 402 unless the balance covers `cost`. */
   assertCanPay(key: string, cost: number): void {
-    const available = this.get(key).apiCredits;
-    if (available < cost) {
-      throw new SandboxError(402, 'insufficient_credits', `this execution costs ${cost} credits but only ${available} are available`, {
-        required: cost, available,
-      });
-    }
+    const available = this.credits.balance(key);
+    if (available < cost) throw insufficientCredits(cost, available);
   }
 
+  /** Checks and deducts in one step of the ledger (another process may have spent meanwhile). */
   charge(key: string, cost: number): void {
-    this.assertCanPay(key, cost);
-    this.get(key).apiCredits -= cost;
+    this.credits.charge(key, cost);
   }
 
   refund(key: string, amount: number): void {
-    this.get(key).apiCredits += amount;
+    this.credits.refund(key, amount);
   }
 }

@@ -65,4 +65,4 @@ export const getExecution: ApiHandler = async (core, { key, params }) => {
   return { status: 200, body: executionView(record, core.executions) };
 };
 
-export const getBalance: ApiHandler = async (core, { key }) => ({ status: 200, body: balanceView(core.accounts.get(key)) });
+export const getBalance: ApiHandler = async (core, { key }) => ({ status: 200, body: balanceView(core.accounts.apiCredits(key), core.accounts.get(key)) });

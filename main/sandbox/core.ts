@@ -1,4 +1,5 @@
 import { Accounts } from './accounts';
+import { memoryCreditLedger, sqliteCreditLedger, type CreditLedger } from './credit-ledger';
 import { Executions } from './executions';
 import { FaultInjector } from './faults';
 import { Limiter } from './limiter';
@@ -12,6 +13,8 @@ import { StatsRecorder } from './stats';
 export interface CoreSettings {
   origin: string;
   credits: number;
+  /** A SQLite file that keeps every key's balance across starts and processes (else: in memory). */
+  creditsFile?: string;
   seed: number;
   executionDurationMs: number;
   resultTtlMs: number;
@@ -28,6 +31,7 @@ export class SandboxCore {
   /** Every workflow edit goes through this. */
   readonly imaging: Limiter;
   private currentLimits: SandboxLimits;
+  private readonly ledger: CreditLedger;
   /** Set by startSandbox once the server listens (the outage simulation needs the server itself). */
   outage: OutageControl | null = null;
 
@@ -36,7 +40,10 @@ export class SandboxCore {
     this.stats.startMonitoring();
     this.imaging = new Limiter(() => this.currentLimits.imageConcurrency);
     this.faults = new FaultInjector(settings.seed, settings.faults);
-    this.accounts = new Accounts(settings.credits, () => this.currentLimits);
+    this.ledger = settings.creditsFile
+      ? sqliteCreditLedger({ path: settings.creditsFile, startCredits: settings.credits })
+      : memoryCreditLedger(settings.credits);
+    this.accounts = new Accounts(this.ledger, () => this.currentLimits);
     this.results = new ResultStore(settings.origin, () => this.currentLimits.maxStoredResultBytes);
     this.executions = new Executions({
       accounts: this.accounts,
@@ -67,5 +74,6 @@ export class SandboxCore {
     this.stats.stopMonitoring();
     this.executions.close();
     this.results.close();
+    this.ledger.close();
   }
 }

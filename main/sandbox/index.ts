@@ -26,6 +26,11 @@ export interface SandboxOptions {
   host?: string;
   /** Starting API-credit balance of every key. */
   credits?: number;
+  /**
+   * Keep every key's balance in this SQLite file, shared by every sandbox started on it (the embedded sandbox's
+   * `<state dir>/sandbox-account.db`); a key the file has not seen starts at `credits`. Default: in memory.
+   */
+  creditsFile?: string;
   /** Seed for fault decisions (default: BATCHROOM_SANDBOX_SEED, else random). */
   seed?: number;
   executionDurationMs?: number;
@@ -78,6 +83,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const core = new SandboxCore({
     origin,
     credits: options.credits ?? DEFAULT_CREDITS,
+    ...(options.creditsFile ? { creditsFile: options.creditsFile } : {}),
     seed: options.seed ?? seedFromEnv(env) ?? randomSeed(),
     executionDurationMs: options.executionDurationMs ?? DEFAULT_EXECUTION_DURATION_MS,
     resultTtlMs: options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS,

@@ -81,9 +81,9 @@ export function executionView(record: ExecutionRecord, executions: Executions) {
   };
 }
 
-export function balanceView(account: Account) {
+export function balanceView(apiCredits: number, account: Account) {
   return {
-    apiCredits: account.apiCredits,
+    apiCredits,
     webCredits: {
       total: account.webCredits.reduce((sum, entry) => sum + entry.credits, 0),
       breakdown: account.webCredits,

@@ -72,18 +72,5 @@ export function describeWorkflow(w: WorkflowDetail): string {
   return lines.join('\n');
 }
 
-/** `balance`: API credits and the web-credit breakdown. */
-export function registerBalanceCommand(program: Command): void {
-  program
-    .command('balance')
-    .description('show the credit balance')
-    .action(async (_flags: unknown, command: Command) =>
-      withSession(command, async ({ call, out }) => {
-        const balance = await call('balance:get', {});
-        if (out.json) return out.record(balance);
-        out.result(`API credits: ${balance.apiCredits}`);
-        out.line(`Web credits: ${balance.webCredits.total}`);
-        for (const part of balance.webCredits.breakdown) out.line(`  ${part.label}: ${part.credits}`);
-      }, CATALOG_ONLY),
-    );
-}
+// `balance` lives in its own file; main.ts registers it from here.
+export { registerBalanceCommand } from './balance';

@@ -44,8 +44,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return error;
     }
   };
+  const startEmbedded = options.startEmbeddedService;
+  const embedded = startEmbedded && (() => startEmbedded({ stateDir }));
   const open = (verdict: Credentials | AppError): Promise<Connection> =>
-    verdict instanceof AppError ? Promise.resolve(failedConnection(options.serviceUrl ?? settings.get().serviceUrl, verdict)) : openConnection(verdict, logger, options.startEmbeddedService);
+    verdict instanceof AppError ? Promise.resolve(failedConnection(options.serviceUrl ?? settings.get().serviceUrl, verdict)) : openConnection(verdict, logger, embedded);
 
   const verdict = await credentials();
   try {

@@ -52,8 +52,9 @@ export interface CoreOptions {
   /**
    * Starts the service used when there is no key. The hosts (CLI, browser host, Electron) pass the built-in sandbox
    * (main/sandbox/embedded.ts): the product core never depends on its test double. Without it, no key means no service.
+   * Given the state dir, where the sandbox keeps its account so the balance persists across starts.
    */
-  startEmbeddedService?: () => Promise<EmbeddedService>;
+  startEmbeddedService?: (context: { stateDir: string }) => Promise<EmbeddedService>;
   /** `watch --ledger-url`: the studio ledger to claim hot-folder photos in (instead of settings.studioLedgerUrl). */
   ledgerUrl?: string;
   /**

@@ -1,13 +1,15 @@
 import { stat } from 'node:fs/promises';
+import { CAPTURE_DATE_TAGS, momentOf, parseDateValue, parseOffset, pickCaptureMoment, type GroupedTags } from './capture-date';
 
 /** Runs one ExifTool command (the engine's shared `-stay_open` ExifTool) and gives its standard output. */
 export type ExifToolCommand = (args: readonly string[]) => Promise<string>;
 
 // When and with what a photo was taken, read once per source file: the naming tokens {capture_date},
 // {capture_time} and {camera}, and the moment a result's modification time is set to (so date-sorted folders keep
-// the originals' order). DateTimeOriginal is the camera's wall clock; OffsetTimeOriginal places it in time. Without
-// an offset it is read as this computer's local time; without DateTimeOriginal, CreateDate; without either the file's
-// own mtime stands in.
+// the originals' order). DateTimeOriginal is the camera's wall clock; its offset places it in time, taken wherever it
+// is written (the value's own, as XMP, IPTC and FLIR write it, then EXIF's OffsetTimeOriginal/OffsetTime:
+// capture-date.ts). Without an offset it is read as this computer's local time; without DateTimeOriginal (or the
+// XMP/IPTC capture date), CreateDate; without any the file's own mtime stands in.
 
 export interface CaptureInfo {
   /** YYYY-MM-DD on the camera's clock (or the file's local mtime). */
@@ -18,6 +20,8 @@ export interface CaptureInfo {
   camera: string | null;
   /** The capture instant (epoch ms): the result's mtime. */
   capturedAtMs: number;
+  /** The UTC offset the capture date was read with (`-06:00`); null when read as this computer's local time. */
+  captureOffset?: string | null;
   /** Where capturedAtMs came from. */
   from: 'exif' | 'mtime';
   /** ExifTool's complaint about the file's metadata (damaged EXIF, a truncated file), if any: never a [minor] notice. */
@@ -36,48 +40,58 @@ export function sanitiseCamera(model: string): string | null {
   return clean === '' ? null : clean;
 }
 
-/** `2024:06:01 14:22:33` (+ `+02:00`) → its parts and instant; null when it is not a real date. */
+/**
+ * `2024:06:01 14:22:33` (+ `+02:00`) → its parts and instant; null when it is not a real date. An offset written in
+ * the value itself (`2024:06:01 14:22:33-06:00`) wins over the one given.
+ */
 export function parseExifDate(value: unknown, offset: unknown): { date: string; time: string; ms: number } | null {
-  const match = typeof value === 'string' ? /^(\d{4}):(\d{2}):(\d{2})[ T](\d{2}):(\d{2}):(\d{2})/.exec(value) : null;
-  if (!match) return null;
-  const [y, mo, d, h, mi, s] = match.slice(1).map(Number) as [number, number, number, number, number, number];
-  if (y < 1900 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return null;
-  const off = typeof offset === 'string' ? /^([+-])(\d{2}):?(\d{2})$/.exec(offset.trim()) : null;
-  const ms = off
-    ? Date.UTC(y, mo - 1, d, h, mi, s) - (off[1] === '-' ? -1 : 1) * (Number(off[2]) * 60 + Number(off[3])) * 60_000
-    : new Date(y, mo - 1, d, h, mi, s).getTime();
-  return Number.isFinite(ms) ? { date: `${y}-${pad(mo)}-${pad(d)}`, time: `${pad(h)}${pad(mi)}${pad(s)}`, ms } : null;
+  const at = parseDateValue(value);
+  return at ? momentOf(at, parseOffset(offset)) : null;
+}
+
+/** The value of a tag from ExifTool's `-G1` output: EXIF's (or any other group's) before XMP's, as ExifTool would pick. */
+function tagValue(tags: GroupedTags, name: string): unknown {
+  const found = Object.entries(tags).filter(([key]) => key.slice(key.lastIndexOf(':') + 1) === name);
+  return (found.find(([key]) => !key.startsWith('XMP')) ?? found[0])?.[1];
 }
 
 export async function readCaptureInfo(run: ExifToolCommand, path: string): Promise<CaptureInfo> {
   const info = await stat(path);
-  let tags: Record<string, unknown> = {};
+  let tags: GroupedTags = {};
   try {
+    // -G1 -a: every group's date (EXIF's, XMP's, IPTC's, FLIR's) under its own key; ExifTool's single pick per name
+    // would hide the XMP value that carries the offset behind EXIF's that does not.
     const stdout = await run([
-      '-charset', 'filename=utf8', '-j', '-DateTimeOriginal', '-OffsetTimeOriginal', '-CreateDate', '-OffsetTimeDigitized', '-OffsetTime', '-Model', '-ImageSize', '-Warning', path,
+      '-charset', 'filename=utf8', '-j', '-G1', '-a', ...CAPTURE_DATE_TAGS.map((t) => `-${t}`), '-Model', '-ImageSize', '-Warning', path,
     ]);
-    tags = (JSON.parse(stdout) as Record<string, unknown>[])[0] ?? {};
+    tags = (JSON.parse(stdout) as GroupedTags[])[0] ?? {};
   } catch (error) {
     // unreadable metadata: the file's own time and no camera, like a photo without EXIF
-    tags = { Warning: error instanceof Error ? error.message.split('\n')[0] : String(error) };
+    tags = { 'ExifTool:Warning': error instanceof Error ? error.message.split('\n')[0] : String(error) };
   }
   // By severity: ExifTool's `[minor]` notices (an odd MakerNote directory, a padded IFD) are what it reads past on
   // sound files — a sound DNG was reported "damaged" for one. Only the others say the metadata is damaged.
-  const said = typeof tags.Warning === 'string' ? tags.Warning : null;
+  const warned = tagValue(tags, 'Warning');
+  const said = typeof warned === 'string' ? warned : null;
   const minor = said !== null && said.startsWith('[minor] ');
   const warning = said !== null && !minor ? said : null;
   const minorWarning = minor ? said.slice('[minor] '.length) : null;
-  const camera = typeof tags.Model === 'string' || typeof tags.Model === 'number' ? sanitiseCamera(String(tags.Model)) : null;
-  const size = /^(\d+)\D+(\d+)$/.exec(String(tags.ImageSize ?? ''));
+  const model = tagValue(tags, 'Model');
+  const camera = typeof model === 'string' || typeof model === 'number' ? sanitiseCamera(String(model)) : null;
+  const size = /^(\d+)\D+(\d+)$/.exec(String(tagValue(tags, 'ImageSize') ?? ''));
   const longEdge = size ? Math.max(Number(size[1]), Number(size[2])) || null : null;
-  const exif = parseExifDate(tags.DateTimeOriginal, tags.OffsetTimeOriginal ?? tags.OffsetTime)
-    ?? parseExifDate(tags.CreateDate, tags.OffsetTimeDigitized ?? tags.OffsetTime);
-  if (exif) return { captureDate: exif.date, captureTime: exif.time, camera, capturedAtMs: exif.ms, from: 'exif', warning, minorWarning, longEdge };
+  const exif = pickCaptureMoment(tags);
+  if (exif) {
+    return {
+      captureDate: exif.date, captureTime: exif.time, camera, capturedAtMs: exif.ms, captureOffset: exif.offset, from: 'exif',
+      warning, minorWarning, longEdge,
+    };
+  }
   const m = info.mtime;
   return {
     captureDate: `${m.getFullYear()}-${pad(m.getMonth() + 1)}-${pad(m.getDate())}`,
     captureTime: `${pad(m.getHours())}${pad(m.getMinutes())}${pad(m.getSeconds())}`,
-    camera, capturedAtMs: info.mtimeMs, from: 'mtime', warning, minorWarning, longEdge,
+    camera, capturedAtMs: info.mtimeMs, captureOffset: null, from: 'mtime', warning, minorWarning, longEdge,
   };
 }
 

@@ -36,6 +36,13 @@ export function formKeyOf(path: string): string | null {
   return null;
 }
 
+/** The dotted path (`texts.style`) of a form key (`text:style`), as main names fields: the inverse of formKeyOf. */
+export function fieldPathOf(key: string): string {
+  const [kind, id] = key.split(/:(.*)/s) as [string, string | undefined];
+  const group = kind === 'text' ? 'texts' : kind === 'switch' ? 'switchSelections' : kind === 'image' ? 'images' : null;
+  return group && id ? `${group}.${id}` : id ?? key;
+}
+
 export function initialForm(detail: WorkflowDetail): FormState {
   const texts: Record<string, string> = {};
   for (const field of detail.inputSchema.textFields) {

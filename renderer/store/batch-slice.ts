@@ -1,8 +1,9 @@
 import { DEFAULT_JPEG_QUALITY, sidecarKindOf, type BatchSpecInput } from '../../shared/engine/model';
 import { asUiError, toUiError, unwrap, type UiError } from '../lib/errors';
-import { toParameters, validateForm } from '../lib/form-model';
+import { fieldPathOf, toParameters, validateForm } from '../lib/form-model';
 import { selectCurrentDetail } from './catalog-slice';
 import type { BatchEstimate } from '../../shared/engine/model';
+import { MAX_CHECKED_PATHS } from '../../shared/ipc/channels/files';
 import type { BatchDraft, BatchSlice, SliceCreator } from './state';
 
 /** How long the draft must stay unchanged before it is priced (typing a path, ticking options). */
@@ -20,12 +21,17 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
     const form = state.form;
     if (!detail || !form) return { error: toUiError('bad_request', 'Choose a workflow first.') };
     const formErrors = validateForm(detail, form);
-    if (Object.keys(formErrors).length > 0) {
+    const invalid = Object.entries(formErrors);
+    if (invalid.length > 0) {
       if (!quiet) state.revealFormErrors();
-      return { error: { code: 'bad_request', title: 'Some fields need attention before you continue.', detail: Object.values(formErrors).join(' ') } };
+      // The first field in the form's order, by name: the form scrolls to it and focuses it (`field`).
+      const [[key, message]] = invalid as [[string, string]];
+      const more = invalid.length - 1;
+      const title = more === 0 ? message : `${message} (${more} more ${more === 1 ? 'field needs' : 'fields need'} attention)`;
+      return { error: { code: 'bad_request', title, detail: invalid.map(([, m]) => m).join(' '), field: fieldPathOf(key) } };
     }
     const { draft, settings } = state;
-    if (draft.paths.length === 0) return { error: { code: 'bad_request', title: 'Add photos first: drop them anywhere on the window or type a path.', detail: 'no input paths' } };
+    if (draft.paths.length === 0) return { error: { code: 'bad_request', title: 'Add photos first: drop them anywhere on the window or type a path.', detail: 'no input paths', field: 'inputs.paths' } };
     // Empty: main saves to a `Batchroom` folder next to the photos and says where in the estimate.
     const outputFolder = draft.outputFolder ?? settings?.outputFolder ?? '';
     const fixed = Object.entries(form.fixedImages);
@@ -78,20 +84,35 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
     return asked;
   };
 
+  /**
+   * Asks main what each new path is, so the list marks a typed path that does not exist or is not a photo at once
+   * (before, it became a chip like any folder and only the summary said otherwise). A host without the channel answers
+   * nothing: the paths stay unmarked and the estimate still judges them.
+   */
+  const checkPaths = async (paths: string[]) => {
+    for (let at = 0; at < paths.length; at += MAX_CHECKED_PATHS) {
+      const answered = await bridge.files.checkPaths({ paths: paths.slice(at, at + MAX_CHECKED_PATHS) });
+      if (!answered.ok) return;
+      set((s) => ({ pathKinds: { ...s.pathKinds, ...Object.fromEntries(answered.data.map((a) => [a.path, a.kind])) } }));
+    }
+  };
+
   return {
     draft: EMPTY_DRAFT,
+    pathKinds: {},
     draftPrice: { state: 'none' },
     estimate: null,
     estimating: false,
     starting: false,
     draftError: null,
 
-    addPaths: (paths) =>
-      set((s) => {
-        const seen = new Set(s.draft.paths);
-        const fresh = paths.filter((p) => p.trim() !== '' && !seen.has(p) && seen.add(p));
-        return { draft: { ...s.draft, paths: [...s.draft.paths, ...fresh], rerun: false }, estimate: null, draftError: null };
-      }),
+    addPaths: (paths) => {
+      const seen = new Set(get().draft.paths);
+      const fresh = paths.filter((p) => p.trim() !== '' && !seen.has(p) && seen.add(p));
+      set((s) => ({ draft: { ...s.draft, paths: [...s.draft.paths, ...fresh], rerun: false }, estimate: null, draftError: null }));
+      // Asked again on every add: a folder created or a file renamed since is judged as it is now.
+      if (fresh.length > 0) void checkPaths(fresh);
+    },
     removePath: (path) => set((s) => ({ draft: { ...s.draft, paths: s.draft.paths.filter((p) => p !== path), rerun: false }, estimate: null })),
     clearPaths: () => set((s) => ({ draft: { ...s.draft, paths: [], rerun: false }, estimate: null })),
     setDraft: (patch) => set((s) => ({ draft: { ...s.draft, ...patch }, estimate: null, ...(s.draftError?.field ? { draftError: null } : {}) })),

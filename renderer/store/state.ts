@@ -3,7 +3,7 @@ import type { BatchEstimate, BatchProgressEvent, BatchSummary, CollisionPolicy, 
 import type { ProviderReport } from '../../shared/engine/provider-report';
 import type { DryRunReport, HotFolderActivity, HotFolderConfigInput, HotFolderState } from '../../shared/hotfolders/model';
 import type { Api } from '../../shared/ipc/contract';
-import { APP_VIEWS, type AppInfo, type AppView } from '../../shared/ipc/channels/files';
+import { APP_VIEWS, type AppInfo, type AppView, type PathKind } from '../../shared/ipc/channels/files';
 import type { ServiceStatus } from '../../shared/ipc/channels/service';
 import type { ConsentRequest } from '../../shared/ipc/channels/settings';
 import type { AspectRatio, Balance, ImageSize, SwitchField, WorkflowDetail, WorkflowParameters, WorkflowSummary } from '../../shared/service/model';
@@ -55,6 +55,8 @@ export interface BatchSlice {
   starting: boolean;
   /** Why the estimate or the start failed (shown in the form or the summary, not as a passing notice). */
   draftError: UiError | null;
+  /** What main says each added path is (files:checkPaths); a path not yet answered, or on an older host, is absent. */
+  pathKinds: Record<string, PathKind>;
   addPaths(paths: string[]): void;
   removePath(path: string): void;
   clearPaths(): void;

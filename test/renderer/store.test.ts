@@ -47,7 +47,8 @@ describe('estimate and start', () => {
     s().addPaths(['/in']);
     await s().requestEstimate();
     expect(s().form?.showErrors).toBe(true);
-    expect(s().draftError?.title).toMatch(/need attention/);
+    // The first invalid field by name, and which one, so the form can scroll to it and focus it.
+    expect(s().draftError).toMatchObject({ title: 'Caption is required.', field: 'texts.caption' });
     expect(fake.callsTo('batches:estimate')).toHaveLength(0);
   });
 

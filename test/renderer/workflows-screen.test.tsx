@@ -65,7 +65,8 @@ describe('generated form', () => {
   it('shows inline errors instead of spending when required fields are empty or too long', async () => {
     const { user, fake } = await openCaption();
     await user.click(screen.getByRole('button', { name: 'Review batch…' }));
-    expect(await screen.findByText('Caption is required.')).toBeInTheDocument();
+    // At the field, in the message and on the footer's line beside the button.
+    expect(await screen.findAllByText('Caption is required.')).toHaveLength(3);
     expect(screen.getByRole('textbox', { name: /Caption/ })).toHaveAttribute('aria-invalid', 'true');
     await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'a caption far too long for twenty');
     expect(screen.getByText(/Caption is too long/)).toBeInTheDocument();
@@ -183,7 +184,7 @@ describe('generated form', () => {
     await user.click(screen.getByRole('button', { name: 'Review batch…' }));
     const caption = screen.getByRole('textbox', { name: /Caption/ });
     await waitFor(() => expect(caption).toHaveAttribute('aria-invalid', 'true'));
-    expect(screen.getAllByText('The service refused caption: it may not contain emoji.')).toHaveLength(2);
+    expect(screen.getAllByText('The service refused caption: it may not contain emoji.')).toHaveLength(3);
     expect(screen.getByText('Use plain text.')).toBeInTheDocument();
     await user.type(caption, '!');
     expect(caption).not.toHaveAttribute('aria-invalid');
@@ -199,7 +200,7 @@ describe('generated form', () => {
     await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hi');
     await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/p/a.jpg{Enter}');
     await user.click(screen.getByRole('button', { name: 'Review batch…' }));
-    expect(await screen.findByText(/This needs 39 credits; you have 36 credits/)).toBeInTheDocument();
+    expect(within(await screen.findByRole('alert')).getByText(/This needs 39 credits; you have 36 credits/)).toBeInTheDocument();
   });
 
   it('blocks the start when the balance does not cover the batch, and says why', async () => {

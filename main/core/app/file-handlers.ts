@@ -1,16 +1,34 @@
-import { extname } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename, extname, isAbsolute } from 'node:path';
 import { APP_VERSION } from '../../../shared/app-info';
 import { AppError } from '../../../shared/errors';
 import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
-import type { appChannels, fileChannels } from '../../../shared/ipc/channels/files';
+import type { appChannels, fileChannels, PathKind } from '../../../shared/ipc/channels/files';
 import type { ThumbnailCache } from '../images/thumbnails';
 import type { ViewableOriginals } from '../images/viewable';
-import { RAW_EXTENSIONS } from '../../../shared/media/input-policy';
+import { classifyInputName, RAW_EXTENSIONS } from '../../../shared/media/input-policy';
 import type { PathGrants } from './path-grants';
 import type { HostCapabilities } from './types';
 
 /** Previews are for pictures: the media route must never become a way to read any file by asking for its URL. */
 const PREVIEWABLE = new Set(['.jpg', '.jpeg', '.png', '.webp', '.gif', '.avif', '.tif', '.tiff', '.heic', '.heif', '.bmp', ...RAW_EXTENSIONS]);
+
+/**
+ * What a typed path is, judged as the batch judges inputs (a folder is looked in, a file by its name: classifyInputName).
+ * No grant is needed or made: a renderer may already name any path in an estimate, whose skipped list says as much;
+ * nothing of the file is read.
+ */
+async function pathKindOf(path: string): Promise<PathKind> {
+  if (!isAbsolute(path) || path.includes('\0')) return 'missing';
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) return 'folder';
+    return info.isFile() && classifyInputName(basename(path)).ok ? 'photo' : 'not-photo';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unreadable';
+  }
+}
 
 function unsupported(what: string, host: HostCapabilities['host']): never {
   throw new AppError('unsupported', `${what} is not available in the ${host === 'browser' ? 'browser' : host} version of Batchroom.`);
@@ -66,6 +84,7 @@ export function createFileHandlers(host: HostCapabilities, grants: PathGrants, t
       const thumbnail = shown ? await thumbnails.get(shown) : null;
       return { url: thumbnail ? host.previewUrlFor(thumbnail) : null };
     },
+    'files:checkPaths': async ({ paths }) => Promise.all(paths.map(async (path) => ({ path, kind: await pathKindOf(path) }))),
     'app:info': () => ({ version: APP_VERSION, host: host.host === 'electron' ? 'electron' : 'browser', platform: host.platform }),
   };
 }

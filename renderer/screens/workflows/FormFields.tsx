@@ -19,7 +19,7 @@ export function TextFieldInput({ field, error }: { field: TextField; error?: str
     'aria-required': field.required || undefined,
   } as const;
   return (
-    <div className="field">
+    <div className="field" data-field={`text:${field.id}`}>
       <label htmlFor={id} className="field-label">
         {field.label}{field.required && <span className="required" aria-hidden="true"> *</span>}
       </label>
@@ -52,7 +52,7 @@ export function SwitchChips({ field, error }: { field: SwitchField; error?: stri
   const { toggleSwitch } = useActions();
   const id = useId();
   return (
-    <div className="field">
+    <div className="field" data-field={`switch:${field.id}`}>
       <span id={`${id}-label`} className="field-label">{field.label}</span>
       {field.description && <p className="field-hint">{field.description}</p>}
       <div className="chip-row" role="group" aria-labelledby={`${id}-label`} aria-describedby={error ? `${id}-error` : undefined}>

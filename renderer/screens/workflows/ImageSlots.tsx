@@ -3,6 +3,7 @@ import { currentHost } from '../../bridge/host';
 import type { ImageField } from '../../../shared/service/model';
 import { filesFromDrop, pathsFromFiles } from '../../lib/drop';
 import { baseName } from '../../lib/format';
+import { describeAdded } from '../../lib/path-kinds';
 import { useActions, useApp, useAppStore } from '../../store/context';
 import { PathInput } from './PathInput';
 
@@ -12,7 +13,9 @@ import { PathInput } from './PathInput';
  */
 function ImageSlot({ field, isBatch, error, multiField }: { field: ImageField; isBatch: boolean; error?: string; multiField: boolean }) {
   const fixed = useApp((s) => s.form?.fixedImages[field.id] ?? null);
-  const count = useApp((s) => s.draft.paths.length);
+  const paths = useApp((s) => s.draft.paths);
+  const pathKinds = useApp((s) => s.pathKinds);
+  const count = paths.length;
   const store = useAppStore();
   const { setFixedImage, addPaths, setBatchField, notify } = useActions();
   const [over, setOver] = useState(false);
@@ -34,6 +37,7 @@ function ImageSlot({ field, isBatch, error, multiField }: { field: ImageField; i
       className={`image-slot${over ? ' is-over' : ''}${error ? ' has-error' : ''}`}
       role="group"
       aria-label={`Image: ${field.label}`}
+      data-field={`image:${field.id}`}
       onDragOver={(e) => { e.preventDefault(); setOver(true); }}
       onDragLeave={() => setOver(false)}
       onDrop={(e) => void onDrop(e)}
@@ -49,7 +53,7 @@ function ImageSlot({ field, isBatch, error, multiField }: { field: ImageField; i
       </div>
       {field.description && <p className="field-hint">{field.description}</p>}
       {isBatch ? (
-        <p className="slot-body">{count === 0 ? 'Drop photos or folders here, or anywhere on the window.' : `${count} ${count === 1 ? 'item' : 'items'} added below — each becomes one result.`}</p>
+        <p className="slot-body">{count === 0 ? 'Drop photos or folders here, or anywhere on the window.' : describeAdded(paths, pathKinds)}</p>
       ) : fixed ? (
         <div className="slot-body slot-fixed">
           <span className="mono" title={fixed}>{baseName(fixed)}</span>

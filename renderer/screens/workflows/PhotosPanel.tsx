@@ -8,6 +8,8 @@ import { useActions, useApp } from '../../store/context';
 import { PathInput } from './PathInput';
 import { FORMAT_LABELS, METADATA_LABELS } from '../../lib/metadata-labels';
 import { baseName } from '../../lib/format';
+import { PATH_PROBLEMS } from '../../lib/path-kinds';
+import type { PathKind } from '../../../shared/ipc/channels/files';
 
 const SHOWN_PATHS = 50;
 
@@ -23,8 +25,16 @@ const NEXT_TO_PHOTOS = 'Batchroom folder next to the photos';
 const isStagedUpload = (path: string) => /[\\/]uploads[\\/][0-9a-f]{8,}[\\/][^\\/]+$/i.test(path);
 const parentOf = (path: string) => path.slice(0, Math.max(0, path.length - baseName(path).length)).replace(/[\\/]$/, '') || '/';
 
+/** A path's kind beside it: a folder says so, a path that cannot be used says why (at once, not at the summary). */
+function PathMark({ kind }: { kind: PathKind | undefined }) {
+  const problem = kind ? PATH_PROBLEMS[kind] : undefined;
+  if (problem) return <span className="path-mark path-mark-bad">{problem}</span>;
+  return kind === 'folder' ? <span className="path-mark muted">folder</span> : null;
+}
+
 export function PhotosPanel() {
   const draft = useApp((s) => s.draft);
+  const pathKinds = useApp((s) => s.pathKinds);
   const settings = useApp((s) => s.settings);
   const outputError = useApp((s) => (s.draftError?.field === 'output.outputFolder' ? s.draftError.title : null));
   const { addPaths, removePath, clearPaths, setDraft } = useActions();
@@ -43,18 +53,19 @@ export function PhotosPanel() {
       ) : (
         <ul className="path-list" aria-label="Photos to process">
           {shown.map((p) => (
-            <li key={p}>
+            <li key={p} className={PATH_PROBLEMS[pathKinds[p]!] ? 'path-bad' : undefined}>
               <span className="mono path-text" title={p}>
                 {baseName(p)}
                 {!isStagedUpload(p) && <span className="muted path-dir"> {parentOf(p)}</span>}
               </span>
+              <PathMark kind={pathKinds[p]} />
               <button type="button" className="btn btn-icon" aria-label={`Remove ${p}`} onClick={() => removePath(p)}>✕</button>
             </li>
           ))}
           {draft.paths.length > SHOWN_PATHS && <li className="muted">…and {draft.paths.length - SHOWN_PATHS} more</li>}
         </ul>
       )}
-      <PathInput label="Add photos by path" onPaths={addPaths} />
+      <div data-field="paths"><PathInput label="Add photos by path" onPaths={addPaths} /></div>
       <div className="row">
         <label className="inline-check">
           <input type="checkbox" checked={draft.recursive} onChange={(e) => setDraft({ recursive: e.target.checked })} />
@@ -64,7 +75,7 @@ export function PhotosPanel() {
       </div>
 
       <h3 className="panel-title">Output</h3>
-      <div className="field">
+      <div className="field" data-field="output">
         <label htmlFor={outId} className="field-label">Output folder</label>
         <div className="path-input">
           <input

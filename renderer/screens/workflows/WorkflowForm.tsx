@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formKeyOf, validateForm } from '../../lib/form-model';
 import { formatCredits } from '../../lib/format';
 import { photos } from '../../../shared/engine/batch-badge';
-import { useActions, useApp } from '../../store/context';
+import { useActions, useApp, useAppStore } from '../../store/context';
 import type { DraftPrice } from '../../store/state';
 import { OutputOverrides, SwitchChips, TextFieldInput } from './FormFields';
 import { ImageSlots } from './ImageSlots';
@@ -28,6 +28,23 @@ function describeDraft(price: DraftPrice): string {
 /** What a keyboard user fills in first: the first control of the form that takes Tab (radio groups by their stop). */
 const FIRST_FIELD = 'input:not([type=hidden]):not([tabindex="-1"]), select, textarea, button:not([disabled]):not([tabindex="-1"])';
 
+/** Where a field that is not one of the workflow's inputs lives in the form (`data-field` of its holder). */
+const OTHER_FIELDS: Record<string, string> = { 'inputs.paths': 'paths', 'output.outputFolder': 'output' };
+
+/**
+ * Brings the field an error names into view and puts the focus in it: "Review batch…" with an empty required field
+ * must show which field, wherever the user had scrolled (the message alone sat under the sticky footer).
+ */
+function focusField(form: HTMLFormElement, field: string): void {
+  const key = formKeyOf(field) ?? OTHER_FIELDS[field] ?? `form:${field}`;
+  const holder = [...form.querySelectorAll<HTMLElement>('[data-field]')].find((el) => el.dataset.field === key);
+  if (!holder) return;
+  const target = holder.querySelector<HTMLElement>(FIRST_FIELD) ?? holder;
+  // Centred, so neither the sticky search above nor the sticky footer below covers it.
+  target.scrollIntoView({ block: 'center' });
+  target.focus({ preventScroll: true });
+}
+
 /** The form generated from a workflow's input schema, plus the photos and output of the batch. */
 export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
   const form = useApp((s) => s.form);
@@ -46,6 +63,12 @@ export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
   const { imageFields, textFields, switchFields } = detail.inputSchema;
   const formRef = useRef<HTMLFormElement>(null);
   const ready = form !== null;
+  const store = useAppStore();
+  // The field to focus once the errors it caused are on screen (a new object per request, so the same field twice works).
+  const [focusRequest, setFocusRequest] = useState<{ field: string } | null>(null);
+  useEffect(() => {
+    if (focusRequest && formRef.current) focusField(formRef.current, focusRequest.field);
+  }, [focusRequest]);
 
   // Choosing a workflow in the catalog is a step towards filling it in: the focus moves to its first field (a
   // keyboard user would otherwise tab through every other card first). A form restored on load takes nothing.
@@ -63,7 +86,10 @@ export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        void requestEstimate();
+        void requestEstimate().then(() => {
+          const field = store.getState().draftError?.field;
+          if (field) setFocusRequest({ field });
+        });
       }}
     >
       <header className="form-header">
@@ -85,9 +111,17 @@ export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
 
       {draftError && <ErrorMessage error={draftError} />}
       <div className="form-actions">
-        <span className="muted" role="status" aria-label="Cost of this batch">
-          {describeDraft(draftPrice)}
-        </span>
+        {/*
+          * What stopped "Review batch…", also on the one line beside it: the message above, with its hint and details,
+          * sits under this sticky footer until the end of the form. Not a second live region: the message above is one.
+          */}
+        {draftError ? (
+          <p className="form-actions-error">{draftError.title}</p>
+        ) : (
+          <span className="muted" role="status" aria-label="Cost of this batch">
+            {describeDraft(draftPrice)}
+          </span>
+        )}
         <button type="submit" className="btn btn-primary" disabled={estimating}>
           {estimating ? 'Checking…' : 'Review batch…'}
         </button>

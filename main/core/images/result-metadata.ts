@@ -4,15 +4,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { ExifTool, ExifToolTask } from 'exiftool-vendored';
 import type { MetadataPolicy } from '../../../shared/engine/model';
 import { CaptureCache, type CaptureInfo, type ExifToolCommand } from './capture';
+import { copyArgs, IPTC_UTF8, NO_LOCATION, STRIP_ALL } from './metadata-copy';
 
 // What a result keeps of its original, written with ExifTool onto the verified temp file before it gets its final
 // name (so a result is never seen without its metadata, and the original is only ever read). One ExifTool process
 // (`-stay_open`), started on first use and ended with the engine. A metadata problem never costs the result: it is
 // saved anyway and the item carries a warning.
 //
-// keep:      EXIF, IPTC, XMP and GPS copied (`-tagsFromFile SRC -all:all`), except what describes the source's own
-//            pixels — its ICC profile (the result's pixels are sRGB), orientation (the result is upright), its
-//            thumbnail and preview images, its dimensions (the result's real ones are written);
+// keep:      EXIF, IPTC, XMP, MakerNotes and GPS copied (`-tagsFromFile SRC -all:all -MakerNotes`), IPTC also as XMP
+//            (formats without IIM), except what describes the source's own pixels — its ICC profile (the result's
+//            pixels are sRGB), orientation (the result is upright), its thumbnail and preview images, its dimensions
+//            (the result's real ones are written) — and RAW develop settings (XMP-crs…): see metadata-copy.ts;
 // strip-gps: the same, then every location tag removed (ExifTool's family-2 group `Location`: GPS, city, country…,
 //            and the whole GPS IFD and XMP-exif GPS* tags, which that group misses: GPSDateStamp, GPSDateTime…);
 // strip:     nothing but the result's ICC profile and the original's DPI.
@@ -119,31 +121,6 @@ export function watchdogArgs(exiftoolPath: string, args: string[]): string[] {
 function spawnWithWatchdog(exiftoolPath: string, args: string[]): ChildProcess {
   return spawn('perl', watchdogArgs(exiftoolPath, args), { stdio: 'pipe', shell: false, detached: false, env: { ...process.env, LANG: 'C' } });
 }
-
-/** Tags of the source that describe its own pixels, never copied onto a result. */
-const NOT_COPIED = ['ICC_Profile:all', 'IFD1:all', 'ThumbnailImage', 'PreviewImage', 'JpgFromRaw', 'OtherImage', 'Orientation',
-  'ExifImageWidth', 'ExifImageHeight', 'ImageWidth', 'ImageHeight'];
-
-/**
- * Everything removed but the result's ICC profile. Not `-all= --ICC_Profile:all`: exiftool-vendored puts
- * `-FileName<FileName` (a copy) ahead of our arguments, which turns the `--` into an exclusion from that copy rather
- * than from the deletion, and the profile went too. Copying the profile back from the file itself (`@`, read before
- * the write) does not depend on what comes first.
- */
-const STRIP_ALL = ['-all=', '-tagsFromFile', '@', '-ICC_Profile'];
-
-/**
- * strip-gps: ExifTool's `Location` group (coordinates, city, country…) misses the GPS date and time (family 2 `Time`)
- * and other GPS-IFD tags such as GPSImgDirection, so the whole GPS IFD and every XMP-exif GPS tag go too.
- */
-const NO_LOCATION = ['-Location:all=', '-GPS:all=', '-XMP-exif:GPS*='];
-
-/**
- * IIM text is written as UTF-8 with its 1:90 CodedCharacterSet marker. Without the marker ExifTool writes IIM in its
- * default cp1252 and every character outside it becomes `?` (`完成` → `??`); a source read with its own marker
- * (or as Latin without one) converts correctly to UTF-8. Only JPEG/TIFF hold IIM; elsewhere the assignment is a no-op.
- */
-const IPTC_UTF8 = ['-IPTC:CodedCharacterSet=&#27;%G']; // ESC % G: UTF-8, as stored (the write is -n and -E)
 
 /** ExifTool's -E decoding: `&`, `<`, `>`, quotes and every whitespace but the space as character references. */
 export function escapeValue(value: string): string {
@@ -259,9 +236,7 @@ export function createResultMetadataWriter(options: { configDir: string; creator
         await keepCaptureTime(resultPath, source);
         return outcome(warnings);
       }
-      // -n: values copied as stored, not printed and parsed back (FocalLength 4.25 came back 4.2, f/1.68 as 1.7).
-      // Not a `-all:all#` copy: with -E it writes IIM lists HTML-escaped and split at the `-sep`.
-      const copy = source ? ['-n', '-tagsFromFile', source, '-all:all', ...NOT_COPIED.map((t) => `--${t}`)] : [];
+      const copy = source ? copyArgs(source) : [];
       const set = [
         '-n', '-Orientation#=1', `-ExifImageWidth=${request.width}`, `-ExifImageHeight=${request.height}`,
         ...provenanceArgs(request.provenance, options.creatorTool),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, extname, join } from 'node:path';
 import type { SidecarKind } from '../../../shared/engine/model';
+import { DEVELOP_SETTINGS_XMP } from './metadata-copy';
 import { provenanceArgs, type Provenance, type ResultMetadataWriter } from './result-metadata';
 import { TEMP_PREFIX, writeJsonAtomic } from './save';
 import { outputFs } from './output-fs';
@@ -41,8 +42,12 @@ async function writeXmpSidecar(writer: ResultMetadataWriter, resultPath: string,
   const temp = join(dirname(resultPath), `${TEMP_PREFIX}${randomBytes(4).toString('hex')}.xmp`);
   try {
     await writer.command([
-      '-charset', 'filename=utf8', '-E', '-n', '-o', temp, '-tagsFromFile', '@', '-xmp:all', '-all:all>xmp:all',
+      '-charset', 'filename=utf8', '-E', '-n', '-o', temp, '-tagsFromFile', resultPath, '-xmp:all', '-all:all>xmp:all',
       '-XMP-exif:DateTimeOriginal<SubSecDateTimeOriginal', '-XMP-photoshop:DateCreated<SubSecDateTimeOriginal',
+      // `-all:all>xmp:all` maps a maker's tags by name into any XMP namespace, Camera Raw's included (a Canon
+      // ColorTemperature became crs:ColorTemperature), which Lightroom would apply as a develop setting: deleted.
+      // (The source is named rather than `@`: copied from `@`, the group deletion lost to the copy.)
+      ...DEVELOP_SETTINGS_XMP.map((group) => `-${group}=`),
       ...provenanceArgs(c.provenance, c.creatorTool), resultPath,
     ]);
     await outputFs.rename(temp, xmpSidecarPath(resultPath));

@@ -6,6 +6,7 @@ import { finishResult, readOriginalLook } from '../../../main/core/images/finish
 import { wideGamutOf } from '../../../main/core/images/icc';
 import { createResultMetadataWriter, type Provenance, type ResultMetadataWriter } from '../../../main/core/images/result-metadata';
 import type { MetadataPolicy } from '../../../shared/engine/model';
+import { metadataLimits } from '../../../shared/metadata-limits';
 import { makeTempDir } from '../engine/helpers';
 import { readTags } from '../metadata/photos';
 
@@ -105,5 +106,23 @@ describe('metadata fidelity matrix: policy × format × colour profile', () => {
     const tags = await readTags(writer.command, result);
     expect(tags['XMP-photoshop:City']).toBe('Paris 7e');
     expect(list(tags['XMP-dc:Subject'])).toEqual(['new']);
+  });
+
+  // shared/metadata-limits.ts tells the estimate what a format loses: held to what the files really carry.
+  it('loses on each format exactly what metadataLimits says', async () => {
+    const original = join(dir.path, 'agency.jpg');
+    await writeFile(original, await sharp({ create: { width: 60, height: 40, channels: 3, background: '#c33' } }).jpeg().toBuffer());
+    await writer.command(['-overwrite_original', '-IPTC:Keywords=harbour', '-IPTC:ReleaseDate=2024:07:01', '-IPTC:ExpirationDate=2025:01:01',
+      '-IPTC:Contact=desk@agency.example', '-IPTC:EditStatus=final', original]);
+    for (const format of FORMATS) {
+      const result = join(dir.path, `agency.${format}`);
+      await writeFile(result, await sharp({ create: { width: 60, height: 40, channels: 3, background: '#3c3' } }).toFormat(format).toBuffer());
+      expect((await writer.apply(result, { source: original, policy: 'keep', provenance: PROVENANCE, width: 60, height: 40 })).warnings, format).toEqual([]);
+      const tags = await readTags(writer.command, result);
+      const iimOnly = ['IPTC:ReleaseDate', 'IPTC:ExpirationDate', 'IPTC:Contact', 'IPTC:EditStatus'].filter((tag) => tags[tag] !== undefined);
+      const saysLost = metadataLimits(format, 'keep').some((text) => /release and expiry dates, contact and edit status are lost/.test(text));
+      expect(iimOnly, format).toEqual(saysLost ? [] : ['IPTC:ReleaseDate', 'IPTC:ExpirationDate', 'IPTC:Contact', 'IPTC:EditStatus']);
+      expect(list(tags['XMP-dc:Subject']), format).toEqual(['harbour']);
+    }
   });
 });

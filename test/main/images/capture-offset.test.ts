@@ -1,5 +1,6 @@
-import { stat, writeFile } from 'node:fs/promises';
+import { copyFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureTokens, readCaptureInfo, type ExifToolCommand } from '../../../main/core/images/capture';
@@ -26,7 +27,7 @@ interface Case {
   offset: string | null;
 }
 
-const CASES: Case[] = [
+const SHAPED: Case[] = [
   {
     name: 'a camera\'s EXIF: DateTimeOriginal + OffsetTimeOriginal (Nikon Z, Canon R, iPhone)', file: 'exif.jpg',
     write: (run, p) => writeTaggedJpeg(run, p, {
@@ -68,6 +69,25 @@ const CASES: Case[] = [
     instant: () => new Date(2024, 4, 1, 10, 0, 0).getTime(), date: '2024-05-01', time: '100000', offset: null,
   },
 ];
+
+// Real files (ExifTool's test set, test/fixtures/capture/README.md): each keeps its offset outside EXIF.
+const FIXTURES = fileURLToPath(new URL('../../fixtures/capture/', import.meta.url));
+const real = (file: string) => (_run: ExifToolCommand, path: string) => copyFile(join(FIXTURES, file), path);
+const REAL: Case[] = [
+  {
+    name: 'a real FLIR i7 JPEG: EXIF DateTimeOriginal without an offset, the FLIR record\'s +01:00', file: 'FLIR.jpg', write: real('FLIR.jpg'),
+    instant: '2012-02-11T13:17:08.000Z', date: '2012-02-11', time: '141708', offset: '+01:00',
+  },
+  {
+    name: 'a real Adobe DNG Converter DNG (Canon EOS 350D): XMP exif:DateTimeOriginal -04:00', file: 'DNG.dng', write: real('DNG.dng'),
+    instant: '2005-08-03T22:59:18.000Z', date: '2005-08-03', time: '185918', offset: '-04:00',
+  },
+  {
+    name: 'a real Photo Mechanic JPEG: IPTC TimeCreated -05:00, XMP DateCreated without a time', file: 'PhotoMechanic.jpg', write: real('PhotoMechanic.jpg'),
+    instant: '2006-10-29T11:27:51.000Z', date: '2006-10-29', time: '062751', offset: '-05:00',
+  },
+];
+const CASES = [...SHAPED, ...REAL];
 
 const expectedMs = (c: Case) => (typeof c.instant === 'string' ? Date.parse(c.instant) : c.instant());
 

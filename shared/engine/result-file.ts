@@ -1,4 +1,5 @@
 import type { ResultFormat } from '../naming';
+import { describeMetadataLimits } from '../metadata-limits';
 import type { ColourPolicy, MetadataPolicy } from './model';
 
 // One sentence for what the results will be, said the same way by the app's summary and the CLI's estimate: their
@@ -25,5 +26,7 @@ export function describeResultFile(plan: ResultFilePlan): string {
     ? `${px(plan.longEdge)} on the long edge (originals up to ${px(plan.largestOriginalEdge)})`
     : `${px(plan.longEdge)} on the long edge`;
   const formats = plan.formats.length > 0 ? plan.formats.map((f) => FORMAT_NAMES[f]).join(' and ') : 'JPEG';
-  return `Results ${size} · ${formats}, ${COLOUR_WORDS[plan.colour]}, ${METADATA_WORDS[plan.metadata]}`;
+  // "metadata kept" must not promise what a chosen format cannot hold (WebP has no IPTC-IIM): say it here, before paying.
+  const limits = describeMetadataLimits(plan.formats.length > 0 ? plan.formats : ['jpeg'], plan.metadata);
+  return `Results ${size} · ${formats}, ${COLOUR_WORDS[plan.colour]}, ${METADATA_WORDS[plan.metadata]}${limits ? ` (${limits})` : ''}`;
 }

@@ -32,7 +32,10 @@ describe('batch badge', () => {
 describe('what the results will be, in one sentence', () => {
   it.each([
     [{ longEdge: 2048, largestOriginalEdge: 6000, formats: ['jpeg'], colour: 'srgb', metadata: 'keep' }, 'Results 2,048 px on the long edge (originals up to 6,000 px) · JPEG, sRGB, metadata kept'],
-    [{ longEdge: 1024, largestOriginalEdge: 800, formats: ['png', 'tiff'], colour: 'source', metadata: 'strip-gps' }, 'Results 1,024 px on the long edge · PNG and TIFF, the original\'s colour space, metadata kept without location'],
+    [{ longEdge: 1024, largestOriginalEdge: 800, formats: ['png', 'tiff'], colour: 'source', metadata: 'strip-gps' }, 'Results 1,024 px on the long edge · PNG and TIFF, the original\'s colour space, metadata kept without location (PNG: IPTC kept as XMP)'],
+    // A format without IPTC-IIM is named with what it cannot hold, so "metadata kept" promises nothing it loses.
+    [{ longEdge: 1024, largestOriginalEdge: null, formats: ['webp'], colour: 'srgb', metadata: 'keep' }, 'Results 1,024 px on the long edge · WebP, sRGB, metadata kept (WebP: IPTC kept as XMP; IPTC-only release and expiry dates, contact and edit status are lost)'],
+    [{ longEdge: 1024, largestOriginalEdge: null, formats: ['webp'], colour: 'srgb', metadata: 'strip' }, 'Results 1,024 px on the long edge · WebP, sRGB, metadata removed'],
     [{ longEdge: 1024, largestOriginalEdge: null, formats: [], colour: 'srgb', metadata: 'strip' }, 'Results 1,024 px on the long edge · JPEG, sRGB, metadata removed'],
   ] as const)('%j', (plan, text) => {
     expect(describeResultFile({ ...plan, formats: [...plan.formats] })).toBe(text);

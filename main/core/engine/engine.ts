@@ -13,7 +13,8 @@ import { createCoalescer } from './events';
 import { isOutagePause, outagePause } from './outage-pause';
 import { checkOutputFolder, removeIfEmpty, specWithOutputFolder } from './output-folder';
 import { validateWorkflowParameters } from '../../../shared/service/validate-request';
-import { buildEstimate, planBatch, refuseUnrunnable, trialOf } from './planner';
+import { planBatch, trialOf } from './planner';
+import { buildEstimate, refuseUnrunnable } from './estimate';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner } from './runner';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
@@ -23,7 +24,7 @@ import { createRecentReads, type ServiceRead } from './recent-reads';
 import { createResultMetadataWriter } from '../images/result-metadata';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
 import type { Engine, EngineOptions } from './engine-api';
-import { accountIdOf } from '../service/account-id';
+import { journalPlanLookup } from './plan-lookup';
 export type { AdoptedExecution } from './adopt';
 export type { Engine, EngineOptions } from './engine-api';
 
@@ -131,9 +132,7 @@ export function createEngine(options: EngineOptions): Engine {
       const [first] = checked.problems;
       throw new AppError('validation', `${first!.field} ${first!.message}`, { field: first!.field });
     }
-    const full = await planBatch(spec, workflow, fileFacts, doneLedger, {
-      accountId: accountIdOf(client), holder: (key) => journal.claimHolder(key), claim: (key) => journal.claimGet(key),
-    });
+    const full = await planBatch(spec, workflow, fileFacts, doneLedger, journalPlanLookup(journal, client));
     const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
     const balance = fresh ? (await fresh.balance).value : reusedBalance(recent!.balance);
     return { spec, workflow, planned, balance, fresh, estimate: await buildEstimate(spec, workflow, planned, balance, now(), fileFacts, resultMetadata.capture) };

@@ -3,9 +3,8 @@ import { access } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { describeAlreadyDone } from '../../../shared/engine/done-summary';
 import { describeSkip } from '../../../shared/engine/skip-text';
-import type { BatchEstimate, BatchSpec, DoneInput, FollowingInput, SkippedInput } from '../../../shared/engine/model';
+import type { BatchSpec, DoneInput, FollowingInput, SkippedInput } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
-import { withinCredits } from '../../../shared/engine/money';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { classifyInputFile } from '../images/classify';
 import type { FileFacts } from '../images/file-facts';
@@ -14,11 +13,7 @@ import type { DoneLedger } from '../journal/done-ledger';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import type { NewItem } from '../journal/types';
 import { claimKeyOf, type ClaimHolder, type ClaimRecord } from '../journal/claims';
-import { imageFieldOrder, previewOutputNames, type CaptureReader } from './output-plan';
-import { DEFAULT_OUTPUT_SIZE, OUTPUT_LONG_EDGE } from '../images/encode';
-import { namingSourceOf, resultFormatOf } from '../../../shared/naming';
 import pLimit from 'p-limit';
-import { isRawPath } from '../images/raw-preview';
 
 // Turns a BatchSpec into the items of a batch: inputs scanned (with reasons for skips), content hashed, duplicates
 // (same content, workflow and parameters) kept once, everything else recorded as `skipped` for the report.
@@ -47,10 +42,15 @@ export interface ClaimLookup {
   holder(claimKey: string): ClaimHolder;
   /** The claim of a unit as it is now (any state). */
   claim(claimKey: string): ClaimRecord | null;
+  /** Whether the done ledger's saved entry under this key was saved by a try-first batch ("Try on 3 photos first"). */
+  savedByTrial?(ledgerKey: string): boolean;
 }
 
 const anyExists = async (paths: readonly string[]) =>
   (await Promise.all(paths.map((p) => access(p).then(() => true, () => false)))).some(Boolean);
+
+/** How a photo already done is paid for again, for whoever reads the item's reason (the CLI or the app). */
+export const PAY_AGAIN = 'not sent again (to pay for it again: --rerun, or "Run them again" in the app)';
 
 const isUrl = (s: string) => /^https?:\/\//i.test(s);
 
@@ -136,7 +136,11 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
       if (!(await anyExists(earlier.outputs))) resultsGone.push(record);
       else {
         alreadyDone.push(record);
-        if (!spec.rerun) return void push(sources, relDir, displayName, hash, `${describeAlreadyDone([record], { count: false })} (run again to pay for it again)`);
+        // A photo tried first is the try's, not this batch's: continuing ("Continue", or the CLI's same command
+        // without --try) runs the rest only, so it is no item here (a skipped one made "SAVED 22 / 26" of 22 photos).
+        if (!spec.rerun && claims?.savedByTrial?.(key)) return;
+        // Read in the app's queue and the CLI's summary alike: it names both ways to pay again.
+        if (!spec.rerun) return void push(sources, relDir, displayName, hash, `${describeAlreadyDone([record], { count: false })}: ${PAY_AGAIN}`);
       }
     }
     // Done (or maybe charged) before and run again all the same — the user said --rerun, its results are gone, or a
@@ -236,69 +240,4 @@ export function trialOf(plan: Plan, n: number): Plan {
     items, workCount: items.length, skipped: [], duplicates: [], keys, alreadyDone: plan.alreadyDone, resultsGone: [], following,
     trial: { tried: n, rest: plan.workCount - n },
   };
-}
-
-/** A batch is created only when it has something to run and fits its budget and the balance (checked by the estimate). */
-export function refuseUnrunnable(spec: BatchSpec, estimate: BatchEstimate): void {
-  if (estimate.itemCount === 0) throw new AppError('validation', 'nothing to process: no usable images in the selection', { skipped: estimate.skipped.length });
-  if (!estimate.fitsBudget) {
-    throw new AppError('budget_exceeded', `this batch costs ${estimate.totalCost} credits, over its budget of ${spec.budget}`, { required: estimate.totalCost, budget: spec.budget });
-  }
-  if (!estimate.fitsBalance) {
-    throw new AppError('insufficient_credits', `this batch costs ${estimate.totalCost} credits but the balance is ${estimate.balance}`, { required: estimate.totalCost, available: estimate.balance });
-  }
-}
-
-export async function buildEstimate(
-  spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date, facts: FileFacts, capture?: CaptureReader,
-): Promise<BatchEstimate> {
-  // What another batch already holds is paid once, there: it costs this batch nothing.
-  const totalCost = (plan.workCount - plan.following.length) * workflow.creditCost;
-  // Capture tokens in the template: each source's date and camera are read here, once (cached for the saver).
-  const preview = await previewOutputNames(spec, workflow, plan.items, at, 5, capture);
-  return {
-    workflowId: workflow.id,
-    itemCount: plan.workCount,
-    skipped: plan.skipped,
-    duplicates: plan.duplicates,
-    costPerItem: workflow.creditCost,
-    totalCost,
-    balance,
-    fitsBalance: withinCredits(totalCost, balance),
-    fitsBudget: withinCredits(totalCost, spec.budget),
-    namingPreview: preview.entries,
-    namingPreviewMore: preview.more,
-    alreadyDone: plan.alreadyDone,
-    resultsGone: plan.resultsGone,
-    following: plan.following,
-    rerun: spec.rerun,
-    outputFolder: spec.output.outputFolder,
-    ...(plan.trial ? { trial: plan.trial } : {}),
-    resultFile: {
-      longEdge: OUTPUT_LONG_EDGE[spec.parameters.globalOverrides?.imageSize ?? DEFAULT_OUTPUT_SIZE],
-      largestOriginalEdge: await largestEdgeOf(plan.items, facts, capture),
-      formats: [...new Set(runnableSources(plan.items, workflow).map((source) => resultFormatOf(source, spec.output.format)))].sort(),
-      colour: spec.output.colour,
-      metadata: spec.output.metadata,
-    },
-  };
-}
-
-const runnableSources = (items: readonly NewItem[], workflow: WorkflowDetail): string[] =>
-  items.filter((i) => i.state === 'pending').map((i) => namingSourceOf(i.sources, imageFieldOrder(workflow)) ?? '');
-
-/**
- * The largest original's long edge, read from the image headers (no pixels decoded); a RAW's is its sensor's full
- * size as ExifTool reads it (what the photographer calls the original), though its embedded preview is what is sent.
- * Null when none could be read.
- */
-async function largestEdgeOf(items: readonly NewItem[], facts: FileFacts, capture?: CaptureReader): Promise<number | null> {
-  const paths = [...new Set(items.filter((i) => i.state === 'pending').flatMap((i) => Object.values(i.sources)).filter((s) => !/^https?:\/\//i.test(s)))];
-  const limit = pLimit(8);
-  const edges = await Promise.all(paths.map((path) => limit(async () => {
-    if (isRawPath(path)) return (await capture?.(path).catch(() => null))?.longEdge ?? 0;
-    return facts.longEdge(path);
-  })));
-  const largest = Math.max(0, ...edges);
-  return largest > 0 ? largest : null;
 }

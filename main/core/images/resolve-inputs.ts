@@ -1,6 +1,6 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { RawPairs, SkippedInput } from '../../../shared/engine/model';
 import { classifyInputName, hasImageExtension, skippedFolderReason } from '../../../shared/media/input-policy';
 import { isInside } from '../media/inside-root';
@@ -51,6 +51,8 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
   const walkedFolders = new Map<string, string>();
   const excluded = await Promise.all((options.exclude ?? []).map((p) => realpath(p).catch(() => resolve(p))));
   const ignored = (path: string) => options.ignore?.(path) === true;
+  /** In the output folder, where that folder sits inside `within` (an input folder): never the other way round. */
+  const isOutput = (real: string, within: string) => excluded.some((ex) => isInside(real, ex) && isInside(ex, within));
 
   /** What a directory entry or a given path really is, following links; a skip reason when it cannot be followed. */
   const follow = async (path: string, entry?: Dirent, parentReal?: string): Promise<Target | { reason: string }> => {
@@ -81,7 +83,6 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
   const folderSkip = (path: string, real: string, ancestors: ReadonlySet<string>): string | null => {
     const reason = skippedFolderReason(basename(path));
     if (reason) return reason;
-    if (excluded.some((ex) => isInside(real, ex))) return 'output folder: not searched';
     if (ancestors.has(real)) return `link loop: leads back to ${real}`;
     const walked = walkedFolders.get(real);
     if (walked !== undefined) return `same folder as ${walked}: searched once`;
@@ -97,7 +98,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
   };
 
   /** Photos below a folder that is not searched (no recursion): counted, not listed, with the same rules. */
-  const countPhotos = async (folder: string, real: string, ancestors: ReadonlySet<string>): Promise<number> => {
+  const countPhotos = async (folder: string, real: string, ancestors: ReadonlySet<string>, root: string): Promise<number> => {
     const entries = await entriesOf(folder);
     if (!Array.isArray(entries)) return 0;
     let count = 0;
@@ -107,8 +108,8 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
       const target = await follow(full, entry, real);
       if (!('kind' in target)) continue;
       if (target.kind === 'file' && classifyInputName(entry.name).ok) count++;
-      else if (target.kind === 'dir' && skippedFolderReason(entry.name) === null && !excluded.some((ex) => isInside(target.real, ex)) && !ancestors.has(target.real)) {
-        count += await countPhotos(full, target.real, new Set([...ancestors, target.real]));
+      else if (target.kind === 'dir' && skippedFolderReason(entry.name) === null && !isOutput(target.real, root) && !ancestors.has(target.real)) {
+        count += await countPhotos(full, target.real, new Set([...ancestors, target.real]), root);
       }
     }
     return count;
@@ -116,6 +117,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
 
   const walk = async (root: string, folder: string, real: string, ancestors: ReadonlySet<string>): Promise<void> => {
     walkedFolders.set(real, folder);
+    const rootReal = ancestors.values().next().value!; // the input folder's own real path: ancestors start with it
     const entries = await entriesOf(folder);
     if (!Array.isArray(entries)) return void skipped.push({ path: folder, ...entries });
     let leftPhotos = 0;
@@ -130,6 +132,10 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
         addFile(full, target.real, relative(root, folder));
       } else if (target.kind === 'other') {
         skipped.push({ path: full, reason: 'not a regular file' });
+      } else if (isOutput(target.real, rootReal)) {
+        // The output folder inside an input folder holds results, never inputs: passed over without a word (a
+        // skipped entry made it an item of every batch run on that folder, "SAVED 22 / 26").
+        continue;
       } else {
         const reason = folderSkip(full, target.real, ancestors);
         if (reason) skipped.push({ path: full, reason });
@@ -138,7 +144,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
           // Without recursion a sub-folder is not searched, but its photos are not dropped without a word: they are
           // counted into one grouped reason for the input folder. A folder named like a photo is named on its own.
           if (hasImageExtension(entry.name)) skipped.push({ path: full, reason: 'a folder, not a photo (named like one)' });
-          const photos = await countPhotos(full, target.real, new Set([...ancestors, target.real]));
+          const photos = await countPhotos(full, target.real, new Set([...ancestors, target.real]), rootReal);
           if (photos > 0) {
             leftPhotos += photos;
             leftFolders++;
@@ -151,11 +157,19 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
     }
   };
 
-  for (const input of paths) {
+  // A folder given that is the output folder (or inside it), when that sits in the folder of another input, is passed
+  // over too: `run shoot/*` names shoot/Batchroom once a first run made it. Given alone (`--out shoot shoot`), or
+  // with inputs elsewhere, it is what the user asked for.
+  const targets = await Promise.all(paths.map(async (input) => {
     const absolute = resolve(input);
-    if (ignored(absolute)) continue;
-    const target = await follow(absolute);
+    return { absolute, target: ignored(absolute) ? null : await follow(absolute) };
+  }));
+  const homes = targets.flatMap(({ target }) => (target && 'kind' in target ? [target.kind === 'dir' ? target.real : dirname(target.real)] : []));
+  const givenOutput = (real: string) => homes.some((home) => home !== real && !isInside(home, real) && isOutput(real, home));
+  for (const { absolute, target } of targets) {
+    if (!target) continue;
     if (!('kind' in target)) skipped.push({ path: absolute, reason: target.reason });
+    else if (target.kind === 'dir' && givenOutput(target.real)) continue;
     else if (target.kind === 'dir') {
       const walked = walkedFolders.get(target.real);
       if (walked !== undefined) skipped.push({ path: absolute, reason: walked === absolute ? 'given twice: searched once' : `same folder as ${walked}: searched once` });

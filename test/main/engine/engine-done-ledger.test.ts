@@ -69,6 +69,11 @@ describe('done ledger: a photo is paid for once', () => {
     const refilled = await waitForBatch(engine, refill.id);
     expect(refilled).toMatchObject({ creditsSpent: 1 });
     expect(refilled.counts.skipped).toBe(2);
+    // The reason each skipped item keeps is read in the CLI's summary and the app's queue: it names both ways to pay
+    // again, not the app-only "run again" (issue 31 leftover).
+    for (const item of engine.listItems({ batchId: refill.id }).items.filter((i) => i.state === 'skipped')) {
+      expect(item.reason).toMatch(/^already done on \d{4}-\d{2}-\d{2} — results in .*: not sent again \(to pay for it again: --rerun, or "Run them again" in the app\)$/);
+    }
     expect(sandbox.stats().executionsCreated).toBe(4);
     expect((await readdir(output)).sort()).toEqual(firstOutputs.map((p) => p.slice(output.length + 1)));
 

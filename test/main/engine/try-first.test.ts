@@ -32,14 +32,41 @@ describe('try first, then continue', () => {
     const rest = await rig.engine.continueTrial(tried.id);
     expect(rest.trialRest).toBeNull();
     const done = await waitForBatch(rig.engine, rest.id);
-    // The tried 3 are listed as already done (skipped, their results named), the other 9 run.
-    expect(done.counts).toMatchObject({ saved: 9, skipped: 3 });
+    // The continue batch is the other 9 only: the tried 3 are the try's, not items of this batch (issue 31 #14).
+    expect(done.total).toBe(9);
+    expect(done.counts).toMatchObject({ saved: 9, skipped: 0 });
     expect(done.creditsSpent).toBe(9);
     expect(rig.journal.listExecutions()).toHaveLength(12);
     expect((await rig.client.getBalance()).apiCredits).toBe(100 - 12);
     const sources = [tried.id, rest.id].flatMap((id) => rig.engine.listItems({ batchId: id }).items.filter((i) => i.state === 'saved').map((i) => Object.values(i.sources)[0]));
     expect(new Set(sources).size).toBe(12);
     expect([...sources].sort()).toEqual([...photos].sort());
+  });
+
+  it('continuing counts neither the tried photos nor the output folder inside the input folder (issue 31 #14)', async () => {
+    const input = join(rig.dir.path, 'shoot');
+    await mkdir(input, { recursive: true });
+    const photos = await writePhotos(input, 8);
+    // No output folder named: results go to shoot/Batchroom, inside the folder the batch reads.
+    const spec = { workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [input] }, output: { outputFolder: '' } };
+    const tried = await rig.engine.createBatch({ ...spec, tryFirst: 2 });
+    expect((await waitForBatch(rig.engine, tried.id)).counts.saved).toBe(2);
+    expect(tried.outputFolder).toBe(join(input, 'Batchroom'));
+
+    const estimate = await rig.engine.estimate(spec);
+    expect(estimate).toMatchObject({ itemCount: 6, totalCost: 6, skipped: [] });
+    const rest = await rig.engine.continueTrial(tried.id);
+    expect(rest.total).toBe(6);
+    const done = await waitForBatch(rig.engine, rest.id);
+    expect(done).toMatchObject({ total: 6, counts: expect.objectContaining({ saved: 6, skipped: 0 }), creditsSpent: 6 });
+    const items = rig.engine.listItems({ batchId: rest.id }).items;
+    expect(items.map((i) => Object.values(i.sources)[0]).sort()).toEqual(photos.filter((p) => !rig.engine.listItems({ batchId: tried.id }).items.some((t) => Object.values(t.sources)[0] === p)).sort());
+
+    // The same batch made again (the CLI's "same command without --try") is the same rest: nothing of the try in it.
+    const again = await rig.engine.estimate(spec);
+    expect(again.itemCount).toBe(0);
+    expect(again.skipped).toEqual([]);
+    expect(again.alreadyDone).toHaveLength(8);
   });
 
   it('a selection no larger than the try is the whole batch; continuing a batch that was not a try is refused', async () => {

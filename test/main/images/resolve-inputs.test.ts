@@ -60,7 +60,7 @@ const TABLE: Array<[string, string | RegExp, string | RegExp]> = [
   ['.hidden.jpg', 'hidden file', 'hidden file'],
   ['photo.jpg.part', /partial download/, /partial download/],
   ['.git', 'hidden folder: not searched', 'hidden folder: not searched'],
-  ['out', 'output folder: not searched', 'output folder: not searched'],
+  ['out', '—', '—'], // the output folder holds results, never inputs: passed over without an entry (issue 31 #14)
   ['x.jpg', 'a folder, not a photo (named like one)', '—'],
   ['x.jpg/inner.jpg', '—', 'processed'],
   ['sub/c.jpg', '—', 'processed'],

@@ -1,0 +1,80 @@
+import pLimit from 'p-limit';
+import type { BatchEstimate, BatchSpec } from '../../../shared/engine/model';
+import { withinCredits } from '../../../shared/engine/money';
+import { AppError } from '../../../shared/errors';
+import { namingSourceOf, resultFormatOf } from '../../../shared/naming';
+import type { WorkflowDetail } from '../../../shared/service/model';
+import { DEFAULT_OUTPUT_SIZE, OUTPUT_LONG_EDGE } from '../images/encode';
+import type { FileFacts } from '../images/file-facts';
+import { isRawPath } from '../images/raw-preview';
+import type { NewItem } from '../journal/types';
+import { imageFieldOrder, previewOutputNames, type CaptureReader } from './output-plan';
+import type { Plan } from './planner';
+
+// A plan (planner.ts) priced and previewed: the estimate every host shows before anything is spent, and the checks
+// a batch must pass to be created.
+
+/** A batch is created only when it has something to run and fits its budget and the balance (checked by the estimate). */
+export function refuseUnrunnable(spec: BatchSpec, estimate: BatchEstimate): void {
+  if (estimate.itemCount === 0) throw new AppError('validation', 'nothing to process: no usable images in the selection', { skipped: estimate.skipped.length });
+  if (!estimate.fitsBudget) {
+    throw new AppError('budget_exceeded', `this batch costs ${estimate.totalCost} credits, over its budget of ${spec.budget}`, { required: estimate.totalCost, budget: spec.budget });
+  }
+  if (!estimate.fitsBalance) {
+    throw new AppError('insufficient_credits', `this batch costs ${estimate.totalCost} credits but the balance is ${estimate.balance}`, { required: estimate.totalCost, available: estimate.balance });
+  }
+}
+
+export async function buildEstimate(
+  spec: BatchSpec, workflow: WorkflowDetail, plan: Plan, balance: number | null, at: Date, facts: FileFacts, capture?: CaptureReader,
+): Promise<BatchEstimate> {
+  // What another batch already holds is paid once, there: it costs this batch nothing.
+  const totalCost = (plan.workCount - plan.following.length) * workflow.creditCost;
+  // Capture tokens in the template: each source's date and camera are read here, once (cached for the saver).
+  const preview = await previewOutputNames(spec, workflow, plan.items, at, 5, capture);
+  return {
+    workflowId: workflow.id,
+    itemCount: plan.workCount,
+    skipped: plan.skipped,
+    duplicates: plan.duplicates,
+    costPerItem: workflow.creditCost,
+    totalCost,
+    balance,
+    fitsBalance: withinCredits(totalCost, balance),
+    fitsBudget: withinCredits(totalCost, spec.budget),
+    namingPreview: preview.entries,
+    namingPreviewMore: preview.more,
+    alreadyDone: plan.alreadyDone,
+    resultsGone: plan.resultsGone,
+    following: plan.following,
+    rerun: spec.rerun,
+    outputFolder: spec.output.outputFolder,
+    ...(plan.trial ? { trial: plan.trial } : {}),
+    resultFile: {
+      longEdge: OUTPUT_LONG_EDGE[spec.parameters.globalOverrides?.imageSize ?? DEFAULT_OUTPUT_SIZE],
+      largestOriginalEdge: await largestEdgeOf(plan.items, facts, capture),
+      formats: [...new Set(runnableSources(plan.items, workflow).map((source) => resultFormatOf(source, spec.output.format)))].sort(),
+      colour: spec.output.colour,
+      metadata: spec.output.metadata,
+    },
+  };
+}
+
+const runnableSources = (items: readonly NewItem[], workflow: WorkflowDetail): string[] =>
+  items.filter((i) => i.state === 'pending').map((i) => namingSourceOf(i.sources, imageFieldOrder(workflow)) ?? '');
+
+/**
+ * The largest original's long edge, read from the image headers (no pixels decoded); a RAW's is its sensor's full
+ * size as ExifTool reads it (what the photographer calls the original), though its embedded preview is what is sent.
+ * Null when none could be read.
+ */
+async function largestEdgeOf(items: readonly NewItem[], facts: FileFacts, capture?: CaptureReader): Promise<number | null> {
+  const paths = [...new Set(items.filter((i) => i.state === 'pending').flatMap((i) => Object.values(i.sources)).filter((s) => !/^https?:\/\//i.test(s)))];
+  const limit = pLimit(8);
+  const edges = await Promise.all(paths.map((path) => limit(async () => {
+    if (isRawPath(path)) return (await capture?.(path).catch(() => null))?.longEdge ?? 0;
+    return facts.longEdge(path);
+  })));
+  const largest = Math.max(0, ...edges);
+  return largest > 0 ? largest : null;
+}

@@ -5,6 +5,7 @@ import { pickReporter } from './reporters';
 import type { CliSession } from './session';
 import { exitCodeFor, summarize, summaryText } from './summary';
 import { creditKindOf } from '../../shared/service/credit-kind';
+import { fit, lineWidth } from './format';
 
 /**
  * Shared tail of `run` and `resume`: live progress until every batch settles, then the summary (a table, or the
@@ -13,7 +14,8 @@ import { creditKindOf } from '../../shared/service/credit-kind';
  */
 export async function followBatches(session: CliSession, batches: BatchSummary[], extraSkipped: ItemView[] = []): Promise<ExitCode> {
   const { out } = session;
-  const reporter = pickReporter(out, batches.reduce((s, b) => s + b.total, 0));
+  const kind = creditKindOf(session.status);
+  const reporter = pickReporter(out, batches.reduce((s, b) => s + b.total, 0), kind);
   const interrupt = interruptSignal();
   let outcome;
   try {
@@ -24,16 +26,17 @@ export async function followBatches(session: CliSession, batches: BatchSummary[]
     interrupt.dispose();
   }
   if (outcome.kind === 'interrupted') {
-    process.stderr.write(session.status.mode === 'sandbox'
+    const said = session.status.mode === 'sandbox'
       // The embedded sandbox lives in this process: what it was running ends with it (no real credits involved).
-      ? 'batchroom: interrupted. The built-in sandbox stops with this command, so executions it was running are lost (nothing real was spent); `batchroom resume` sends the items not yet sent.\n'
-      : 'batchroom: interrupted. The batch is kept in the journal; `batchroom resume` finishes it without resubmitting anything already sent.\n');
+      ? 'batchroom: interrupted. The built-in sandbox stops with this command, so executions it was running are lost (nothing real was spent); `batchroom resume` sends the items not yet sent.'
+      : 'batchroom: interrupted. The batch is kept in the journal; `batchroom resume` finishes it without resubmitting anything already sent.';
+    process.stderr.write(`${fit(said, lineWidth(process.stderr), '  ')}\n`);
     return EXIT.interrupted;
   }
   const items = [...extraSkipped];
   for (const batch of outcome.batches) items.push(...(await allItems(session, batch.id)));
   const summary = summarize({ batches: outcome.batches, items });
   if (out.json) out.record(summary);
-  else out.result(summaryText({ batches: outcome.batches, items }, summary, creditKindOf(session.status)));
+  else out.result(summaryText({ batches: outcome.batches, items }, summary, kind, lineWidth(process.stdout)));
   return exitCodeFor(summary, outcome.batches);
 }

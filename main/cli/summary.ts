@@ -1,7 +1,7 @@
 import type { BatchSummary, ItemView, PauseCode } from '../../shared/engine/model';
 import { EXIT, type ExitCode } from './exit-codes';
 import type { CreditKind } from '../../shared/service/credit-kind';
-import { credits, table } from './format';
+import { credits, table, wrap } from './format';
 
 /** The last NDJSON line of `run` and `resume`; the key order is part of the CLI's contract (docs/cli.md). */
 export interface SummaryLine {
@@ -62,8 +62,11 @@ export function exitCodeFor(summary: SummaryLine, batches: BatchSummary[]): Exit
   return EXIT.ok;
 }
 
-/** The human summary: counts, then every failure and unknown with its reason, then where the results are. */
-export function summaryText({ batches, items }: BatchOutcome, summary: SummaryLine, kind: CreditKind = 'real'): string {
+/**
+ * The human summary: counts, then every failure and unknown with its reason, then where the results are — each line
+ * wrapped to `width` (80 without a terminal), reasons under their photo's name.
+ */
+export function summaryText({ batches, items }: BatchOutcome, summary: SummaryLine, kind: CreditKind = 'real', width = 80): string {
   const lines = [
     table(['SAVED', 'FAILED', 'SKIPPED', 'UNKNOWN', kind === 'test' ? 'FREE TEST CREDITS USED' : 'CREDITS SPENT'], [[
       String(summary.saved), String(summary.failed), String(summary.skipped), String(summary.unknown), credits(summary.creditsSpent, kind),
@@ -72,22 +75,22 @@ export function summaryText({ batches, items }: BatchOutcome, summary: SummaryLi
   const listed = (state: string[], title: string) => {
     const chosen = items.filter((i) => state.includes(i.state));
     if (!chosen.length) return;
-    lines.push('', title);
-    for (const item of chosen.slice(0, 50)) lines.push(`  ${item.displayName}: ${item.reason ?? item.state}`);
+    lines.push('', ...wrap(title, width, '  '));
+    for (const item of chosen.slice(0, 50)) lines.push(...wrap(`  ${item.displayName}: ${item.reason ?? item.state}`, width, '      '));
     if (chosen.length > 50) lines.push(`  … and ${chosen.length - 50} more`);
   };
   if (summary.paidElsewhere > 0) {
-    lines.push('', `${summary.paidElsewhere} of the saved ${summary.paidElsewhere === 1 ? 'photo was' : 'photos were'} already running in another batch: paid once, 0 credits here.`);
+    lines.push('', ...wrap(`${summary.paidElsewhere} of the saved ${summary.paidElsewhere === 1 ? 'photo was' : 'photos were'} already running in another batch: paid once, 0 credits here.`, width, ''));
   }
   listed(['failed', 'cancelled'], 'Failed:');
   listed(['unknown'], 'Unknown (may have been charged; resubmit explicitly from the app if needed):');
   listed(['charged-no-result'], 'Charged, no result (the service lost these; `batchroom report --out report.csv` lists them for the provider):');
   listed(['skipped'], 'Skipped:');
   for (const b of batches) {
-    if (b.state === 'paused') lines.push('', pausedLine(b));
+    if (b.state === 'paused') lines.push('', ...wrap(pausedLine(b), width, ''));
   }
   const folders = [...new Set(batches.map((b) => b.outputFolder))];
-  if (summary.saved > 0) lines.push('', `Results in ${folders.join(', ')}`);
+  if (summary.saved > 0) lines.push('', ...wrap(`Results in ${folders.join(', ')}`, width, '  '));
   return lines.join('\n');
 }
 

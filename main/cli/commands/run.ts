@@ -9,7 +9,7 @@ import { describeRawPairs, describeSkip } from '../../../shared/engine/skip-text
 import { UsageError } from '../errors';
 import { getWorkflowOrUsage } from '../workflow-lookup';
 import { EXIT } from '../exit-codes';
-import { credits } from '../format';
+import { credits, fit, lineWidth } from '../format';
 import { creditKindOf, plural, type CreditKind } from '../../../shared/service/credit-kind';
 import { collect } from '../flags';
 import type { RunFlags } from '../run-spec';
@@ -79,7 +79,7 @@ export function registerRunCommand(program: Command): void {
         }
         const batch = await call('batches:create', spec);
         if (out.json) out.record({ type: 'batch', ...batch });
-        else out.line(`Batch ${batch.id} started: ${plural(batch.total, 'photo')} → ${batch.outputFolder}`);
+        else out.line(fit(`Batch ${batch.id} started: ${plural(batch.total, 'photo')} → ${batch.outputFolder}`, lineWidth(process.stdout), '  '));
         const code = await followBatches(session, [batch]);
         if (estimate.trial && estimate.trial.rest > 0 && !out.json) {
           out.line(`Tried on ${plural(estimate.trial.tried, 'photo')}: look at them in ${batch.outputFolder}. To continue with the other ${estimate.trial.rest} ` +

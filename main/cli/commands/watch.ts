@@ -11,7 +11,7 @@ import { EXIT } from '../exit-codes';
 import { collect } from '../flags';
 import type { RunFlags } from '../run-spec';
 import { withSession, type CliSession, type Output } from '../session';
-import { credits } from '../format';
+import { credits, fit, lineWidth } from '../format';
 import { creditKindOf } from '../../../shared/service/credit-kind';
 
 interface WatchFlags extends Omit<RunFlags, 'mapping' | 'workflow'> {
@@ -79,9 +79,14 @@ async function runWatch(session: CliSession, dir: string | undefined, flags: Wat
   const manager = managerOf(core);
   const interrupt = (await import('../batch-tracker')).interruptSignal();
   const print = createPrinter(out);
+  // Photos this run found new: the count of those already done must not include them (in flight, they read as done).
+  const detected = new Set<string>();
   const unsubscribe = core.onEvent((channel, payload) => {
-    if (channel === 'hotFolders:activity') print.activity(payload as HotFolderActivity);
-    else if (channel === 'hotFolders:changed') print.states(payload as HotFolderState[]);
+    if (channel === 'hotFolders:activity') {
+      const activity = payload as HotFolderActivity;
+      if (activity.kind === 'detected') detected.add(activity.path);
+      print.activity(activity);
+    } else if (channel === 'hotFolders:changed') print.states(payload as HotFolderState[]);
   });
   try {
     if (dir) {
@@ -97,11 +102,14 @@ async function runWatch(session: CliSession, dir: string | undefined, flags: Wat
     else {
       for (const f of folders) {
         const studio = f.status.studio === 'off' ? '' : `, studio folder "${f.config.studioFolder ?? basename(f.config.path)}"${f.status.studio === 'unreachable' ? ' (ledger unreachable: claiming paused)' : ''}`;
-        out.line(`Watching ${f.config.path} → ${f.config.outputFolder} (${f.config.workflowId}), ${f.status.state}${studio}. Ctrl-C stops.`);
+        out.line(fit(`Watching ${f.config.path} → ${f.config.outputFolder} (${f.config.workflowId}), ${f.status.state}${studio}. Ctrl-C stops.`, lineWidth(), '  '));
       }
     }
+    // Said once the folders are armed, without holding up new photos: a restart reads "3 photos already done here".
+    const counted = sayAlreadyDone(manager, folders, detected, print, interrupt.signal);
     await new Promise<void>((done) => interrupt.signal.addEventListener('abort', () => done(), { once: true }));
     out.notice('batchroom: stopping (results already submitted are saved on the next run if not finished now)…');
+    await counted;
     const final = manager.list();
     if (dir) await manager.remove(final[0]!.config.id);
     const totals = final.reduce((t, f) => ({
@@ -109,7 +117,7 @@ async function runWatch(session: CliSession, dir: string | undefined, flags: Wat
       queued: t.queued + f.status.queued, creditsSpent: t.creditsSpent + f.status.creditsSpent,
     }), { processed: 0, failed: 0, queued: 0, creditsSpent: 0 });
     if (out.json) out.record({ type: 'summary', ...totals });
-    else out.result(`Processed ${totals.processed}, failed ${totals.failed}, still queued ${totals.queued}; ${credits(totals.creditsSpent, creditKindOf(session.status))} used.`);
+    else out.result(fit(`Processed ${totals.processed}, failed ${totals.failed}, still queued ${totals.queued}; ${credits(totals.creditsSpent, creditKindOf(session.status))} used.`, lineWidth(), '  '));
     return EXIT.ok;
   } finally {
     unsubscribe();
@@ -153,13 +161,34 @@ async function folderConfigFromFlags(session: CliSession, dir: string, flags: Wa
   };
 }
 
+/**
+ * How many photos of each armed folder are already done (saved, or settled, with these settings): looked up once
+ * the folder's first scan is over, leaving out what this run found new. Errors are not the user's business here.
+ */
+async function sayAlreadyDone(manager: HotFolderManager, folders: HotFolderState[], detected: ReadonlySet<string>, print: Printer, signal: AbortSignal): Promise<void> {
+  for (const folder of folders) {
+    if (signal.aborted || folder.status.state !== 'armed') continue;
+    const report = await manager.dryRun(folder.config.id).catch(() => null);
+    if (!report || signal.aborted) continue;
+    print.alreadyDone(folder, report.alreadyDone.filter((f) => !detected.has(f.path)).length);
+  }
+}
+
+type Printer = ReturnType<typeof createPrinter>;
+
 function createPrinter(out: Output) {
   const lastState = new Map<string, string>();
   const time = (iso: string) => iso.slice(11, 19);
+  const say = (text: string, indent = '  ') => out.line(fit(text, lineWidth(), indent));
   return {
     activity(a: HotFolderActivity) {
       if (out.json) out.record({ type: 'activity', ...a });
-      else out.line(`${time(a.at)}  ${a.kind.padEnd(11)} ${a.path}${a.message ? `  ${a.message}` : ''}`);
+      else say(`${time(a.at)}  ${a.kind.padEnd(11)} ${a.path}${a.message ? `  ${a.message}` : ''}`, ' '.repeat(22));
+    },
+    alreadyDone({ config }: HotFolderState, count: number) {
+      if (out.json) return out.record({ type: 'alreadyDone', folderId: config.id, path: config.path, count });
+      if (count === 0) return;
+      say(`${config.path}: ${count === 1 ? '1 photo is' : `${count} photos are`} already done or under way (results in ${config.outputFolder}): not sent again.`);
     },
     states(states: HotFolderState[]) {
       for (const { config, status } of states) {
@@ -167,16 +196,16 @@ function createPrinter(out: Output) {
         if (lastState.get(config.id) === key) continue;
         lastState.set(config.id, key);
         if (out.json) out.record({ type: 'folder', id: config.id, path: config.path, state: status.state, reason: status.reason });
-        else if (status.state !== 'scanning') out.line(`${config.path}: ${status.state}${status.reason ? ` — ${status.reason}` : ''}`);
+        else if (status.state !== 'scanning') say(`${config.path}: ${status.state}${status.reason ? ` — ${status.reason}` : ''}`);
       }
     },
     dryRun(report: Awaited<ReturnType<HotFolderManager['dryRun']>>) {
       if (out.json) return out.record({ type: 'dryRun', ...report });
-      out.line(`Already in the folder: ${report.toProcess.length} to process, ${report.colliding.length} colliding in the output, ` +
+      say(`Already in the folder: ${report.toProcess.length} to process, ${report.colliding.length} colliding in the output, ` +
         `${report.alreadyDone.length} already done, ${report.unsupported.length} unsupported — ${report.totalCredits} credits.`);
-      for (const f of report.toProcess.slice(0, 10)) out.line(`  ${f.path} → ${f.output}`);
-      for (const s of report.unsupported.filter((u) => u.subfolders)) out.line(`  ${s.path}: ${describeSkip(s, 'cli')}`);
-      out.line('They wait for review: run again with --existing process to include them. New photos are processed now.');
+      for (const f of report.toProcess.slice(0, 10)) say(`  ${f.path} → ${f.output}`, '    ');
+      for (const s of report.unsupported.filter((u) => u.subfolders)) say(`  ${s.path}: ${describeSkip(s, 'cli')}`, '    ');
+      say('They wait for review: run again with --existing process to include them. New photos are processed now.');
     },
   };
 }

@@ -23,9 +23,12 @@ describe('finished-item lines show a saved item\'s warning', () => {
     const reporter = lineReporter(out);
     reporter.outcome?.(outcome({}));
     reporter.outcome?.(outcome({ reason: 'saved, but the XMP sidecar of IMG_1_x.jpg was not written (EACCES)' }));
+    reporter.stop();
     expect(lines).toEqual([
       'saved     IMG_1.jpg → /out/IMG_1_x.jpg',
-      'saved     IMG_1.jpg → /out/IMG_1_x.jpg — saved, but the XMP sidecar of IMG_1_x.jpg was not written (EACCES)',
+      // Wrapped at 80 columns, the rest indented under the name.
+      'saved     IMG_1.jpg → /out/IMG_1_x.jpg — saved, but the XMP sidecar of',
+      '          IMG_1_x.jpg was not written (EACCES)',
     ]);
   });
 

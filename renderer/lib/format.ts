@@ -25,3 +25,9 @@ export function dirName(path: string): string {
 export function percent(fraction: number): string {
   return `${Math.round(Math.max(0, Math.min(1, fraction)) * 100)}%`;
 }
+
+/** The last two parts of a folder (`shoot-a/Batchroom`): enough to tell batches apart in a narrow list. */
+export function shortFolder(path: string): string {
+  const parts = path.split(/[\\/]/).filter(Boolean);
+  return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : path;
+}

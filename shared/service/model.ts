@@ -5,6 +5,10 @@ import { z } from 'zod';
 
 export const ASPECT_RATIOS = ['1:1', '2:3', '3:2', '3:4', '4:3', '9:16', '16:9', '21:9'] as const;
 export const IMAGE_SIZES = ['1K', '2K'] as const;
+/** The long edge of the service's output for each size (the spec's 1K and 2K), in pixels. */
+export const IMAGE_SIZE_LONG_EDGE: Readonly<Record<(typeof IMAGE_SIZES)[number], number>> = { '1K': 1024, '2K': 2048 };
+/** The size the service makes when the request names none: what the app's "Default" and the CLI's no `--size` mean. */
+export const DEFAULT_IMAGE_SIZE: (typeof IMAGE_SIZES)[number] = '1K';
 
 export const AspectRatioSchema = z.enum(ASPECT_RATIOS, {
   error: (issue) => `must be one of ${ASPECT_RATIOS.join(', ')} (got ${JSON.stringify(issue.input)})`,

@@ -140,3 +140,32 @@ describe('the queue at 1024×700', () => {
     expect(fit.scroll).toBeLessThanOrEqual(fit.client);
   });
 });
+
+describe('review at 2× and 4×', () => {
+  it('keeps the before/after labels and the divider at screen size while the photo zooms', async () => {
+    const row = page.getByRole('row', { name: /wedding_ceremony_0001/ });
+    await row.getByRole('button', { name: /^Review / }).click({ timeout: 60_000 });
+    const knob = page.locator('.compare-knob');
+    await knob.waitFor();
+    await page.locator('.compare-slider img').first().waitFor();
+    const measure = () => page.evaluate(`(() => {
+      const box = (s) => document.querySelector(s).getBoundingClientRect();
+      const frame = box('.compare-slider'), handle = box('.compare-handle');
+      return { knob: box('.compare-knob').width, tag: box('.compare-tag-before').height, line: handle.width,
+        photo: box('.compare-slider img').width, handleAt: (handle.left + handle.width / 2 - frame.left) / frame.width };
+    })()`) as Promise<{ knob: number; tag: number; line: number; photo: number; handleAt: number }>;
+    const at1 = await measure();
+    const zoom = page.getByRole('radiogroup', { name: 'Zoom' });
+    for (const level of ['2×', '4×']) {
+      await zoom.getByRole('radio', { name: level }).click();
+      const now = await measure();
+      process.stdout.write(`zoom ${level}: photo ${now.photo.toFixed(0)} px (1×: ${at1.photo.toFixed(0)}), knob ${now.knob.toFixed(1)} px, tag ${now.tag.toFixed(1)} px, line ${now.line.toFixed(1)} px\n`);
+      expect(now.photo).toBeGreaterThan(at1.photo * 1.5);
+      expect(now.knob).toBeCloseTo(at1.knob, 0);
+      expect(now.tag).toBeCloseTo(at1.tag, 0);
+      expect(now.line).toBeCloseTo(at1.line, 0);
+      // The divider still sits where the clip is (the middle of the photo by default).
+      expect(now.handleAt).toBeCloseTo(at1.handleAt, 2);
+    }
+  });
+});

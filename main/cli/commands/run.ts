@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { AppError } from '../../../shared/errors';
 import { describeAlreadyDone, describeFollowing, describeResultsGone } from '../../../shared/engine/done-summary';
-import type { BatchEstimate } from '../../../shared/engine/model';
+import { DEFAULT_OUTPUT_FOLDER_NAME, type BatchEstimate } from '../../../shared/engine/model';
 import { describeRawPairs, describeSkip } from '../../../shared/engine/skip-text';
 import { UsageError } from '../errors';
 import { getWorkflowOrUsage } from '../workflow-lookup';
@@ -29,7 +29,7 @@ export function registerRunCommand(program: Command): void {
     .option('--aspect <ratio>', 'output aspect ratio, e.g. 16:9')
     .option('--size <size>', 'output size: 1K or 2K')
     .option('--image-field <field>', 'the image field single files are sent as')
-    .option('--out <dir>', 'output folder (default: the one in settings)')
+    .option('--out <dir>', `output folder (default: the one in settings, else a "${DEFAULT_OUTPUT_FOLDER_NAME}" folder next to the photos, as in the app)`)
     .option('--recursive', 'include photos in subfolders (mirrored in the output)')
     .option('--naming <template>', 'output names, e.g. "{name}_{workflow}{ext}"')
     .option('--on-collision <policy>', 'when a result name exists: suffix, skip or overwrite')

@@ -1,7 +1,7 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import type { UploadSizePolicy } from '../../../shared/engine/model';
-import type { ImageSize } from '../../../shared/service/model';
+import { DEFAULT_IMAGE_SIZE, IMAGE_SIZE_LONG_EDGE, type ImageSize } from '../../../shared/service/model';
 import { describeImageError, InputImageError } from './errors';
 import { heifColourOf, pixelsWithProfile } from './heif-colour';
 import { heifDeclaredSize } from './heif-size';
@@ -14,8 +14,9 @@ import { extractRawPreview, isRawPath } from './raw-preview';
 // stripped of metadata unless asked otherwise, shrunk to what the requested output size can use, re-encoded.
 
 /** Long edge of the service's output per size; the sandbox (and service) default is 1K. */
-export const OUTPUT_LONG_EDGE: Record<ImageSize, number> = { '1K': 1024, '2K': 2048 };
-export const DEFAULT_OUTPUT_SIZE: ImageSize = '1K';
+// One definition in shared/ (the app says "Default = 1,024 px" from the same constants).
+export const OUTPUT_LONG_EDGE: Readonly<Record<ImageSize, number>> = IMAGE_SIZE_LONG_EDGE;
+export const DEFAULT_OUTPUT_SIZE: ImageSize = DEFAULT_IMAGE_SIZE;
 export { DEFAULT_MAX_INPUT_PIXELS };
 const MAX_HEIC_BYTES = 150 * 1024 * 1024;
 

@@ -31,7 +31,8 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
           <h2 className="mono hot-card-name" title={config.path}>{name}</h2>
           <p className="muted mono hot-path">{config.path}</p>
         </div>
-        <label className="switch">
+        {/* A visible word beside the switch: a bare toggle did not say it arms the folder (or that it was off). */}
+        <label className="switch switch-labelled">
           <input
             type="checkbox"
             role="switch"
@@ -40,6 +41,7 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
             onChange={(e) => void setArmed(config.id, e.target.checked)}
           />
           <span className="switch-track" aria-hidden="true" />
+          <span className="switch-text" aria-hidden="true">Watch</span>
         </label>
       </header>
       <p>

@@ -77,7 +77,8 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
   const formErrors = useMemo(() => (ready && detail && form ? validateForm(detail, form) : {}), [ready, detail, form]);
   const shown = form?.showErrors ? formErrors : {};
 
-  const save = async () => {
+  /** `arm`: save and start watching at once (a new folder is otherwise saved Off). */
+  const save = async (arm = false) => {
     const imageErrors = Object.keys(formErrors).filter((k) => !k.startsWith('image:'));
     if (ready && imageErrors.length > 0) {
       revealFormErrors();
@@ -86,6 +87,7 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
     const { namingTemplate, studioFolder, ...rest } = draft;
     const result = await saveHotFolder({
       ...rest,
+      ...(arm ? { enabled: true } : {}),
       studioFolder: studioFolder.trim() || null,
       ...(namingTemplate.trim() ? { namingTemplate } : {}),
       parameters: ready && detail && form ? toParameters(detail, form) : {},
@@ -103,7 +105,14 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
       footer={
         <>
           <button type="button" className="btn" onClick={onClose}>Cancel</button>
-          <button type="button" className="btn btn-primary" onClick={() => void save()}>Save hot folder</button>
+          {draft.enabled ? (
+            <button type="button" className="btn btn-primary" onClick={() => void save()}>Save hot folder</button>
+          ) : (
+            <>
+              <button type="button" className="btn" onClick={() => void save()} title="Saved Off: turn on “Watch” on its card later">Save hot folder</button>
+              <button type="button" className="btn btn-primary" onClick={() => void save(true)}>Save and arm</button>
+            </>
+          )}
         </>
       }
     >

@@ -1,6 +1,6 @@
 import { EmptyState } from '../../components/EmptyState';
 import { ScreenTitle } from '../../components/ScreenTitle';
-import { percent } from '../../lib/format';
+import { percent, shortFolder } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 import { BatchPanel } from './BatchPanel';
 import { batchBadge, photos } from '../../../shared/engine/batch-badge';
@@ -48,6 +48,8 @@ export function QueueScreen() {
                   </span>
                   <span className={`progress progress-small progress-${badge.tone}`} aria-hidden="true"><span className="progress-fill" style={{ width: percent(badge.fill) }} /></span>
                   <span className="muted batch-card-meta">{photos(b.total)} · {new Date(b.createdAt).toLocaleString()}</span>
+                  {/* Which photos: batches of one workflow (several CLI runs) were told apart by nothing else. */}
+                  <span className="muted mono batch-card-folder" title={`Results in ${b.outputFolder}`}>{shortFolder(b.outputFolder)}</span>
                 </button>
               </li>
             );

@@ -43,8 +43,9 @@ export function Compare({ beforeUrl, afterUrl, name }: { beforeUrl: string | nul
       <div
         ref={frame}
         className="compare-slider"
-        // CSS zoom scales the frame and its limits together, so 2× and 4× simply scroll inside the viewer.
-        style={{ zoom }}
+        // CSS zoom scales the frame and its limits together, so 2× and 4× simply scroll inside the viewer. The labels
+        // and the divider undo it (`--zoom` in screens.css): they are controls, kept at screen size over the photo.
+        style={{ zoom, '--zoom': zoom } as React.CSSProperties}
         onPointerDown={(e) => {
           dragging.current = true;
           e.currentTarget.setPointerCapture?.(e.pointerId);

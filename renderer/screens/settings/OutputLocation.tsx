@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from 'react';
+import { DEFAULT_OUTPUT_FOLDER_NAME } from '../../../shared/engine/model';
 import { SettingText } from './SettingText';
 
 /**
@@ -22,7 +23,7 @@ export function OutputLocation({ folder, onSave }: { folder: string | null; onSa
             if (folder !== null) void onSave(null);
           }}
         />
-        In a “Batchroom” folder next to the originals
+        In a “{DEFAULT_OUTPUT_FOLDER_NAME}” folder next to the originals
       </label>
       <label className="inline-check">
         <input type="radio" name={name} checked={fixed} onChange={() => setFixed(true)} />

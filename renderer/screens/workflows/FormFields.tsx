@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { ASPECT_RATIOS, IMAGE_SIZES, type AspectRatio, type SwitchField, type TextField } from '../../../shared/service/model';
+import { ASPECT_RATIOS, DEFAULT_IMAGE_SIZE, IMAGE_SIZE_LONG_EDGE, IMAGE_SIZES, type AspectRatio, type SwitchField, type TextField } from '../../../shared/service/model';
 import { RadioGroup } from '../../components/RadioGroup';
 import { useActions, useApp } from '../../store/context';
 
@@ -74,6 +74,10 @@ function RatioShape({ ratio }: { ratio: AspectRatio }) {
   return <span className="ratio-shape" aria-hidden="true" style={{ width: `${w * scale}px`, height: `${h * scale}px` }} />;
 }
 
+const px = (n: number) => `${n.toLocaleString('en-US')} px`;
+/** "Default = 1,024 px · 1K = 1,024 px · 2K = 2,048 px on the long edge", from the service's sizes in shared/. */
+export const SIZE_HINT = `Default = ${px(IMAGE_SIZE_LONG_EDGE[DEFAULT_IMAGE_SIZE])} · ${IMAGE_SIZES.map((s) => `${s} = ${px(IMAGE_SIZE_LONG_EDGE[s])}`).join(' · ')} on the long edge`;
+
 export function OutputOverrides() {
   const aspect = useApp((s) => s.form?.aspectRatio ?? null);
   const size = useApp((s) => s.form?.imageSize ?? null);
@@ -99,6 +103,8 @@ export function OutputOverrides() {
         onChange={setImageSize}
         options={[{ value: null, content: 'Default' }, ...IMAGE_SIZES.map((s) => ({ value: s, content: s }))]}
       />
+      {/* What each choice means in pixels: "Default" alone did not say how large the results are. */}
+      <p className="field-hint">{SIZE_HINT}</p>
     </fieldset>
   );
 }

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { SelectField } from '../../components/SelectField';
 import {
-  COLLISION_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, type CollisionPolicy,
+  COLLISION_POLICIES, DEFAULT_OUTPUT_FOLDER_NAME, METADATA_POLICIES, OUTPUT_FORMATS, type CollisionPolicy,
 } from '../../../shared/engine/model';
 import { FolderPickButton } from '../../components/FolderPickButton';
 import { useActions, useApp } from '../../store/context';
@@ -19,7 +19,8 @@ export const COLLISION_LABELS: Record<CollisionPolicy, string> = {
   overwrite: 'Replace the existing file',
 };
 
-const NEXT_TO_PHOTOS = 'Batchroom folder next to the photos';
+// The engine's own default (main/core/engine/output-folder.ts) and the CLI's: one name, from shared/.
+const NEXT_TO_PHOTOS = `${DEFAULT_OUTPUT_FOLDER_NAME} folder next to the photos`;
 
 /** A file the browser host staged from a drop (`…/uploads/<random>/NAME`): its folder means nothing to the user. */
 const isStagedUpload = (path: string) => /[\\/]uploads[\\/][0-9a-f]{8,}[\\/][^\\/]+$/i.test(path);
@@ -92,7 +93,7 @@ export function PhotosPanel() {
         <p id={`${outId}-hint`} className="field-hint">
           {draft.outputFolder ?? settings?.outputFolder
             ? 'Results are saved in this folder.'
-            : 'Empty: results go to a “Batchroom” folder next to the photos. Settings → Output chooses one fixed folder instead.'}
+            : `Empty: results go to a “${DEFAULT_OUTPUT_FOLDER_NAME}” folder next to the photos. Settings → Output chooses one fixed folder instead.`}
         </p>
         {outputError && <p id={`${outId}-error`} className="field-error" role="alert">{outputError}</p>}
       </div>

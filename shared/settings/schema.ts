@@ -6,11 +6,23 @@ import {
 import { HotFolderConfigSchema } from '../hotfolders/model';
 
 /**
- * The live service's base URL, used when the settings name no other. A placeholder under the reserved `.example`
- * TLD until the production address is published: it can never resolve, so a build that still carries it fails with
- * "host not found" instead of talking to a stranger's server. Change it here (and only here).
+ * The service URL when none was chosen: "no live service yet". The service's spec (service-api-v1.md) names no public
+ * address — each provider gives its own `https://…/api/v1` — so no real host can be built in. What runs by default is
+ * the built-in sandbox (README, docs/sandbox.md: `sandboxMode: 'auto'` uses it while this URL has no key). The value
+ * is a reserved `.example` name that can never resolve, so a key sent before a URL is chosen fails with "host not found"
+ * instead of reaching a stranger's server; the app shows it as "none set" (isUnsetServiceUrl), never as an address.
+ * It stays this exact string: keys in the OS keychain are filed under it.
  */
 export const LIVE_SERVICE_URL = 'https://api.batchroom-service.example/api/v1';
+
+/** Whether a service URL is the built-in "none chosen" value (by origin: `/api/v1` or a trailing slash do not matter). */
+export function isUnsetServiceUrl(url: string): boolean {
+  try {
+    return new URL(url).origin === new URL(LIVE_SERVICE_URL).origin;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Bumped whenever a stored key is renamed, removed or changes meaning; each bump comes with a migration in

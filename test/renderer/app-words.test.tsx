@@ -1,7 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { batch, counts, standardBridge } from './helpers/fixtures';
+import { batch, counts, settings, standardBridge } from './helpers/fixtures';
 import { renderApp, showView } from './helpers/render-app';
 
 // Issue 31 #18: what the app says where choices are made — the pixel size behind "Default", and which photos each
@@ -35,5 +35,20 @@ describe('the batch list', () => {
     expect(texts).toContainEqual(expect.stringContaining('…/shoot-a/Batchroom'));
     expect(texts).toContainEqual(expect.stringContaining('…/shoot-b/Batchroom'));
     expect(within(list).getByText('…/shoot-a/Batchroom')).toHaveAttribute('title', 'Results in /Users/ann/Pictures/shoot-a/Batchroom');
+  });
+});
+
+describe('the service URL setting', () => {
+  it('shows "none set" and the sandbox instead of the reserved .example address, and a chosen address as it is', async () => {
+    await showView('settings', standardBridge());
+    const field = await screen.findByRole('textbox', { name: 'Service URL' });
+    expect(field).toHaveValue('');
+    expect(field).toHaveAttribute('placeholder', expect.stringContaining('https://…/api/v1'));
+    expect(screen.getByText(/None set: Batchroom runs against its built-in sandbox/)).toBeInTheDocument();
+    cleanup();
+
+    await showView('settings', standardBridge({ 'settings:get': () => ({ settings: { ...settings, serviceUrl: 'https://api.provider.test/api/v1' }, warnings: [] }) }));
+    expect(await screen.findByRole('textbox', { name: 'Service URL' })).toHaveValue('https://api.provider.test/api/v1');
+    expect(screen.queryByText(/None set/)).toBeNull();
   });
 });

@@ -4,8 +4,9 @@ import { useEffect, useId, useState, type ReactNode } from 'react';
  * A text setting edited locally and saved on blur or Enter, checked first by `validate` so a typo never
  * reaches main (and a refusal from main puts the saved value back).
  */
-export function SettingText({ label, value, onSave, validate, hint, mono, type = 'text', preview }: {
+export function SettingText({ label, value, onSave, validate, hint, mono, type = 'text', preview, placeholder }: {
   label: string;
+  placeholder?: string;
   value: string;
   onSave: (value: string) => Promise<boolean>;
   validate?: (value: string) => string | null;
@@ -35,6 +36,7 @@ export function SettingText({ label, value, onSave, validate, hint, mono, type =
         type={type}
         className={`input${mono ? ' input-mono' : ''}`}
         value={text}
+        placeholder={placeholder}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
         onChange={(e) => {

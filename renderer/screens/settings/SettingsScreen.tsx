@@ -13,6 +13,7 @@ import { ConsentPrompt } from './ConsentPrompt';
 import { KeySection } from './KeySection';
 import { OutputLocation } from './OutputLocation';
 import { ResultFileSettings } from './ResultFileSettings';
+import { ServiceUrlSetting } from './ServiceUrlSetting';
 import { SettingText } from './SettingText';
 import { StudioSection } from './StudioSection';
 import { METADATA_LABELS, RAW_PAIR_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
@@ -56,7 +57,7 @@ export function SettingsScreen() {
 
       <section className="panel" aria-label="Service">
         <h2 className="panel-title">Service</h2>
-        <SettingText label="Service URL" mono type="url" value={settings.serviceUrl} validate={(v) => firstIssue('serviceUrl', v)} onSave={(v) => save({ serviceUrl: v })} />
+        <ServiceUrlSetting validate={(v) => firstIssue('serviceUrl', v)} onSave={(v) => save({ serviceUrl: v })} />
         <div className="field">
           <label className="field-label" htmlFor="sandbox-mode">Sandbox</label>
           <select id="sandbox-mode" className="input" value={settings.sandboxMode} onChange={(e) => void save({ sandboxMode: e.target.value as SandboxMode })}>

@@ -1,0 +1,27 @@
+import { isUnsetServiceUrl } from '../../../shared/settings/schema';
+import { useApp } from '../../store/context';
+import { SettingText } from './SettingText';
+
+/**
+ * The service address. Batchroom has no live address built in (the service's spec names none; each provider gives
+ * its own): until one is set the field is empty and says the built-in sandbox is used, rather than showing the
+ * reserved `.example` value as if it were a real server.
+ */
+export function ServiceUrlSetting({ validate, onSave }: { validate: (value: string) => string | null; onSave: (value: string) => Promise<boolean> }) {
+  const serviceUrl = useApp((s) => s.settings?.serviceUrl ?? '');
+  const unset = isUnsetServiceUrl(serviceUrl);
+  return (
+    <SettingText
+      label="Service URL"
+      mono
+      type="url"
+      value={unset ? '' : serviceUrl}
+      placeholder="https://…/api/v1 — the address your service provider gave you"
+      validate={validate}
+      onSave={onSave}
+      hint={unset
+        ? 'None set: Batchroom runs against its built-in sandbox (test credits, simulated edits). Enter your provider’s address and add your key to use the live service.'
+        : undefined}
+    />
+  );
+}

@@ -237,8 +237,12 @@ export function createResultMetadataWriter(options: { configDir: string; creator
         return outcome(warnings);
       }
       const copy = source ? copyArgs(source) : [];
+      // The offset the capture date was placed in time by, written beside EXIF's date: where it came from the value
+      // itself (XMP, IPTC) or a record ExifTool cannot copy (FLIR), the result's EXIF date alone reads as local time.
+      const offset = source ? (await captures.get(source))?.captureOffset : null;
       const set = [
         '-n', '-Orientation#=1', `-ExifImageWidth=${request.width}`, `-ExifImageHeight=${request.height}`,
+        ...(offset ? [`-ExifIFD:OffsetTimeOriginal=${offset}`] : []),
         ...provenanceArgs(request.provenance, options.creatorTool),
         ...(policy === 'strip-gps' ? NO_LOCATION : []),
         ...(source ? IPTC_UTF8 : []),

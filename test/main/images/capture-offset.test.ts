@@ -139,6 +139,12 @@ describe('capture dates with the offset they are written with (issue 31 #5)', ()
         const provenance = { workflowId: 'w', workflowName: 'W', parameters: {}, executionId: null, creditsCharged: 0, sourceName: c.file, sourceSha256: null };
         await writer.apply(result, { source: join(dir.path, c.file), policy, provenance, width: 16, height: 12 });
         expect(new Date((await stat(result)).mtimeMs).toISOString(), policy).toBe(new Date(expectedMs(c)).toISOString());
+        // The result itself says when it was taken, offset included: read back, it is the same instant (a FLIR
+        // record, which ExifTool cannot copy, gave the result an EXIF date without its offset: local time).
+        if (policy === 'keep') {
+          const back = await readCaptureInfo(writer.command, result);
+          expect(new Date(back.capturedAtMs).toISOString(), 'the result read back').toBe(new Date(expectedMs(c)).toISOString());
+        }
       }
     });
   });

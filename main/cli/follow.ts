@@ -26,10 +26,9 @@ export async function followBatches(session: CliSession, batches: BatchSummary[]
     interrupt.dispose();
   }
   if (outcome.kind === 'interrupted') {
-    const said = session.status.mode === 'sandbox'
-      // The embedded sandbox lives in this process: what it was running ends with it (no real credits involved).
-      ? 'batchroom: interrupted. The built-in sandbox stops with this command, so executions it was running are lost (nothing real was spent); `batchroom resume` sends the items not yet sent.'
-      : 'batchroom: interrupted. The batch is kept in the journal; `batchroom resume` finishes it without resubmitting anything already sent.';
+    // The built-in sandbox keeps its executions in the state folder too: the next command's sandbox runs what this one
+    // was running, so `resume` finishes it the same way against it as against a live service.
+    const said = 'batchroom: interrupted. The batch is kept in the journal; `batchroom resume` finishes it without resubmitting anything already sent.';
     process.stderr.write(`${fit(said, lineWidth(process.stderr), '  ')}\n`);
     return EXIT.interrupted;
   }

@@ -76,6 +76,11 @@ export class Accounts {
     account.active += 1;
   }
 
+  /** Counts an execution taken over from a stopped sandbox as queued or running (it was accepted before; no limit). */
+  occupySlot(key: string): void {
+    this.get(key).active += 1;
+  }
+
   release(key: string): void {
     const account = this.get(key);
     account.active = Math.max(0, account.active - 1);

@@ -54,7 +54,7 @@ export const executeWorkflow: ApiHandler = async (core, { req, key, params }) =>
   }
   const willFail = core.faults.roll('executionFailure', 'execute', core.faults.current.executionFailureRate);
   if (willFail) core.stats.fault('executionFailure');
-  const record = core.executions.create(key, workflow, { images, texts: request.texts, switches: request.switches, output: request.output }, willFail);
+  const record = core.executions.create(key, workflow, { images, texts: request.texts, switches: request.switches, output: request.output }, willFail, request);
   return { status: 202, body: executeAccepted(record) };
 };
 

@@ -1,12 +1,16 @@
 import { Accounts } from './accounts';
 import { memoryCreditLedger, sqliteCreditLedger, type CreditLedger } from './credit-ledger';
+import { sqliteExecutionLedger, type ExecutionLedger } from './execution-ledger';
 import { Executions } from './executions';
+import { resolveImage } from './inputs';
 import { FaultInjector } from './faults';
 import { Limiter } from './limiter';
 import type { OutageControl } from './outage';
 import { mergeFaults, type FaultSettings, type SandboxLimits } from './options';
 import { ResultStore } from './results';
 import { StatsRecorder } from './stats';
+import type { ValidatedRequest } from './validate';
+import type { WorkflowRunInput } from './workflow-types';
 
 // Everything the request handlers share, built once per running sandbox.
 
@@ -32,6 +36,7 @@ export class SandboxCore {
   readonly imaging: Limiter;
   private currentLimits: SandboxLimits;
   private readonly ledger: CreditLedger;
+  private readonly executionLedger: ExecutionLedger | undefined;
   /** Set by startSandbox once the server listens (the outage simulation needs the server itself). */
   outage: OutageControl | null = null;
 
@@ -45,6 +50,7 @@ export class SandboxCore {
       : memoryCreditLedger(settings.credits);
     this.accounts = new Accounts(this.ledger, () => this.currentLimits);
     this.results = new ResultStore(settings.origin, () => this.currentLimits.maxStoredResultBytes);
+    this.executionLedger = settings.creditsFile ? sqliteExecutionLedger(settings.creditsFile) : undefined;
     this.executions = new Executions({
       accounts: this.accounts,
       results: this.results,
@@ -52,7 +58,15 @@ export class SandboxCore {
       imaging: this.imaging,
       durationMs: () => settings.executionDurationMs,
       resultTtlMs: () => settings.resultTtlMs,
+      ...(this.executionLedger ? { ledger: this.executionLedger, prepare: (request: ValidatedRequest) => this.prepare(request) } : {}),
     });
+  }
+
+  /** A kept request's images fetched and decoded again, as when it was accepted. */
+  private async prepare(request: ValidatedRequest): Promise<WorkflowRunInput> {
+    const limits = this.currentLimits;
+    const entries = await Promise.all(Object.entries(request.images).map(async ([id, value]) => [id, await resolveImage(`images.${id}`, value, limits)] as const));
+    return { images: Object.fromEntries(entries), texts: request.texts, switches: request.switches, output: request.output };
   }
 
   limits(): SandboxLimits {
@@ -75,5 +89,6 @@ export class SandboxCore {
     this.executions.close();
     this.results.close();
     this.ledger.close();
+    this.executionLedger?.close();
   }
 }

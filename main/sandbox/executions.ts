@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { Accounts } from './accounts';
+import type { ExecutionLedger, PersistedExecution } from './execution-ledger';
 import type { Limiter } from './limiter';
 import type { ResultStore } from './results';
 import type { StatsRecorder } from './stats';
+import type { ValidatedRequest } from './validate';
 import type { WorkflowDefinition, WorkflowResult, WorkflowRunInput } from './workflow-types';
+import { findWorkflow } from './workflows';
 
 // Execution lifecycle: queued (10% of the duration) → running (progress rising in 5-point steps while the edit runs
 // on sharp's thread pool) → completed (no earlier than the configured duration, and never before the edit is done)
@@ -38,6 +41,10 @@ export interface ExecutionDeps {
   durationMs: () => number;
   resultTtlMs: () => number;
   now?: () => number;
+  /** Keeps executions across sandboxes on one state folder (the embedded sandbox); none for a sandbox of its own. */
+  ledger?: ExecutionLedger;
+  /** A kept request's images fetched and decoded again, to run an execution taken over from a stopped sandbox. */
+  prepare?: (request: ValidatedRequest) => Promise<WorkflowRunInput>;
 }
 
 export class Executions {
@@ -51,7 +58,7 @@ export class Executions {
   }
 
   /** Creates an execution for an already charged request and schedules its lifecycle. */
-  create(key: string, workflow: WorkflowDefinition, input: WorkflowRunInput, willFail: boolean): ExecutionRecord {
+  create(key: string, workflow: WorkflowDefinition, input: WorkflowRunInput, willFail: boolean, request?: ValidatedRequest): ExecutionRecord {
     const duration = this.deps.durationMs();
     const queuedMs = Math.round(duration * 0.1);
     const record: ExecutionRecord = {
@@ -67,15 +74,72 @@ export class Executions {
       resultLabels: [],
     };
     this.records.set(record.id, record);
+    if (request) this.deps.ledger?.accepted(record, request);
     this.deps.stats.executionCreated(key, workflow.creditCost);
     this.later(queuedMs, () => this.start(record, workflow, input, willFail));
     return record;
   }
 
-  /** Only the key that created an execution can see it. */
+  /**
+   * Takes over an execution a stopped sandbox charged and left unfinished (or finished with results only it held):
+   * same id, same charge, run again from its request (`prepare` fetches and decodes the images again). Nothing is
+   * charged again; if it cannot run, it fails and is refunded like any failed execution.
+   */
+  private adopt(persisted: PersistedExecution): ExecutionRecord {
+    const workflow = findWorkflow(persisted.workflowId);
+    const prepare = this.deps.prepare;
+    const duration = this.deps.durationMs();
+    const queuedMs = Math.round(duration * 0.1);
+    const record: ExecutionRecord = {
+      id: persisted.id, key: persisted.key, workflowId: persisted.workflowId, status: 'queued', createdAt: persisted.createdAt,
+      runningMs: duration - queuedMs, creditsCharged: persisted.creditsCharged, creditsRefunded: 0, resultUrls: [], resultLabels: [],
+    };
+    this.records.set(record.id, record);
+    if (persisted.status === 'failed') {
+      // Already failed and refunded by the sandbox that ran it: said again as it was.
+      Object.assign(record, {
+        status: 'failed', startedAt: record.createdAt, finishedAt: record.createdAt, creditsRefunded: record.creditsCharged,
+        error: { code: 'execution_failed', message: 'the execution failed (in a built-in sandbox that has since stopped); refunded' },
+      });
+      return record;
+    }
+    if (persisted.status === 'completed' && (persisted.request === null || (persisted.resultsExpireAt ?? 0) <= this.now())) {
+      // Completed and paid, its results expired: as a real service says it, 410 on the result URL.
+      const at = persisted.resultsExpireAt ?? record.createdAt;
+      Object.assign(record, { status: 'completed', startedAt: record.createdAt, finishedAt: at, resultsExpireAt: at, resultUrls: [this.deps.results.goneUrl()], resultLabels: [null] });
+      return record;
+    }
+    this.deps.accounts.occupySlot(record.key);
+    this.deps.stats.executionCreated(record.key, 0);
+    const request = persisted.request;
+    if (!workflow || !request || !prepare) {
+      // Failed at once (from queued): the stats count it as a start and a failure.
+      record.startedAt = this.now();
+      this.deps.stats.transition('queued', 'running');
+      this.fail(record, 'execution_failed', 'the built-in sandbox that ran this execution stopped, and its request is gone: refunded');
+      return record;
+    }
+    prepare(request).then(
+      (input) => this.later(queuedMs, () => this.start(record, workflow, input, false)),
+      (error: unknown) => {
+        if (this.closed) return;
+        record.startedAt = this.now();
+        this.deps.stats.transition('queued', 'running');
+        this.fail(record, 'processing_failed', `the image could not be processed again: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
+    return record;
+  }
+
+  /**
+   * Only the key that created an execution can see it. One this sandbox never saw may be a stopped sandbox's on the
+   * same state folder: then it is taken over here.
+   */
   find(key: string, id: string): ExecutionRecord | undefined {
     const record = this.records.get(id);
-    return record && record.key === key ? record : undefined;
+    if (record) return record.key === key ? record : undefined;
+    const orphan = this.closed ? null : this.deps.ledger?.claim(id, key);
+    return orphan ? this.adopt(orphan) : undefined;
   }
 
   /** 0 while queued, 5-point steps up to 95 while running, 100 when completed; frozen where a failure stopped it. */
@@ -122,6 +186,7 @@ export class Executions {
     record.resultsExpireAt = record.finishedAt + ttl;
     this.deps.stats.transition('running', 'completed');
     this.deps.accounts.release(record.key);
+    this.deps.ledger?.finished(record);
   }
 
   private fail(record: ExecutionRecord, code: 'execution_failed' | 'processing_failed', message: string): void {
@@ -133,6 +198,7 @@ export class Executions {
     this.deps.stats.refunded(record.creditsCharged);
     this.deps.stats.transition('running', 'failed');
     this.deps.accounts.release(record.key);
+    this.deps.ledger?.finished(record);
   }
 
   private later(ms: number, action: () => void): void {

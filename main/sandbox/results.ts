@@ -50,6 +50,13 @@ export class ResultStore {
     this.expired.add(token);
   }
 
+  /** A URL that answers 410 Gone: the result of a completed execution whose files expired in a sandbox now stopped. */
+  goneUrl(): string {
+    const token = randomBytes(16).toString('hex');
+    this.expired.add(token);
+    return `${this.origin}/results/${token}/1.jpg`;
+  }
+
   get bytesStored(): number {
     return this.storedBytes;
   }

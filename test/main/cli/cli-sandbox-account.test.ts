@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli } from './run-cli';
+import { cliEnv, ndjson, runCli, startCli, type CliProcess } from './run-cli';
 
 // The real command against the built-in sandbox (no key): its account lives in the state folder, so what one command
 // spends the next one sees, as with a real account.
@@ -20,7 +20,10 @@ beforeAll(async () => {
   }
 });
 
+const started: CliProcess[] = [];
+
 afterAll(async () => {
+  for (const cli of started) if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -58,5 +61,31 @@ describe('the built-in sandbox account across commands', { timeout: 120_000 }, (
     expect(lines[web + 1]).toMatch(/website only: Batchroom and the API never spend them/);
     expect(result.stdout).toMatch(/kept in the state folder \(sandbox-account\.db\)/);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+  });
+
+  it('Ctrl-C after the photos were sent, then `resume`: their results are saved and paid for once', async () => {
+    const env = cliEnv(join(dir, 'interrupted'));
+    const out = join(dir, 'interrupted-out');
+    const cli = startCli(['--json', 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--out', out, '--yes', photos], env);
+    started.push(cli);
+    let submitted = 0;
+    await new Promise<void>((resolve, reject) => {
+      cli.onLine((line) => {
+        const record = JSON.parse(line) as { type?: string; state?: string };
+        if (record.type === 'item' && record.state === 'submitted' && ++submitted === 2) resolve();
+      });
+      void cli.done.then((r) => reject(new Error(`run ended before both photos were sent: ${r.stdout}\n${r.stderr}`)));
+    });
+    cli.child.kill('SIGINT');
+    const interrupted = await cli.done;
+    expect(interrupted.code, interrupted.stderr).toBe(130);
+    expect(ndjson(interrupted.stdout).some((r) => r.type === 'summary')).toBe(false);
+    expect(await apiCredits(env)).toBe(998);
+
+    // The executions the stopped command's sandbox was running are run by this one's: nothing is sent or paid again.
+    const resumed = await runCli(['--json', 'resume'], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(ndjson(resumed.stdout).at(-1)).toMatchObject({ type: 'summary', saved: 2, failed: 0, unknown: 0, chargedNoResult: 0 });
+    expect(await apiCredits(env)).toBe(998);
   });
 });

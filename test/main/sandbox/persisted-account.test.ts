@@ -65,6 +65,30 @@ describe('the embedded sandbox account', { timeout: 30_000 }, () => {
     expect(refused.body.error).toMatchObject({ code: 'insufficient_credits', available: 0 });
   });
 
+  it('an execution a stopped sandbox charged is run by the next one on the state folder, once, and not charged again', async () => {
+    const stateDir = await tempDir();
+    const first = await embedded(stateDir);
+    const accepted = await execute(first);
+    expect(accepted.status).toBe(202);
+    const id = accepted.body.executionId as string;
+    // Another sandbox on the folder while the first still runs: the execution is not its to take.
+    const bystander = await embedded(stateDir);
+    expect((await sandboxApi(bystander)(`/executions/${id}`)).status).toBe(404);
+    await first.close(); // as a command stopped by Ctrl-C: the execution was charged and never finished
+
+    const [second, third] = [await embedded(stateDir), await embedded(stateDir)];
+    const [asked, alsoAsked] = await Promise.all([sandboxApi(second)(`/executions/${id}`), sandboxApi(third)(`/executions/${id}`)]);
+    // One sandbox takes it over; the other does not run it a second time.
+    expect([asked.status, alsoAsked.status].sort()).toEqual([200, 404]);
+    const owner = asked.status === 200 ? second : third;
+    const done = await waitForExecution(owner, id);
+    expect(done).toMatchObject({ status: 'completed', creditsCharged: accepted.body.creditsCharged });
+    const result = await fetch(done.resultUrls[0]);
+    expect(result.status).toBe(200);
+    expect((await result.arrayBuffer()).byteLength).toBeGreaterThan(100);
+    expect((await sandboxApi(owner)('/balance')).body.apiCredits).toBe(1000 - accepted.body.creditsCharged);
+  });
+
   it('a sandbox without a state folder still starts every key afresh', async () => {
     const first = await startEmbeddedSandbox();
     cleanups.push(() => first.close());

@@ -20,6 +20,7 @@ import { Runner } from './runner';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
 import { providerReportOf, reorderItems, retryFailedItems, type ControlContext } from './batch-controls';
 import { createFileFacts } from '../images/file-facts';
+import { createRawPreviewCheck } from '../images/raw-check';
 import { createRecentReads, type ServiceRead } from './recent-reads';
 import { createResultMetadataWriter } from '../images/result-metadata';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
@@ -49,10 +50,10 @@ export function createEngine(options: EngineOptions): Engine {
   }), options.eventIntervalMs ?? 100);
 
   const doneLedger = options.doneLedger ?? journalDoneLedger(journal);
-  // The estimate reads every input; Start, moments later, finds them unchanged and does not read them again.
-  const fileFacts = createFileFacts();
   const recentReads = createRecentReads(nowMs);
   const resultMetadata = options.resultMetadata ?? createResultMetadataWriter({ configDir: dirname(journal.path), creatorTool: `${APP_NAME} ${APP_VERSION}` });
+  // The estimate reads every input; Start, moments later, finds them unchanged and does not read them again.
+  const fileFacts = createFileFacts({ rawRefusal: createRawPreviewCheck(resultMetadata.command) });
   const runner: Runner = new Runner({
     journal, client, logger, concurrency, now,
     encodeConcurrency: options.encodeConcurrency,

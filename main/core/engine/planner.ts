@@ -9,6 +9,7 @@ import type { WorkflowDetail } from '../../../shared/service/model';
 import { classifyInputFile } from '../images/classify';
 import type { FileFacts } from '../images/file-facts';
 import { resolveInputs } from '../images/resolve-inputs';
+import { isRawPath } from '../images/raw-preview';
 import type { DoneLedger } from '../journal/done-ledger';
 import { ledgerKey, parametersHash } from '../journal/ledger-key';
 import type { NewItem } from '../journal/types';
@@ -153,6 +154,12 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
     keys.set(push(sources, relDir, displayName, hash, null, claimKey, seen ? seen.updatedAt : null), key);
   };
 
+  // A RAW the encoder will refuse (no preview large enough, unreadable) is refused here: not priced, not named, not
+  // counted against the budget — it was never going to cost anything. A hot folder's RAW is left to the encoder: its
+  // failure is what moves the original to Failed/. A check that itself fails leaves the decision to the encoder too.
+  const rawRefusalOf = (path: string): Promise<string | null> =>
+    (spec.source.kind !== 'hotFolder' && isRawPath(path) ? facts.rawRefusal(path).catch(() => null) : Promise.resolve(null));
+
   if (spec.inputs.paths.length > 0) {
     const field = defaultImageField(workflow, spec);
     const scan = await resolveInputs(spec.inputs.paths, {
@@ -172,6 +179,8 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
       hash.catch(() => undefined); // awaited in order below; a failure before its turn is not an unhandled rejection
       return hash;
     });
+    // Every RAW asked at once: the checker answers many per ExifTool command (raw-check.ts).
+    const refusals = scan.files.map((file) => rawRefusalOf(file.path));
     try {
       for (const [index, file] of scan.files.entries()) {
         const display = file.relDir ? join(file.relDir, basename(file.path)) : basename(file.path);
@@ -182,6 +191,12 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
           const reason = `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
           skipped.push({ path: file.path, reason });
           push({ [field]: file.path }, file.relDir, display, null, reason);
+          continue;
+        }
+        const refusal = await refusals[index];
+        if (refusal) {
+          skipped.push({ path: file.path, reason: refusal });
+          push({ [field]: file.path }, file.relDir, display, hash, refusal);
           continue;
         }
         await addRunnable({ [field]: file.path }, file.relDir, display, hash, file.path);
@@ -202,6 +217,8 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
       sources[field] = path;
       const verdict = classifyInputFile(path);
       if (!verdict.ok) { problem = `${basename(path)}: ${verdict.reason}`; break; }
+      const refusal = await rawRefusalOf(path);
+      if (refusal) { problem = `${basename(path)}: ${refusal}`; break; }
       try {
         hashes.push(`${field}=${await facts.contentHash(path)}`);
       } catch (error) {

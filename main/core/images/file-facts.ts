@@ -19,6 +19,8 @@ export interface FileFacts {
   contentHash(path: string): Promise<string>;
   /** The long edge in pixels from the image header (no pixels decoded); 0 when the header cannot be read. */
   longEdge(path: string): Promise<number>;
+  /** A RAW's refusal (raw-check.ts): why the encoder will refuse it, or null. Null too without a checker. */
+  rawRefusal(path: string): Promise<string | null>;
 }
 
 interface Entry {
@@ -27,6 +29,7 @@ interface Entry {
   readAt: number;
   hash?: string;
   longEdge?: number;
+  raw?: { refusal: string | null };
 }
 
 /** Files remembered at most (a few hundred bytes each): a few shoots' worth; the oldest looked-at goes first. */
@@ -49,7 +52,11 @@ async function readLongEdge(path: string): Promise<number> {
   }
 }
 
-export function createFileFacts(options: { maxEntries?: number; hash?: (path: string) => Promise<string>; now?: () => number } = {}): FileFacts {
+export function createFileFacts(options: {
+  maxEntries?: number; hash?: (path: string) => Promise<string>; now?: () => number;
+  /** The engine's RAW checker (its ExifTool); without one a RAW is judged when it is encoded, as before planning knew. */
+  rawRefusal?: (path: string) => Promise<string | null>;
+} = {}): FileFacts {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const hash = options.hash ?? hashFile;
   const now = options.now ?? Date.now;
@@ -62,7 +69,7 @@ export function createFileFacts(options: { maxEntries?: number; hash?: (path: st
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
   };
 
-  async function fact<K extends 'hash' | 'longEdge'>(path: string, key: K, read: (path: string) => Promise<Entry[K] & {}>): Promise<Entry[K] & {}> {
+  async function fact<K extends 'hash' | 'longEdge' | 'raw'>(path: string, key: K, read: (path: string) => Promise<Entry[K] & {}>): Promise<Entry[K] & {}> {
     const at = now();
     const { identity, racy } = await identityOf(path, at);
     const known = entries.get(path);
@@ -80,5 +87,9 @@ export function createFileFacts(options: { maxEntries?: number; hash?: (path: st
   return {
     contentHash: (path) => fact(path, 'hash', hash),
     longEdge: (path) => fact(path, 'longEdge', readLongEdge).catch(() => 0),
+    rawRefusal: async (path) => {
+      const check = options.rawRefusal;
+      return check ? (await fact(path, 'raw', async (p) => ({ refusal: await check(p) }))).refusal : null;
+    },
   };
 }

@@ -19,9 +19,12 @@ export const NO_USABLE_PREVIEW = 'this RAW file has no embedded preview large en
 export const UNREADABLE_RAW = 'this RAW file cannot be read (truncated or damaged)';
 
 /** The tags cameras store their previews under (Canon/Sony/Fuji: PreviewImage, Nikon/Panasonic: JpgFromRaw). */
-const PREVIEW_TAGS = ['JpgFromRaw', 'PreviewImage', 'OtherImage'];
+export const PREVIEW_TAGS = ['JpgFromRaw', 'PreviewImage', 'OtherImage'];
 
 export const isRawPath = (path: string): boolean => isRawName(basename(path));
+
+/** The reason for a RAW ExifTool could not open at all. */
+export const cannotRead = (error: unknown): string => `this RAW file cannot be read (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`;
 
 /** EXIF orientation → the sharp operations that make the pixels upright (checked against libvips' autoOrient). */
 function orient(image: Sharp, orientation: number): Sharp {
@@ -37,9 +40,12 @@ function orient(image: Sharp, orientation: number): Sharp {
   }
 }
 
-interface Candidate { data: Buffer; pixels: number; edge: number; orientation: number | undefined }
+/** A preview's size: what decides whether the RAW is sent (the largest by pixels) or refused. */
+export interface PreviewSize { pixels: number; edge: number }
 
-async function measure(data: Buffer): Promise<Candidate | null> {
+interface Candidate extends PreviewSize { data: Buffer; orientation: number | undefined }
+
+export async function measure(data: Buffer): Promise<Candidate | null> {
   try {
     const meta = await sharp(data).metadata();
     if (meta.format !== 'jpeg' || !meta.width || !meta.height) return null;
@@ -64,9 +70,38 @@ export function rawOrientation(tags: Record<string, unknown>): number {
  * Whether ExifTool could not read the RAW's bytes: an Error, or a warning (never a `[minor]` one) that a value or
  * block is missing or cut short. Other warnings (a MakerNote it does not know) say nothing about the previews.
  */
-function unreadable(tags: Record<string, unknown>): boolean {
+export function unreadable(tags: Record<string, unknown>): boolean {
   return Object.entries(tags).some(([key, v]) => typeof v === 'string' && (/(^|:)Error$/.test(key)
     || (/(^|:)Warning$/.test(key) && !v.startsWith('[minor] ') && /error reading|truncated/i.test(v))));
+}
+
+export const largestPreview = <T extends PreviewSize>(candidates: readonly T[]): T | null =>
+  candidates.reduce<T | null>((a, b) => (a && a.pixels >= b.pixels ? a : b), null);
+
+/**
+ * Why a RAW whose largest preview is `best` is refused — before anything is submitted, so nothing is spent — or null.
+ * The one rule for the encoder and the planner (raw-check.ts), which must refuse exactly what the encoder will.
+ */
+export function previewRefusal(best: PreviewSize | null, tags: Record<string, unknown>): string | null {
+  // A truncated RAW has its previews' offsets but not their bytes ("Error reading JpgFromRaw from file"): that is a
+  // file that cannot be read, not a camera that embedded only a thumbnail.
+  if (!best || best.edge < MIN_RAW_PREVIEW_EDGE) return unreadable(tags) ? UNREADABLE_RAW : NO_USABLE_PREVIEW;
+  // Measured from the preview's header: one declaring more than the upload limit is never decoded, here or later.
+  if (best.pixels > DEFAULT_MAX_INPUT_PIXELS) return tooLargeMessage(DEFAULT_MAX_INPUT_PIXELS);
+  return null;
+}
+
+/** Every preview of the RAW (-a: a RAW may hold several under one name, one per SubIFD), as ExifTool extracts it. */
+export async function extractPreviews(path: string, exiftool: ExifToolCommand): Promise<Buffer[]> {
+  const dir = await mkdtemp(join(tmpdir(), 'batchroom-raw-'));
+  try {
+    // Written by ExifTool straight to a file: a 17 MB preview took 5.3 s to encode as base64 JSON through the
+    // process's text output, 0.6 s this way.
+    await exiftool(['-charset', 'filename=utf8', '-a', '-G1', '-b', ...PREVIEW_TAGS.map((t) => `-${t}`), '-W', join(dir, '%g1-%t%-c.bin'), path]);
+    return await Promise.all((await readdir(dir)).map((name) => readFile(join(dir, name))));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -77,28 +112,18 @@ export async function extractRawPreview(path: string, exiftool: ExifToolCommand 
   if (!exiftool) throw new InputImageError('RAW files need ExifTool, which this run was started without');
   let tags: Record<string, unknown>;
   let previews: Buffer[];
-  const dir = await mkdtemp(join(tmpdir(), 'batchroom-raw-'));
   try {
     // Every Orientation with its IFD (-a -G1): ExifTool's own pick prefers a full-resolution SubIFD's, and D70 NEFs and
     // A330 ARWs store 1 there while IFD0 (what the camera and every viewer go by) says 6. The preview tags are named
     // (not extracted: no -b) so that ExifTool says when their bytes are missing ("Error reading JpgFromRaw").
     tags = (JSON.parse(await exiftool(['-charset', 'filename=utf8', '-j', '-n', '-a', '-G1', '-Orientation', '-Warning', '-Error', ...PREVIEW_TAGS.map((t) => `-${t}`), path])) as Record<string, unknown>[])[0] ?? {};
-    // Every preview (-a: a RAW may hold several under one name, one per SubIFD) written by ExifTool straight to a
-    // file: a 17 MB preview took 5.3 s to encode as base64 JSON through the process's text output, 0.6 s this way.
-    await exiftool(['-charset', 'filename=utf8', '-a', '-G1', '-b', ...PREVIEW_TAGS.map((t) => `-${t}`), '-W', join(dir, '%g1-%t%-c.bin'), path]);
-    previews = await Promise.all((await readdir(dir)).map((name) => readFile(join(dir, name))));
+    previews = await extractPreviews(path, exiftool);
   } catch (error) {
-    throw new InputImageError(`this RAW file cannot be read (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    throw new InputImageError(cannotRead(error));
   }
-  const candidates = (await Promise.all(previews.map(measure))).filter((c): c is Candidate => c !== null);
-  const best = candidates.reduce<Candidate | null>((a, b) => (a && a.pixels >= b.pixels ? a : b), null);
-  // A truncated RAW has its previews' offsets but not their bytes ("Error reading JpgFromRaw from file"): that is a
-  // file that cannot be read, not a camera that embedded only a thumbnail.
-  if (!best || best.edge < MIN_RAW_PREVIEW_EDGE) throw new InputImageError(unreadable(tags) ? UNREADABLE_RAW : NO_USABLE_PREVIEW);
-  // Measured from the preview's header: one declaring more than the upload limit is never decoded, here or later.
-  if (best.pixels > DEFAULT_MAX_INPUT_PIXELS) throw new InputImageError(tooLargeMessage(DEFAULT_MAX_INPUT_PIXELS));
+  const best = largestPreview((await Promise.all(previews.map(measure))).filter((c): c is Candidate => c !== null));
+  const refusal = previewRefusal(best, tags);
+  if (refusal !== null || !best) throw new InputImageError(refusal ?? NO_USABLE_PREVIEW);
   const orientation = rawOrientation(tags);
   // Already upright and carrying no orientation of its own: the JPEG goes as it is (no decode here).
   if (orientation === 1 && (best.orientation ?? 1) === 1) return best.data;

@@ -111,9 +111,10 @@ describe('a RAW through the whole pipeline (sandbox)', () => {
     const batch = await rig.engine.createBatch({ workflowId: 'upscale', inputs: { paths: [input] }, output: { outputFolder: out, namingTemplate: '{name}{ext}' } });
     const summary = await waitForBatch(rig.engine, batch.id);
     expect(summary.counts.saved).toBe(1);
-    expect(summary.counts.failed).toBe(1);
+    // Refused while planning (issue 31 #9): never priced, never sent.
+    expect(summary.counts.skipped).toBe(1);
     const items = rig.engine.listItems({ batchId: batch.id }).items;
-    const failed = items.find((i) => i.state === 'failed')!;
+    const failed = items.find((i) => i.state === 'skipped')!;
     expect(failed.reason).toContain(NO_USABLE_PREVIEW);
     expect(failed.creditsCharged).toBe(0);
     expect(failed.executionId).toBeNull();

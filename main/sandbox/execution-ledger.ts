@@ -63,6 +63,7 @@ CREATE TABLE IF NOT EXISTS executions (
   owner TEXT NOT NULL,
   request TEXT
 );
+CREATE INDEX IF NOT EXISTS executions_expiry ON executions (results_expire_at) WHERE request IS NOT NULL;
 `;
 
 interface Row {
@@ -82,13 +83,20 @@ export function sqliteExecutionLedger(path: string): ExecutionLedger {
   const take = db.prepare('UPDATE executions SET owner = ? WHERE id = ? AND owner = ?');
   // Requests of executions whose results can no longer be fetched are not needed again: their images go.
   const forget = db.prepare("UPDATE executions SET request = NULL WHERE request IS NOT NULL AND (status = 'failed' OR (status = 'completed' AND results_expire_at <= ?))");
-  forget.run(Date.now());
+  let forgotAt = Date.now();
+  forget.run(forgotAt);
   return {
     accepted(record, request) {
       insert.run(record.id, record.key, record.workflowId, record.status, record.createdAt, record.creditsCharged, owner, JSON.stringify(request));
     },
     finished(record) {
       finish.run(record.status, record.resultsExpireAt ?? null, record.status === 'failed' ? 1 : 0, record.id);
+      // A `watch` runs for weeks: expired requests are dropped as it goes, not only when the next sandbox starts.
+      const now = Date.now();
+      if (now - forgotAt > 60_000) {
+        forgotAt = now;
+        forget.run(now);
+      }
     },
     claim(id, key) {
       return db.transaction((): PersistedExecution | null => {

@@ -102,7 +102,7 @@ describe('the credit ledger file', { timeout: 60_000 }, () => {
     const file = join(dir, SANDBOX_ACCOUNT_FILE);
     const go = join(dir, 'go');
     const script = join(dir, 'charge.mts');
-    // Each process waits for the same start signal, then charges 1 credit 40 times and refunds 10 of them, as fast
+    // Each process waits for the same start signal, then charges 1 credit 300 times and refunds 75 of them, as fast
     // as it can: a read-then-write without the transaction's lock would lose some of the other processes' writes.
     await writeFile(script, [
       `import { existsSync } from 'node:fs';`,
@@ -111,7 +111,7 @@ describe('the credit ledger file', { timeout: 60_000 }, () => {
       `ledger.balance('sk_test_shared_key');`,
       `console.log('ready');`,
       `while (!existsSync(${JSON.stringify(go)})) await new Promise((r) => setTimeout(r, 5));`,
-      `for (let i = 0; i < 40; i++) { ledger.charge('sk_test_shared_key', 1); if (i % 4 === 0) ledger.refund('sk_test_shared_key', 1); }`,
+      `for (let i = 0; i < 300; i++) { ledger.charge('sk_test_shared_key', 1); if (i % 4 === 0) ledger.refund('sk_test_shared_key', 1); }`,
       `ledger.close();`,
     ].join('\n'));
     const children = [0, 1, 2].map(() => spawn(process.execPath, ['--import', 'tsx', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] }));
@@ -122,7 +122,7 @@ describe('the credit ledger file', { timeout: 60_000 }, () => {
     expect(codes).toEqual([0, 0, 0]);
     const ledger = sqliteCreditLedger({ path: file, startCredits: 10000 });
     cleanups.push(async () => ledger.close());
-    expect(ledger.balance('sk_test_shared_key')).toBe(10000 - 3 * (40 - 10));
+    expect(ledger.balance('sk_test_shared_key')).toBe(10000 - 3 * (300 - 75));
   });
 
   it('refuses a charge the balance does not cover and deducts nothing', async () => {

@@ -18,7 +18,8 @@ export const MAX_RECIPE_NAME_LENGTH = 80;
 export const MAX_DELIVERABLES = 1;
 
 // Characters no file system takes in a name (the name becomes a file name in the state folder and on export).
-const FORBIDDEN_NAME_CHARS = /[<>:"|?*\u0000-\u001f\u007f]/;
+const FORBIDDEN_NAME_CHARS = /[<>:"|?*]/;
+const hasControlCharacter = (text: string): boolean => [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 const WINDOWS_DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
 
 /** Why `name` cannot name a recipe, or null when it can. */
@@ -27,7 +28,7 @@ export function recipeNameProblem(name: string): string | null {
   if (name !== name.trim()) return 'must not start or end with a space';
   if (name.length > MAX_RECIPE_NAME_LENGTH) return `must be at most ${MAX_RECIPE_NAME_LENGTH} characters`;
   if (/[\\/]/.test(name)) return 'must not contain / or \\ (a recipe name is not a path)';
-  if (FORBIDDEN_NAME_CHARS.test(name)) return 'must not contain control characters or any of < > : " | ? *';
+  if (FORBIDDEN_NAME_CHARS.test(name) || hasControlCharacter(name)) return 'must not contain control characters or any of < > : " | ? *';
   if (name.startsWith('.') || name.endsWith('.')) return 'must not start or end with a dot';
   if (WINDOWS_DEVICE_NAMES.test(name)) return `"${name}" is reserved for a device on Windows`;
   return null;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { APP_NAME, APP_VERSION } from '../app-info';
+import { utf8Length } from '../naming';
 import { WorkflowParametersSchema } from '../service/model';
 import { formatZodError, type ParseOutcome } from '../validation';
 import { DeliverableSchema, Sha256Schema, defaultDeliverable } from './deliverable';
@@ -14,6 +15,8 @@ export const RECIPE_KIND = 'batchroom-recipe';
 /** The name an exported recipe gets: `<name>.batchroom-recipe.json`. */
 export const RECIPE_FILE_SUFFIX = '.batchroom-recipe.json';
 export const MAX_RECIPE_NAME_LENGTH = 80;
+/** A name becomes a file name (`<name>.batchroom-recipe.json`): file systems take 255 bytes. */
+const MAX_RECIPE_NAME_BYTES = 200;
 /** Deliverables beyond the first are issue 32 item 2; until then a recipe has exactly one. */
 export const MAX_DELIVERABLES = 1;
 
@@ -27,6 +30,7 @@ export function recipeNameProblem(name: string): string | null {
   if (name.trim() === '') return 'must not be empty';
   if (name !== name.trim()) return 'must not start or end with a space';
   if (name.length > MAX_RECIPE_NAME_LENGTH) return `must be at most ${MAX_RECIPE_NAME_LENGTH} characters`;
+  if (utf8Length(name) > MAX_RECIPE_NAME_BYTES) return 'is too long for a file name (fewer characters, please)';
   if (/[\\/]/.test(name)) return 'must not contain / or \\ (a recipe name is not a path)';
   if (FORBIDDEN_NAME_CHARS.test(name) || hasControlCharacter(name)) return 'must not contain control characters or any of < > : " | ? *';
   if (name.startsWith('.') || name.endsWith('.')) return 'must not start or end with a dot';

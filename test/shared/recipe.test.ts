@@ -88,7 +88,7 @@ describe('recipe names', () => {
   it.each([
     ['Warm portraits', null], ['Äpfel & Birnen (2×)', null], ['', 'must not be empty'], [' lead', 'must not start or end with a space'],
     ['a\\b', 'not a path'], ['..', 'dot'], ['.hidden', 'dot'], ['what?', 'must not contain'], ['CON', 'reserved'], ['nul.txt', 'reserved'],
-    ['x'.repeat(81), 'at most 80'], ['tab\there', 'control characters'],
+    ['x'.repeat(81), 'at most 80'], ['日'.repeat(70), 'too long for a file name'], ['tab\there', 'control characters'],
   ])('%j → %j', (name, problem) => {
     const found = recipeNameProblem(name);
     if (problem === null) expect(found).toBeNull();

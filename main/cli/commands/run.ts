@@ -82,8 +82,8 @@ export function registerRunCommand(program: Command): void {
         else out.line(fit(`Batch ${batch.id} started: ${plural(batch.total, 'photo')} → ${batch.outputFolder}`, lineWidth(process.stdout), '  '));
         const code = await followBatches(session, [batch]);
         if (estimate.trial && estimate.trial.rest > 0 && !out.json) {
-          out.line(`Tried on ${plural(estimate.trial.tried, 'photo')}: look at them in ${batch.outputFolder}. To continue with the other ${estimate.trial.rest} ` +
-            `(${credits(estimate.trial.rest * estimate.costPerItem, kind)}), run the same command without --try: the tried photos are done and are not sent or paid for again.`);
+          out.line(fit(`Tried on ${plural(estimate.trial.tried, 'photo')}: look at them in ${batch.outputFolder}. To continue with the other ${estimate.trial.rest} ` +
+            `(${credits(estimate.trial.rest * estimate.costPerItem, kind)}), run the same command without --try: the tried photos are done and are not sent or paid for again.`, lineWidth(process.stdout), ''));
         }
         return code;
       }, { withEngine: 'lazy' });

@@ -206,7 +206,8 @@ describe('batchroom CLI', { timeout: 90_000 }, () => {
     const tried = await run('--try', '2');
     expect(tried.code, tried.stderr).toBe(0);
     expect(tried.stdout).toMatch(/try first: 2 photos now \(2 free test credits\), 4 more when you continue \(4 free test credits\)/);
-    expect(tried.stdout).toMatch(/To continue with the other 4 \(4 free test credits\), run the same command without --try/);
+    // Word-wrapped at 80 columns: read as one text.
+    expect(tried.stdout.replace(/\s+/g, ' ')).toMatch(/To continue with the other 4 \(4 free test credits\), run the same command without --try/);
     expect((await readdir(out)).sort()).toEqual(['p1_color-grade.jpg', 'p4_color-grade.jpg']);
     const rest = await run();
     expect(rest.code, rest.stderr).toBe(0);

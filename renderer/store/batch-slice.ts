@@ -114,7 +114,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       if (fresh.length > 0) void checkPaths(fresh);
     },
     removePath: (path) => set((s) => ({ draft: { ...s.draft, paths: s.draft.paths.filter((p) => p !== path), rerun: false }, estimate: null })),
-    clearPaths: () => set((s) => ({ draft: { ...s.draft, paths: [], rerun: false }, estimate: null })),
+    clearPaths: () => set((s) => ({ draft: { ...s.draft, paths: [], rerun: false }, estimate: null, pathKinds: {} })),
     setDraft: (patch) => set((s) => ({ draft: { ...s.draft, ...patch }, estimate: null, ...(s.draftError?.field ? { draftError: null } : {}) })),
 
     async requestEstimate() {
@@ -163,7 +163,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
         // What this batch now holds changes every estimate of the same photos ("already running in another batch: 0
         // credits"): the draft's answer from before Start must not be reused by the next "Review batch…".
         asked = undefined;
-        set((s) => ({ estimate: null, draftPrice: { state: 'none' }, draft: { ...s.draft, paths: [], rerun: false } }));
+        set((s) => ({ estimate: null, draftPrice: { state: 'none' }, draft: { ...s.draft, paths: [], rerun: false }, pathKinds: {} }));
         get().upsertBatches([summary]);
         get().selectBatch(summary.id);
         get().setView('queue');

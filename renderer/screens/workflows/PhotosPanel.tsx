@@ -54,7 +54,7 @@ export function PhotosPanel() {
       ) : (
         <ul className="path-list" aria-label="Photos to process">
           {shown.map((p) => (
-            <li key={p} className={PATH_PROBLEMS[pathKinds[p]!] ? 'path-bad' : undefined}>
+            <li key={p} className={pathKinds[p] && PATH_PROBLEMS[pathKinds[p]] ? 'path-bad' : undefined}>
               <span className="mono path-text" title={p}>
                 {baseName(p)}
                 {!isStagedUpload(p) && <span className="muted path-dir"> {parentOf(p)}</span>}

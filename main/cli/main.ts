@@ -3,6 +3,7 @@ import { APP_NAME, APP_VERSION } from '../../shared/app-info';
 import { isAppError } from '../../shared/errors';
 import { registerBalanceCommand, registerWorkflowCommand, registerWorkflowsCommand } from './commands/catalog';
 import { registerKeyCommand } from './commands/key';
+import { registerRecipesCommand } from './commands/recipes';
 import { registerReportCommand } from './commands/report';
 import { registerResumeCommand } from './commands/resume';
 import { registerRunCommand } from './commands/run';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerUiCommand(program);
   registerWatchCommand(program);
   registerKeyCommand(program);
+  registerRecipesCommand(program);
   registerSandboxCommand(program);
   registerStudioCommand(program);
   // Subcommands inherit the global flags' parsing and the exit override (usage errors → exit 2, never process.exit).

@@ -8,6 +8,7 @@ import {
   resolveCredentials,
   type SecretStore,
 } from '../../../main/core/secrets';
+import { LIVE_SERVICE_URL } from '../../../shared/settings/schema';
 
 // Callers' logic over a fake keychain; the keychain itself is tested against gnome-keyring in keychain.test.ts.
 const URL = 'https://api.live.example/api/v1';
@@ -55,6 +56,10 @@ describe('resolveCredentials', () => {
     const none = await resolveCredentials({ settings: auto, env: {}, secretStore: createInMemorySecretStore() });
     expect(none).toMatchObject({ mode: 'sandbox', reason: 'no-key', serviceUrl: URL });
     expect(none.mode === 'sandbox' && none.message).toMatch(/sandbox/);
+    // The placeholder address is no service: the message asks for one instead of naming it.
+    const unset = await resolveCredentials({ settings: { ...auto, serviceUrl: LIVE_SERVICE_URL }, env: {}, secretStore: createInMemorySecretStore() });
+    expect(unset.mode === 'sandbox' && unset.message).toMatch(/^No service set: running against the built-in sandbox .* Set your provider's address/);
+    expect(unset.mode === 'sandbox' && unset.message).not.toContain('.example');
     const always = await resolveCredentials({ settings: { ...auto, sandboxMode: 'always' }, env: {}, secretStore: await storeWithKey() });
     expect(always).toMatchObject({ mode: 'sandbox', reason: 'sandbox-mode-always' });
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { contract } from '../../shared/ipc/contract';
 import { createInvokeDispatcher } from '../../shared/ipc/dispatch';
 import { serviceChannels } from '../../shared/ipc/channels/service';
-import type { Handlers } from '../../shared/ipc/contract';
+import type { EventPayload, Handlers } from '../../shared/ipc/contract';
 import type { Core, HostCapabilities, ServiceCore } from '../core/app/types';
 import { silentLogger, type Logger } from '../core/log';
 import { MEDIA_PREFIX, type MediaRegistry } from './media-registry';
@@ -15,7 +15,9 @@ import { resolveRendererFile, stillRegisteredFile } from '../core/media/inside-r
 import { notBuiltPage, sendFile } from './static-files';
 import { browserHostLimits, type BrowserHostLimits } from './limits';
 import { createDropLedger } from './drop-budget';
-import { createStagingBudget, stageUpload, sweepUploads, UploadError } from './uploads';
+import { createStagingBudget, stageUpload, UploadError } from './uploads';
+import { DOWNLOAD_PREFIX, sendDownload } from './downloads';
+import { createStagedCleaner, requireOutputForStaged } from './staged-batches';
 import { createWsChannel } from './ws-channel';
 import { loadShellCache } from './shell-cache';
 
@@ -118,6 +120,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const limits = browserHostLimits(options.limits);
   let catalogAnswered = options.onCatalogAnswered;
   const channel = createWsChannel(async (name, args) => {
+    requireOutputForStaged(name, args, uploadDir);
     const early = serviceDispatcher && Object.hasOwn(serviceChannels, name) ? serviceDispatcher : dispatcher;
     const result = await (await early)(name, args);
     if (name === 'workflows:list' && catalogAnswered) {
@@ -131,12 +134,18 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const drops = createDropLedger(limits);
   let closed = false;
   let unsubscribe = () => {};
+  const startedAt = Date.now();
   void coreReady.then((core) => {
-    if (!closed) unsubscribe = core.onEvent((event, payload) => channel.broadcast(event, payload));
+    if (closed) return;
+    const staged = createStagedCleaner(core.handlers, uploadDir, (message) => logger.warn('staged uploads not removed', { message }));
+    unsubscribe = core.onEvent((event, payload) => {
+      channel.broadcast(event, payload);
+      if (event === 'batches:progress') staged.onBatches((payload as EventPayload<'batches:progress'>).batches);
+    });
+    void staged.sweep(startedAt).then((n) => n > 0 && logger.info('stale staged uploads removed', { folders: n }));
   }, () => undefined);
   let port = 0;
   const shell = loadShellCache(rendererDir);
-  void sweepUploads(uploadDir).then((n) => n > 0 && logger.info('old staged uploads removed', { folders: n }));
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const verdict = checkRequest(request, port, token);
@@ -171,6 +180,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       const file = registered ? await stillRegisteredFile(registered) : null;
       const headers = { ...SECURITY_HEADERS, ...cookie, 'Content-Security-Policy': "default-src 'none'" };
       if (file && (await sendFile(response, file.path, headers, method))) return;
+      return sendText(response, 404, 'Not found.\n', cookie);
+    }
+
+    if (url.pathname.startsWith(DOWNLOAD_PREFIX)) {
+      const headers = { ...SECURITY_HEADERS, ...cookie, 'Content-Security-Policy': "default-src 'none'" };
+      if (await sendDownload(response, url.pathname, (await coreReady).handlers, headers, method)) return;
       return sendText(response, 404, 'Not found.\n', cookie);
     }
 

@@ -6,7 +6,7 @@ import { useApp } from '../store/context';
 interface PathActionsProps {
   path: string;
   kind: 'file' | 'folder';
-  /** A URL the browser can fetch the file from (a result's preview URL): offered as a download. */
+  /** A URL the browser host serves the file from (for a folder: its results as a zip): offered as a download. */
   downloadUrl?: string | undefined;
   downloadName?: string;
 }
@@ -31,7 +31,7 @@ export function PathActions({ path, kind, downloadUrl, downloadName }: PathActio
   };
   return (
     <>
-      {kind === 'file' && downloadUrl && <a className="btn" href={downloadUrl} download={downloadName ?? ''}>Download</a>}
+      {downloadUrl && <a className="btn" href={downloadUrl} download={downloadName ?? ''}>{kind === 'file' ? 'Download' : 'Download all'}</a>}
       <button type="button" className="btn" onClick={() => void copy()}>{kind === 'file' ? 'Copy path' : 'Copy folder path'}</button>
     </>
   );

@@ -94,8 +94,10 @@ describe('review', () => {
     expect(screen.queryByRole('button', { name: 'Show in folder' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Open output folder' })).toBeNull();
     const download = screen.getByRole('link', { name: 'Download' });
-    expect(download).toHaveAttribute('href', 'blob:preview/out/IMG_0_color-grade.jpg');
+    // The result file itself from the host's download route, never its screen rendition (a TIFF is shown as a JPEG).
+    expect(download.getAttribute('href')).toMatch(/^\/download\/[\w-]+\/[\w-]+$/);
     expect(download).toHaveAttribute('download', 'IMG_0_color-grade.jpg');
+    expect(screen.getByRole('link', { name: 'Download all' }).getAttribute('href')).toMatch(/^\/download\/[\w-]+\.zip$/);
     const written: string[] = [];
     Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (text: string) => { written.push(text); } } });
     await user.click(screen.getByRole('button', { name: 'Copy folder path' }));

@@ -68,7 +68,7 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
           {rest > 0 && (
             <button type="button" className="btn btn-primary" onClick={() => setConfirm('continue')}>Continue with the other {rest}</button>
           )}
-          <PathActions path={batch.outputFolder} kind="folder" />
+          <PathActions path={batch.outputFolder} kind="folder" downloadUrl={saved > 0 ? `/download/${batch.id}.zip` : undefined} />
         </div>
       </header>
 

@@ -107,8 +107,9 @@ export function ReviewScreen() {
         <div className="button-row">
           <button type="button" className={`btn verdict-approve${item.verdict === 'approved' ? ' is-on' : ''}`} aria-pressed={item.verdict === 'approved'} onClick={() => void actions.setVerdict(item.id, item.verdict === 'approved' ? null : 'approved')}>✓ Approve</button>
           <button type="button" className={`btn verdict-reject${item.verdict === 'rejected' ? ' is-on' : ''}`} aria-pressed={item.verdict === 'rejected'} onClick={() => void actions.setVerdict(item.id, item.verdict === 'rejected' ? null : 'rejected')}>✕ Reject</button>
-          {after && <PathActions path={after} kind="file" downloadUrl={previewUrls[after] ?? undefined} downloadName={after.split(/[\\/]/).pop() ?? ''} />}
-          <PathActions path={batch.outputFolder} kind="folder" />
+          {/* The result file itself (the browser host's /download route), not its screen rendition. */}
+          {after && <PathActions path={after} kind="file" downloadUrl={`/download/${batch.id}/${item.id}`} downloadName={after.split(/[\\/]/).pop() ?? ''} />}
+          <PathActions path={batch.outputFolder} kind="folder" downloadUrl={`/download/${batch.id}.zip`} />
           <button type="button" className="btn" disabled={rejected === 0} onClick={() => setRerunOpen(true)}>Re-run rejected ({rejected})…</button>
         </div>
       </div>

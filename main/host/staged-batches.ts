@@ -1,0 +1,113 @@
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import type { Handlers } from '../../shared/ipc/contract';
+import type { BatchSummary } from '../../shared/engine/model';
+import { AppError } from '../../shared/errors';
+import { batchItems } from './downloads';
+
+// Photos added in the browser (Choose…, a drop) are copies staged under `<state dir>/uploads/<random>/`. Their
+// results must not land next to those copies — a `Batchroom/` folder inside the state dir, reachable only one
+// Download at a time — so a batch of them needs an output folder (the form's, or the default in Settings). The copies
+// are removed once their batch has ended (completed or cancelled, unless a try-first batch still has photos to
+// continue with), and at start every staged folder no unfinished batch uses is removed.
+
+const STAGED_FOLDER = /^[0-9a-f]{16}$/;
+
+/** The staged folder (`<uploads>/<random>`) a path is inside, or null when it is not a staged upload. */
+export function stagedFolderOf(uploadDir: string, path: string): string | null {
+  const inside = relative(resolve(uploadDir), resolve(path));
+  const [first, ...rest] = inside.split(sep);
+  return first && rest.length > 0 && STAGED_FOLDER.test(first) && !inside.startsWith('..') ? join(resolve(uploadDir), first) : null;
+}
+
+function specPaths(args: unknown): string[] {
+  const inputs = (args as { inputs?: { paths?: unknown; mappings?: unknown } } | null)?.inputs;
+  const paths = Array.isArray(inputs?.paths) ? inputs.paths : [];
+  const mapped = Array.isArray(inputs?.mappings) ? inputs.mappings.flatMap((m: unknown) => (m && typeof m === 'object' ? Object.values(m) : [])) : [];
+  return [...paths, ...mapped].filter((p): p is string => typeof p === 'string');
+}
+
+/**
+ * Before an estimate or a start: a batch with staged photos and no output folder is refused with a message that asks
+ * for one (the folder next to the photos would be inside the state dir).
+ */
+export function requireOutputForStaged(channel: string, args: unknown, uploadDir: string): void {
+  if (channel !== 'batches:estimate' && channel !== 'batches:create') return;
+  const folder = (args as { output?: { outputFolder?: unknown } } | null)?.output?.outputFolder;
+  if (typeof folder === 'string' && folder.trim() !== '') return;
+  if (!specPaths(args).some((path) => stagedFolderOf(uploadDir, path))) return;
+  throw new AppError('validation', 'Photos added in the browser need an output folder for their results: type one in "Output folder" (or set a default in Settings ▸ Output). "Download all" then offers them as a zip.', { field: 'outputFolder' });
+}
+
+const ended = (batch: BatchSummary) => (batch.state === 'completed' || batch.state === 'cancelled') && !(batch.trialRest && batch.trialRest > 0);
+
+async function stagedFoldersOf(handlers: Handlers, uploadDir: string, batchId: string): Promise<Set<string>> {
+  const folders = new Set<string>();
+  for (const item of await batchItems(handlers, batchId)) {
+    for (const source of Object.values(item.sources)) {
+      const folder = stagedFolderOf(uploadDir, source);
+      if (folder) folders.add(folder);
+    }
+  }
+  return folders;
+}
+
+/** Staged folders an unfinished batch still reads (running, paused, or a try-first batch with photos left). */
+async function inUse(handlers: Handlers, uploadDir: string, except?: string): Promise<Set<string>> {
+  const used = new Set<string>();
+  for (const batch of await handlers['batches:list']({})) {
+    if (batch.id === except || ended(batch)) continue;
+    for (const folder of await stagedFoldersOf(handlers, uploadDir, batch.id)) used.add(folder);
+  }
+  return used;
+}
+
+export interface StagedCleaner {
+  /** Called with every progress event's batches: removes the staged copies of those that have ended. */
+  onBatches(batches: readonly BatchSummary[]): void;
+  /**
+   * At start: removes every staged folder no unfinished batch uses, staged before `before` (the page may upload while
+   * the core starts: those are not stale). Resolves with how many were removed.
+   */
+  sweep(before: number): Promise<number>;
+  /** Resolves when the removals started so far are done (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+export function createStagedCleaner(handlers: Handlers, uploadDir: string, onError: (message: string) => void = () => {}): StagedCleaner {
+  const done = new Set<string>();
+  let chain: Promise<unknown> = Promise.resolve();
+  const queue = (work: () => Promise<unknown>) => {
+    chain = chain.then(work).catch((error: unknown) => onError(error instanceof Error ? error.message : String(error)));
+    return chain;
+  };
+  return {
+    onBatches(batches) {
+      for (const batch of batches) {
+        if (!ended(batch) || done.has(batch.id)) continue;
+        done.add(batch.id);
+        void queue(async () => {
+          const mine = await stagedFoldersOf(handlers, uploadDir, batch.id);
+          if (mine.size === 0) return;
+          const used = await inUse(handlers, uploadDir, batch.id);
+          for (const folder of mine) if (!used.has(folder)) await rm(folder, { recursive: true, force: true });
+        });
+      }
+    },
+    async sweep(before) {
+      let removed = 0;
+      await queue(async () => {
+        const used = await inUse(handlers, uploadDir);
+        const entries = await readdir(uploadDir, { withFileTypes: true }).catch(() => []);
+        for (const entry of entries) {
+          const folder = join(resolve(uploadDir), entry.name);
+          if (!entry.isDirectory() || !STAGED_FOLDER.test(entry.name) || used.has(folder)) continue;
+          if (((await stat(folder).catch(() => null))?.mtimeMs ?? before) >= before) continue;
+          await rm(folder, { recursive: true, force: true }).then(() => removed++, () => undefined);
+        }
+      });
+      return removed;
+    },
+    idle: () => chain.then(() => undefined),
+  };
+}

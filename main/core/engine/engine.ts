@@ -53,7 +53,7 @@ export function createEngine(options: EngineOptions): Engine {
   const recentReads = createRecentReads(nowMs);
   const resultMetadata = options.resultMetadata ?? createResultMetadataWriter({ configDir: dirname(journal.path), creatorTool: `${APP_NAME} ${APP_VERSION}` });
   // The estimate reads every input; Start, moments later, finds them unchanged and does not read them again.
-  const fileFacts = createFileFacts({ rawRefusal: createRawPreviewCheck(resultMetadata.command) });
+  const fileFacts = createFileFacts({ raw: createRawPreviewCheck(resultMetadata.command) });
   const runner: Runner = new Runner({
     journal, client, logger, concurrency, now,
     encodeConcurrency: options.encodeConcurrency,

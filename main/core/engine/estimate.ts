@@ -52,7 +52,7 @@ export async function buildEstimate(
     ...(plan.trial ? { trial: plan.trial } : {}),
     resultFile: {
       longEdge: OUTPUT_LONG_EDGE[spec.parameters.globalOverrides?.imageSize ?? DEFAULT_OUTPUT_SIZE],
-      largestOriginalEdge: await largestEdgeOf(plan.items, facts, capture),
+      largestOriginalEdge: await largestEdgeOf(plan.items, facts, spec.source.kind !== 'hotFolder', capture),
       formats: [...new Set(runnableSources(plan.items, workflow).map((source) => resultFormatOf(source, spec.output.format)))].sort(),
       colour: spec.output.colour,
       metadata: spec.output.metadata,
@@ -68,10 +68,13 @@ const runnableSources = (items: readonly NewItem[], workflow: WorkflowDetail): s
  * size as ExifTool reads it (what the photographer calls the original), though its embedded preview is what is sent.
  * Null when none could be read.
  */
-async function largestEdgeOf(items: readonly NewItem[], facts: FileFacts, capture?: CaptureReader): Promise<number | null> {
+async function largestEdgeOf(items: readonly NewItem[], facts: FileFacts, rawsPlanned: boolean, capture?: CaptureReader): Promise<number | null> {
   const paths = [...new Set(items.filter((i) => i.state === 'pending').flatMap((i) => Object.values(i.sources)).filter((s) => !/^https?:\/\//i.test(s)))];
   const limit = pLimit(8);
   const edges = await Promise.all(paths.map((path) => limit(async () => {
+    // Planning asked the RAW checker already (the file facts keep its answer): a hot folder's RAWs it did not ask.
+    const planned = rawsPlanned && isRawPath(path) ? (await facts.raw(path).catch(() => null))?.longEdge : null;
+    if (planned) return planned;
     if (isRawPath(path)) return (await capture?.(path).catch(() => null))?.longEdge ?? 0;
     return facts.longEdge(path);
   })));

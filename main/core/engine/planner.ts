@@ -158,7 +158,7 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
   // counted against the budget — it was never going to cost anything. A hot folder's RAW is left to the encoder: its
   // failure is what moves the original to Failed/. A check that itself fails leaves the decision to the encoder too.
   const rawRefusalOf = (path: string): Promise<string | null> =>
-    (spec.source.kind !== 'hotFolder' && isRawPath(path) ? facts.rawRefusal(path).catch(() => null) : Promise.resolve(null));
+    (spec.source.kind !== 'hotFolder' && isRawPath(path) ? facts.raw(path).then((raw) => raw?.refusal ?? null, () => null) : Promise.resolve(null));
 
   if (spec.inputs.paths.length > 0) {
     const field = defaultImageField(workflow, spec);

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import sharp from 'sharp';
 import { hashFile } from './hash';
+import type { RawFacts } from './raw-check';
 
 // What the planner learns about an input file — its content hash (the done ledger's key: never pay twice) and its
 // long edge (the estimate's "originals up to N px") — remembered while the file is unchanged. The estimate reads
@@ -19,8 +20,8 @@ export interface FileFacts {
   contentHash(path: string): Promise<string>;
   /** The long edge in pixels from the image header (no pixels decoded); 0 when the header cannot be read. */
   longEdge(path: string): Promise<number>;
-  /** A RAW's refusal (raw-check.ts): why the encoder will refuse it, or null. Null too without a checker. */
-  rawRefusal(path: string): Promise<string | null>;
+  /** What the RAW checker (raw-check.ts) says of a RAW: its refusal and sensor size; null without a checker. */
+  raw(path: string): Promise<RawFacts | null>;
 }
 
 interface Entry {
@@ -29,7 +30,7 @@ interface Entry {
   readAt: number;
   hash?: string;
   longEdge?: number;
-  raw?: { refusal: string | null };
+  raw?: RawFacts;
 }
 
 /** Files remembered at most (a few hundred bytes each): a few shoots' worth; the oldest looked-at goes first. */
@@ -55,7 +56,7 @@ async function readLongEdge(path: string): Promise<number> {
 export function createFileFacts(options: {
   maxEntries?: number; hash?: (path: string) => Promise<string>; now?: () => number;
   /** The engine's RAW checker (its ExifTool); without one a RAW is judged when it is encoded, as before planning knew. */
-  rawRefusal?: (path: string) => Promise<string | null>;
+  raw?: (path: string) => Promise<RawFacts>;
 } = {}): FileFacts {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const hash = options.hash ?? hashFile;
@@ -87,9 +88,6 @@ export function createFileFacts(options: {
   return {
     contentHash: (path) => fact(path, 'hash', hash),
     longEdge: (path) => fact(path, 'longEdge', readLongEdge).catch(() => 0),
-    rawRefusal: async (path) => {
-      const check = options.rawRefusal;
-      return check ? (await fact(path, 'raw', async (p) => ({ refusal: await check(p) }))).refusal : null;
-    },
+    raw: async (path) => (options.raw ? fact(path, 'raw', options.raw) : null),
   };
 }

@@ -13,7 +13,8 @@ import { cannotRead, extractPreviews, largestPreview, measure, PREVIEW_TAGS, pre
 /** Files per ExifTool command: one command's start-up is shared, and a save waiting on the one process waits little. */
 const FILES_PER_COMMAND = 32;
 
-const ARGS = ['-charset', 'filename=utf8', '-j', '-n', '-a', '-G1', '-Warning', '-Error', ...PREVIEW_TAGS.flatMap((t) => [`-${t}`, `-${t}Start`, `-${t}Length`])];
+// ImageSize too: the sensor's size is the estimate's "originals up to N px" (one command here, not one per RAW more).
+const ARGS = ['-charset', 'filename=utf8', '-j', '-n', '-a', '-G1', '-Warning', '-Error', '-ImageSize', ...PREVIEW_TAGS.flatMap((t) => [`-${t}`, `-${t}Start`, `-${t}Length`])];
 
 /** SOF markers libjpeg reads the frame size from (baseline, extended, progressive); any other is measured by sharp. */
 const FRAME_MARKERS = new Set([0xc0, 0xc1, 0xc2]);
@@ -53,6 +54,18 @@ export async function jpegFrameAt(file: FileHandle, start: number, length: numbe
 
 type Tags = Record<string, unknown>;
 
+/** What planning learns of a RAW: why the encoder will refuse it (null: it is sent) and its sensor's long edge. */
+export interface RawFacts {
+  refusal: string | null;
+  /** The long edge ExifTool reads for the RAW (its sensor's full size, not the preview's); null when unknown. */
+  longEdge: number | null;
+}
+
+function longEdgeOf(tags: Tags): number | null {
+  const size = /^(\d+)\D+(\d+)$/.exec(String(tags['Composite:ImageSize'] ?? ''));
+  return size ? Math.max(Number(size[1]), Number(size[2])) || null : null;
+}
+
 /** The previews ExifTool lists (it names a tag only for a preview it found to be a JPEG), with where each lies. */
 function listedPreviews(tags: Tags): { start: number | null; length: number | null }[] {
   const out: { start: number | null; length: number | null }[] = [];
@@ -65,7 +78,11 @@ function listedPreviews(tags: Tags): { start: number | null; length: number | nu
   return out;
 }
 
-/** The refusal (or null) for one RAW from ExifTool's answer about it. */
+/** The facts of one RAW from ExifTool's answer about it. */
+async function factsOf(path: string, tags: Tags, exiftool: ExifToolCommand): Promise<RawFacts> {
+  return { refusal: await refusalOf(path, tags, exiftool), longEdge: longEdgeOf(tags) };
+}
+
 async function refusalOf(path: string, tags: Tags, exiftool: ExifToolCommand): Promise<string | null> {
   const listed = listedPreviews(tags);
   const sizes: PreviewSize[] = [];
@@ -92,21 +109,21 @@ async function refusalOf(path: string, tags: Tags, exiftool: ExifToolCommand): P
 
 /**
  * A checker the planner asks once per RAW (file-facts.ts keeps each answer while the file is unchanged): the reason
- * the encoder will refuse the RAW with, or null when it has a usable preview. Questions asked together are answered
+ * the encoder will refuse the RAW with (null when it has a usable preview), and its size. Questions asked together are answered
  * by one ExifTool command per FILES_PER_COMMAND files.
  */
-export function createRawPreviewCheck(exiftool: ExifToolCommand): (path: string) => Promise<string | null> {
-  const waiting: { path: string; resolve: (refusal: string | null) => void; reject: (error: unknown) => void }[] = [];
+export function createRawPreviewCheck(exiftool: ExifToolCommand): (path: string) => Promise<RawFacts> {
+  const waiting: { path: string; resolve: (facts: RawFacts) => void; reject: (error: unknown) => void }[] = [];
   let pumping = false;
 
-  const one = async (path: string): Promise<string | null> => {
+  const one = async (path: string): Promise<RawFacts> => {
     let tags: Tags;
     try {
       tags = (JSON.parse(await exiftool([...ARGS, path])) as Tags[])[0] ?? {};
     } catch (error) {
-      return cannotRead(error);
+      return { refusal: cannotRead(error), longEdge: null };
     }
-    return refusalOf(path, tags, exiftool);
+    return factsOf(path, tags, exiftool);
   };
 
   const answer = async (group: typeof waiting) => {
@@ -114,7 +131,7 @@ export function createRawPreviewCheck(exiftool: ExifToolCommand): (path: string)
     const all = await exiftool([...ARGS, ...group.map((g) => g.path)]).then((out) => JSON.parse(out) as Tags[], () => null);
     await Promise.all(group.map(async (g, i) => {
       const tags = all?.[i];
-      const verdict = tags && typeof tags.SourceFile === 'string' && resolve(tags.SourceFile) === resolve(g.path) ? refusalOf(g.path, tags, exiftool) : one(g.path);
+      const verdict = tags && typeof tags.SourceFile === 'string' && resolve(tags.SourceFile) === resolve(g.path) ? factsOf(g.path, tags, exiftool) : one(g.path);
       await verdict.then(g.resolve, g.reject);
     }));
   };

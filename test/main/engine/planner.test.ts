@@ -38,7 +38,7 @@ describe('planning reads several files at once and decides in the selection orde
         return hash;
       },
       longEdge: async () => 0,
-      rawRefusal: async () => null,
+      raw: async () => null,
     };
   }
 

@@ -82,12 +82,15 @@ describe('RAWs the encoder refuses are refused while planning', () => {
     await mkdir(many);
     const jpegs = await Promise.all(Array.from({ length: 40 }, (_, i) => sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: i * 5, g: 90, b: 200 - i * 4 } } }).jpeg().toBuffer()));
     await Promise.all(jpegs.map((jpeg, i) => writeFile(join(many, `R_${String(i).padStart(4, '0')}.dng`), buildDng({ previews: [jpeg] }))));
+    await new Promise((resolve) => setTimeout(resolve, 2_100)); // older than file facts' 2 s (see above)
     const before = calls.length;
     const estimate = await rig.engine.estimate({ workflowId: 'upscale', inputs: { paths: [many] }, output: { outputFolder: join(rig.dir.path, 'out-many') } });
     expect(estimate.itemCount).toBe(40);
     const checks = calls.slice(before).filter((c) => c.includes('-JpgFromRawStart'));
-    expect(checks.length).toBeLessThanOrEqual(3);
+    expect(checks.length).toBeLessThanOrEqual(4);
     expect(checks.reduce((n, c) => n + c.filter((a) => a.endsWith('.dng')).length, 0)).toBe(40);
+    // Their sensor size came with the same answers: no capture read (one command per RAW) for the estimate's size.
+    expect(calls.slice(before).filter((c) => c.includes('-Model'))).toEqual([]);
   });
 });
 
@@ -124,7 +127,7 @@ describe('the planning check says what the encoder will do, file by file', () =>
       })),
     ];
     const check = createRawPreviewCheck(tool.command);
-    const planned = await Promise.all(paths.map((path) => check(path)));
+    const planned = await Promise.all(paths.map(async (path) => (await check(path)).refusal));
     const encoded = await Promise.all(paths.map((path) => encodeForUpload(path, { policy: 'fit', stripMetadata: true, exiftool: tool.command }).then(() => null, (e: Error) => e.message)));
     expect(Object.fromEntries(paths.map((p, i) => [basename(p), planned[i]]))).toEqual(Object.fromEntries(paths.map((p, i) => [basename(p), encoded[i]])));
     expect(planned.filter((p) => p === null)).toHaveLength(1); // the two-preview DNG is sent; every other is refused
@@ -134,9 +137,9 @@ describe('the planning check says what the encoder will do, file by file', () =>
     const path = join(dir, 'kept.dng');
     await writeFile(path, buildDng({ previews: [await previewJpeg(640, 427)] }));
     let asked = 0;
-    const facts = createFileFacts({ now: () => Date.now() + 60_000, rawRefusal: async () => { asked++; return NO_USABLE_PREVIEW; } });
-    expect(await facts.rawRefusal(path)).toBe(NO_USABLE_PREVIEW);
-    expect(await facts.rawRefusal(path)).toBe(NO_USABLE_PREVIEW);
+    const facts = createFileFacts({ now: () => Date.now() + 60_000, raw: async () => { asked++; return { refusal: NO_USABLE_PREVIEW, longEdge: 640 }; } });
+    expect(await facts.raw(path)).toEqual({ refusal: NO_USABLE_PREVIEW, longEdge: 640 });
+    expect(await facts.raw(path)).toEqual({ refusal: NO_USABLE_PREVIEW, longEdge: 640 });
     expect(asked).toBe(1);
   });
 });

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import type { Recipe } from '../../../shared/recipes/recipe';
+import { resolve } from 'node:path';
+import type { FixedImage, Recipe } from '../../../shared/recipes/recipe';
 import { sha256OfFile } from './recipe-files';
 
 /**
@@ -47,4 +48,10 @@ export function checkRecipeImages(recipe: Recipe): Promise<RecipeImageCheck[]> {
     ...recipe.deliverables.flatMap((d, i) => (d.watermark ? [[`deliverables.${i}.watermark`, d.watermark.path, d.watermark.sha256] as const] : [])),
   ];
   return Promise.all(wanted.map(([where, path, expected]) => checkOne(where, path, expected)));
+}
+
+/** A fixed image (or watermark) as a recipe saves it: its absolute path and the hash of what is there now. */
+export async function fixedImageOf(path: string): Promise<FixedImage> {
+  const absolute = resolve(path);
+  return { path: absolute, sha256: await sha256OfFile(absolute) };
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fixedImageOf } from '../../../main/core/recipes/recipe-images';
 import { createRecipeStore, type RecipeStore } from '../../../main/core/recipes/recipe-store';
 import { makeRecipe, serializeRecipe, type Recipe } from '../../../shared/recipes/recipe';
 
@@ -122,9 +123,10 @@ describe('export and import', () => {
     const changed = join(root, 'logo.png');
     writeFileSync(same, 'reference bytes');
     writeFileSync(changed, 'the logo as edited here');
+    expect(await fixedImageOf(same)).toEqual({ path: same, sha256: sha('reference bytes') });
     const withImages = recipe('Styled', {
       fixedImages: {
-        reference: { path: same, sha256: sha('reference bytes') },
+        reference: await fixedImageOf(same),
         mask: { path: join(root, 'gone.png'), sha256: sha('mask') },
       },
       deliverables: [{ ...recipe('x').deliverables[0]!, watermark: { path: changed, sha256: sha('the logo'), position: 'bottom-right', scale: 0.2, opacity: 0.6 } }],

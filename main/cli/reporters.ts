@@ -114,7 +114,7 @@ export function lineReporter(out: Output, kind: CreditKind = 'real', width = 80)
     batches(batches) {
       for (const b of batches) {
         latest.set(b.id, b);
-        const reason = b.state === 'paused' ? (b.pausedReason ?? 'paused') : '';
+        const reason = pauseToSay(b);
         if (reason && pausedSaid.get(b.id) !== reason) say(`paused    ${reason}`, ' '.repeat(10));
         pausedSaid.set(b.id, reason);
       }
@@ -137,6 +137,12 @@ export function lineReporter(out: Output, kind: CreditKind = 'real', width = 80)
  */
 const STATUS_ROOM = 40;
 
+/** A paused batch's reason, said once above the progress: not the outage, which `service` says (with its countdown). */
+function pauseToSay(b: BatchSummary): string {
+  if (b.state !== 'paused' || b.pauseCode === 'service-unreachable' || b.pausedReason === SERVICE_UNREACHABLE) return '';
+  return pausedReasonText(b.pausedReason, null, 0) ?? 'paused';
+}
+
 export function terminalReporter(total: number, kind: CreditKind = 'real', stream: NodeJS.WriteStream = process.stderr): Reporter {
   const multibar = new cliProgress.MultiBar(
     {
@@ -154,15 +160,18 @@ export function terminalReporter(total: number, kind: CreditKind = 'real', strea
   const latest = new Map<string, BatchSummary>();
   const eta = new EtaEstimator();
   const pausedSaid = new Map<string, string>();
-  let unreachable: ServiceUnreachable | null = null;
+  let outage = false;
   return {
     service(value) {
-      unreachable = value;
+      // As without a terminal: one line when the service stops answering, one when it is back (the bar says paused).
+      if (value && !outage) log(unreachableMessage(value, Date.now()));
+      if (!value && outage) log('The service answers again — resuming.');
+      outage = value !== null;
     },
     batches(batches) {
       for (const b of batches) {
         latest.set(b.id, b);
-        const reason = b.state === 'paused' ? (pausedReasonText(b.pausedReason, unreachable, Date.now()) ?? 'paused') : '';
+        const reason = pauseToSay(b);
         if (reason && pausedSaid.get(b.id) !== reason) log(`paused: ${reason}`);
         pausedSaid.set(b.id, reason);
       }

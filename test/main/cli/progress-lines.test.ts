@@ -148,6 +148,24 @@ describe('without a terminal', () => {
     reporter.stop();
   });
 
+  it('says a pause once, and an outage once with its return, however often progress repeats them', () => {
+    const { out, lines } = capture();
+    const reporter = lineReporter(out, 'test');
+    const full = batch({ downloading: 2, saved: 1 }, { state: 'paused', pauseCode: 'output-unwritable', pausedReason: 'Output disk full: 36 KB free on /Volumes/Photos. Free space, then Resume.' });
+    for (let i = 0; i < 3; i++) reporter.batches?.([full]);
+    const offline = batch({ running: 3 }, { state: 'paused', pauseCode: 'service-unreachable', pausedReason: 'service-unreachable' });
+    for (let i = 0; i < 3; i++) {
+      reporter.service?.({ since: 0, nextTryAt: Date.now() + 5_000 - i * 1_000 });
+      reporter.batches?.([offline]);
+    }
+    reporter.service?.(null);
+    reporter.stop();
+    expect(lines.filter((l) => l.startsWith('paused'))).toEqual(['paused    Output disk full: 36 KB free on /Volumes/Photos. Free space, then']);
+    expect(lines.filter((l) => l.trim() === 'Resume.')).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith("Can't reach the service"))).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith('The service answers again'))).toHaveLength(1);
+  });
+
   it('item lines wrap at 80 columns with the detail indented under the name', () => {
     const { out, lines } = capture();
     const reporter = lineReporter(out);

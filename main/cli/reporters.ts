@@ -130,11 +130,6 @@ export function lineReporter(out: Output, kind: CreditKind = 'real', width = 80)
   };
 }
 
-/**
- * On a terminal: one whole-batch bar (items done, ETA, credits) and a bar per item in flight, redrawn at most ten
- * times a second by cli-progress, every line fitted to the terminal's width at each redraw (a resized terminal
- * included). Finished failures and a pause's reason are logged above the bars, wrapped, so they stay visible.
- */
 const STATUS_ROOM = 40;
 
 /** A paused batch's reason, said once above the progress: not the outage, which `service` says (with its countdown). */
@@ -143,6 +138,11 @@ function pauseToSay(b: BatchSummary): string {
   return pausedReasonText(b.pausedReason, null, 0) ?? 'paused';
 }
 
+/**
+ * On a terminal: one whole-batch bar (items done, ETA, credits) and a bar per item in flight, redrawn at most ten
+ * times a second by cli-progress, every line fitted to the terminal's width at each redraw (a resized terminal
+ * included). Finished failures and a pause's reason are logged above the bars, wrapped, so they stay visible.
+ */
 export function terminalReporter(total: number, kind: CreditKind = 'real', stream: NodeJS.WriteStream = process.stderr): Reporter {
   const multibar = new cliProgress.MultiBar(
     {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { contract } from '../../shared/ipc/contract';
 import { createInvokeDispatcher } from '../../shared/ipc/dispatch';
 import { serviceChannels } from '../../shared/ipc/channels/service';
@@ -17,7 +17,10 @@ import { browserHostLimits, type BrowserHostLimits } from './limits';
 import { createDropLedger } from './drop-budget';
 import { createStagingBudget, stageUpload, UploadError } from './uploads';
 import { DOWNLOAD_PREFIX, sendDownload } from './downloads';
+import { AppError } from '../../shared/errors';
+import { toErrorEnvelope } from '../../shared/error-envelope';
 import { createStagedCleaner, requireOutputForStaged } from './staged-batches';
+import { createReviewCopies } from './review-copy';
 import { createWsChannel } from './ws-channel';
 import { loadShellCache } from './shell-cache';
 
@@ -120,7 +123,13 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const limits = browserHostLimits(options.limits);
   let catalogAnswered = options.onCatalogAnswered;
   const channel = createWsChannel(async (name, args) => {
-    requireOutputForStaged(name, args, uploadDir);
+    // Answered like any handler's refusal (code, message, field), before the core sees the spec.
+    try {
+      requireOutputForStaged(name, args, uploadDir);
+    } catch (error) {
+      if (error instanceof AppError) return toErrorEnvelope(error);
+      throw error;
+    }
     const early = serviceDispatcher && Object.hasOwn(serviceChannels, name) ? serviceDispatcher : dispatcher;
     const result = await (await early)(name, args);
     if (name === 'workflows:list' && catalogAnswered) {
@@ -137,7 +146,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const startedAt = Date.now();
   void coreReady.then((core) => {
     if (closed) return;
-    const staged = createStagedCleaner(core.handlers, uploadDir, (message) => logger.warn('staged uploads not removed', { message }));
+    const staged = createStagedCleaner(core.handlers, uploadDir, {
+      reviewCopy: createReviewCopies(join(dirname(uploadDir), 'previews')),
+      freed: (files, bytes) => {
+        staging.files = Math.max(0, staging.files - files);
+        staging.bytes = Math.max(0, staging.bytes - bytes);
+      },
+      onError: (message) => logger.warn('staged uploads not removed', { message }),
+    });
     unsubscribe = core.onEvent((event, payload) => {
       channel.broadcast(event, payload);
       if (event === 'batches:progress') staged.onBatches((payload as EventPayload<'batches:progress'>).batches);

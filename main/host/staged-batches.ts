@@ -1,5 +1,6 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
+import type { MakeReviewCopy } from './review-copy';
 import type { Handlers } from '../../shared/ipc/contract';
 import type { BatchSummary } from '../../shared/engine/model';
 import { AppError } from '../../shared/errors';
@@ -7,9 +8,10 @@ import { batchItems } from './downloads';
 
 // Photos added in the browser (Choose…, a drop) are copies staged under `<state dir>/uploads/<random>/`. Their
 // results must not land next to those copies — a `Batchroom/` folder inside the state dir, reachable only one
-// Download at a time — so a batch of them needs an output folder (the form's, or the default in Settings). The copies
-// are removed once their batch has ended (completed or cancelled, unless a try-first batch still has photos to
-// continue with), and at start every staged folder no unfinished batch uses is removed.
+// Download at a time — so a batch of them needs an output folder (the form's, or the default in Settings). Once their
+// batch has ended (completed or cancelled, unless a try-first batch still has photos to continue with) each full copy
+// is replaced by a screen-size review copy (review-copy.ts) — Review's "before" still shows — or removed when none
+// can be made; at start every staged folder no unfinished batch uses is removed.
 
 const STAGED_FOLDER = /^[0-9a-f]{16}$/;
 
@@ -74,7 +76,27 @@ export interface StagedCleaner {
   idle(): Promise<void>;
 }
 
-export function createStagedCleaner(handlers: Handlers, uploadDir: string, onError: (message: string) => void = () => {}): StagedCleaner {
+export interface StagedCleanerOptions {
+  /** Replaces a staged original by its review copy (bytes freed, or null: none, the file is removed). */
+  reviewCopy?: MakeReviewCopy;
+  /** Files and bytes no longer staged (the host's staging budget gets them back). */
+  freed?: (files: number, bytes: number) => void;
+  onError?: (message: string) => void;
+}
+
+export function createStagedCleaner(handlers: Handlers, uploadDir: string, options: StagedCleanerOptions = {}): StagedCleaner {
+  const { reviewCopy, freed = () => {}, onError = () => {} } = options;
+  /** A staged folder whose batch ended: each file becomes its review copy, or goes. */
+  const retire = async (folder: string) => {
+    for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
+      if (!entry.isFile()) continue;
+      const path = join(folder, entry.name);
+      const size = (await stat(path).catch(() => null))?.size ?? 0;
+      const saved = reviewCopy ? await reviewCopy(path).catch(() => null) : null;
+      if (saved === null) await rm(path, { force: true });
+      freed(saved === null ? 1 : 0, saved ?? size);
+    }
+  };
   const done = new Set<string>();
   let chain: Promise<unknown> = Promise.resolve();
   const queue = (work: () => Promise<unknown>) => {
@@ -90,7 +112,7 @@ export function createStagedCleaner(handlers: Handlers, uploadDir: string, onErr
           const mine = await stagedFoldersOf(handlers, uploadDir, batch.id);
           if (mine.size === 0) return;
           const used = await inUse(handlers, uploadDir, batch.id);
-          for (const folder of mine) if (!used.has(folder)) await rm(folder, { recursive: true, force: true });
+          for (const folder of mine) if (!used.has(folder)) await retire(folder);
         });
       }
     },

@@ -79,3 +79,39 @@ describe('pictures a browser cannot draw itself', () => {
     }
   });
 });
+
+describe('photos added in the browser (issue 31 #13)', () => {
+  it('their batch ended: each staged copy is now a screen-size review copy, and "Download all" is a zip of the results', async () => {
+    const uploads = join(work, 'state', 'uploads');
+    const staged = () => readdirSync(uploads).flatMap((folder) => readdirSync(join(uploads, folder)).map((name) => join(uploads, folder, name)));
+    expect(staged()).toHaveLength(2);
+    await expect.poll(async () => (await Promise.all(staged().map(async (path) => (await sharp(path).metadata()).format))).join(), { timeout: 10_000 }).toBe('webp,webp');
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Queue' }).click();
+    const link = page.getByRole('region', { name: 'Batch Color Grade' }).getByRole('link', { name: 'Download all' });
+    const href = await link.getAttribute('href');
+    expect(href).toMatch(/^\/download\/[\w-]+\.zip$/);
+    const zip = await page.evaluate(`fetch(${JSON.stringify(href)}).then(async (r) => [r.status, r.headers.get('content-type'), [...new Uint8Array(await r.arrayBuffer())].length])`);
+    expect(zip).toEqual([200, 'application/zip', expect.any(Number)]);
+    const saved = readdirSync(join(work, 'out'));
+    expect((zip as number[])[2]).toBeGreaterThan(saved.length * 30); // at least a header per result
+  });
+
+  it('without an output folder, a batch of uploaded photos is refused with a message asking for one', async () => {
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Workflows' }).click();
+    await page.getByRole('button', { name: /^Color Grade,/ }).click();
+    await page.getByRole('form', { name: 'Color Grade settings' }).waitFor();
+    const again = join(work, 'again.tif');
+    await sharp({ create: { width: 64, height: 48, channels: 3, background: '#369' } }).tiff({ compression: 'lzw' }).toFile(again);
+    await page.getByLabel('Add photos by path: choose files').setInputFiles([again]);
+    await expect.poll(() => page.getByRole('list', { name: 'Photos to process' }).getByRole('listitem').count()).toBeGreaterThanOrEqual(1);
+    await page.getByRole('textbox', { name: 'Output folder' }).fill('');
+    await page.getByRole('button', { name: 'Review batch…' }).click();
+    try {
+      await page.getByText(/need an output folder/).first().waitFor({ timeout: 15_000 });
+    } catch (error) {
+      throw new Error(`${String(error)}\n${await page.locator('body').innerText()}\n${ui.stderr()}`);
+    }
+    expect(await page.getByRole('dialog', { name: 'Batch summary' }).count()).toBe(0);
+    expect(readdirSync(join(work, 'state', 'uploads'))).toHaveLength(3); // the new one staged, waiting for its batch
+  });
+});

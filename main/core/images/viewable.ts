@@ -1,4 +1,5 @@
 import { open, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import type { ExifToolCommand } from './capture';
 import { openHeic } from './encode';
@@ -16,8 +17,12 @@ import { createVersionCache } from './version-cache';
 /** Previews shown on screen need no more than this on the long edge (a 45 MP camera embeds 8192 px). */
 export const VIEWABLE_EDGE = 2560;
 
-/** What sharp calls the formats every browser draws as they are (a PNG only at 8 bits, see `drawnAsIs`). */
-const BROWSER_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif']);
+/**
+ * What sharp calls the formats every browser draws as they are (a PNG only at 8 bits, see `drawnAsIs`), with the
+ * extensions they are served under: a file whose name says another type (a JPEG named `.tif`, as a staged upload
+ * kept for review is) is rendered, not handed out under the wrong Content-Type.
+ */
+const BROWSER_FORMATS: Record<string, readonly string[]> = { jpeg: ['.jpg', '.jpeg', '.jpe'], png: ['.png'], webp: ['.webp'], gif: ['.gif'] };
 
 export interface ViewableOriginals {
   /** A file a browser can show for `path`: the path itself, or a rendition of it; null when there is none. */
@@ -54,7 +59,8 @@ async function kindOf(path: string): Promise<Kind> {
   if (await isHeifFile(path)) return 'opaque';
   const meta = await sharp(path, { limitInputPixels: false }).metadata().catch(() => null);
   if (!meta?.format) return 'none';
-  const drawnAsIs = BROWSER_FORMATS.has(meta.format) && !(meta.format === 'png' && meta.depth !== 'uchar');
+  const named = BROWSER_FORMATS[meta.format]?.includes(extname(path).toLowerCase()) ?? false;
+  const drawnAsIs = named && !(meta.format === 'png' && meta.depth !== 'uchar');
   if (drawnAsIs) return 'as-is';
   return meta.hasAlpha ? 'alpha' : 'opaque';
 }

@@ -1,9 +1,12 @@
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createServer, get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VIEWABLE_EDGE } from '../../../main/core/images/viewable';
+import { createReviewCopies } from '../../../main/host/review-copy';
 import { sendDownload } from '../../../main/host/downloads';
 import { createStagedCleaner, requireOutputForStaged, stagedFolderOf } from '../../../main/host/staged-batches';
 import type { BatchSummary, ItemView } from '../../../shared/engine/model';
@@ -65,13 +68,32 @@ describe('staged copies are removed when their batch ends', () => {
     const batches = [batch('done', 'completed'), batch('running', 'running'), batch('trial', 'completed', 5), batch('gone', 'cancelled')];
     const items = [item('done', 'i1', 'saved', a!), item('done', 'i2', 'saved', shared!), item('running', 'i3', 'pending', shared!),
       item('trial', 'i4', 'saved', tried!), item('gone', 'i5', 'cancelled', b!)];
-    const cleaner = createStagedCleaner(fakeHandlers(batches, items), uploads);
+    const freed: number[] = [];
+    const cleaner = createStagedCleaner(fakeHandlers(batches, items), uploads, { freed: (files) => freed.push(files) });
     cleaner.onBatches(batches);
     await cleaner.idle();
     expect(await exists(a!)).toBe(false);
     expect(await exists(b!)).toBe(false);
+    expect(freed).toEqual([1, 1]);
     expect(await exists(shared!)).toBe(true); // the running batch still reads it
     expect(await exists(tried!)).toBe(true); // "Continue with the other 5" still needs the originals
+  });
+
+  it('keeps a screen-size review copy of an ended batch\'s photo in place of the full one (Review\'s "before")', async () => {
+    const uploads = join(dir, 'review');
+    const photo = await stage(uploads, 'IMG_9.tif');
+    await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#a33' } }).tiff({ compression: 'none' }).toFile(photo);
+    const full = (await stat(photo)).size;
+    let freedBytes = 0;
+    const cleaner = createStagedCleaner(fakeHandlers([batch('b', 'completed')], [item('b', 'i', 'saved', photo)]), uploads, {
+      reviewCopy: createReviewCopies(join(dir, 'review-previews')), freed: (_files, bytes) => (freedBytes += bytes),
+    });
+    cleaner.onBatches([batch('b', 'completed')]);
+    await cleaner.idle();
+    const meta = await sharp(photo).metadata();
+    expect([meta.format, Math.max(meta.width!, meta.height!)]).toEqual(['webp', VIEWABLE_EDGE]);
+    expect(freedBytes).toBe(full - (await stat(photo)).size);
+    expect(freedBytes).toBeGreaterThan(full * 0.9);
   });
 
   it('sweeps at start every staged folder no unfinished batch uses, except those staged since the host started', async () => {

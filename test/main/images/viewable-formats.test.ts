@@ -94,6 +94,10 @@ describe('what the screen is given for each format', () => {
     const liar = join(dir.path, 'not-really.jpg');
     await writeFile(liar, await photo(40, 30).tiff().toBuffer());
     expect(await shown.get(liar)).toMatch(/[0-9a-f]{40}\.jpg$/);
+    // A JPEG named .tif would be served as image/tiff: rendered too.
+    const misnamed = join(dir.path, 'review-copy.tif');
+    await photo(40, 30).jpeg().toFile(misnamed);
+    expect(await shown.get(misnamed)).toMatch(/[0-9a-f]{40}\.jpg$/);
     const junk = join(dir.path, 'junk.tif');
     await writeFile(junk, 'not a picture');
     expect(await shown.get(junk)).toBeNull();

@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ExifToolCommand } from './capture';
-import { cannotRead, extractPreviews, largestPreview, measure, PREVIEW_TAGS, previewRefusal, type PreviewSize } from './raw-preview';
+import { extractPreviews, largestPreview, measure, PREVIEW_TAGS, previewRefusal, type PreviewSize } from './raw-preview';
 
 // Whether a RAW will be refused (no preview large enough, cannot be read, too large) — known while planning, so the
 // estimate, the naming preview and the budget count it as refused (free) instead of priced. The encoder's own rule
@@ -116,15 +116,10 @@ export function createRawPreviewCheck(exiftool: ExifToolCommand): (path: string)
   const waiting: { path: string; resolve: (facts: RawFacts) => void; reject: (error: unknown) => void }[] = [];
   let pumping = false;
 
-  const one = async (path: string): Promise<RawFacts> => {
-    let tags: Tags;
-    try {
-      tags = (JSON.parse(await exiftool([...ARGS, path])) as Tags[])[0] ?? {};
-    } catch (error) {
-      return { refusal: cannotRead(error), longEdge: null };
-    }
-    return factsOf(path, tags, exiftool);
-  };
+  // A command that fails for this file alone (ExifTool ended, timed out, the file went away) says nothing sure about
+  // the RAW: it is rejected, so the planner leaves the RAW to the encoder and nothing of it is remembered.
+  const one = async (path: string): Promise<RawFacts> =>
+    factsOf(path, (JSON.parse(await exiftool([...ARGS, path])) as Tags[])[0] ?? {}, exiftool);
 
   const answer = async (group: typeof waiting) => {
     // ExifTool refuses a whole command for one file it cannot open: then each file is asked on its own.

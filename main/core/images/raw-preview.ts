@@ -24,7 +24,7 @@ export const PREVIEW_TAGS = ['JpgFromRaw', 'PreviewImage', 'OtherImage'];
 export const isRawPath = (path: string): boolean => isRawName(basename(path));
 
 /** The reason for a RAW ExifTool could not open at all. */
-export const cannotRead = (error: unknown): string => `this RAW file cannot be read (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`;
+const cannotRead = (error: unknown): string => `this RAW file cannot be read (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`;
 
 /** EXIF orientation → the sharp operations that make the pixels upright (checked against libvips' autoOrient). */
 function orient(image: Sharp, orientation: number): Sharp {

@@ -133,6 +133,20 @@ describe('the planning check says what the encoder will do, file by file', () =>
     expect(planned.filter((p) => p === null)).toHaveLength(1); // the two-preview DNG is sent; every other is refused
   });
 
+  it('a check ExifTool could not answer refuses nothing and is not kept (the encoder decides, as before)', async () => {
+    const path = join(dir, 'unanswered.dng');
+    await writeFile(path, buildDng({ previews: [await previewJpeg(640, 427)] }));
+    let commands = 0;
+    const check = createRawPreviewCheck(async () => {
+      commands++;
+      throw new Error('ExifTool ended');
+    });
+    const facts = createFileFacts({ now: () => Date.now() + 60_000, raw: check });
+    await expect(facts.raw(path)).rejects.toThrow('ExifTool ended');
+    await expect(facts.raw(path)).rejects.toThrow('ExifTool ended');
+    expect(commands).toBe(4); // each time: the group's command, then the file's own
+  });
+
   it('file facts keep the answer while the file is unchanged', async () => {
     const path = join(dir, 'kept.dng');
     await writeFile(path, buildDng({ previews: [await previewJpeg(640, 427)] }));

@@ -17,11 +17,10 @@ export const LIVE_SERVICE_URL = 'https://api.batchroom-service.example/api/v1';
 
 /** Whether a service URL is the built-in "none chosen" value (by origin: `/api/v1` or a trailing slash do not matter). */
 export function isUnsetServiceUrl(url: string): boolean {
-  try {
-    return new URL(url).origin === new URL(LIVE_SERVICE_URL).origin;
-  } catch {
-    return false;
-  }
+  // shared/ has no URL global (it runs nowhere in particular): the origin is the scheme and host, compared as a URL
+  // parser would (case-insensitive, a default :443 ignored).
+  const originOf = (value: string) => /^(https?:\/\/[^/?#]+)/i.exec(value.trim())?.[1]?.toLowerCase().replace(/^(https:\/\/[^/]+):443$/, '$1') ?? null;
+  return originOf(url) !== null && originOf(url) === originOf(LIVE_SERVICE_URL);
 }
 
 /**

@@ -78,7 +78,7 @@ describe('the app at 1024×700', () => {
     await page.getByRole('button', { name: 'Review batch…' }).click();
 
     const caption = form.getByRole('textbox', { name: 'Caption' });
-    await expect.poll(() => caption.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => caption.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true);
     const { footer } = await formBoxes();
     const box = (await caption.boundingBox())!;
     expect(box.y).toBeGreaterThan(50);
@@ -135,7 +135,11 @@ describe('the queue at 1024×700', () => {
     await page.getByRole('dialog', { name: 'Batch summary' }).getByRole('button', { name: /^Start/ }).click();
     const name = page.locator('.item-name-text').first();
     await name.waitFor();
-    const fit = await name.evaluate((el) => ({ text: el.textContent, scroll: el.scrollWidth, client: el.clientWidth }));
+    const fit = await name.evaluate((el) => {
+      // The node tsconfig has no DOM lib: the element's few properties read here, typed by hand.
+      const e = el as unknown as { textContent: string; scrollWidth: number; clientWidth: number };
+      return { text: e.textContent, scroll: e.scrollWidth, client: e.clientWidth };
+    });
     process.stdout.write(`queue name "${fit.text}": ${fit.client} px shown of ${fit.scroll} px\n`);
     expect(fit.scroll).toBeLessThanOrEqual(fit.client);
   });

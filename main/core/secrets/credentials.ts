@@ -1,6 +1,6 @@
 import { maskKey } from '../../../shared/redact';
 import type { ActiveKeySource, KeyStatus, SandboxReason } from '../../../shared/settings/key-status';
-import { LIVE_SERVICE_URL, type Settings } from '../../../shared/settings/schema';
+import { isUnsetServiceUrl, type Settings } from '../../../shared/settings/schema';
 import { CREDENTIAL_CODES, isAppError } from '../../../shared/errors';
 import { KeychainUnavailableError, KeyOriginError, KeyTransportError, MissingApiKeyError } from './errors';
 import type { SecretStore } from './secret-store';
@@ -65,7 +65,7 @@ function sandboxMessage(reason: SandboxReason, serviceUrl: string, keychainError
     return `${keychainError?.message ?? 'The OS keychain is not available.'} No API key for ${serviceUrl}: ${tail} ${keychainError?.hint ?? ''}`.trim();
   }
   // The placeholder address is no service at all: naming it would send the user looking for a key for it.
-  if (serviceUrl === LIVE_SERVICE_URL) return `No service set: ${tail} Set your provider's address (Settings, or --service-url) and an API key (Settings, or \`batchroom key set\`).`;
+  if (isUnsetServiceUrl(serviceUrl)) return `No service set: ${tail} Set your provider's address (Settings, or --service-url) and an API key (Settings, or \`batchroom key set\`).`;
   return `No API key for ${serviceUrl}: ${tail} Add one with \`batchroom key set\` or in Settings.`;
 }
 

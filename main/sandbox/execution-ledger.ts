@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openSandboxDb } from './credit-ledger';
-import type { ExecutionRecord } from './executions';
+import type { ExecutionRecord } from './execution-record';
 import type { ValidatedRequest } from './validate';
 
 // The embedded sandbox's executions, kept next to its balance (sandbox-account.db). A real service finishes an

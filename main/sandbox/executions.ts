@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Accounts } from './accounts';
 import type { ExecutionLedger, PersistedExecution } from './execution-ledger';
+import type { ExecutionRecord } from './execution-record';
 import type { Limiter } from './limiter';
 import type { ResultStore } from './results';
 import type { StatsRecorder } from './stats';
@@ -12,26 +13,7 @@ import { findWorkflow } from './workflows';
 // on sharp's thread pool) → completed (no earlier than the configured duration, and never before the edit is done)
 // or failed with a reason, in which case the credits are refunded.
 
-export type ExecutionStatus = 'queued' | 'running' | 'completed' | 'failed';
-
-export interface ExecutionRecord {
-  id: string;
-  key: string;
-  workflowId: string;
-  status: ExecutionStatus;
-  createdAt: number;
-  startedAt?: number;
-  finishedAt?: number;
-  /** Planned running time (duration minus the queued share). */
-  runningMs: number;
-  creditsCharged: number;
-  creditsRefunded: number;
-  resultUrls: string[];
-  /** The label of each result (same order as resultUrls), null where the workflow gives none. */
-  resultLabels: (string | null)[];
-  resultsExpireAt?: number;
-  error?: { code: 'execution_failed' | 'processing_failed'; message: string };
-}
+export type { ExecutionRecord, ExecutionStatus } from './execution-record';
 
 export interface ExecutionDeps {
   accounts: Accounts;

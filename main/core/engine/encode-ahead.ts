@@ -11,6 +11,12 @@ import { followIfHeld } from './claim-followers';
 // whole batch. An encoded item stays `encoding` in the journal until it is submitted, so a crash sends it back to
 // `pending` (nothing was sent).
 
+/** What an `encoding` item is doing, as its row says it (its `reason` until it is sent). */
+export const ENCODE_PHASES = {
+  reading: 'Reading and resizing the photo for upload',
+  ready: 'Ready to send: waiting for a free slot',
+} as const;
+
 /** Input bytes being decoded at once beyond which no further encode starts alongside the running ones. */
 const ENCODE_BYTE_BUDGET = 4 * 1024 * 1024;
 /** Pending items turned into followers in one scheduling pass at most. */
@@ -63,7 +69,8 @@ export class EncodeAhead {
     const { core } = this;
     const batch = core.batch(item.batchId);
     this.active.add(item.id);
-    core.update(item.id, { event: 'encode' });
+    // The row says what is happening rather than a bare "Preparing" (issue 31 #15): reading, then waiting for a slot.
+    core.update(item.id, { event: 'encode', reason: ENCODE_PHASES.reading });
     let bytes = 0;
     for (const source of Object.values(item.sources)) {
       try { if (!/^https?:/i.test(source)) bytes += statSync(source).size; } catch { /* the encoder reports it */ }
@@ -88,7 +95,10 @@ export class EncodeAhead {
         addPhase(core.stats.phases, 'encode', nowMs() - startedAt);
         // Cancelled (or the engine stopping) while it encoded: the payload is dropped.
         const current = core.o.journal.getItem(item.id);
-        if (current?.state === 'encoding' && !core.isStopping()) core.ready.set(item.id, { batchId: item.batchId, images, readyAt: nowMs() });
+        if (current?.state === 'encoding' && !core.isStopping()) {
+          core.ready.set(item.id, { batchId: item.batchId, images, readyAt: nowMs() });
+          core.update(item.id, { reason: ENCODE_PHASES.ready });
+        }
       } catch (error) {
         // Cancelled (or sent back to pending by a stop) while it encoded: nothing to fail.
         if (core.o.journal.getItem(item.id)?.state === 'encoding') {

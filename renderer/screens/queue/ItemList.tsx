@@ -39,12 +39,16 @@ const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; on
         {/* A parked item (its state move was refused) says why first: its progress no longer moves. */}
         {item.attention ? (
           <span className="item-reason item-attention" title={item.attention}>{item.attention}</span>
+        ) : item.state === 'encoding' && item.reason ? (
+          // What preparing is doing now (reading the photo, or ready and waiting for a slot), not an empty bar.
+          <span className="item-reason" title={item.reason}>{item.reason}</span>
         ) : active ? (
           <span className="progress progress-small" role="progressbar" aria-label={`${item.displayName} progress`} aria-valuenow={Math.round(item.progress)} aria-valuemin={0} aria-valuemax={100}>
             <span className="progress-fill" style={{ width: `${item.progress}%` }} />
           </span>
         ) : (
-          <span className="item-reason" title={item.reason ?? undefined}>{item.reason ?? ''}</span>
+          // A waiting row has no reason to show (one left from preparing before a restart is stale).
+          <span className="item-reason" title={item.reason ?? undefined}>{item.state === 'pending' ? '' : item.reason ?? ''}</span>
         )}
       </span>
       <span role="cell" className="item-actions">

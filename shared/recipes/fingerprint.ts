@@ -1,4 +1,4 @@
-import { canonicalJson } from './canonical-json';
+import { canonicalJson } from '../canonical-json';
 import type { Recipe } from './recipe';
 import { sha256Hex } from './sha256';
 

@@ -1,15 +1,6 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../../shared/canonical-json';
 import type { WorkflowParameters } from '../../../shared/service/model';
-
-/** JSON with object keys sorted, so equal parameters hash equally whatever order they were written in. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 export function parametersHash(parameters: WorkflowParameters): string {
   return createHash('sha256').update(canonicalJson(parameters)).digest('hex');

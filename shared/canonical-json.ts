@@ -1,7 +1,7 @@
 /**
  * JSON with object keys sorted and `undefined` members left out, so equal values serialize (and hash) equally
- * whatever order they were written in. The same rules as the engine's parameters hash (main/core/journal/ledger-key.ts),
- * which a test holds it to: a recipe's fingerprint must name the parameters exactly as the engine's claims do.
+ * whatever order they were written in. The one serializer of the engine's parameters hash (main/core/journal/ledger-key.ts) and a
+ * recipe's fingerprint (shared/recipes/fingerprint.ts): both must name the parameters exactly alike.
  */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

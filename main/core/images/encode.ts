@@ -66,7 +66,7 @@ function loadHeicDecoder(): Promise<typeof import('heic-decode')> {
   return heicDecoder;
 }
 
-export async function openHeic(path: string, size: number, maxPixels: number): Promise<Sharp> {
+async function openHeic(path: string, size: number, maxPixels: number): Promise<Sharp> {
   if (size > MAX_HEIC_BYTES) throw new InputImageError('HEIC file too large to decode');
   let decoded;
   const file = await readFile(path);

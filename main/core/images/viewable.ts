@@ -1,8 +1,10 @@
-import { open, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import type { ExifToolCommand } from './capture';
-import { openHeic } from './encode';
+import { decodeHeicOffThread } from './heic-off-thread';
+import { heifColourOf, pixelsWithProfile } from './heif-colour';
+import { heifDeclaredSize } from './heif-size';
 import { DEFAULT_MAX_INPUT_PIXELS, exceedsPixelLimit, isHeifHeader } from './pixel-limit';
 import { extractRawPreview, isRawPath } from './raw-preview';
 import { createVersionCache } from './version-cache';
@@ -47,6 +49,25 @@ async function forScreen(image: Sharp): Promise<Sharp> {
   return meta.icc ? fitted.withIccProfile('srgb') : fitted.toColourspace('srgb');
 }
 
+/** As for uploads (encode.ts): a HEIC larger than this on disk is not read into memory. */
+const MAX_HEIC_BYTES = 150 * 1024 * 1024;
+
+/**
+ * A HEIC's pixels, decoded in a worker thread (heic-off-thread.ts: on this thread a 12 MP photo held the event loop
+ * for 3.2 s), refused from its boxes before the decoder allocates anything (heif-size.ts), with the colour profile
+ * the decoder drops given back (heif-colour.ts).
+ */
+async function openHeic(path: string): Promise<Sharp> {
+  if ((await stat(path)).size > MAX_HEIC_BYTES) throw new Error('HEIC file too large to decode');
+  const file = await readFile(path);
+  const declared = heifDeclaredSize(file);
+  if (!declared || declared.width * declared.height > DEFAULT_MAX_INPUT_PIXELS) throw new Error('HEIC refused from its header');
+  const decoded = await decodeHeicOffThread(file);
+  if (decoded.width * decoded.height > DEFAULT_MAX_INPUT_PIXELS) throw new Error('HEIC larger than its header said');
+  const tagged = await pixelsWithProfile(decoded.data, decoded.width, decoded.height, heifColourOf(file));
+  return tagged ? sharp(tagged) : sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: 4 } });
+}
+
 type Kind = 'as-is' | 'opaque' | 'alpha' | 'none';
 
 /**
@@ -75,11 +96,7 @@ export function createViewableOriginals(dir: string, exiftool: () => ExifToolCom
     return true;
   });
   const open = async (path: string): Promise<Sharp> => {
-    if (await isHeifFile(path)) {
-      // The HEIC decoder refuses a bomb from the container's boxes before it allocates (heif-size.ts), and hands
-      // back RGBA with the file's colour profile restored (heif-colour.ts).
-      return openHeic(path, (await stat(path)).size, DEFAULT_MAX_INPUT_PIXELS);
-    }
+    if (await isHeifFile(path)) return openHeic(path);
     return sharp(path, { failOn: 'error', limitInputPixels: DEFAULT_MAX_INPUT_PIXELS });
   };
   // A HEIC always decodes with an alpha channel, unused on every camera file: flattened, like the upload.

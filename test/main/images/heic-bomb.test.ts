@@ -138,8 +138,9 @@ describe('HEIC decompression bombs', () => {
     expect(await viewable.get(heic)).toBeNull();
     expect(decoderCalls.count).toBe(calls); // refused from its boxes, never decoded
     expect(await viewable.get(honest)).toBe(honest);
-    // A sound HEIC is shown as a JPEG rendition (no browser draws HEVC), made through the decoder.
+    // A sound HEIC is shown as a JPEG rendition (no browser draws HEVC), decoded in a worker thread: the decoder on
+    // this thread (the one counted) is not called — a 12 MP HEIC held the event loop for 3.2 s there.
     expect(await viewable.get(FIXTURE)).toMatch(/previews\/[0-9a-f]{40}\.jpg$/);
-    expect(decoderCalls.count).toBe(calls + 1);
+    expect(decoderCalls.count).toBe(calls);
   });
 });

@@ -10,6 +10,8 @@ import { UsageError } from './errors';
 /** The flags of `batchroom run` as commander hands them over. */
 export interface RunFlags {
   workflow: string;
+  /** A saved recipe's name or a recipe file (recipe-spec.ts): its values, the other flags replacing them. */
+  recipe?: string;
   text: string[];
   switch: string[];
   mapping: string[];

@@ -171,6 +171,11 @@ export const BatchSpecSchema = z.object({
   trialRest: z.number().int().nonnegative().nullable().default(null),
   /** Set by hot folders so results and ledger entries can be traced back. */
   source: z.object({ kind: z.enum(['manual', 'hotFolder', 'cli']), hotFolderId: z.string().optional() }).default({ kind: 'manual' }),
+  /**
+   * The recipe the batch was made from (shared/recipes): its name and fingerprint (what is paid), written into each
+   * result's provenance. Optional: batches without a recipe, and journals written before recipes, have none.
+   */
+  recipe: z.object({ name: z.string().min(1), fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }).optional(),
 });
 export type BatchSpec = z.infer<typeof BatchSpecSchema>;
 export type BatchSpecInput = z.input<typeof BatchSpecSchema>;

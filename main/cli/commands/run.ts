@@ -13,8 +13,11 @@ import { credits, fit, lineWidth } from '../format';
 import { creditKindOf, plural, type CreditKind } from '../../../shared/service/credit-kind';
 import { collect } from '../flags';
 import type { RunFlags } from '../run-spec';
-import type { Output } from '../session';
-import { withSession } from '../session';
+import type { CliSession, Output } from '../session';
+import { globalOptions, withSession } from '../session';
+import type { BatchSpecInput } from '../../../shared/engine/model';
+import type { Recipe } from '../../../shared/recipes/recipe';
+import type { WorkflowDetail } from '../../../shared/service/model';
 import type { SummaryLine } from '../summary';
 
 export function registerRunCommand(program: Command): void {
@@ -22,7 +25,8 @@ export function registerRunCommand(program: Command): void {
     .command('run')
     .description('send photos through a workflow and save the results')
     .argument('[paths...]', 'photos and folders')
-    .option('--workflow <id>', 'workflow id, required (see `batchroom workflows`)')
+    .option('--workflow <id>', 'workflow id, required without --recipe (see `batchroom workflows`)')
+    .option('--recipe <name|file>', 'run a saved recipe (see `batchroom recipes list`) or a .batchroom-recipe.json file; flags given beside it replace its values')
     .option('--text <field=value>', 'a text field value (repeatable)', collect, [])
     .option('--switch <field=a,b>', 'switch options to turn on (repeatable)', collect, [])
     .option('--mapping <field=path,…>', 'multi-image workflows: one item from explicit files (repeatable)', collect, [])
@@ -45,19 +49,22 @@ export function registerRunCommand(program: Command): void {
     .option('-y, --yes', 'do not ask before spending credits')
     .action(async (paths: string[], flags: RunFlags, command: Command) => {
       // Checked here, not by commander's requiredOption: its message cannot say where the ids are listed.
-      if (!flags.workflow) throw new UsageError('--workflow is required.', '`batchroom workflows` lists them; for example: batchroom run --workflow <id> photos/');
+      if (!flags.workflow && !flags.recipe) throw new UsageError('--workflow is required.', '`batchroom workflows` lists them; for example: batchroom run --workflow <id> photos/');
+      // A recipe is read and its fixed images checked before anything starts: a missing one is an exit 2, nothing made.
+      const recipe = flags.recipe ? await (await import('../recipe-run')).openRecipe(flags.recipe, globalOptions(command).stateDir) : null;
       return withSession(command, async (session) => {
         const { call, out } = session;
         // Loaded when a run starts, not with the command list: `--help` stays free of zod and the progress bars.
-        const [{ buildRunSpec }, { followBatches }, workflow, { settings }] = await Promise.all([
-          import('../run-spec'), import('../follow'), getWorkflowOrUsage(call, flags.workflow), call('settings:get', {}),
-        ]);
-        const spec = buildRunSpec(flags, paths, workflow, settings);
+        const { followBatches } = await import('../follow');
+        const { spec, workflow, overrides, said } = recipe
+          ? await (await import('../recipe-run')).recipeRunSpec(session, recipe, flags, paths)
+          : await plainRunSpec(session, flags, paths);
         // A typo is a usage error, not an empty batch: say which path, exit 2.
         const missing = (spec.inputs?.paths ?? []).filter((path) => !existsSync(path));
         if (missing.length > 0) throw new UsageError(`not found: ${missing.join(', ')}`, 'Check the path; quote names that contain spaces.');
         const kind = creditKindOf(session.status);
         const estimate = await call('batches:estimate', spec);
+        if (recipe) reportRecipe(out, recipe, spec.recipe?.fingerprint ?? '', overrides, said);
         reportEstimate(out, estimate, workflow.name, kind);
         if (estimate.itemCount === 0) {
           const summary: SummaryLine = { type: 'summary', saved: 0, failed: 0, skipped: estimate.skipped.length + (estimate.rerun ? 0 : estimate.alreadyDone.length), unknown: 0, chargedNoResult: 0, creditsSpent: 0, outputs: [], paidElsewhere: 0 };
@@ -66,6 +73,9 @@ export function registerRunCommand(program: Command): void {
             ? `Nothing to process. Pass --rerun to run the ${estimate.alreadyDone.length} already done again (${credits(estimate.alreadyDone.length * estimate.costPerItem)}).`
             : 'Nothing to process.');
           return EXIT.ok;
+        }
+        if (recipe?.budgetPerPhoto != null && estimate.costPerItem > recipe.budgetPerPhoto) {
+          throw new AppError('budget_exceeded', `A photo costs ${credits(estimate.costPerItem, kind)}, over recipe '${recipe.name}'s budget of ${credits(recipe.budgetPerPhoto, kind)} a photo.`);
         }
         if (!estimate.fitsBudget) {
           throw new AppError('budget_exceeded', `This batch costs ${credits(estimate.totalCost, kind)}, over the budget of ${credits(Number(flags.budget), kind)}.`);
@@ -88,6 +98,19 @@ export function registerRunCommand(program: Command): void {
         return code;
       }, { withEngine: 'lazy' });
     });
+}
+
+async function plainRunSpec(session: CliSession, flags: RunFlags, paths: string[]): Promise<{ spec: BatchSpecInput; workflow: WorkflowDetail; overrides: string[]; said: string }> {
+  const [{ buildRunSpec }, workflow, { settings }] = await Promise.all([
+    import('../run-spec'), getWorkflowOrUsage(session.call, flags.workflow), session.call('settings:get', {}),
+  ]);
+  return { spec: buildRunSpec(flags, paths, workflow, settings), workflow, overrides: [], said: '' };
+}
+
+/** One line before the estimate: which recipe, and which of its values a flag replaced. */
+function reportRecipe(out: Output, recipe: Recipe, fingerprint: string, overrides: string[], said: string): void {
+  if (out.json) out.record({ type: 'recipe', name: recipe.name, fingerprint, overrides });
+  else out.line(said);
 }
 
 function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: string, kind: CreditKind): void {

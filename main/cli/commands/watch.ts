@@ -31,6 +31,7 @@ export function registerWatchCommand(program: Command): void {
     .argument('[dir]', 'the folder to watch')
     .option('--all', 'run the hot folders configured in settings (the app\'s list) instead of one folder')
     .option('--workflow <id>', 'workflow id (see `batchroom workflows`)')
+    .option('--recipe <name|file>', 'process with a saved recipe or a .batchroom-recipe.json file; flags given beside it replace its values')
     .option('--out <dir>', 'output folder (default: the one in settings); may be inside the watched folder')
     .option('--recursive', 'watch subfolders too (mirrored in the output)')
     .option('--existing <policy>', 'photos already in the folder and not yet processed: process, skip or dry-run', 'process')
@@ -55,7 +56,7 @@ export function registerWatchCommand(program: Command): void {
     .action(async (dir: string | undefined, flags: WatchFlags, command: Command) => {
       if (flags.all && dir) throw new UsageError('Give either a folder or --all, not both.');
       if (!flags.all && !dir) throw new UsageError('Name the folder to watch, or --all for the hot folders in settings.', 'For example: batchroom watch ~/Inbox --workflow <id> --out ~/Results');
-      if (!flags.all && !flags.workflow) throw new UsageError('--workflow is required when watching a folder.', '`batchroom workflows` lists them.');
+      if (!flags.all && !flags.workflow && !flags.recipe) throw new UsageError('--workflow is required when watching a folder.', '`batchroom workflows` lists them.');
       const { ExistingFilesPolicySchema } = await import('../../../shared/hotfolders/model'); // zod: not for --help
       const existing = ExistingFilesPolicySchema.safeParse(flags.existing);
       if (!existing.success) throw new UsageError(`--existing must be process, skip or dry-run (got "${flags.existing}").`);
@@ -127,11 +128,11 @@ async function runWatch(session: CliSession, dir: string | undefined, flags: Wat
 
 /** The one-folder config: parameters checked against the workflow exactly as `batchroom run` checks them. */
 async function folderConfigFromFlags(session: CliSession, dir: string, flags: WatchFlags, existing: HotFolderConfigInput['existingFiles']): Promise<HotFolderConfigInput> {
-  const workflow = await getWorkflowOrUsage(session.call, flags.workflow!);
-  const { settings } = await session.call('settings:get', {});
   const path = resolve(dir);
-  const { buildRunSpec } = await import('../run-spec');
-  const spec = buildRunSpec({ ...flags, workflow: flags.workflow!, mapping: [] }, [path], workflow, settings);
+  const runFlags = { ...flags, workflow: flags.workflow ?? '', mapping: [] };
+  const { spec, workflow } = flags.recipe
+    ? await (await import('../recipe-watch')).recipeWatchSpec(session, flags.recipe, runFlags, path)
+    : await plainSpec(session, runFlags, path);
   const budget = flags.budget === undefined ? null : Number(flags.budget);
   if (budget !== null && !(Number.isFinite(budget) && budget >= 0)) throw new UsageError(`--budget must be a number of credits (got "${flags.budget}").`);
   // A stable id per folder + workflow: a later run finds the same baseline of skipped files.
@@ -159,6 +160,11 @@ async function folderConfigFromFlags(session: CliSession, dir: string, flags: Wa
     polling: flags.polling === true,
     studioFolder: flags.studioFolder?.trim() || null,
   };
+}
+
+async function plainSpec(session: CliSession, flags: RunFlags, path: string) {
+  const [workflow, { settings }, { buildRunSpec }] = await Promise.all([getWorkflowOrUsage(session.call, flags.workflow), session.call('settings:get', {}), import('../run-spec')]);
+  return { spec: buildRunSpec(flags, [path], workflow, settings), workflow };
 }
 
 /**

@@ -167,6 +167,7 @@ function provenanceOf(batch: BatchRecord, item: ItemRecord): Provenance {
   return {
     workflowId: batch.workflow.id, workflowName: batch.workflow.name, parameters: batch.spec.parameters, executionId: item.executionId,
     creditsCharged: item.creditsCharged, sourceName: item.displayName, sourceSha256: item.contentHash,
+    ...(batch.spec.recipe ? { recipe: batch.spec.recipe } : {}),
   };
 }
 

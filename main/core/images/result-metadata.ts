@@ -20,7 +20,7 @@ import { copyArgs, IPTC_UTF8, NO_LOCATION, STRIP_ALL } from './metadata-copy';
 // strip:     nothing but the result's ICC profile and the original's DPI.
 // Values are copied as stored (-n), IIM text as UTF-8 with its CodedCharacterSet marker.
 // keep and strip-gps also record provenance in XMP: xmp:CreatorTool and a `batchroom` namespace (workflow, parameters,
-// execution, credits, source name and SHA-256).
+// execution, credits, source name and SHA-256, and the recipe's name and fingerprint when the batch ran one).
 
 export interface Provenance {
   workflowId: string;
@@ -30,6 +30,8 @@ export interface Provenance {
   creditsCharged: number;
   sourceName: string;
   sourceSha256: string | null;
+  /** The recipe the batch ran (docs/recipes.md): its name and fingerprint, so a result says which saved edit made it. */
+  recipe?: { name: string; fingerprint: string } | undefined;
 }
 
 export interface ResultMetadataRequest {
@@ -92,7 +94,7 @@ const CONFIG = `%Image::ExifTool::UserDefined = (
   NAMESPACE => { 'batchroom' => '${XMP_NAMESPACE}' },
   WRITABLE => 'string',
   WorkflowId => { }, WorkflowName => { }, Parameters => { }, ExecutionId => { }, CreditsCharged => { },
-  SourceName => { }, SourceSHA256 => { },
+  SourceName => { }, SourceSHA256 => { }, RecipeName => { }, RecipeFingerprint => { },
 );
 1;
 `;
@@ -146,6 +148,8 @@ export function provenanceArgs(p: Provenance, creatorTool: string): string[] {
     `-XMP-batchroom:Parameters=${esc(JSON.stringify(p.parameters ?? {}))}`, `-XMP-batchroom:ExecutionId=${esc(p.executionId ?? '')}`,
     `-XMP-batchroom:CreditsCharged=${p.creditsCharged}`, `-XMP-batchroom:SourceName=${esc(p.sourceName)}`,
     `-XMP-batchroom:SourceSHA256=${esc(p.sourceSha256 ?? '')}`,
+    // Only a batch made from a recipe says one: an empty tag would read as "a recipe with no name".
+    ...(p.recipe ? [`-XMP-batchroom:RecipeName=${esc(p.recipe.name)}`, `-XMP-batchroom:RecipeFingerprint=${esc(p.recipe.fingerprint)}`] : []),
   ];
 }
 

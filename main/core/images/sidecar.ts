@@ -33,6 +33,7 @@ async function writeJsonSidecar(resultPath: string, c: SidecarContext): Promise<
     completedAt: c.completedAt,
     savedAt: new Date().toISOString(),
     source: { name: c.provenance.sourceName, sha256: c.provenance.sourceSha256 },
+    ...(c.provenance.recipe ? { recipe: { name: c.provenance.recipe.name, fingerprint: c.provenance.recipe.fingerprint } } : {}),
   });
 }
 

@@ -100,6 +100,11 @@ export const SETTINGS_FIELDS = {
   resultCacheMb: z.number().int().min(0).max(1_048_576).default(2048),
   /** Warn when the API credit balance falls below this many credits; 0 never warns. */
   lowBalanceWarning: z.number().finite().nonnegative().default(50),
+  /**
+   * Say when a batch or hot-folder run ends or pauses for the user (a notification in the app, a Web Notification in
+   * the browser once allowed, the terminal bell after `run`/`resume`): shared/notify/attention.ts decides what.
+   */
+  notifyWhenDone: z.boolean().default(true),
   hotFolders: z.array(HotFolderConfigSchema).default([]),
   /**
    * Studio mode (docs/studio.md): hot folders claim each photo in this shared PostgreSQL ledger, so several machines

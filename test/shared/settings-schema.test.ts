@@ -23,6 +23,7 @@ describe('settings schema', () => {
       theme: 'system',
       resultCacheMb: 2048,
       lowBalanceWarning: 50,
+      notifyWhenDone: true,
       hotFolders: [],
       studioLedgerUrl: null,
       studioLedgerAllowPlaintext: false,

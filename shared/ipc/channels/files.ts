@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AttentionSchema } from '../../notify/attention';
 import { event, invoke } from '../contract-kit';
 
 const PathArg = z.object({ path: z.string().min(1) }).strict();
@@ -48,7 +49,12 @@ export type AppView = z.infer<typeof AppViewSchema>;
 
 export const appChannels = {
   'app:info': invoke(z.object({}).strict(), AppInfoSchema),
-  /** Main asks the renderer to show a view (menu: Settings… ⌘, and the view shortcuts). */
-  'app:navigate': event(z.object({ view: AppViewSchema })),
+  /**
+   * Main asks the renderer to show a view (menu: Settings… ⌘, and the view shortcuts); with a batch, Review opens on
+   * that batch (a clicked "Batch done" notification).
+   */
+  'app:navigate': event(z.object({ view: AppViewSchema, batchId: z.string().min(1).optional() })),
+  /** A batch or hot-folder run ended, or a batch paused for something the user must do (shared/notify/attention.ts). */
+  'app:attention': event(AttentionSchema),
   'app:notice': event(z.object({ level: z.enum(['info', 'warning', 'error']), message: z.string() })),
 } as const;

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { formatCredits } from '../engine/money';
+import type { BatchSummary, PauseCode } from '../engine/model';
+import { plural } from '../service/credit-kind';
+
+// "Tell me when it's done": what deserves a notification and what it says, in one place. The core decides from the
+// batches' and hot folders' state changes (main/core/app/attention.ts) and emits `app:attention`; the Electron glue
+// shows it natively, the browser host as a Web Notification, and the CLI rings its bell (shouldRingBell). Only an
+// ending or a pause that needs the user is said: never an item, never a pause the user pressed themselves.
+
+export const ATTENTION_KINDS = ['batch-ended', 'batch-paused', 'hot-folder-run-ended'] as const;
+
+export const AttentionSchema = z.object({
+  kind: z.enum(ATTENTION_KINDS),
+  title: z.string(),
+  body: z.string(),
+  /** The batch Review opens on a click (a hot-folder run: its last batch; null when none is known). */
+  batchId: z.string().nullable(),
+  /** Failed, maybe-charged or paused items: worth showing even while the user looks at the app. */
+  needsAction: z.boolean(),
+});
+export type Attention = z.infer<typeof AttentionSchema>;
+
+/** The pauses someone must be told about (money, the service, the key, the output disk), with their headline. */
+const PAUSE_TITLES: Readonly<Record<Exclude<PauseCode, 'user'>, string>> = {
+  'insufficient-credits': 'Batch paused: out of credits',
+  budget: 'Batch paused: budget reached',
+  'service-unreachable': 'Batch paused: the service is not answering',
+  unauthorized: 'Batch paused: the API key was rejected',
+  'output-unwritable': 'Batch paused: results cannot be written',
+};
+
+type Summary = Pick<BatchSummary, 'id' | 'workflowName' | 'state' | 'pauseCode' | 'pausedReason' | 'counts' | 'creditsSpent'>;
+
+/** "24 saved, 1 failed · 24 credits" (maybe-charged items named: they need a look before anything is sent again). */
+function tally(counts: BatchSummary['counts'], creditsSpent: number, kind?: 'test' | 'real'): { text: string; troubled: boolean } {
+  const saved = counts.saved ?? 0;
+  const failed = counts.failed ?? 0;
+  const maybeCharged = (counts.unknown ?? 0) + (counts['charged-no-result'] ?? 0);
+  const parts = [`${saved} saved`];
+  if (failed > 0) parts.push(`${failed} failed`);
+  if (maybeCharged > 0) parts.push(`${maybeCharged} may be charged without a result`);
+  return { text: `${parts.join(', ')} · ${formatCredits(creditsSpent, kind)}`, troubled: failed > 0 || maybeCharged > 0 };
+}
+
+/**
+ * What a batch's change from `previous` to `next` deserves: an ending (completed or cancelled), a pause that needs
+ * the user, or nothing. A batch seen for the first time is not news (a restart lists old batches); a hot folder's
+ * batch does not announce its own end (the folder's run does: hotFolderRunAttention), but its pauses do.
+ */
+export function batchAttention(previous: Summary | undefined, next: Summary, options: { hotFolder?: boolean; credits?: 'test' | 'real' } = {}): Attention | null {
+  if (!previous) return null;
+  if (next.state === 'completed' || next.state === 'cancelled') {
+    if (previous.state === next.state || options.hotFolder) return null;
+    const { text, troubled } = tally(next.counts, next.creditsSpent, options.credits);
+    const title = next.state === 'completed' ? 'Batch done' : 'Batch cancelled';
+    return { kind: 'batch-ended', title: `${title} — ${next.workflowName}`, body: text, batchId: next.id, needsAction: troubled };
+  }
+  if (next.state !== 'paused' || !next.pauseCode || next.pauseCode === 'user') return null;
+  if (previous.state === 'paused' && previous.pauseCode === next.pauseCode) return null;
+  return {
+    kind: 'batch-paused',
+    title: PAUSE_TITLES[next.pauseCode],
+    body: `${next.workflowName}: ${next.pausedReason ?? 'paused'}`,
+    batchId: next.id,
+    needsAction: true,
+  };
+}
+
+export interface HotFolderRun {
+  /** The watched folder's path (its last name is shown). */
+  path: string;
+  processed: number;
+  failed: number;
+  creditsSpent: number;
+  lastBatchId: string | null;
+}
+
+/** A hot folder's run (its queue went from busy back to empty) that did anything; null for a run that did nothing. */
+export function hotFolderRunAttention(run: HotFolderRun, options: { credits?: 'test' | 'real' } = {}): Attention | null {
+  if (run.processed <= 0 && run.failed <= 0) return null;
+  const name = run.path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || run.path;
+  const failed = run.failed > 0 ? `, ${run.failed} failed` : '';
+  return {
+    kind: 'hot-folder-run-ended',
+    title: `Hot folder done — ${name}`,
+    body: `${plural(Math.max(0, run.processed), 'photo')} processed${failed} · ${formatCredits(Math.max(0, run.creditsSpent), options.credits)}`,
+    batchId: run.lastBatchId,
+    needsAction: run.failed > 0,
+  };
+}
+
+/**
+ * The CLI's bell (BEL, \u0007) at the end of `run`/`resume`: only to a person at a terminal who did not ask for quiet
+ * or machine output, and only while the setting is on.
+ */
+export function shouldRingBell(options: { isTTY: boolean | undefined; quiet: boolean; json: boolean; enabled: boolean }): boolean {
+  return options.isTTY === true && !options.quiet && !options.json && options.enabled;
+}
+
+export const BELL = '\u0007';

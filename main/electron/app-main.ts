@@ -174,6 +174,11 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
   const attention = createAttention({
     setProgress: (fraction, mode) => win && !win.isDestroyed() && win.setProgressBar(fraction, { mode }),
     notify,
+    // A click on "Batch done" opens Review on that batch (app:navigate carries it to the renderer).
+    notifyOpening: (title, body, batchId) => deps.notify(title, body, () => {
+      showWindow();
+      core?.emit('app:navigate', batchId ? { view: 'review', batchId } : { view: 'queue' });
+    }),
     lowBalanceThreshold: () => lowBalance,
     isWindowFocused: () => Boolean(win && !win.isDestroyed() && win.isVisible() && win.isFocused()),
   });

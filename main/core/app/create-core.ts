@@ -6,6 +6,8 @@ import { AppError, CREDENTIAL_CODES } from '../../../shared/errors';
 import { ensureStateDir, openSettingsStore, resolveStateDir } from '../settings';
 import { failedConnection, forwardingClient, openConnection, type Connection } from './connection';
 import { balanceReader, startBalanceRefresh } from './balance-refresh';
+import { creditKindOf } from '../../../shared/service/credit-kind';
+import { startAttention } from './attention';
 import { createEventBus } from './event-bus';
 import { createConsentGate, originOf } from './origin-consent';
 import { createPathGrants, grantPathsIn } from './path-grants';
@@ -107,6 +109,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   running.slot = engine;
 
   const stopBalanceRefresh = startBalanceRefresh(bus, readBalance, logger);
+  // `app:attention` when a batch or hot-folder run ends or pauses for the user (ended by bus.clear at shutdown).
+  startAttention({
+    bus, enabled: () => settings.get().notifyWhenDone, credits: () => creditKindOf(connection.status),
+    hotFolderOf: async (id) => {
+      const source = (await engine.ensure()).journal.getBatch(id)?.spec.source;
+      return source?.kind === 'hotFolder' ? (source.hotFolderId ?? id) : null;
+    },
+  });
 
   const unsubscribeGrants = bus.onEvent((channel, payload) => {
     if (channel === 'files:opened') for (const path of (payload as { paths: string[] }).paths) grants.grant(path, 'file');

@@ -36,6 +36,7 @@ function harness(platform = 'win32') {
   const handled = new Map<string, unknown>();
   const themes: string[] = [];
   const notices: string[] = [];
+  const clicks: Array<() => void> = [];
   let ipcOptions: IpcWrapperOptions | undefined;
   let coreOptions: CoreOptions | undefined;
   const deps: ElectronAppDeps<FakeWindow, unknown> = {
@@ -61,7 +62,10 @@ function harness(platform = 'win32') {
     buildMenu: (template) => template,
     setApplicationMenu: vi.fn(),
     theme: { set: (t) => void themes.push(t), isDark: () => true },
-    notify: (title) => void notices.push(title),
+    notify: (title, _body, onClick) => {
+      notices.push(title);
+      clicks.push(onClick);
+    },
     openExternal: vi.fn(),
     showItemInFolder: vi.fn(),
     openPath: vi.fn(async () => ''),
@@ -83,7 +87,7 @@ function harness(platform = 'win32') {
     logger: silentLogger,
     env: {},
   };
-  return { app, core, deps, windows, trays, handled, themes, notices, ipc: () => ipcOptions!, coreOptions: () => coreOptions! };
+  return { app, core, deps, windows, trays, handled, themes, notices, clicks, ipc: () => ipcOptions!, coreOptions: () => coreOptions! };
 }
 
 describe('startElectronApp', () => {
@@ -106,6 +110,19 @@ describe('startElectronApp', () => {
     expect(h.themes).toEqual(['dark', 'light']);
     win.emit('ready-to-show');
     expect(win.visible).toBe(true);
+  });
+
+  it("shows the core's app:attention natively; a click brings the window back on Review of that batch", async () => {
+    const h = harness();
+    await startElectronApp(h.deps);
+    const navigations: unknown[] = [];
+    h.core.onEvent((channel, payload) => { if (channel === 'app:navigate') navigations.push(payload); });
+    h.core.fire('app:attention', { kind: 'batch-paused', title: 'Batch paused: out of credits', body: 'Relight: no credits', batchId: 'b7', needsAction: true });
+    expect(h.notices).toEqual(['Batch paused: out of credits']);
+    h.windows[0]!.hide();
+    h.clicks[0]!();
+    expect(h.windows[0]!.visible).toBe(true);
+    expect(navigations).toEqual([{ view: 'review', batchId: 'b7' }]);
   });
 
   it('hands the core a native dialog on its window as the origin-change confirmation', async () => {

@@ -13,10 +13,11 @@ function folder(status: Partial<HotFolderState['status']>): HotFolderState {
 
 function setup(options: { focused?: boolean; threshold?: number } = {}) {
   const progress: Array<[number, ProgressMode]> = [];
-  const notices: Array<{ title: string; body: string }> = [];
+  const notices: Array<{ title: string; body: string; opens?: string | null }> = [];
   const attention = createAttention({
     setProgress: (fraction, mode) => progress.push([fraction, mode]),
     notify: (title, body) => notices.push({ title, body }),
+    notifyOpening: (title, body, opens) => notices.push({ title, body, opens }),
     lowBalanceThreshold: () => options.threshold ?? 50,
     isWindowFocused: () => options.focused ?? false,
   });
@@ -38,32 +39,24 @@ describe('dock / taskbar progress', () => {
 });
 
 describe('notifications', () => {
-  it('says when a batch finishes, unless the user is looking at the app', () => {
+  it("shows the core's app:attention, opening its batch; a plain 'done' only while the user looks elsewhere", () => {
+    const done = { kind: 'batch-ended', title: 'Batch done — Relight', body: '10 saved · 10 credits', batchId: 'b1', needsAction: false } as const;
     const away = setup({ focused: false });
-    away.progressEvent(batch({}));
-    away.progressEvent(batch({ state: 'completed', progress: 1, counts: { saved: 10 } }));
-    expect(away.notices).toEqual([{ title: 'Batch finished', body: 'Relight: 10 results saved.' }]);
+    away.attention.handle('app:attention', done);
+    expect(away.notices).toEqual([{ title: 'Batch done — Relight', body: '10 saved · 10 credits', opens: 'b1' }]);
 
     const looking = setup({ focused: true });
-    looking.progressEvent(batch({}));
-    looking.progressEvent(batch({ state: 'completed', counts: { saved: 10 } }));
+    looking.attention.handle('app:attention', done);
     expect(looking.notices).toEqual([]);
+    looking.attention.handle('app:attention', { ...done, kind: 'batch-paused', title: 'Batch paused: out of credits', needsAction: true });
+    expect(looking.notices.map((n) => n.title)).toEqual(['Batch paused: out of credits']);
   });
 
-  it('asks for attention when results may have been charged without arriving', () => {
-    const { notices, progressEvent } = setup({ focused: true });
-    progressEvent(batch({}));
-    progressEvent(batch({ state: 'completed', counts: { saved: 7, failed: 1, unknown: 2 } }));
-    expect(notices).toHaveLength(1);
-    expect(notices[0]!.title).toMatch(/needs your attention/);
-    expect(notices[0]!.body).toMatch(/2 items may have been charged/);
-  });
-
-  it('tells about a pause for credits but not a pause the user asked for', () => {
+  it('no longer words batch endings and pauses itself (the core says them once, for every host)', () => {
     const { notices, progressEvent } = setup();
     progressEvent(batch({ id: 'a' }), batch({ id: 'b' }));
-    progressEvent(batch({ id: 'a', state: 'paused', pausedReason: PAUSED_BY_USER }), batch({ id: 'b', state: 'paused', pausedReason: 'Insufficient credits: you have 1 left, 4 needed' }));
-    expect(notices).toEqual([{ title: 'Batch paused', body: 'Relight: Insufficient credits: you have 1 left, 4 needed' }]);
+    progressEvent(batch({ id: 'a', state: 'completed', counts: { saved: 7, unknown: 2 } }), batch({ id: 'b', state: 'paused', pausedReason: 'Insufficient credits', pauseCode: 'insufficient-credits' }));
+    expect(notices).toEqual([]);
   });
 
   it('warns once when the balance crosses below the threshold', () => {
@@ -79,13 +72,11 @@ describe('notifications', () => {
     expect(notices).toHaveLength(2);
   });
 
-  it('reports a hot-folder run when its queue drains, and a folder that became unavailable', () => {
+  it('reports a folder that became unavailable (its run ending is the core\'s app:attention)', () => {
     const { attention, notices } = setup();
     attention.handle('hotFolders:changed', [folder({ queued: 3, processed: 5 })]);
-    attention.handle('hotFolders:changed', [folder({ queued: 1, processed: 7 })]);
-    expect(notices).toEqual([]);
     attention.handle('hotFolders:changed', [folder({ queued: 0, processed: 8, failed: 0 })]);
-    expect(notices).toEqual([{ title: 'Hot folder run finished', body: '/in: 3 photos processed.' }]);
+    expect(notices).toEqual([]);
     attention.handle('hotFolders:changed', [folder({ state: 'unavailable', reason: 'the drive was disconnected' })]);
     expect(notices.at(-1)).toEqual({ title: 'Hot folder unavailable', body: '/in: the drive was disconnected.' });
   });

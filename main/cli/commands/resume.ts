@@ -27,7 +27,9 @@ export function registerResumeCommand(program: Command): void {
           else out.line(`Resuming batch ${batch.id} (${batch.workflowName}, ${batch.total} item(s))`);
         }
         const { followBatches } = await import('../follow'); // with its progress bars, only when there is work
-        return followBatches(session, batches);
+        const code = await followBatches(session, batches);
+        await (await import('../bell')).ringBellAtEnd(session);
+        return code;
       }),
     );
 }

@@ -95,6 +95,7 @@ export function registerRunCommand(program: Command): void {
           out.line(fit(`Tried on ${plural(estimate.trial.tried, 'photo')}: look at them in ${batch.outputFolder}. To continue with the other ${estimate.trial.rest} ` +
             `(${credits(estimate.trial.rest * estimate.costPerItem, kind)}), run the same command without --try: the tried photos are done and are not sent or paid for again.`, lineWidth(process.stdout), ''));
         }
+        await (await import('../bell')).ringBellAtEnd(session);
         return code;
       }, { withEngine: 'lazy' });
     });

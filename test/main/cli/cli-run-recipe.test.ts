@@ -7,13 +7,14 @@ import type { RunningSandbox } from '../../../main/sandbox/index';
 import { sha256OfFile } from '../../../main/core/recipes/recipe-files';
 import { startTestSandbox } from '../../helpers/sandbox';
 import { writePhotos } from '../engine/helpers';
-import { cliEnv, ndjson, runCli } from './run-cli';
+import { cliEnv, ndjson, runCli, startCli, type CliProcess } from './run-cli';
 
 // Issue 32 #1: `batchroom run --recipe NAME|FILE` runs what the recipe says, checked before anything is priced.
 
 let dir: string;
 let sandbox: RunningSandbox;
 let exiftool: ExifTool;
+const started: CliProcess[] = [];
 
 const recipeFile = (fields: Record<string, unknown>) => JSON.stringify({ kind: 'batchroom-recipe', version: 1, ...fields });
 
@@ -24,6 +25,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // A watch a failed assertion left running is stopped by its own pid, then waited for.
+  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+  await Promise.all(started.map((cli) => cli.done));
   await exiftool?.end();
   await sandbox?.close();
   await rm(dir, { recursive: true, force: true });
@@ -109,5 +113,47 @@ describe('batchroom run --recipe', { timeout: 120_000 }, () => {
     expect(run.stdout).toBe('');
     expect(sandbox.stats().executionsCreated).toBe(before + 2);
     expect(await readdir(shoot)).toEqual(['photo-000.jpg', 'photo-001.jpg']);
+  });
+});
+
+describe('batchroom watch --recipe', { timeout: 120_000 }, () => {
+  it('a watched folder saves with the recipe\'s naming and sub-folder, a flag beside it winning', async () => {
+    const { file } = await setUp('watch', webRecipe);
+    const inbox = join(dir, 'watch', 'inbox');
+    const out = join(dir, 'watch', 'out');
+    await mkdir(inbox);
+    const env = cliEnv(join(dir, 'watch', 'state'), { BATCHROOM_API_KEY: sandbox.apiKey });
+    const watch = startCli(['--service-url', sandbox.url, '--json', 'watch', inbox, '--recipe', file, '--out', out, '--format', 'webp'], env);
+    started.push(watch);
+    const lines: Array<Record<string, unknown>> = [];
+    const saw = (test: (l: Record<string, unknown>) => boolean) => new Promise<void>((resolve, reject) => {
+      watch.onLine((line) => {
+        const record = JSON.parse(line) as Record<string, unknown>;
+        lines.push(record);
+        if (test(record)) resolve();
+      });
+      void watch.done.then((r) => reject(new Error(`watch ended early: ${r.stdout}\n${r.stderr}`)));
+    });
+    const watching = saw((l) => l.type === 'watching');
+    const savedOne = saw((l) => l.type === 'activity' && l.kind === 'saved');
+    await watching;
+    await writePhotos(inbox, 1, { prefix: 'new' });
+    await savedOne;
+    watch.child.kill('SIGINT');
+    const result = await watch.done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(lines[0]).toMatchObject({ type: 'recipe', name: 'Client A web', overrides: ['--format webp'] });
+    expect((await readdir(join(out, 'web'))).sort()).toEqual(['new-000_clientA.webp', 'new-000_clientA.webp.json']);
+  });
+
+  it('refuses a recipe with fixed images: a watched folder sends each photo alone', async () => {
+    await mkdir(join(dir, 'watch-fixed'));
+    const [backdrop] = await writePhotos(join(dir, 'watch-fixed'), 1, { prefix: 'bd' });
+    const recipe = { name: 'Product', workflowId: 'product-backdrop', fixedImages: { backdrop: { path: backdrop, sha256: await sha256OfFile(backdrop!) } } };
+    const { shoot, file, cli } = await setUp('watch-fixed', recipe);
+    const run = await cli('watch', shoot, '--recipe', file, '--out', join(dir, 'watch-fixed', 'out'));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("recipe 'Product' sends fixed images (backdrop): a watched folder cannot send them yet");
+    expect(await readdir(join(dir, 'watch-fixed'))).not.toContain('out');
   });
 });

@@ -1,11 +1,14 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-// The HEIC decoder is WebAssembly run synchronously: a 12 MP iPhone photo held the event loop for 3.2 s (measured),
-// during which the engine polled, uploaded and saved nothing and the page's WebSocket got no answer. The screen's
-// renditions (viewable.ts) are made for every queue row, so they decode in a worker thread instead. The worker is
-// started from source text and loads heic-decode by its resolved path, so it works from the sources and from the
-// bundled CLI alike (heic-decode stays in node_modules: it finds its .wasm next to itself).
+// The HEIC decoder is WebAssembly run synchronously: on the main thread a 12 MP iPhone photo held the event loop for
+// 3.2 s (measured), during which the engine uploaded, polled and saved nothing and the page's WebSocket got no
+// answer. The screen's renditions (viewable.ts, one per queue row) therefore decode in a worker thread, kept while
+// HEICs keep coming (the WASM is compiled once, not per photo) and ended after a quiet spell. Uploads still decode on
+// the main thread (encode.ts): in the worker one decode took ≈ 30 % longer (2.6–2.9 s against 1.9–2.2 s), and the
+// app's try-first did not get faster with it on this shared machine. The worker is started from source text and loads
+// heic-decode by its resolved path, so it works from the sources and from the bundled CLI alike (heic-decode stays in
+// node_modules, next to its .wasm).
 
 export interface DecodedHeic {
   width: number;
@@ -14,28 +17,83 @@ export interface DecodedHeic {
   data: Buffer;
 }
 
+/** A worker with nothing to decode for this long is ended. */
+const IDLE_MS = 20_000;
+
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const decode = require(workerData.decoder);
-decode({ buffer: workerData.file }).then(
-  (image) => parentPort.postMessage({ width: image.width, height: image.height, data: image.data }, [image.data.buffer]),
-  (error) => parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) }),
-);
+parentPort.on('message', ({ id, file }) => {
+  decode({ buffer: file }).then(
+    (image) => parentPort.postMessage({ id, width: image.width, height: image.height, data: image.data }, [image.data.buffer]),
+    (error) => parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) }),
+  );
+});
 `;
+
+type Reply = { id: number; width: number; height: number; data: Uint8ClampedArray } | { id: number; error: string };
+interface Job { id: number; file: Buffer; resolve: (image: DecodedHeic) => void; reject: (error: Error) => void }
 
 let decoderPath: string | null = null;
 
-/** Decodes a HEIC's primary image in a worker thread that ends with the decode. */
-export function decodeHeicOffThread(file: Buffer): Promise<DecodedHeic> {
-  decoderPath ??= createRequire(import.meta.url).resolve('heic-decode');
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { decoder: decoderPath, file } });
-    worker.once('message', (message: { width: number; height: number; data: Uint8ClampedArray } | { error: string }) => {
-      void worker.terminate();
-      if ('error' in message) reject(new Error(message.error));
-      else resolve({ width: message.width, height: message.height, data: Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength) });
+/** One decoder thread, started on demand, one job at a time, ended after a quiet spell. */
+function createLane(): (file: Buffer) => Promise<DecodedHeic> {
+  let worker: Worker | null = null;
+  let nextId = 0;
+  let running: Job | null = null;
+  const waiting: Job[] = [];
+  let idleTimer: NodeJS.Timeout | null = null;
+
+  const start = (): Worker => {
+    decoderPath ??= createRequire(import.meta.url).resolve('heic-decode');
+    const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { decoder: decoderPath } });
+    started.on('message', (reply: Reply) => {
+      const job = running;
+      running = null;
+      if (job && job.id === reply.id) {
+        if ('error' in reply) job.reject(new Error(reply.error));
+        else job.resolve({ width: reply.width, height: reply.height, data: Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength) });
+      }
+      pump();
     });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`HEIC decoder worker exited (${code})`)));
+    const fail = (error: Error) => {
+      if (worker === started) worker = null;
+      const job = running;
+      running = null;
+      job?.reject(error);
+      pump();
+    };
+    started.on('error', fail);
+    started.on('exit', (code) => fail(new Error(`HEIC decoder worker exited (${code})`)));
+    return started;
+  };
+
+  function pump(): void {
+    if (running) return;
+    const next = waiting.shift();
+    if (idleTimer) clearTimeout(idleTimer);
+    if (!next) {
+      worker?.unref(); // never keeps a process alive while idle
+      idleTimer = setTimeout(() => {
+        if (running || !worker) return;
+        const idle = worker;
+        worker = null;
+        void idle.terminate();
+      }, IDLE_MS);
+      idleTimer.unref();
+      return;
+    }
+    worker ??= start();
+    worker.ref(); // held while it decodes: a CLI run waits for it
+    running = next;
+    worker.postMessage({ id: next.id, file: next.file });
+  }
+
+  return (file) => new Promise<DecodedHeic>((resolve, reject) => {
+    waiting.push({ id: nextId++, file, resolve, reject });
+    pump();
   });
 }
+
+/** Decodes a HEIC's primary image in the decoder thread, one photo at a time in order of arrival. */
+export const decodeHeicOffThread: (file: Buffer) => Promise<DecodedHeic> = createLane();

@@ -53,10 +53,10 @@ export async function stageUpload(
   const maxFileBytes = budget.maxFileBytes;
   const declared = Number(request.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > maxFileBytes) throw new UploadError(413, `file too large (limit ${maxFileBytes} bytes per file)`);
-  if (budget.files + 1 > budget.maxFiles) throw new UploadError(507, `too many staged uploads (limit ${budget.maxFiles} files); old uploads are removed after 14 days`);
+  if (budget.files + 1 > budget.maxFiles) throw new UploadError(507, `too many staged uploads (limit ${budget.maxFiles} files); staged photos are released when their batch ends`);
   if (drop.files + 1 > drop.maxFiles) throw new UploadError(413, `one drop may add at most ${drop.maxFiles} photos — add the folder by path instead`);
   if (Number.isFinite(declared) && budget.bytes + declared > budget.maxBytes) {
-    throw new UploadError(507, `the upload staging area is full (limit ${budget.maxBytes} bytes); old uploads are removed after 14 days`);
+    throw new UploadError(507, `the upload staging area is full (limit ${budget.maxBytes} bytes); staged photos are released when their batch ends`);
   }
   const folder = join(dir, randomBytes(8).toString('hex'));
   await mkdir(folder, { recursive: true, mode: 0o700 });

@@ -24,7 +24,7 @@ export function createReviewCopies(previewDir: string): MakeReviewCopy {
       await sharp(shown, { failOn: 'error', limitInputPixels: DEFAULT_MAX_INPUT_PIXELS })
         .autoOrient()
         .resize(VIEWABLE_EDGE, VIEWABLE_EDGE, { fit: 'inside', withoutEnlargement: true })
-        .keepIccProfile()
+        .keepMetadata() // EXIF, XMP, the profile: a rejected photo re-run from it keeps its capture date and camera
         .webp({ quality: 82 })
         .toFile(temp);
       const after = (await stat(temp)).size;

@@ -43,9 +43,13 @@ export function requireOutputForStaged(channel: string, args: unknown, uploadDir
 
 const ended = (batch: BatchSummary) => (batch.state === 'completed' || batch.state === 'cancelled') && !(batch.trialRest && batch.trialRest > 0);
 
-async function stagedFoldersOf(handlers: Handlers, uploadDir: string, batchId: string): Promise<Set<string>> {
+/** Items "Retry failed" or "Resubmit" may still send: their full originals stay until the next start. */
+const MAY_BE_SENT_AGAIN = new Set(['failed', 'unknown', 'charged-no-result']);
+
+async function stagedFoldersOf(handlers: Handlers, uploadDir: string, batchId: string, settledOnly = false): Promise<Set<string>> {
   const folders = new Set<string>();
   for (const item of await batchItems(handlers, batchId)) {
+    if (settledOnly && MAY_BE_SENT_AGAIN.has(item.state)) continue;
     for (const source of Object.values(item.sources)) {
       const folder = stagedFolderOf(uploadDir, source);
       if (folder) folders.add(folder);
@@ -109,7 +113,7 @@ export function createStagedCleaner(handlers: Handlers, uploadDir: string, optio
         if (!ended(batch) || done.has(batch.id)) continue;
         done.add(batch.id);
         void queue(async () => {
-          const mine = await stagedFoldersOf(handlers, uploadDir, batch.id);
+          const mine = await stagedFoldersOf(handlers, uploadDir, batch.id, true);
           if (mine.size === 0) return;
           const used = await inUse(handlers, uploadDir, batch.id);
           for (const folder of mine) if (!used.has(folder)) await retire(folder);

@@ -32,7 +32,7 @@ parentPort.on('message', ({ id, file }) => {
 `;
 
 type Reply = { id: number; width: number; height: number; data: Uint8ClampedArray } | { id: number; error: string };
-interface Job { id: number; file: Buffer; resolve: (image: DecodedHeic) => void; reject: (error: Error) => void }
+interface Job { id: number; file: Buffer; startedAt: number; resolve: (image: DecodedHeic) => void; reject: (error: Error) => void }
 
 let decoderPath: string | null = null;
 
@@ -49,12 +49,17 @@ function createLane(): (file: Buffer) => Promise<DecodedHeic> {
     const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { decoder: decoderPath } });
     started.on('message', (reply: Reply) => {
       const job = running;
-      running = null;
       if (job && job.id === reply.id) {
         if ('error' in reply) job.reject(new Error(reply.error));
         else job.resolve({ width: reply.width, height: reply.height, data: Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength) });
       }
-      pump();
+      // Screen work takes at most half of one core: the next decode waits as long as this one took, so on two cores
+      // a queue of HEIC rows leaves the batch (which decodes the same photos for upload) 1.5 of them.
+      const rest = setTimeout(() => {
+        running = null;
+        pump();
+      }, job ? performance.now() - job.startedAt : 0);
+      if (waiting.length === 0) rest.unref();
     });
     const fail = (error: Error) => {
       if (worker === started) worker = null;
@@ -86,11 +91,12 @@ function createLane(): (file: Buffer) => Promise<DecodedHeic> {
     worker ??= start();
     worker.ref(); // held while it decodes: a CLI run waits for it
     running = next;
+    next.startedAt = performance.now();
     worker.postMessage({ id: next.id, file: next.file });
   }
 
   return (file) => new Promise<DecodedHeic>((resolve, reject) => {
-    waiting.push({ id: nextId++, file, resolve, reject });
+    waiting.push({ id: nextId++, file, startedAt: 0, resolve, reject });
     pump();
   });
 }

@@ -64,10 +64,10 @@ describe('staged uploads need an output folder', () => {
 describe('staged copies are removed when their batch ends', () => {
   it('removes an ended batch\'s copies, keeps those an unfinished batch or a try-first batch with photos left uses', async () => {
     const uploads = join(dir, 'ended');
-    const [a, b, shared, tried] = await Promise.all(['a.jpg', 'b.jpg', 'shared.jpg', 'tried.jpg'].map((n) => stage(uploads, n)));
+    const [a, b, shared, tried, failed] = await Promise.all(['a.jpg', 'b.jpg', 'shared.jpg', 'tried.jpg', 'failed.jpg'].map((n) => stage(uploads, n)));
     const batches = [batch('done', 'completed'), batch('running', 'running'), batch('trial', 'completed', 5), batch('gone', 'cancelled')];
     const items = [item('done', 'i1', 'saved', a!), item('done', 'i2', 'saved', shared!), item('running', 'i3', 'pending', shared!),
-      item('trial', 'i4', 'saved', tried!), item('gone', 'i5', 'cancelled', b!)];
+      item('trial', 'i4', 'saved', tried!), item('gone', 'i5', 'cancelled', b!), item('done', 'i6', 'failed', failed!)];
     const freed: number[] = [];
     const cleaner = createStagedCleaner(fakeHandlers(batches, items), uploads, { freed: (files) => freed.push(files) });
     cleaner.onBatches(batches);
@@ -77,6 +77,7 @@ describe('staged copies are removed when their batch ends', () => {
     expect(freed).toEqual([1, 1]);
     expect(await exists(shared!)).toBe(true); // the running batch still reads it
     expect(await exists(tried!)).toBe(true); // "Continue with the other 5" still needs the originals
+    expect(await exists(failed!)).toBe(true); // "Retry failed" sends it again
   });
 
   it('keeps a screen-size review copy of an ended batch\'s photo in place of the full one (Review\'s "before")', async () => {

@@ -65,6 +65,9 @@ export async function recipeRunSpec(session: CliSession, recipe: Recipe, given: 
  * which field holds the photo.
  */
 function refuseFixedBeforePhoto(recipe: Recipe, workflow: WorkflowDetail, imageField: string | undefined): void {
+  if (imageField && recipe.fixedImages[imageField]) {
+    throw new UsageError(`--image-field ${imageField}: recipe '${recipe.name}' sends a fixed image in that field; the photos need another.`);
+  }
   const order = workflow.inputSchema.imageFields.map((f) => f.id);
   const photo = imageField ?? order.find((id) => !recipe.fixedImages[id]);
   const before = order.slice(0, photo ? order.indexOf(photo) : 0).filter((id) => recipe.fixedImages[id]);

@@ -55,6 +55,7 @@ export function registerWatchCommand(program: Command): void {
     .option('--raw-pairs <half>', 'a RAW and a JPEG of the same name are one photo, edited from: jpeg (default), raw (its embedded preview) or both')
     .action(async (dir: string | undefined, flags: WatchFlags, command: Command) => {
       if (flags.all && dir) throw new UsageError('Give either a folder or --all, not both.');
+      if (flags.all && flags.recipe) throw new UsageError('--recipe runs one folder: name it (the hot folders in settings keep their own settings).');
       if (!flags.all && !dir) throw new UsageError('Name the folder to watch, or --all for the hot folders in settings.', 'For example: batchroom watch ~/Inbox --workflow <id> --out ~/Results');
       if (!flags.all && !flags.workflow && !flags.recipe) throw new UsageError('--workflow is required when watching a folder.', '`batchroom workflows` lists them.');
       const { ExistingFilesPolicySchema } = await import('../../../shared/hotfolders/model'); // zod: not for --help

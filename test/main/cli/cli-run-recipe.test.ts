@@ -78,6 +78,16 @@ describe('batchroom run --recipe', { timeout: 120_000 }, () => {
     expect((await readdir(join(shoot, 'Batchroom', 'web'))).filter((f) => !f.endsWith('.json')).sort()).toEqual(['photo-000_clientA.jpg', 'photo-001_clientA.jpg']);
   });
 
+  it('a photo costing more than the recipe\'s per-photo budget: exit 4 before the question, nothing sent', async () => {
+    const { shoot, file, cli } = await setUp('per-photo', { ...webRecipe, name: 'Cheap', budgetPerPhoto: 0.5 });
+    const before = sandbox.stats().executionsCreated;
+    const run = await cli('run', '--recipe', file, '--yes', shoot);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain("over recipe 'Cheap's budget of");
+    expect(sandbox.stats().executionsCreated).toBe(before);
+    expect(await readdir(shoot)).toEqual(['photo-000.jpg', 'photo-001.jpg']);
+  });
+
   it('a recipe naming an option the workflow no longer has: exit 2, the field named, nothing sent or made', async () => {
     const { shoot, file, cli } = await setUp('gone', { ...webRecipe, name: 'Gone', parameters: { texts: { look: 'sepia-1970' } } });
     const before = sandbox.stats().executionsCreated;

@@ -1,5 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { Api } from '../../shared/ipc/contract';
+import { showWebAttention, type WebNotificationApi } from '../lib/web-notify';
 import { createBatchSlice } from './batch-slice';
 import { createCatalogSlice } from './catalog-slice';
 import { createHotFolderSlice } from './hotfolder-slice';
@@ -28,8 +29,11 @@ export function createAppStore(bridge: Api): AppStore {
  * Wires main's events into the store and loads the first screenful. Returns a function that unsubscribes
  * everything (tests call it; the app lives as long as the window).
  */
-export function connectStore(store: AppStore, bridge: Api): () => void {
+export function connectStore(store: AppStore, bridge: Api, options: { notifications?: WebNotificationApi } = {}): () => void {
   const s = () => store.getState();
+  /** Review of the batch a notification named (a hot-folder run without a known batch: the queue). */
+  const openBatch = (view: 'review' | 'queue', batchId: string | null | undefined) =>
+    (view === 'review' && batchId ? s().openReview(batchId) : s().setView(view));
   const unsubscribers = [
     bridge.batches.onProgress((event) => {
       // A batch that just finished has spent credits: read the balance again rather than wait for main to say so.
@@ -48,7 +52,12 @@ export function connectStore(store: AppStore, bridge: Api): () => void {
     bridge.hotFolders.onChanged((list) => s().applyHotFolders(list)),
     bridge.hotFolders.onActivity((entry) => s().applyActivity(entry)),
     bridge.app.onNotice((notice) => s().notify(notice.level, notice.message)),
-    bridge.app.onNavigate(({ view }) => s().setView(view)),
+    bridge.app.onNavigate(({ view, batchId }) => (view === 'review' ? openBatch(view, batchId) : s().setView(view))),
+    // The browser host says "done" itself (a Web Notification, when allowed); the Electron app's main process does.
+    bridge.app.onAttention((attention) => {
+      if (s().appInfo?.host !== 'browser' || !s().settings?.notifyWhenDone) return;
+      showWebAttention(attention, () => openBatch(attention.batchId ? 'review' : 'queue', attention.batchId), options.notifications);
+    }),
     bridge.files.onOpened(({ paths }) => {
       s().addPaths(paths);
       s().setView('workflows');

@@ -11,6 +11,7 @@ import { useActions, useApp } from '../../store/context';
 import { COLLISION_LABELS } from '../workflows/PhotosPanel';
 import { ConsentPrompt } from './ConsentPrompt';
 import { KeySection } from './KeySection';
+import { NotifySetting } from './NotifySetting';
 import { OutputLocation } from './OutputLocation';
 import { ResultFileSettings } from './ResultFileSettings';
 import { ServiceUrlSetting } from './ServiceUrlSetting';
@@ -78,6 +79,7 @@ export function SettingsScreen() {
           validate={(v) => firstIssue('lowBalanceWarning', Number(v)) && 'Enter 0 (never warn) or a positive number.'}
           onSave={(v) => save({ lowBalanceWarning: Number(v) })}
         />
+        <NotifySetting on={settings.notifyWhenDone} save={save} />
       </section>
 
       <section className="panel" aria-label="Output">

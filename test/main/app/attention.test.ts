@@ -10,6 +10,9 @@ import { createInMemorySecretStore } from '../../../main/core/secrets';
 import { startEmbeddedSandbox } from '../../../main/sandbox/embedded';
 import { ITEM_STATES, PAUSED_BY_USER, type BatchSummary, type ItemState } from '../../../shared/engine/model';
 import type { HotFolderState } from '../../../shared/hotfolders/model';
+import { writePhotos } from '../engine/helpers';
+import { openSettingsStore } from '../../../main/core/settings';
+import { HotFolderConfigSchema } from '../../../shared/hotfolders/model';
 import { contract } from '../../../shared/ipc/contract';
 import { createInvokeDispatcher } from '../../../shared/ipc/dispatch';
 import type { Attention } from '../../../shared/notify/attention';
@@ -126,6 +129,34 @@ describe('attention in the core with the sandbox', () => {
       // Later events (the balance, the outbox's last progress) do not say it again.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(progressEvents).toBeGreaterThan(1);
+      expect(said).toHaveLength(1);
+    } finally {
+      await core.shutdown();
+    }
+  });
+
+  it("emits one app:attention for a hot folder's run, not one per batch it made", async () => {
+    const hot = join(bed.dir, 'hot');
+    const stateDir = join(bed.dir, 'state-hot');
+    await mkdir(hot, { recursive: true });
+    await writePhotos(hot, 3);
+    openSettingsStore({ stateDir }).update({
+      hotFolders: [HotFolderConfigSchema.parse({
+        id: 'hf', path: hot, workflowId: 'auto-enhance', outputFolder: join(bed.dir, 'hot-out'), enabled: true, existingFiles: 'process',
+      })],
+    });
+    const core = await createCore({
+      host, stateDir, env: {}, secretStore: createInMemorySecretStore(), serviceUrl: bed.sandbox.url, apiKey: bed.sandbox.apiKey, startHotFolders: true,
+    });
+    const said: Attention[] = [];
+    core.onEvent((channel, payload) => { if (channel === 'app:attention') said.push(payload as Attention); });
+    try {
+      await expect.poll(() => said.length, { timeout: 30_000, interval: 100 }).toBe(1);
+      expect(said[0]).toMatchObject({ kind: 'hot-folder-run-ended', title: 'Hot folder done — hot', body: '3 photos processed · 3 free test credits', needsAction: false });
+      // Its click opens Review on the folder's (last) batch: one the journal knows.
+      const batches = await createInvokeDispatcher(contract, core.handlers)('batches:list', {});
+      expect(batches.ok && (batches.data as Array<{ id: string }>).map((b) => b.id)).toContain(said[0]!.batchId);
+      await new Promise((resolve) => setTimeout(resolve, 500));
       expect(said).toHaveLength(1);
     } finally {
       await core.shutdown();

@@ -30,6 +30,8 @@ const PAUSE_TITLES: Readonly<Record<Exclude<PauseCode, 'user'>, string>> = {
   'output-unwritable': 'Batch paused: results cannot be written',
 };
 
+const OUTAGE_BODY = "can't reach the service — the batch resumes by itself once it answers again";
+
 type Summary = Pick<BatchSummary, 'id' | 'workflowName' | 'state' | 'pauseCode' | 'pausedReason' | 'counts' | 'creditsSpent'>;
 
 /** "24 saved, 1 failed · 24 credits" (maybe-charged items named: they need a look before anything is sent again). */
@@ -61,7 +63,8 @@ export function batchAttention(previous: Summary | undefined, next: Summary, opt
   return {
     kind: 'batch-paused',
     title: PAUSE_TITLES[next.pauseCode],
-    body: `${next.workflowName}: ${next.pausedReason ?? 'paused'}`,
+    // An outage's pausedReason is the engine's token, and its retry countdown would be stale in a notification.
+    body: `${next.workflowName}: ${next.pauseCode === 'service-unreachable' ? OUTAGE_BODY : next.pausedReason ?? 'paused'}`,
     batchId: next.id,
     needsAction: true,
   };

@@ -39,7 +39,10 @@ describe('batchAttention', () => {
       kind: 'batch-paused', title: 'Batch paused: out of credits', body: 'Relight: Insufficient credits: 1 left, 4 needed', batchId: 'b1', needsAction: true,
     });
     expect(pause('budget', 'x')?.title).toBe('Batch paused: budget reached');
-    expect(pause('service-unreachable', 'x')?.title).toBe('Batch paused: the service is not answering');
+    // The engine's token is not shown: a sentence that stays true while the notification sits in the centre.
+    expect(pause('service-unreachable', 'service-unreachable')).toMatchObject({
+      title: 'Batch paused: the service is not answering', body: "Relight: can't reach the service — the batch resumes by itself once it answers again",
+    });
     expect(pause('output-unwritable', 'Output disk full')?.title).toBe('Batch paused: results cannot be written');
     expect(pause('unauthorized', 'x')?.title).toBe('Batch paused: the API key was rejected');
     // Still paused for the same reason: said once. For another reason (outage → out of credits): said again.

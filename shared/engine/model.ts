@@ -88,8 +88,7 @@ export const BatchInputsSchema = z.object({
 });
 export type BatchInputs = z.infer<typeof BatchInputsSchema>;
 
-/** The folder created next to the photos when a batch names no output folder (settings: "next to originals"). */
-export const DEFAULT_OUTPUT_FOLDER_NAME = 'Batchroom';
+export { DEFAULT_OUTPUT_FOLDER_NAME } from './output-defaults';
 
 /**
  * What a result keeps of its original's metadata: `keep` (EXIF, IPTC, XMP, GPS; capture date, camera, copyright,

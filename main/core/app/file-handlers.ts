@@ -74,7 +74,7 @@ export function createFileHandlers(host: HostCapabilities, grants: PathGrants, t
       if (!PREVIEWABLE.has(extname(real).toLowerCase())) throw new AppError('unsupported_media', `No preview for ${extname(real) || 'files without an extension'}.`);
       // A RAW is shown as its embedded preview (what is uploaded), never as the sensor file itself.
       const shown = viewable ? await viewable.get(real) : real;
-      if (!shown) throw new AppError('unsupported_media', 'This RAW file has no embedded preview to show.');
+      if (!shown) throw new AppError('unsupported_media', nothingToShow(real));
       return { url: host.previewUrlFor(shown) };
     },
     'files:thumbnailUrl': async ({ path }) => {
@@ -87,4 +87,10 @@ export function createFileHandlers(host: HostCapabilities, grants: PathGrants, t
     'files:checkPaths': async ({ paths }) => Promise.all(paths.map(async (path) => ({ path, kind: await pathKindOf(path) }))),
     'app:info': () => ({ version: APP_VERSION, host: host.host === 'electron' ? 'electron' : 'browser', platform: host.platform }),
   };
+}
+
+/** Why a file has no preview, in words that fit it: a RAW without a usable preview, or a file that is no picture. */
+function nothingToShow(path: string): string {
+  if (RAW_EXTENSIONS.includes(extname(path).toLowerCase())) return 'This RAW file has no embedded preview to show.';
+  return `${basename(path)} cannot be shown: it is not a picture Batchroom can read (damaged, too large, or another type under this name).`;
 }

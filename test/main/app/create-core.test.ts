@@ -127,13 +127,17 @@ describe('createCore', () => {
     try {
       const dispatch = createInvokeDispatcher(contract, core.handlers);
       const photo = join(bed.dir, 'a.jpg');
-      await writeFile(photo, 'x');
+      await writeFile(photo, await sharp({ create: { width: 8, height: 6, channels: 3, background: '#39c' } }).jpeg().toBuffer());
+      // A file named as a photo that is none: refused in words that fit it (it is no RAW without a preview).
+      const fake = join(bed.dir, 'b.jpg');
+      await writeFile(fake, 'x');
       expect(await dispatch('app:info', {})).toMatchObject({ ok: true, data: { host: 'browser', platform: 'linux' } });
       expect(await dispatch('files:pickFiles', {})).toMatchObject({ ok: false, code: 'unsupported' });
       // Only what the core handed out may be previewed: before the renderer was shown the photo, it is refused.
       expect(await dispatch('files:previewUrl', { path: photo })).toMatchObject({ ok: false, code: 'forbidden_path' });
-      core.emit('batches:progress', { batches: [], items: [item({ sources: { image: photo }, outputs: [join(bed.dir, 'missing.jpg')] })] });
+      core.emit('batches:progress', { batches: [], items: [item({ sources: { image: photo }, outputs: [join(bed.dir, 'missing.jpg')] }), item({ sources: { image: fake } })] });
       expect(await dispatch('files:previewUrl', { path: photo })).toEqual({ ok: true, data: { url: host.previewUrlFor(realpathSync(photo)) } });
+      expect(await dispatch('files:previewUrl', { path: fake })).toMatchObject({ ok: false, code: 'unsupported_media', message: expect.stringMatching(/^b\.jpg cannot be shown: it is not a picture/) });
       expect(await dispatch('files:previewUrl', { path: join(bed.dir, 'missing.jpg') })).toMatchObject({ ok: false, code: 'not_found' });
       expect(await dispatch('files:previewUrl', { path: '/etc/passwd' })).toMatchObject({ ok: false, code: 'forbidden_path' });
     } finally {

@@ -88,25 +88,3 @@ export async function stageUpload(
   }
   return path;
 }
-
-/** Staged uploads older than this are removed when a host starts: long enough for any batch to have been run. */
-export const UPLOAD_RETENTION_MS = 14 * 24 * 3600 * 1000;
-
-/**
- * Removes staging folders not touched for `maxAgeMs`. Best effort and silent: a folder that cannot be removed now
- * is tried again next time.
- */
-export async function sweepUploads(dir: string, maxAgeMs = UPLOAD_RETENTION_MS, now = Date.now()): Promise<number> {
-  const { readdir, stat } = await import('node:fs/promises');
-  let removed = 0;
-  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    if (!entry.isDirectory() || !/^[0-9a-f]{16}$/.test(entry.name)) continue;
-    const folder = join(dir, entry.name);
-    const info = await stat(folder).catch(() => null);
-    if (info && now - info.mtimeMs > maxAgeMs) {
-      await rm(folder, { recursive: true, force: true }).then(() => removed++, () => undefined);
-    }
-  }
-  return removed;
-}

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, readdir, readFile, rm, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,6 @@ import { createEventBus } from '../../../main/core/app/event-bus';
 import type { Core, ServiceCore } from '../../../main/core/app/types';
 import { browserHostCapabilities, startBrowserHost, type BrowserHost } from '../../../main/host/browser-host';
 import { createHostMediaRegistry } from '../../../main/host/media-registry';
-import { sweepUploads, UPLOAD_RETENTION_MS } from '../../../main/host/uploads';
 import type { Api, Handlers } from '../../../shared/ipc/contract';
 import { AppError } from '../../../shared/errors';
 
@@ -164,18 +163,6 @@ describe('browser host', () => {
     expect(await readFile(path, 'utf8')).toBe('pixels');
     const foreign = await raw(host.port, `/upload?name=x.jpg&token=${host.token}`, { origin: 'http://evil.example' }, 'POST', Buffer.from('x'));
     expect(foreign.status).toBe(403);
-  });
-
-  it('sweeps staging folders older than the retention period only', async () => {
-    const uploads = join(dir, 'sweep');
-    await mkdir(join(uploads, 'aaaaaaaaaaaaaaaa'), { recursive: true });
-    await mkdir(join(uploads, 'bbbbbbbbbbbbbbbb'), { recursive: true });
-    await mkdir(join(uploads, 'not-a-staging-dir'), { recursive: true });
-    const old = new Date(Date.now() - UPLOAD_RETENTION_MS - 60_000);
-    await utimes(join(uploads, 'aaaaaaaaaaaaaaaa'), old, old);
-    await utimes(join(uploads, 'not-a-staging-dir'), old, old);
-    expect(await sweepUploads(uploads)).toBe(1);
-    expect((await readdir(uploads)).sort()).toEqual(['bbbbbbbbbbbbbbbb', 'not-a-staging-dir']);
   });
 
   it('refuses WebSocket upgrades without the token or from another origin', async () => {

@@ -1,4 +1,4 @@
-import { BELL, shouldRingBell } from '../../shared/notify/attention';
+import { BELL, shouldRingBell } from '../../shared/notify/bell';
 import type { CliSession } from './session';
 
 /**

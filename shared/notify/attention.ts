@@ -93,12 +93,4 @@ export function hotFolderRunAttention(run: HotFolderRun, options: { credits?: 't
   };
 }
 
-/**
- * The CLI's bell (BEL, \u0007) at the end of `run`/`resume`: only to a person at a terminal who did not ask for quiet
- * or machine output, and only while the setting is on.
- */
-export function shouldRingBell(options: { isTTY: boolean | undefined; quiet: boolean; json: boolean; enabled: boolean }): boolean {
-  return options.isTTY === true && !options.quiet && !options.json && options.enabled;
-}
-
-export const BELL = '\u0007';
+export { BELL, shouldRingBell } from './bell';

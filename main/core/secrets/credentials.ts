@@ -1,6 +1,7 @@
 import { maskKey } from '../../../shared/redact';
 import type { ActiveKeySource, KeyStatus, SandboxReason } from '../../../shared/settings/key-status';
-import { isUnsetServiceUrl, type Settings } from '../../../shared/settings/schema';
+import type { Settings } from '../../../shared/settings/schema';
+import { isUnsetServiceUrl } from '../../../shared/settings/service-url';
 import { CREDENTIAL_CODES, isAppError } from '../../../shared/errors';
 import { KeychainUnavailableError, KeyOriginError, KeyTransportError, MissingApiKeyError } from './errors';
 import type { SecretStore } from './secret-store';

@@ -1,11 +1,11 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import sharp, { type Sharp } from 'sharp';
 import type { UploadSizePolicy } from '../../../shared/engine/model';
 import { DEFAULT_IMAGE_SIZE, IMAGE_SIZE_LONG_EDGE, type ImageSize } from '../../../shared/service/model';
 import { describeImageError, InputImageError } from './errors';
 import { heifColourOf, pixelsWithProfile } from './heif-colour';
 import { heifDeclaredSize } from './heif-size';
-import { DEFAULT_MAX_INPUT_PIXELS, isHeifHeader, tooLargeMessage } from './pixel-limit';
+import { DEFAULT_MAX_INPUT_PIXELS, isHeifFile, tooLargeMessage } from './pixel-limit';
 import { encodeUploadJpeg } from './upload-jpeg';
 import type { ExifToolCommand } from './capture';
 import { extractRawPreview, isRawPath } from './raw-preview';
@@ -45,16 +45,6 @@ export interface EncodedImage {
   originalBytes: number;
 }
 
-async function isHeif(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(12);
-    const { bytesRead } = await handle.read(head, 0, 12, 0);
-    return isHeifHeader(head.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
-}
 
 /**
  * The HEIC decoder (libheif compiled to WASM) is loaded on the first HEIC photo, not with the engine: instantiated,
@@ -94,7 +84,7 @@ export async function encodeForUpload(path: string, options: EncodeOptions): Pro
     const info = await stat(path);
     if (!info.isFile()) throw new InputImageError('not a regular file');
     if (info.size === 0) throw new InputImageError('empty file (0 bytes)');
-    const heif = await isHeif(path);
+    const heif = await isHeifFile(path);
     const image = heif
       ? await openHeic(path, info.size, maxPixels)
       // failOn 'warning' refuses truncated files instead of uploading half a grey picture.

@@ -32,6 +32,11 @@ async function readHead(path: string, bytes: number): Promise<Buffer> {
   }
 }
 
+/** Whether the file at `path` is a HEIF/HEIC, from its first 12 bytes (never its name). */
+export async function isHeifFile(path: string): Promise<boolean> {
+  return isHeifHeader(await readHead(path, 12));
+}
+
 /**
  * Does the file's header declare more than `maxPixels` (or, for a HEIF, no size at all)? Read from the header
  * only: HEIF boxes here (libvips cannot read HEVC), anything else through libvips' header reader. A file neither

@@ -1,11 +1,11 @@
-import { open, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import type { ExifToolCommand } from './capture';
 import { decodeHeicOffThread } from './heic-off-thread';
 import { heifColourOf, pixelsWithProfile } from './heif-colour';
 import { heifDeclaredSize } from './heif-size';
-import { DEFAULT_MAX_INPUT_PIXELS, exceedsPixelLimit, isHeifHeader } from './pixel-limit';
+import { DEFAULT_MAX_INPUT_PIXELS, exceedsPixelLimit, isHeifFile } from './pixel-limit';
 import { extractRawPreview, isRawPath } from './raw-preview';
 import { createVersionCache } from './version-cache';
 
@@ -31,16 +31,6 @@ export interface ViewableOriginals {
   get(path: string): Promise<string | null>;
 }
 
-async function isHeifFile(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(12);
-    const { bytesRead } = await handle.read(head, 0, 12, 0);
-    return isHeifHeader(head.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Upright, sRGB (through the file's profile when it has one), screen-sized: what every rendition goes through. */
 async function forScreen(image: Sharp): Promise<Sharp> {

@@ -4,7 +4,7 @@ import {
   PAUSED_BY_USER, type BatchProgressEvent, type BatchSpec, type BatchSpecInput, type BatchSummary, type ServiceUnreachable,
 } from '../../../shared/engine/model';
 import { canApply, inGroup } from '../../../shared/engine/item-states';
-import { AppError, isAppError } from '../../../shared/errors';
+import { AppError } from '../../../shared/errors';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { journalDoneLedger } from '../journal/done-ledger';
 import type { BatchRecord } from '../journal/types';
@@ -21,7 +21,8 @@ import { adoptExecutions, type AdoptedExecution } from './adopt';
 import { providerReportOf, reorderItems, retryFailedItems, type ControlContext } from './batch-controls';
 import { createFileFacts } from '../images/file-facts';
 import { createRawPreviewCheck } from '../images/raw-check';
-import { createRecentReads, type ServiceRead } from './recent-reads';
+import { createRecentReads } from './recent-reads';
+import { serviceReadsFor } from './service-reads';
 import { createResultMetadataWriter } from '../images/result-metadata';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
 import type { Engine, EngineOptions } from './engine-api';
@@ -82,44 +83,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   const itemView = (itemId: string) => toItemView(requireItem(itemId));
 
-  /**
-   * The balance for an estimate: null when it cannot be read, except a refused key, which stops the estimate. Stamped
-   * when it is asked for (synchronously, before the first await) with the account it is asked of.
-   */
-  async function readBalance(): Promise<ServiceRead<number | null>> {
-    const at = nowMs();
-    const account = client.account;
-    try {
-      const balance = (await runner.credits.read()).apiCredits;
-      return { value: balance, at, account };
-    } catch (error) {
-      if (isAppError(error) && error.code === 'unauthorized') throw error;
-      logger.warn('balance unavailable for estimate', { error: error instanceof Error ? error.message : String(error) });
-      return { value: null, at, account };
-    }
-  }
-
-  /**
-   * The balance and the workflow, asked for at once: the balance is read while the workflow is fetched and the photos
-   * planned (one round trip less before a run's first submit). Marked handled at once: a refused key surfaces where the
-   * balance is awaited, or not at all if the workflow fetch failed first.
-   */
-  function readService(workflowId: string) {
-    const balance = readBalance();
-    balance.catch(() => undefined);
-    const at = nowMs();
-    const account = client.account;
-    const workflow = client.getWorkflow(workflowId).then((value): ServiceRead<WorkflowDetail> => ({ value, at, account }));
-    return { balance, workflow };
-  }
-
-  /**
-   * The balance a Start reuses: what the estimate read, or less when this engine knows of less since — its running
-   * batches were charged in the meantime (CreditGuard takes every charge off), or it has read a lower balance since —
-   * less what its submissions in flight have committed (sent, not answered: not charged yet as far as it knows, and
-   * possibly not in the balance the service reported either). May count one twice (safe side), never none.
-   */
-  const reusedBalance = (read: number) => Math.min(read, runner.credits.knownBalance ?? read) - runner.credits.committedTotal;
+  const { readService, reusedBalance } = serviceReadsFor({ client, runner, logger, nowMs });
 
   /** `forStart`: a batch is being created, which may reuse what the estimate just read (recent-reads.ts). */
   async function plan(input: BatchSpecInput, forStart = false) {

@@ -19,7 +19,7 @@ import { createStagingBudget, stageUpload, UploadError } from './uploads';
 import { DOWNLOAD_PREFIX, sendDownload } from './downloads';
 import { AppError } from '../../shared/errors';
 import { toErrorEnvelope } from '../../shared/error-envelope';
-import { createStagedCleaner, requireOutputForStaged } from './staged-batches';
+import { createStagedCleaner, refuseReviewCopies, requireOutputForStaged } from './staged-batches';
 import { createReviewCopies } from './review-copy';
 import { createWsChannel } from './ws-channel';
 import { loadShellCache } from './shell-cache';
@@ -126,6 +126,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     // Answered like any handler's refusal (code, message, field), before the core sees the spec.
     try {
       requireOutputForStaged(name, args, uploadDir);
+      await refuseReviewCopies(name, args, uploadDir, async () => (await coreReady).handlers);
     } catch (error) {
       if (error instanceof AppError) return toErrorEnvelope(error);
       throw error;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWABLE_EDGE } from '../../../main/core/images/viewable';
 import { createReviewCopies } from '../../../main/host/review-copy';
 import { sendDownload } from '../../../main/host/downloads';
-import { createStagedCleaner, requireOutputForStaged, stagedFolderOf } from '../../../main/host/staged-batches';
+import { createStagedCleaner, refuseReviewCopies, requireOutputForStaged, STAGED_GRACE_MS, stagedFolderOf } from '../../../main/host/staged-batches';
 import type { BatchSummary, ItemView } from '../../../shared/engine/model';
 import type { Handlers } from '../../../shared/ipc/contract';
 
@@ -62,7 +62,7 @@ describe('staged uploads need an output folder', () => {
 });
 
 describe('staged copies are removed when their batch ends', () => {
-  it('removes an ended batch\'s copies, keeps those an unfinished batch or a try-first batch with photos left uses', async () => {
+  it('removes a completed batch\'s copies, keeps those an unfinished, cancelled or try-first batch may still send', async () => {
     const uploads = join(dir, 'ended');
     const [a, b, shared, tried, failed] = await Promise.all(['a.jpg', 'b.jpg', 'shared.jpg', 'tried.jpg', 'failed.jpg'].map((n) => stage(uploads, n)));
     const batches = [batch('done', 'completed'), batch('running', 'running'), batch('trial', 'completed', 5), batch('gone', 'cancelled')];
@@ -73,8 +73,10 @@ describe('staged copies are removed when their batch ends', () => {
     cleaner.onBatches(batches);
     await cleaner.idle();
     expect(await exists(a!)).toBe(false);
-    expect(await exists(b!)).toBe(false);
-    expect(freed).toEqual([1, 1]);
+    // A cancelled batch is not over: Resume sends its photos again, and results already at the service still arrive
+    // (their metadata and names come from the original).
+    expect(await exists(b!)).toBe(true);
+    expect(freed).toEqual([1]);
     expect(await exists(shared!)).toBe(true); // the running batch still reads it
     expect(await exists(tried!)).toBe(true); // "Continue with the other 5" still needs the originals
     expect(await exists(failed!)).toBe(true); // "Retry failed" sends it again
@@ -97,16 +99,38 @@ describe('staged copies are removed when their batch ends', () => {
     expect(freedBytes).toBeGreaterThan(full * 0.9);
   });
 
-  it('sweeps at start every staged folder no unfinished batch uses, except those staged since the host started', async () => {
+  it('sweeps at start every staged folder no unfinished batch uses and untouched for a day; a draft from before a restart stays', async () => {
     const uploads = join(dir, 'sweep');
-    const [stale, used, fresh] = await Promise.all(['stale.jpg', 'used.jpg', 'fresh.jpg'].map((n) => stage(uploads, n)));
+    const [stale, used, draft, fresh] = await Promise.all(['stale.jpg', 'used.jpg', 'draft.jpg', 'fresh.jpg'].map((n) => stage(uploads, n)));
     const startedAt = Date.now();
-    const old = new Date(startedAt - 60_000);
+    const old = new Date(startedAt - STAGED_GRACE_MS - 60_000);
     for (const path of [stale!, used!]) await utimes(join(path, '..'), old, old);
+    // Staged an hour ago by a page that outlived the restart: its form still names it (or a try's untried photo).
+    await utimes(join(draft!, '..'), new Date(startedAt - 3600_000), new Date(startedAt - 3600_000));
     await utimes(join(fresh!, '..'), new Date(startedAt + 1000), new Date(startedAt + 1000));
     const cleaner = createStagedCleaner(fakeHandlers([batch('paused', 'paused')], [item('paused', 'i1', 'pending', used!)]), uploads);
     expect(await cleaner.sweep(startedAt)).toBe(1);
-    expect([await exists(stale!), await exists(used!), await exists(fresh!)]).toEqual([false, true, true]);
+    expect([await exists(stale!), await exists(used!), await exists(draft!), await exists(fresh!)]).toEqual([false, true, true, true]);
+  });
+
+  it('never sends a review copy: a batch or a re-run naming one is refused by name, a full staged photo is not', async () => {
+    const uploads = join(dir, 'refuse');
+    const [photo, other] = await Promise.all(['IMG_7.jpg', 'IMG_8.jpg'].map((n) => stage(uploads, n)));
+    await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#3a3' } }).jpeg().toFile(photo!);
+    const batches = [batch('b', 'completed')];
+    const items = [item('b', 'i', 'saved', photo!)];
+    const handlers = fakeHandlers(batches, items);
+    const cleaner = createStagedCleaner(handlers, uploads, { reviewCopy: createReviewCopies(join(dir, 'refuse-previews')) });
+    const spec = (paths: string[]) => ({ inputs: { paths }, output: { outputFolder: '/out' } });
+    // Before the batch completes, nothing is refused.
+    await expect(refuseReviewCopies('batches:create', spec([photo!]), uploads, async () => handlers)).resolves.toBeUndefined();
+    cleaner.onBatches(batches);
+    await cleaner.idle();
+    await expect(refuseReviewCopies('batches:create', spec([photo!]), uploads, async () => handlers)).rejects.toThrow(/^IMG_7\.jpg was added in the browser, and its full copy was cleaned up/);
+    await expect(refuseReviewCopies('batches:estimate', spec([other!]), uploads, async () => handlers)).resolves.toBeUndefined();
+    await expect(refuseReviewCopies('items:rerun', { itemIds: ['i'], parameters: {} }, uploads, async () => handlers)).rejects.toThrow(/IMG_7\.jpg/);
+    // Other channels never wait for the core.
+    await expect(refuseReviewCopies('workflows:list', {}, uploads, () => new Promise(() => undefined))).resolves.toBeUndefined();
   });
 });
 

@@ -83,7 +83,8 @@ describe('pictures a browser cannot draw itself', () => {
 describe('photos added in the browser (issue 31 #13)', () => {
   it('their batch ended: each staged copy is now a screen-size review copy, and "Download all" is a zip of the results', async () => {
     const uploads = join(work, 'state', 'uploads');
-    const staged = () => readdirSync(uploads).flatMap((folder) => readdirSync(join(uploads, folder)).map((name) => join(uploads, folder, name)));
+    // The photos (not the folder's `.review-copies` list, which says which of them are review copies now).
+    const staged = () => readdirSync(uploads).flatMap((folder) => readdirSync(join(uploads, folder)).filter((name) => !name.startsWith('.')).map((name) => join(uploads, folder, name)));
     expect(staged()).toHaveLength(2);
     await expect.poll(async () => (await Promise.all(staged().map(async (path) => (await sharp(path).metadata()).format))).join(), { timeout: 10_000 }).toBe('webp,webp');
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: 'Queue' }).click();

@@ -36,37 +36,52 @@ interface Job { id: number; file: Buffer; startedAt: number; resolve: (image: De
 
 let decoderPath: string | null = null;
 
-/** One decoder thread, started on demand, one job at a time, ended after a quiet spell. */
+/** A decode that takes longer than this (a file that hangs the decoder) ends its worker and is refused. */
+const DECODE_TIMEOUT_MS = 60_000;
+
+/**
+ * One decoder thread, started on demand, one job at a time, ended after a quiet spell. Events of a worker that is no
+ * longer the current one (ended for idleness, a timeout or a crash) are ignored: its late `exit` must not reject the
+ * job the next worker is decoding.
+ */
 function createLane(): (file: Buffer) => Promise<DecodedHeic> {
   let worker: Worker | null = null;
   let nextId = 0;
   let running: Job | null = null;
   const waiting: Job[] = [];
   let idleTimer: NodeJS.Timeout | null = null;
+  let jobTimer: NodeJS.Timeout | null = null;
+
+  /** Ends the running job (and with `retire`, its worker), then goes on with the next one. */
+  const settle = (outcome: { error: Error } | { image: DecodedHeic }, retire: Worker | null) => {
+    const job = running;
+    if (jobTimer) { clearTimeout(jobTimer); jobTimer = null; }
+    if (retire && worker === retire) {
+      worker = null;
+      void retire.terminate();
+    }
+    if (!job) return pump();
+    if ('error' in outcome) job.reject(outcome.error);
+    else job.resolve(outcome.image);
+    // Screen work takes at most half of one core: the next decode waits as long as this one took, so on two cores
+    // a queue of HEIC rows leaves the batch (which decodes the same photos for upload) 1.5 of them.
+    const rest = setTimeout(() => {
+      running = null;
+      pump();
+    }, retire ? 0 : performance.now() - job.startedAt);
+    if (waiting.length === 0) rest.unref();
+  };
 
   const start = (): Worker => {
     decoderPath ??= createRequire(import.meta.url).resolve('heic-decode');
     const started = new Worker(WORKER_SOURCE, { eval: true, workerData: { decoder: decoderPath } });
     started.on('message', (reply: Reply) => {
-      const job = running;
-      if (job && job.id === reply.id) {
-        if ('error' in reply) job.reject(new Error(reply.error));
-        else job.resolve({ width: reply.width, height: reply.height, data: Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength) });
-      }
-      // Screen work takes at most half of one core: the next decode waits as long as this one took, so on two cores
-      // a queue of HEIC rows leaves the batch (which decodes the same photos for upload) 1.5 of them.
-      const rest = setTimeout(() => {
-        running = null;
-        pump();
-      }, job ? performance.now() - job.startedAt : 0);
-      if (waiting.length === 0) rest.unref();
+      if (worker !== started || !running || running.id !== reply.id) return;
+      if ('error' in reply) settle({ error: new Error(reply.error) }, null);
+      else settle({ image: { width: reply.width, height: reply.height, data: Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength) } }, null);
     });
     const fail = (error: Error) => {
-      if (worker === started) worker = null;
-      const job = running;
-      running = null;
-      job?.reject(error);
-      pump();
+      if (worker === started) settle({ error }, started);
     };
     started.on('error', fail);
     started.on('exit', (code) => fail(new Error(`HEIC decoder worker exited (${code})`)));
@@ -88,11 +103,13 @@ function createLane(): (file: Buffer) => Promise<DecodedHeic> {
       idleTimer.unref();
       return;
     }
-    worker ??= start();
-    worker.ref(); // held while it decodes: a CLI run waits for it
+    const current = (worker ??= start());
+    current.ref(); // held while it decodes: a CLI run waits for it
     running = next;
     next.startedAt = performance.now();
-    worker.postMessage({ id: next.id, file: next.file });
+    jobTimer = setTimeout(() => settle({ error: new Error(`HEIC decoder took over ${DECODE_TIMEOUT_MS / 1000} s: given up`) }, current), DECODE_TIMEOUT_MS);
+    jobTimer.unref();
+    current.postMessage({ id: next.id, file: next.file });
   }
 
   return (file) => new Promise<DecodedHeic>((resolve, reject) => {

@@ -83,6 +83,9 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
   const folderSkip = (path: string, real: string, ancestors: ReadonlySet<string>): string | null => {
     const reason = skippedFolderReason(basename(path));
     if (reason) return reason;
+    // Reached through a link, an output folder outside the input folder is still never searched (its results would
+    // be priced and sent as new photos); one inside it is passed over before this (isOutput).
+    if (excluded.some((ex) => isInside(real, ex))) return 'output folder: not searched';
     if (ancestors.has(real)) return `link loop: leads back to ${real}`;
     const walked = walkedFolders.get(real);
     if (walked !== undefined) return `same folder as ${walked}: searched once`;
@@ -98,7 +101,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
   };
 
   /** Photos below a folder that is not searched (no recursion): counted, not listed, with the same rules. */
-  const countPhotos = async (folder: string, real: string, ancestors: ReadonlySet<string>, root: string): Promise<number> => {
+  const countPhotos = async (folder: string, real: string, ancestors: ReadonlySet<string>): Promise<number> => {
     const entries = await entriesOf(folder);
     if (!Array.isArray(entries)) return 0;
     let count = 0;
@@ -108,8 +111,8 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
       const target = await follow(full, entry, real);
       if (!('kind' in target)) continue;
       if (target.kind === 'file' && classifyInputName(entry.name).ok) count++;
-      else if (target.kind === 'dir' && skippedFolderReason(entry.name) === null && !isOutput(target.real, root) && !ancestors.has(target.real)) {
-        count += await countPhotos(full, target.real, new Set([...ancestors, target.real]), root);
+      else if (target.kind === 'dir' && skippedFolderReason(entry.name) === null && !excluded.some((ex) => isInside(target.real, ex)) && !ancestors.has(target.real)) {
+        count += await countPhotos(full, target.real, new Set([...ancestors, target.real]));
       }
     }
     return count;
@@ -144,7 +147,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
           // Without recursion a sub-folder is not searched, but its photos are not dropped without a word: they are
           // counted into one grouped reason for the input folder. A folder named like a photo is named on its own.
           if (hasImageExtension(entry.name)) skipped.push({ path: full, reason: 'a folder, not a photo (named like one)' });
-          const photos = await countPhotos(full, target.real, new Set([...ancestors, target.real]), rootReal);
+          const photos = await countPhotos(full, target.real, new Set([...ancestors, target.real]));
           if (photos > 0) {
             leftPhotos += photos;
             leftFolders++;

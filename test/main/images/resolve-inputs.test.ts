@@ -95,6 +95,13 @@ describe('resolveInputs', () => {
     expect(describeSkip(skipped[1]!, 'cli')).toBe(skipped[1]!.reason);
   });
 
+  it('never searches an output folder outside the input folder that a link inside it leads to (its results are no inputs)', async () => {
+    // `elsewhere` is the output folder here, and `linked-dir` leads to it: its results must not be priced and sent.
+    const { files, skipped } = await resolveInputs([input], { recursive: true, exclude: [join(base, 'elsewhere')] });
+    expect(files.filter((f) => f.realPath.startsWith(join(base, 'elsewhere')) && !f.path.endsWith('alias.jpg'))).toEqual([]);
+    expect(skipped.find((s) => s.path.endsWith('linked-dir'))?.reason).toBe('output folder: not searched');
+  });
+
   it('keeps files in a stable order with their sub-folder, and links with their own name and real path', async () => {
     const { files } = await resolveInputs([input], { recursive: true, exclude: [join(input, 'out')] });
     expect(files.map((f) => [f.relDir, f.path.slice(input.length + 1)])).toEqual([

@@ -18,6 +18,8 @@ import { startEmbeddedSandbox } from '../sandbox/embedded';
 import { appCommandFor, consoleModeArgs, flushStdio } from '../core/app/console-mode';
 
 const APP_ID = 'app.batchroom.desktop';
+/** Notifications shown and not yet clicked or closed (see notify below). */
+const shownNotifications = new Set<Notification>();
 // dist/electron/main.cjs → the app root (package.json, dist/renderer, assets).
 const appRoot = join(__dirname, '..', '..');
 
@@ -111,7 +113,12 @@ function startDesktop(): void {
     notify: (title, body, onClick) => {
       if (!Notification.isSupported()) return;
       const notification = new Notification({ title, body });
-      notification.on('click', onClick);
+      // Held until clicked or closed: Electron keeps only a weak reference, and a collected notification's click
+      // handler never runs (electron/electron#16922).
+      shownNotifications.add(notification);
+      const release = () => shownNotifications.delete(notification);
+      notification.on('click', () => { release(); onClick(); });
+      notification.on('close', release);
       notification.show();
     },
     openExternal: (url) => void shell.openExternal(url),

@@ -61,7 +61,12 @@ export async function sendDownload(response: ServerResponse, pathname: string, h
     const { path, name } = results[0]!;
     response.writeHead(200, { ...headers, 'Content-Type': contentTypeFor(path), 'Content-Length': String((await stat(path)).size), 'Content-Disposition': attachment(name) });
     if (method === 'HEAD') return (response.end(), true);
-    await new Promise<void>((done) => createReadStream(path).on('error', () => (response.destroy(), done())).on('end', done).pipe(response));
+    // A browser that goes away mid-download: the file is closed, the wait ends.
+    await new Promise<void>((done) => {
+      const file = createReadStream(path).on('error', () => (response.destroy(), done())).on('end', done);
+      response.on('close', () => (file.destroy(), done()));
+      file.pipe(response);
+    });
     return true;
   }
   response.writeHead(200, { ...headers, 'Content-Type': 'application/zip', 'Content-Disposition': attachment(`Batchroom-${batchId.slice(0, 8)}.zip`) });
@@ -74,7 +79,8 @@ export async function sendDownload(response: ServerResponse, pathname: string, h
   archive.end();
   await new Promise<void>((done) => {
     archive.outputStream.on('error', () => (response.destroy(), done())).on('end', done).pipe(response);
-    response.on('close', done);
+    // yazl's output is a stream.PassThrough (typed as a plain ReadableStream): ended with the browser's connection.
+    response.on('close', () => ((archive.outputStream as unknown as { destroy(): void }).destroy(), done()));
   });
   return true;
 }

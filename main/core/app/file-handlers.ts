@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import pLimit from 'p-limit';
 import { basename, extname, isAbsolute } from 'node:path';
 import { APP_VERSION } from '../../../shared/app-info';
 import { AppError } from '../../../shared/errors';
@@ -84,7 +85,11 @@ export function createFileHandlers(host: HostCapabilities, grants: PathGrants, t
       const thumbnail = shown ? await thumbnails.get(shown) : null;
       return { url: thumbnail ? host.previewUrlFor(thumbnail) : null };
     },
-    'files:checkPaths': async ({ paths }) => Promise.all(paths.map(async (path) => ({ path, kind: await pathKindOf(path) }))),
+    // A few at a time: 500 stats at once on a hung network share would hold every libuv thread the engine needs too.
+    'files:checkPaths': async ({ paths }) => {
+      const limit = pLimit(8);
+      return Promise.all(paths.map((path) => limit(async () => ({ path, kind: await pathKindOf(path) }))));
+    },
     'app:info': () => ({ version: APP_VERSION, host: host.host === 'electron' ? 'electron' : 'browser', platform: host.platform }),
   };
 }

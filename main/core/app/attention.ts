@@ -53,6 +53,9 @@ export function startAttention(deps: AttentionDeps): () => void {
       if (ended) {
         // Decided when the batch's hot folder is known (at once: the lookup began when the batch was first seen).
         void folder.then((hotFolder) => say(batchAttention(previous, next, { hotFolder: hotFolder !== null, ...credits() })));
+        // Forgotten once said (a long watch makes a batch per photo): a batch run again is seen anew, and says its end.
+        batches.delete(next.id);
+        folderOf.delete(next.id);
         continue;
       }
       const paused = batchAttention(previous, next, credits());

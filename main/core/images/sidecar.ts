@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import type { SidecarKind } from '../../../shared/engine/model';
 import { DEVELOP_SETTINGS_XMP } from './metadata-copy';
-import { provenanceArgs, type Provenance, type ResultMetadataWriter } from './result-metadata';
+import { provenanceArgs, XMP_NAMESPACE, type Provenance, type ResultMetadataWriter } from './result-metadata';
 import { TEMP_PREFIX, writeJsonAtomic } from './save';
 import { outputFs } from './output-fs';
 
@@ -51,7 +52,7 @@ async function writeXmpSidecar(writer: ResultMetadataWriter, resultPath: string,
       ...DEVELOP_SETTINGS_XMP.map((group) => `-${group}=`),
       ...provenanceArgs(c.provenance, c.creatorTool), resultPath,
     ]);
-    await outputFs.rename(temp, xmpSidecarPath(resultPath));
+    await placeXmpSidecar(temp, xmpSidecarPath(resultPath));
   } catch (error) {
     await outputFs.unlink(temp).catch(() => undefined);
     throw error;
@@ -70,4 +71,18 @@ export async function writeSidecar(kind: SidecarKind, writer: ResultMetadataWrit
     const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     return `the ${kind.toUpperCase()} sidecar of ${basename(resultPath)} was not written (${message})`;
   }
+}
+
+/**
+ * Gives the sidecar its name. An `.xmp` already there that Batchroom did not write is someone's own — a RAW's Lightroom
+ * sidecar (`IMG_1.xmp` beside `IMG_1.CR2` when a result is named `IMG_1.jpg` in that folder) holds the photographer's
+ * edits — and is never replaced: the sidecar is not written and the result says why. One of ours (an earlier result
+ * of that name) is replaced.
+ */
+async function placeXmpSidecar(temp: string, destination: string): Promise<void> {
+  const existing = await readFile(destination, 'utf8').catch(() => null);
+  if (existing !== null && !existing.includes(XMP_NAMESPACE)) {
+    throw new Error(`${basename(destination)} is already there and was not written by Batchroom (an original's sidecar?): kept as it is`);
+  }
+  await outputFs.rename(temp, destination);
 }

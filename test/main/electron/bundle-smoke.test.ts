@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import sharp from 'sharp';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'dist', 'renderer', 'index.html'), '<!doctype html><title>Batchroom</title>');
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), process.platform === 'win32' ? 'junction' : 'dir');
   mkdirSync(join(dir, 'home'));
-  writeFileSync(join(dir, 'home', 'photo.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
+  // A real (tiny) JPEG: previews judge a file by its bytes, and SOI+EOI alone is no picture.
+  writeFileSync(join(dir, 'home', 'photo.jpg'), await sharp({ create: { width: 8, height: 6, channels: 3, background: '#39c' } }).jpeg().toBuffer());
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -53,7 +53,11 @@ describe('attention through a service outage', { timeout: 90_000 }, () => {
       await expect.poll(() => said.map((a) => a.kind), { timeout: 20_000, interval: 50 }).toEqual(['batch-paused']);
       expect(said[0]!.title).toBe('Batch paused: the service is not answering');
       await expect.poll(() => said.map((a) => a.kind), { timeout: 60_000, interval: 100 }).toEqual(['batch-paused', 'batch-ended']);
-      expect(said[1]).toMatchObject({ title: 'Batch done — Color Grade', body: '12 saved · 12 free test credits' });
+      // Its body is the batch's own end: all 12 saved, or — when the outage cut a submission's answer (under load it
+      // can) — 11 saved and 1 said to be maybe charged. Either way said once, and in the batch's numbers.
+      expect(said[1]!.title).toBe('Batch done — Color Grade');
+      expect(said[1]!.body).toMatch(/^(12 saved · 12 free test credits|11 saved, 1 may be charged without a result · 11 free test credits)$/);
+      expect(said[1]!.body.startsWith(`${saved} saved`)).toBe(true);
     } finally {
       await core.shutdown({ graceful: false });
     }

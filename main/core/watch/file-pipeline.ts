@@ -6,10 +6,11 @@ import { fingerprintOf } from './baseline-store';
 import { pairingHalfWaits, pairWaitOver, WriteFinish } from './complete-file';
 import type { WatchTimings } from './folder-watcher';
 import { hashCacheKey, type HashCacheStore } from './hash-cache';
-import { DONE_DIR, FAILED_DIR } from './ignore';
+import { DONE_DIR } from './ignore';
 import { moveOriginalReported } from './originals';
 import { BatchSubmitter, type Candidate } from './submitter';
 import { ClaimStep } from './claim-step';
+import { OutcomeStep } from './outcome-step';
 import { runLimited } from './limit';
 import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, LedgerOutcome } from './ports';
 import type { Ledger } from '../studio/ledger';
@@ -54,12 +55,7 @@ interface FolderView {
   activity(kind: HotFolderActivity['kind'], path: string, message: string): void;
 }
 
-const NOT_RESUBMITTED = {
-  unknown: 'outcome unknown: may have been charged; not resubmitted automatically',
-  'charged-no-result': 'charged, but the service lost the result: report it to the provider; not resubmitted automatically',
-} as const;
-
-/** A folder's way from "a file is there" to "submitted exactly once", and from an item outcome to ledger + Done/. */
+/** A folder's way from "a file is there" to "submitted exactly once" (an item's outcome is outcome-step.ts's). */
 export class FilePipeline {
   /** Existing files waiting for the user's review (dry-run policy). */
   readonly held = new Set<string>();
@@ -70,13 +66,12 @@ export class FilePipeline {
   private readonly inFlight = new Map<string, Candidate>();
   private readonly chains = new Map<string, Promise<void>>();
   private readonly sessionFailed = new Set<string>();
-  /** The last outcome handled per item: a retried item's next outcome replaces it instead of adding to it. */
-  private readonly lastOutcome = new Map<string, { state: HotFolderItemOutcome['state']; credits: number; movedTo: string | null }>();
   private readonly writeFinish: WriteFinish;
   private readonly pairWaitSince = new Map<string, number>();
   private readonly submitter: BatchSubmitter;
   /** Studio mode: the shared ledger's claim on each file (granted at once on one machine). */
   readonly claims: ClaimStep;
+  private readonly outcomes: OutcomeStep;
 
   constructor(private readonly folder: FolderView, private readonly shared: PipelineShared) {
     const reconsider = (path: string) => void this.consider(path, 'scan');
@@ -86,6 +81,11 @@ export class FilePipeline {
       this.release(c);
       void this.claims.giveBack(c.key);
     }, reconsider);
+    this.outcomes = new OutcomeStep({
+      folder, engine: shared.engine, ledger: shared.ledger, inFlightKeys: shared.inFlightKeys, sessionFailed: this.sessionFailed,
+      candidateFor: (path) => this.inFlight.get(path), release: (c) => this.release(c), claimFinished: (key) => this.claims.finished(key),
+      settled: (credits) => this.submitter.settled(credits), parametersHash: () => this.parametersHash,
+    });
   }
 
   get parametersHash(): string {
@@ -249,94 +249,9 @@ export class FilePipeline {
     this.sessionFailed.clear();
   }
 
-  /** Ledger first (the result is saved), then Done/Failed: a crash in between leaves a done file that the next scan moves. */
-  async handleOutcome(outcome: HotFolderItemOutcome): Promise<void> {
-    const previous = outcome.itemId ? this.lastOutcome.get(outcome.itemId) : undefined;
-    if (previous) return this.handleLaterAttempt(outcome, previous);
-    const config = this.folder.config;
-    const current = this.inFlight.get(outcome.sourcePath);
-    // The same path may already hold newer content in flight (rewritten while its first version ran): an outcome
-    // belongs to the candidate only if the content (or, lacking a hash, the batch) matches.
-    const matches = current && (outcome.contentHash ? current.contentHash === outcome.contentHash : current.batchId === outcome.batchId);
-    const candidate = matches ? current : undefined;
-    const contentHash = outcome.contentHash ?? candidate?.contentHash ?? null;
-    const workflowId = candidate?.workflowId ?? outcome.workflowId ?? config.workflowId;
-    const paramsHash = candidate?.parametersHash ?? outcome.parametersHash ?? this.parametersHash;
-    const key = candidate?.key ?? (contentHash ? ledgerKey(contentHash, workflowId, paramsHash) : null);
-    if (key) this.claims.finished(key);
-    if (candidate) this.release(candidate);
-    else if (key && this.shared.inFlightKeys.get(key) === outcome.sourcePath) {
-      this.shared.inFlightKeys.delete(key);
-      this.folder.status.queued = Math.max(0, this.folder.status.queued - 1);
-    }
-    this.submitter.settled(outcome.creditsCharged);
-    const handled = { state: outcome.state, credits: outcome.creditsCharged, movedTo: null as string | null };
-    if (outcome.itemId) this.lastOutcome.set(outcome.itemId, handled);
-    // Moving the original away while a newer version of it is still queued would pull the file from under it.
-    const mayMove = config.moveOriginals && !this.inFlight.has(outcome.sourcePath);
-    if (key && contentHash) await this.record(key, contentHash, workflowId, paramsHash, outcome);
-    const path = outcome.sourcePath;
-    switch (outcome.state) {
-      case 'saved':
-        this.folder.status.processed++;
-        this.folder.activity('saved', path, outcome.outputs[0] ?? 'saved');
-        if (mayMove) await this.moveTo(path, DONE_DIR);
-        return;
-      case 'failed':
-        this.folder.status.failed++;
-        if (key) this.sessionFailed.add(key);
-        this.folder.activity('failed', path, outcome.reason ?? 'failed');
-        if (mayMove) handled.movedTo = await this.moveTo(path, FAILED_DIR, outcome.itemId);
-        return;
-      case 'unknown':
-      case 'charged-no-result':
-        this.folder.status.failed++;
-        this.folder.activity('failed', path, outcome.reason ?? NOT_RESUBMITTED[outcome.state]);
-        return;
-      default:
-        this.folder.activity('skipped', path, outcome.reason ?? outcome.state);
-    }
-  }
-
-  /**
-   * A retried item ended again (the outbox delivers every attempt): its new outcome replaces the earlier one. The
-   * budget reservation was released and the submitter settled by the first outcome, so only the difference in
-   * credits is added; the counts move from the old state to the new; an original moved to Failed/ (the item was
-   * told where) goes on to Done/ when the retry saved it.
-   */
-  private async handleLaterAttempt(outcome: HotFolderItemOutcome, previous: { state: HotFolderItemOutcome['state']; credits: number; movedTo: string | null }): Promise<void> {
-    const status = this.folder.status;
-    if (previous.state === 'saved') status.processed = Math.max(0, status.processed - 1);
-    if (inGroup('unsuccessful', previous.state)) status.failed = Math.max(0, status.failed - 1);
-    status.creditsSpent += outcome.creditsCharged - previous.credits;
-    this.lastOutcome.set(outcome.itemId!, { state: outcome.state, credits: outcome.creditsCharged, movedTo: previous.movedTo });
-    const config = this.folder.config;
-    const contentHash = outcome.contentHash;
-    const workflowId = outcome.workflowId ?? config.workflowId;
-    const paramsHash = outcome.parametersHash ?? this.parametersHash;
-    const key = contentHash ? ledgerKey(contentHash, workflowId, paramsHash) : null;
-    if (key && contentHash) await this.record(key, contentHash, workflowId, paramsHash, outcome);
-    const path = outcome.sourcePath;
-    if (outcome.state === 'saved') {
-      status.processed++;
-      if (key) this.sessionFailed.delete(key);
-      this.folder.activity('saved', path, outcome.outputs[0] ?? 'saved');
-      if (config.moveOriginals && previous.movedTo) await this.moveTo(previous.movedTo, DONE_DIR, null, FAILED_DIR);
-    } else if (inGroup('unsuccessful', outcome.state)) {
-      status.failed++;
-      this.folder.activity('failed', path, outcome.reason ?? outcome.state);
-    } else {
-      this.folder.activity('skipped', path, outcome.reason ?? outcome.state);
-    }
-  }
-
-  /** The outcome under its ledger key (a skipped file was never the folder's to record). */
-  private async record(key: string, contentHash: string, workflowId: string, paramsHash: string, outcome: HotFolderItemOutcome): Promise<void> {
-    if (outcome.state === 'skipped') return;
-    await this.shared.ledger.record({
-      key, contentHash, workflowId, parametersHash: paramsHash, sourcePath: outcome.sourcePath, outcome: outcome.state, outputs: outcome.outputs,
-      executionId: outcome.executionId, itemId: outcome.itemId, hotFolderId: this.folder.config.id, creditsCharged: outcome.creditsCharged,
-    });
+  /** An item's outcome: ledger first, then Done/ or Failed/ (outcome-step.ts). */
+  handleOutcome(outcome: HotFolderItemOutcome): Promise<void> {
+    return this.outcomes.handle(outcome);
   }
 
   private moveTo(path: string, subfolder: string, itemId: string | null = null, fromSorted?: string): Promise<string | null> {

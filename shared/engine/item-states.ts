@@ -23,11 +23,13 @@ interface Transition {
   readonly to: ItemState;
   /** Why this move exists (shown by the table test names and docs/engine.md). */
   readonly why: string;
+  /** The item's reason described the state it leaves (an encoding phase): cleared unless the change sets one. */
+  readonly clearsReason?: true;
 }
 
 export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
   encode: { from: ['pending'], to: 'encoding', why: 'the encoder picked the item up' },
-  requeue: { from: ['encoding'], to: 'pending', why: 'nothing was sent: restart, or the engine stopped with the payload unsent' },
+  requeue: { from: ['encoding'], to: 'pending', why: 'nothing was sent: restart, or the engine stopped with the payload unsent', clearsReason: true },
   submit: { from: ['encoding'], to: 'submitting', why: 'journalled (fsynced) before the POST leaves' },
   wait: { from: ['submitting'], to: 'encoding', why: 'an answered refusal that costs nothing (rate limit, 402, 401, ledger unreachable): back to the ready queue' },
   accept: {

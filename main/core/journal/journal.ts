@@ -130,8 +130,9 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   const applyChange = (id: string, change: ItemChange): boolean => {
     const sets: string[] = [];
     const values: unknown[] = [];
-    const { event, ...patch } = change;
+    const { event, ...given } = change;
     const move = event === undefined ? null : moveOf(id, event);
+    const patch = event && ITEM_TRANSITIONS[event].clearsReason && given.reason === undefined ? { ...given, reason: null } : given;
     // The item's claim moves with it, first: a submit of a unit another item holds open throws here (ClaimHeldError)
     // and the caller's transaction rolls back with nothing written.
     if (move && event) claims.onItemEvent(id, event, patch);

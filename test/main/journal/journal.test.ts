@@ -84,6 +84,17 @@ describe('journal', () => {
     expect(journal.getItem('item-0')?.state).toBe('encoding');
   });
 
+  it('a requeued item drops the encoding phase its row said ("Ready to send") unless the change gives a reason', () => {
+    journal.createBatch(batchRecord('b1'), items(2));
+    for (const id of ['item-0', 'item-1']) journal.updateItem(id, { event: 'encode', reason: 'Ready to send: waiting for a free slot' });
+    journal.updateItem('item-0', { event: 'requeue' });
+    expect(journal.transitionAll('b1', 'requeue')).toEqual(['item-1']);
+    expect([journal.getItem('item-0')?.reason, journal.getItem('item-1')?.reason]).toEqual([null, null]);
+    journal.updateItem('item-0', { event: 'encode' });
+    journal.updateItem('item-0', { event: 'requeue', reason: 'said by the caller' });
+    expect(journal.getItem('item-0')).toMatchObject({ state: 'pending', reason: 'said by the caller' });
+  });
+
   it('never lets two items hold the same execution id', () => {
     journal.createBatch(batchRecord('b1'), items(2));
     journal.recordAccepted('item-0', 'exe_1', 2, new Date().toISOString(), 'adopt');

@@ -12,6 +12,8 @@ import { extractPreviews, largestPreview, measure, PREVIEW_TAGS, previewRefusal,
 
 /** Files per ExifTool command: one command's start-up is shared, and a save waiting on the one process waits little. */
 const FILES_PER_COMMAND = 32;
+/** How long a command waits for more asks to join it: short beside one ExifTool command (tens of ms). */
+const GATHER_MS = 30;
 
 // ImageSize too: the sensor's size is the estimate's "originals up to N px" (one command here, not one per RAW more).
 const ARGS = ['-charset', 'filename=utf8', '-j', '-n', '-a', '-G1', '-Warning', '-Error', '-ImageSize', ...PREVIEW_TAGS.flatMap((t) => [`-${t}`, `-${t}Start`, `-${t}Length`])];
@@ -131,9 +133,22 @@ export function createRawPreviewCheck(exiftool: ExifToolCommand): (path: string)
     }));
   };
 
+  // The planner asks after a stat of each file, so under load the asks of one shoot arrive spread over a few ms: a
+  // command waits while asks keep coming (up to a full command, at most GATHER_MS), not just one event-loop turn.
+  const gather = async () => {
+    const started = Date.now();
+    for (let seen = -1; waiting.length !== seen && waiting.length < FILES_PER_COMMAND && Date.now() - started < GATHER_MS;) {
+      seen = waiting.length;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+
   const pump = async () => {
     try {
-      while (waiting.length > 0) await answer(waiting.splice(0, FILES_PER_COMMAND));
+      while (waiting.length > 0) {
+        await gather();
+        await answer(waiting.splice(0, FILES_PER_COMMAND));
+      }
     } finally {
       pumping = false;
     }
@@ -143,6 +158,6 @@ export function createRawPreviewCheck(exiftool: ExifToolCommand): (path: string)
     waiting.push({ path, resolve, reject });
     if (pumping) return;
     pumping = true;
-    setImmediate(() => void pump()); // the planner asks for a whole shoot in one go: gathered into few commands
+    void pump(); // the planner asks for a whole shoot in one go: gathered into few commands
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WorkflowParametersSchema } from '../service/model';
-import { ColourPolicySchema, EncodeOptionsSchema, MetadataPolicySchema, OutputOptionsSchema } from './output-options';
+import { ColourPolicySchema, EncodeOptionsSchema, ExtraDeliverableSchema, MAX_DELIVERABLES, MetadataPolicySchema, OutputOptionsSchema } from './output-options';
 
 // The output options (formats, colour, metadata, naming, sidecars) live in output-options.ts; re-exported here, where
 // the rest of the model is imported from.
@@ -112,6 +112,14 @@ export const BatchSpecSchema = z.object({
    * result's provenance. Optional: batches without a recipe, and journals written before recipes, have none.
    */
   recipe: z.object({ name: z.string().min(1), fingerprint: z.string().regex(/^[0-9a-f]{64}$/) }).optional(),
+  /**
+   * Files made from each paid result beyond `output` (a recipe's deliverables 2…N): 1 execution → N files, each
+   * named by the one namer and saved by the one atomic saver; nothing more is paid for them.
+   */
+  deliverables: z.array(ExtraDeliverableSchema).max(MAX_DELIVERABLES - 1, `at most ${MAX_DELIVERABLES} deliverables per batch`).default([]),
+  /** The job and client the batch is for (reports add credits up by them); free text, optional. */
+  job: z.string().trim().min(1).max(120).optional(),
+  client: z.string().trim().min(1).max(120).optional(),
 });
 export type BatchSpec = z.infer<typeof BatchSpecSchema>;
 export type BatchSpecInput = z.input<typeof BatchSpecSchema>;

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { DeliverableFolderSchema, DeliverableSizeSchema, WatermarkSchema } from './deliverable-options';
+
+export * from './deliverable-options';
 
 // What a batch makes of each result on disk: its folder, name, format, quality, colour, metadata and sidecar, and how
 // originals are encoded for upload. Part of the engine's model (model.ts re-exports it).
@@ -63,6 +66,10 @@ export const OutputOptionsSchema = z.object({
   /** JPEG and WebP quality. */
   quality: JpegQualitySchema.default(DEFAULT_JPEG_QUALITY),
   colour: ColourPolicySchema.default('srgb'),
+  /** The sub-folder of outputFolder the results go into (a recipe's deliverable folder; '' = outputFolder itself). */
+  folder: DeliverableFolderSchema,
+  size: DeliverableSizeSchema.default({ fit: 'original' }),
+  watermark: WatermarkSchema.optional(),
 });
 export type OutputOptions = z.infer<typeof OutputOptionsSchema>;
 
@@ -71,3 +78,17 @@ export const EncodeOptionsSchema = z.object({
   stripMetadata: z.boolean().default(true),
 });
 export type EncodeOptions = z.infer<typeof EncodeOptionsSchema>;
+
+/**
+ * A further file made from each paid result, beside the batch's own output (its first deliverable): the batch's
+ * output folder and collision policy, its own folder, name, format, size, colour, metadata, sidecar and watermark.
+ */
+export const ExtraDeliverableSchema = OutputOptionsSchema.pick({
+  folder: true, namingTemplate: true, format: true, quality: true, size: true, colour: true, metadata: true, sidecar: true, watermark: true,
+}).strict();
+export type ExtraDeliverable = z.infer<typeof ExtraDeliverableSchema>;
+/** Deliverables per batch (the output plus extras): each is a conversion and a write per result. */
+export const MAX_DELIVERABLES = 8;
+
+/** An extra deliverable with every default: what a batch with default output options saves. */
+export const defaultDeliverableValues = (): ExtraDeliverable => ExtraDeliverableSchema.parse({});

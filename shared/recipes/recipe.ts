@@ -4,6 +4,7 @@ import { utf8Length } from '../naming';
 import { WorkflowParametersSchema } from '../service/model';
 import { formatZodError, type ParseOutcome } from '../validation';
 import { DeliverableSchema, Sha256Schema, defaultDeliverable } from './deliverable';
+import { MAX_DELIVERABLES } from '../engine/model';
 
 export { DeliverableSchema, DeliverableSizeSchema, Sha256Schema, WatermarkSchema, WATERMARK_POSITIONS, defaultDeliverable } from './deliverable';
 export type { Deliverable, DeliverableSize, Watermark } from './deliverable';
@@ -17,8 +18,7 @@ export const RECIPE_FILE_SUFFIX = '.batchroom-recipe.json';
 export const MAX_RECIPE_NAME_LENGTH = 80;
 /** A name becomes a file name (`<name>.batchroom-recipe.json`): file systems take 255 bytes. */
 const MAX_RECIPE_NAME_BYTES = 200;
-/** Deliverables beyond the first are issue 32 item 2; until then a recipe has exactly one. */
-export const MAX_DELIVERABLES = 1;
+export { MAX_DELIVERABLES };
 
 // Characters no file system takes in a name (the name becomes a file name in the state folder and on export).
 const FORBIDDEN_NAME_CHARS = /[<>:"|?*]/;
@@ -63,7 +63,7 @@ export const RecipeSchema = z.object({
   budgetPerPhoto: z.number({ error: 'must be a number of credits or null' }).nonnegative('must not be negative').nullable().default(null),
   deliverables: z.array(DeliverableSchema)
     .min(1, 'must list at least one deliverable')
-    .max(MAX_DELIVERABLES, 'several deliverables per recipe are not supported yet: keep one')
+    .max(MAX_DELIVERABLES, `must list at most ${MAX_DELIVERABLES} deliverables`)
     .default(() => [defaultDeliverable()]),
 }).strict();
 export type Recipe = z.infer<typeof RecipeSchema>;

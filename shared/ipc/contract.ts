@@ -2,6 +2,7 @@ import type { BridgeApi, DomainHandlers, EventNames, InvokeNames, PayloadOf } fr
 import { batchChannels } from './channels/batches';
 import { appChannels, fileChannels } from './channels/files';
 import { hotFolderChannels } from './channels/hotfolders';
+import { recipeChannels } from './channels/recipes';
 import { serviceChannels } from './channels/service';
 import { settingsChannels } from './channels/settings';
 import { studioChannels } from './channels/studio';
@@ -16,6 +17,7 @@ export const contract = {
   ...batchChannels,
   ...hotFolderChannels,
   ...studioChannels,
+  ...recipeChannels,
   ...fileChannels,
   ...appChannels,
 } as const;

@@ -11,6 +11,9 @@ import { startAttention } from './attention';
 import { createEventBus } from './event-bus';
 import { createConsentGate, originOf } from './origin-consent';
 import { createPathGrants, grantPathsIn } from './path-grants';
+import { createRecipeHandlers } from './recipe-handlers';
+import { createRecipeStore } from '../recipes/recipe-store';
+import { accountIdOf } from '../service/account-id';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
 import { beforeStartStep } from './start-steps';
@@ -131,6 +134,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const consent = createConsentGate(options.confirmOriginChange, (request) => bus.emit('consent:requested', request));
   const handlers: Handlers = {
     ...serviceHandlers,
+    // Outside the path grants: a recipe (an imported one too) names image paths the renderer must not be able to read.
+    ...createRecipeHandlers({ store: createRecipeStore(stateDir), account: () => accountIdOf(client) }),
     ...grantingHandlers({
       ...createSettingsHandlers({
         settings,

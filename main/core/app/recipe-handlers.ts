@@ -1,0 +1,90 @@
+import { AppError } from '../../../shared/errors';
+import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
+import type { recipeChannels } from '../../../shared/ipc/channels/recipes';
+import { recipeFingerprint, recipePaidParts } from '../../../shared/recipes/fingerprint';
+import { RECIPE_FILE_SUFFIX, makeRecipe, parseRecipe, recipeNameKey, serializeRecipe, type FixedImage, type Recipe } from '../../../shared/recipes/recipe';
+import { checkRecipeImages, fixedImageOf } from '../recipes/recipe-images';
+import type { RecipeStore } from '../recipes/recipe-store';
+
+export interface RecipeHandlerDeps {
+  store: RecipeStore;
+  /** The service account paid from now (main/core/service/account-id.ts): part of every fingerprint. */
+  account: () => string;
+}
+
+/** A file the form names, hashed; a missing or unreadable one is the user's to fix, named by where the recipe uses it. */
+async function hashed(where: string, path: string): Promise<FixedImage> {
+  try {
+    return await fixedImageOf(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new AppError('validation', `${where}: ${path} ${code === 'ENOENT' ? 'is missing' : `cannot be read (${code ?? 'error'})`}`, { field: where });
+  }
+}
+
+async function hashedImages(paths: Record<string, string>): Promise<Record<string, FixedImage>> {
+  const entries = await Promise.all(Object.entries(paths).map(async ([field, path]) => [field, await hashed(`fixedImages.${field}`, path)] as const));
+  return Object.fromEntries(entries);
+}
+
+/**
+ * recipes:* — the store the CLI uses (main/core/recipes), for the app. Images arrive by path and are hashed here (the
+ * renderer never reads files), and the fingerprint is computed here because it names the service account.
+ */
+export function createRecipeHandlers(deps: RecipeHandlerDeps): DomainHandlers<typeof recipeChannels> {
+  const { store } = deps;
+  const withImages = async (recipe: Recipe) => ({ recipe, images: await checkRecipeImages(recipe) });
+  return {
+    'recipes:list': () => store.list(),
+    'recipes:get': ({ name }) => withImages(store.get(name)),
+    'recipes:save': async ({ replace, fixedImages, deliverables, ...rest }) => {
+      const withWatermarks = await Promise.all(deliverables.map(async (d, i) => {
+        if (!d.watermark) return d;
+        const { sha256 } = await hashed(`deliverables.${i}.watermark`, d.watermark.path);
+        // A hash the form carried is of the file when it was picked: the file as it is now is what gets laid over.
+        return { ...d, watermark: { ...d.watermark, sha256 } };
+      }));
+      let recipe: Recipe;
+      try {
+        recipe = makeRecipe({ ...rest, fixedImages: await hashedImages(fixedImages), deliverables: withWatermarks });
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        throw new AppError('validation', (error as Error).message);
+      }
+      return withImages(store.save(recipe, { replace }));
+    },
+    'recipes:duplicate': ({ from, to }) => store.duplicate(from, to),
+    'recipes:rename': ({ from, to }) => store.rename(from, to),
+    'recipes:delete': ({ name }) => {
+      const { name: deleted } = store.get(name); // its own spelling, for the notice
+      store.delete(name);
+      return { deleted };
+    },
+    'recipes:export': ({ name }) => {
+      const recipe = store.get(name);
+      return { fileName: `${recipe.name}${RECIPE_FILE_SUFFIX}`, text: serializeRecipe(recipe) };
+    },
+    'recipes:import': async ({ text, name, replace }) => {
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch (error) {
+        throw new AppError('validation', `not a recipe file: not valid JSON (${(error as Error).message})`);
+      }
+      const outcome = parseRecipe(data);
+      if (!outcome.ok) throw new AppError('validation', outcome.message);
+      const recipe = name === undefined ? outcome.value : { ...outcome.value, name };
+      let replaced = false;
+      if (replace) replaced = store.list().recipes.some((r) => recipeNameKey(r.name) === recipeNameKey(recipe.name));
+      store.save(recipe, { replace });
+      return { replaced, ...(await withImages(recipe)) };
+    },
+    'recipes:fingerprint': async (args) => {
+      const edit = 'name' in args
+        ? store.get(args.name)
+        : { workflowId: args.workflowId, parameters: args.parameters, fixedImages: await hashedImages(args.fixedImages) };
+      const account = deps.account();
+      return { fingerprint: recipeFingerprint(edit, account), parts: recipePaidParts(edit, account) };
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRecipeHandlers } from '../../../main/core/app/recipe-handlers';
+import { createRecipeStore } from '../../../main/core/recipes/recipe-store';
+import { contract } from '../../../shared/ipc/contract';
+import { createInvokeDispatcher, type InvokeDispatcher } from '../../../shared/ipc/dispatch';
+import { recipeFingerprint } from '../../../shared/recipes/fingerprint';
+import { serializeRecipe } from '../../../shared/recipes/recipe';
+
+// recipes:* (issue 32 item 1, the app): the CLI's store behind the IPC contract, against a real state folder. Images
+// arrive by path and are hashed in main; the fingerprint names the account main pays from.
+
+let root: string;
+let account = 'acct-1';
+let dispatch: InvokeDispatcher;
+const sha = (bytes: string) => createHash('sha256').update(bytes).digest('hex');
+
+const form = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  workflowId: 'color-grade',
+  parameters: { texts: { prompt: 'warm' }, globalOverrides: { imageSize: '2K' } },
+  fixedImages: { reference: join(root, 'ref.jpg') },
+  budgetPerPhoto: 2,
+  deliverables: [{ format: 'jpeg', quality: 88, folder: 'web' }, { format: 'png', folder: 'print', size: { fit: 'long-edge', longEdge: 3000 } }],
+  ...extra,
+});
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'batchroom-recipe-handlers-'));
+  writeFileSync(join(root, 'ref.jpg'), 'reference bytes');
+  writeFileSync(join(root, 'logo.png'), 'logo bytes');
+  account = 'acct-1';
+  dispatch = createInvokeDispatcher(contract, createRecipeHandlers({ store: createRecipeStore(join(root, 'state')), account: () => account }) as never);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('recipes:* handlers', () => {
+  it('saves the form as a recipe file with its images hashed in main, and lists and reads it back', async () => {
+    const watermark = { path: join(root, 'logo.png'), position: 'top-left', scale: 0.1, opacity: 0.5 };
+    const saved = await dispatch('recipes:save', form('Client A web', {
+      deliverables: [{ format: 'jpeg', quality: 88, folder: 'web' }, { format: 'png', folder: 'print', watermark }],
+    }));
+    expect(saved).toMatchObject({ ok: true, data: { recipe: { name: 'Client A web', fixedImages: { reference: { sha256: sha('reference bytes') } } } } });
+    const file = JSON.parse(readFileSync(join(root, 'state', 'recipes', 'client a web.json'), 'utf8'));
+    expect(file.deliverables[1].watermark).toEqual({ ...watermark, sha256: sha('logo bytes') });
+    expect(file.budgetPerPhoto).toBe(2);
+
+    const listed = await dispatch('recipes:list', {});
+    expect(listed).toMatchObject({ ok: true, data: { recipes: [{ name: 'Client A web' }], problems: [] } });
+    const got = await dispatch('recipes:get', { name: 'client a WEB' });
+    expect(got).toMatchObject({ ok: true, data: { recipe: { name: 'Client A web' }, images: [{ status: 'ok' }, { status: 'ok' }] } });
+  });
+
+  it('refuses a name taken, and replaces only when asked', async () => {
+    await dispatch('recipes:save', form('Portraits'));
+    expect(await dispatch('recipes:save', form('portraits'))).toMatchObject({ ok: false, code: 'conflict' });
+    expect(await dispatch('recipes:save', form('Portraits', { budgetPerPhoto: 5, replace: true }))).toMatchObject({ ok: true, data: { recipe: { budgetPerPhoto: 5 } } });
+  });
+
+  it('says which image is missing instead of saving a recipe that names nothing', async () => {
+    const answer = await dispatch('recipes:save', form('Gone', { fixedImages: { reference: join(root, 'nope.jpg') } }));
+    expect(answer).toMatchObject({ ok: false, code: 'validation', message: expect.stringContaining('fixedImages.reference') });
+  });
+
+  it('duplicates, renames and deletes', async () => {
+    await dispatch('recipes:save', form('A'));
+    expect(await dispatch('recipes:duplicate', { from: 'a', to: 'B' })).toMatchObject({ ok: true, data: { name: 'B' } });
+    expect(await dispatch('recipes:rename', { from: 'B', to: 'C' })).toMatchObject({ ok: true, data: { name: 'C' } });
+    expect(await dispatch('recipes:delete', { name: 'a' })).toEqual({ ok: true, data: { deleted: 'A' } });
+    expect(await dispatch('recipes:list', {})).toMatchObject({ ok: true, data: { recipes: [{ name: 'C' }] } });
+    expect(await dispatch('recipes:delete', { name: 'A' })).toMatchObject({ ok: false, code: 'not_found' });
+  });
+
+  it('exports the stored bytes and imports them into another state folder as the same recipe', async () => {
+    await dispatch('recipes:save', form('Share me'));
+    const exported = await dispatch('recipes:export', { name: 'share me' });
+    if (!exported.ok) throw new Error(exported.message);
+    const { fileName, text } = exported.data as { fileName: string; text: string };
+    expect(fileName).toBe('Share me.batchroom-recipe.json');
+    expect(text).toBe(readFileSync(join(root, 'state', 'recipes', 'share me.json'), 'utf8'));
+
+    const other = createInvokeDispatcher(contract, createRecipeHandlers({ store: createRecipeStore(join(root, 'other')), account: () => account }) as never);
+    const imported = await other('recipes:import', { text });
+    expect(imported).toMatchObject({ ok: true, data: { replaced: false, recipe: { name: 'Share me' }, images: [{ status: 'ok' }] } });
+    expect(readFileSync(join(root, 'other', 'recipes', 'share me.json'), 'utf8')).toBe(text);
+    expect(await other('recipes:import', { text })).toMatchObject({ ok: false, code: 'conflict' });
+    expect(await other('recipes:import', { text, replace: true })).toMatchObject({ ok: true, data: { replaced: true } });
+  });
+
+  it('refuses a file that is not a recipe, naming the problem, and writes nothing', async () => {
+    expect(await dispatch('recipes:import', { text: 'not json' })).toMatchObject({ ok: false, code: 'validation', message: expect.stringContaining('not valid JSON') });
+    const newer = JSON.stringify({ kind: 'batchroom-recipe', version: 2, name: 'x' });
+    expect(await dispatch('recipes:import', { text: newer })).toMatchObject({ ok: false, message: expect.stringContaining('newer') });
+    expect(await dispatch('recipes:list', {})).toEqual({ ok: true, data: { recipes: [], problems: [] } });
+  });
+
+  it('computes the fingerprint in main, from the fixed image contents and the account in use', async () => {
+    const saved = await dispatch('recipes:save', form('F'));
+    if (!saved.ok) throw new Error(saved.message);
+    const recipe = (saved.data as { recipe: Parameters<typeof recipeFingerprint>[0] }).recipe;
+    const ofForm = await dispatch('recipes:fingerprint', { workflowId: 'color-grade', parameters: form('F').parameters, fixedImages: form('F').fixedImages });
+    const ofSaved = await dispatch('recipes:fingerprint', { name: 'F' });
+    expect(ofForm).toMatchObject({ ok: true, data: { fingerprint: recipeFingerprint(recipe, 'acct-1'), parts: { account: 'acct-1', fixedImages: { reference: sha('reference bytes') } } } });
+    expect(ofSaved).toEqual(ofForm);
+
+    writeFileSync(join(root, 'ref.jpg'), 'another reference');
+    const changed = await dispatch('recipes:fingerprint', { workflowId: 'color-grade', parameters: form('F').parameters, fixedImages: form('F').fixedImages });
+    expect(changed.ok && changed.data).not.toEqual(ofForm.ok && ofForm.data);
+    account = 'acct-2';
+    const otherAccount = await dispatch('recipes:fingerprint', { name: 'F' });
+    expect(otherAccount).toMatchObject({ ok: true, data: { parts: { account: 'acct-2' } } });
+    expect(serializeRecipe(recipe)).toContain('"budgetPerPhoto": 2');
+  });
+});

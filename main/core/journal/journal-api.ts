@@ -3,6 +3,7 @@ import type { BatchState, ItemState, PauseCode } from '../../../shared/engine/mo
 import type { OutcomeStream } from './outbox';
 import type { BalanceEvidenceStore } from './evidence-store';
 import type { ClaimStore } from './claims';
+import type { ReportReads } from './report-reads';
 import type { BatchRecord, ExecutionRecord, ItemChange, ItemRecord, LedgerEntry, NewItem } from './types';
 
 // What the journal offers (journal.ts implements it over SQLite).
@@ -20,7 +21,7 @@ export interface ItemWriteOptions {
 }
 
 /** The journal: batches, items and executions, the done ledger, and the outcome outbox (outbox.ts). */
-export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore {
+export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore, ReportReads {
   readonly path: string;
   createBatch(batch: BatchRecord, items: readonly NewItem[]): void;
   getBatch(id: string): BatchRecord | null;

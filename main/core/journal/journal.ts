@@ -11,6 +11,7 @@ import { createOutbox } from './outbox';
 import { refusingAfterClose } from './closed';
 import { createEvidenceStore } from './evidence-store';
 import { createClaimStore } from './claims';
+import { createReportReads } from './report-reads';
 import { parkingIllegalMoves, transitionChecker, type TransitionPolicy } from './transitions';
 import type { BatchRecord, ItemChange, LedgerEntry, NewItem } from './types';
 
@@ -245,6 +246,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     followersToLookAt: claims.followersToLookAt,
     ledgerRecord: (entry) => { recordLedger(entry); },
     ...evidence,
+    ...createReportReads(stmt),
     close: () => {
       if (closed) return;
       closed = true;

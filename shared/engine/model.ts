@@ -120,6 +120,8 @@ export const BatchSpecSchema = z.object({
   /** The job and client the batch is for (reports add credits up by them); free text, optional. */
   job: z.string().trim().min(1).max(120).optional(),
   client: z.string().trim().min(1).max(120).optional(),
+  /** Queue priority: open batches submit higher first (docs/engine.md "Queue order"); hot folders and --priority set it. */
+  priority: z.number().int().min(-100).max(100).default(0),
 });
 export type BatchSpec = z.infer<typeof BatchSpecSchema>;
 export type BatchSpecInput = z.input<typeof BatchSpecSchema>;
@@ -217,6 +219,9 @@ export const BatchSummarySchema = z.object({
   creditsSpent: z.number().nonnegative(),
   budget: z.number().nullable(),
   outputFolder: z.string(),
+  /** Its place in the submit queue: priority (higher first), then queueOrder (lower first). */
+  priority: z.number().int().default(0),
+  queueOrder: z.number().int().default(0),
 });
 export type BatchSummary = z.infer<typeof BatchSummarySchema>;
 

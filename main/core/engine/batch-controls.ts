@@ -1,6 +1,7 @@
 import { statesOf } from '../../../shared/engine/item-states';
 import { providerReportCsv, providerReportFileName, type ProviderReportRow } from '../../../shared/engine/provider-report';
 import type { Journal } from '../journal/journal';
+import type { QueueEnd } from '../journal/batch-order';
 import type { Runner } from './runner';
 
 // The engine's controls that walk a batch's items (engine.ts keeps the ones that change a batch's state): what
@@ -46,6 +47,28 @@ export function reorderItems({ journal, markItem }: ControlContext, batchId: str
   journal.setPositions(batchId, [...rest.slice(0, at), ...moving, ...rest.slice(at)]);
   for (const id of moving) markItem(id, batchId);
   return { moved: moving.length };
+}
+
+/**
+ * Queue order across batches (journal/batch-order.ts): the next free slot goes to the moved batch. Executions already
+ * submitted run on (the service cannot stop one, and it is paid); encoded payloads of batches now behind give their
+ * places back (encode-ahead.ts). Returns whether anything moved (false: no other open batch to move past).
+ */
+export function moveBatchInQueue({ journal, runner }: ControlContext, batchId: string, to: QueueEnd): boolean {
+  const moved = journal.moveBatch(batchId, to);
+  if (moved) afterQueueChange(runner, batchId);
+  return moved;
+}
+
+export function setBatchPriority({ journal, runner }: ControlContext, batchId: string, priority: number): void {
+  journal.setBatchPriority(batchId, priority);
+  afterQueueChange(runner, batchId);
+}
+
+function afterQueueChange(runner: Runner, batchId: string): void {
+  runner.refreshBatch(batchId);
+  runner.o.onBatch(batchId);
+  runner.kick();
 }
 
 /** Executions charged without a result, of one batch or all, as rows and as the CSV the user sends the provider. */

@@ -5,6 +5,7 @@ import type { RunnerCore } from './runner-core';
 import { addPhase } from './phase-times';
 import { nowMs } from './clock';
 import { followIfHeld } from './claim-followers';
+import { payloadBehind, queueRanks, rankOf, type QueueRanks } from './runner-order';
 
 // Encoding runs ahead of submission so an execution slot never waits for sharp, but only a little ahead: at most
 // min(concurrency, 8) + encoders payloads (base64 data URLs, several MB each) are ever held in memory, never the
@@ -24,6 +25,8 @@ const MAX_FOLLOWS_PER_PASS = 256;
 
 export class EncodeAhead {
   private readonly active = new Set<string>();
+  /** Encodes in progress per batch: the pump holds a later batch's payload back while an earlier one encodes. */
+  private readonly activeByBatch = new Map<string, number>();
   private activeBytes = 0;
 
   constructor(private readonly core: RunnerCore, private readonly concurrency: number) {}
@@ -33,16 +36,34 @@ export class EncodeAhead {
     return this.active.size;
   }
 
-  /** Starts encodes for the next pending items of the running batches, within the concurrency and memory bounds. */
+  /** Whether a batch ranked before `rank` has an encode in progress (its photo is about to be ready: it goes first). */
+  encodingAhead(ranks: QueueRanks, rank: number): boolean {
+    for (const batchId of this.activeByBatch.keys()) if (rankOf(ranks, batchId) < rank) return true;
+    return false;
+  }
+
+  /**
+   * Starts encodes for the next pending items of the running batches (in queue order), within the concurrency and
+   * memory bounds. When the prefetch is full of payloads of batches behind the next photo's (a batch moved to the
+   * front, a higher priority arrived, or theirs is paused), one of those goes back to pending to make room: encoded
+   * photos of a later batch never hold the places an earlier batch needs. Nothing of theirs was sent.
+   */
   fill(running: BatchRecord[]): void {
     const { ready } = this.core;
     const prefetch = Math.min(this.core.o.concurrency, 8) + this.concurrency;
-    while (this.active.size < this.concurrency && this.active.size + ready.size < prefetch) {
+    const ranks = queueRanks(running);
+    while (this.active.size < this.concurrency) {
       // Large photos decode one at a time: each holds tens of MB of pixels, and glibc keeps what several threads
       // freed, so parallel 12 MP decodes are what pushes peak memory up — small ones are cheap to overlap.
       if (this.active.size > 0 && this.activeBytes >= ENCODE_BYTE_BUDGET) break;
       const next = this.nextPending(running);
       if (!next) break;
+      if (this.active.size + ready.size >= prefetch) {
+        const behind = payloadBehind(ready, ranks, rankOf(ranks, next.batchId));
+        if (!behind) break;
+        ready.delete(behind);
+        this.core.update(behind, { event: 'requeue' });
+      }
       this.start(next);
     }
   }
@@ -69,6 +90,7 @@ export class EncodeAhead {
     const { core } = this;
     const batch = core.batch(item.batchId);
     this.active.add(item.id);
+    this.activeByBatch.set(item.batchId, (this.activeByBatch.get(item.batchId) ?? 0) + 1);
     // The row says what is happening rather than a bare "Preparing" (issue 31 #15): reading, then waiting for a slot.
     core.update(item.id, { event: 'encode', reason: ENCODE_PHASES.reading });
     let bytes = 0;
@@ -106,6 +128,8 @@ export class EncodeAhead {
         }
       } finally {
         this.active.delete(item.id);
+        const left = (this.activeByBatch.get(item.batchId) ?? 1) - 1;
+        if (left > 0) this.activeByBatch.set(item.batchId, left); else this.activeByBatch.delete(item.batchId);
         this.activeBytes -= bytes;
         core.kick();
       }

@@ -73,6 +73,10 @@ export interface Engine {
   /** Executions charged without a result (`charged-no-result`) of one batch or of all, as rows and as a CSV. */
   providerReport(batchId?: string | null): { rows: ProviderReportRow[]; csv: string; fileName: string };
   reorder(batchId: string, itemIds: readonly string[], beforeItemId?: string | null): { moved: number };
+  /** Moves a batch before (front) or after (back) every other open batch in the submit queue (journal/batch-order.ts). */
+  moveBatch(batchId: string, to: 'front' | 'back'): BatchSummary;
+  /** Sets a batch's queue priority (higher submits first). */
+  setPriority(batchId: string, priority: number): BatchSummary;
   setVerdict(itemId: string, verdict: Verdict): ItemView;
   rerun(itemIds: readonly string[], parameters: WorkflowParameters): Promise<BatchSummary>;
   listBatches(): BatchSummary[];

@@ -18,7 +18,7 @@ import { buildEstimate, refuseUnrunnable } from './estimate';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner } from './runner';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
-import { providerReportOf, reorderItems, retryFailedItems, type ControlContext } from './batch-controls';
+import { moveBatchInQueue, providerReportOf, reorderItems, retryFailedItems, setBatchPriority, type ControlContext } from './batch-controls';
 import { createFileFacts } from '../images/file-facts';
 import { createRawPreviewCheck } from '../images/raw-check';
 import { createRecentReads } from './recent-reads';
@@ -229,6 +229,16 @@ export function createEngine(options: EngineOptions): Engine {
     reorder: (batchId, itemIds, beforeItemId = null) => {
       requireBatch(batchId);
       return reorderItems(controls, batchId, itemIds, beforeItemId);
+    },
+    moveBatch: (batchId, to) => {
+      requireBatch(batchId);
+      moveBatchInQueue(controls, batchId, to);
+      return summary(runner.batch(batchId));
+    },
+    setPriority: (batchId, priority) => {
+      requireBatch(batchId);
+      setBatchPriority(controls, batchId, priority);
+      return summary(runner.batch(batchId));
     },
     setVerdict: (itemId, verdict) => {
       const item = requireItem(itemId);

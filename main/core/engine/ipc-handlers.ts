@@ -14,6 +14,8 @@ export function createBatchHandlers(engine: Engine): DomainHandlers<typeof batch
     'batches:cancel': ({ batchId }) => engine.cancel(batchId),
     'batches:retryFailed': ({ batchId }) => engine.retryFailed(batchId),
     'batches:continueTrial': ({ batchId }) => engine.continueTrial(batchId),
+    'batches:move': ({ batchId, to }) => engine.moveBatch(batchId, to),
+    'batches:setPriority': ({ batchId, priority }) => engine.setPriority(batchId, priority),
     'batches:providerReport': ({ batchId }) => engine.providerReport(batchId),
     'items:cancel': ({ itemId }) => engine.cancelItem(itemId),
     'items:resubmit': ({ itemId }) => engine.resubmitItem(itemId),

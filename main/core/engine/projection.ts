@@ -73,5 +73,7 @@ export function toBatchSummary(journal: Journal, batch: BatchRecord, eta: EtaInp
     creditsSpent: Math.max(0, batch.creditsSpent),
     budget: batch.budget,
     outputFolder: batch.outputFolder,
+    priority: batch.priority ?? 0,
+    queueOrder: batch.queueOrder ?? 0,
   };
 }

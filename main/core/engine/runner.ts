@@ -24,7 +24,7 @@ import { addPhase, emptyPhaseTotals } from './phase-times';
 import { nowMs } from './clock';
 import { UnsentSubmissions } from './unsent-submissions';
 import { ClaimFollowers } from './claim-followers';
-
+import { queueRanks, rankOf, readyInQueueOrder } from './runner-order';
 export type { EngineStats, RunnerOptions } from './runner-core';
 
 /** How long a non-graceful stop waits for cut downloads and saves to tidy up (an aborted transfer takes ms; a save
@@ -191,9 +191,7 @@ export class Runner implements RunnerCore {
     this.recovered = false;
   }
 
-  isStopping(): boolean {
-    return this.stopping;
-  }
+  isStopping(): boolean { return this.stopping; }
 
   /**
    * Changes how many executions may be in flight. Raising it starts more at once; lowering it lets the extra ones
@@ -227,11 +225,14 @@ export class Runner implements RunnerCore {
     }
     // 1. Encode ahead, bounded: only a few payloads are ever held in memory.
     this.encoder.fill(running);
-    // 2. Fill execution slots (unless lost submissions are about to be judged by the balance).
-    for (const [itemId, payload] of this.evidence.holding() ? [] : this.ready) {
+    // 2. Fill execution slots in queue order (runner-order.ts), unless lost submissions are about to be judged.
+    const ranks = queueRanks(running);
+    for (const [itemId, payload] of this.evidence.holding() ? [] : readyInQueueOrder(this.ready, ranks)) {
       if (this.follower.size >= this.o.concurrency) break;
       const batch = this.batch(payload.batchId);
       if (batch.state !== 'running') continue;
+      // A batch ahead is encoding its next photo: that one goes first (a slot waits one encode at most).
+      if (this.encoder.encodingAhead(ranks, rankOf(ranks, batch.id))) break;
       const blocked = this.credits.check(batch);
       if (blocked === 'wait') continue;
       if (blocked) { this.setBatchState(batch.id, 'paused', blocked); continue; }

@@ -4,6 +4,7 @@ import type { OutcomeStream } from './outbox';
 import type { BalanceEvidenceStore } from './evidence-store';
 import type { ClaimStore } from './claims';
 import type { ReportReads } from './report-reads';
+import type { BatchOrderStore } from './batch-order';
 import type { BatchRecord, ExecutionRecord, ItemChange, ItemRecord, LedgerEntry, NewItem } from './types';
 
 // What the journal offers (journal.ts implements it over SQLite).
@@ -21,12 +22,12 @@ export interface ItemWriteOptions {
 }
 
 /** The journal: batches, items and executions, the done ledger, and the outcome outbox (outbox.ts). */
-export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore, ReportReads {
+export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore, BatchOrderStore, ReportReads {
   readonly path: string;
   createBatch(batch: BatchRecord, items: readonly NewItem[]): void;
   getBatch(id: string): BatchRecord | null;
   listBatches(): BatchRecord[];
-  /** Ids of batches in a state, oldest first (cheap: no spec parsing). */
+  /** Ids of batches in a state, in submit order: priority (higher first), then queue order (batch-order.ts); cheap. */
   batchIdsInState(state: BatchState): string[];
   updateBatch(id: string, patch: { state?: BatchState; pausedReason?: string | null; pauseCode?: PauseCode | null }): void;
   getItem(id: string): ItemRecord | null;

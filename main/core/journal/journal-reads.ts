@@ -23,7 +23,7 @@ export function createJournalReads(stmt: (sql: string) => Stmt): JournalReads {
       return row ? mapBatch(row) : null;
     },
     listBatches: () => (stmt(`SELECT ${BATCH_COLUMNS} FROM batches ORDER BY created_at, rowid`).all() as Row[]).map(mapBatch),
-    batchIdsInState: (state) => (stmt(`SELECT id FROM batches WHERE state = ? ORDER BY created_at, rowid`).all(state) as Row[]).map((r) => String(r.id)),
+    batchIdsInState: (state) => (stmt(`SELECT id FROM batches WHERE state = ? ORDER BY priority DESC, queue_order, created_at, rowid`).all(state) as Row[]).map((r) => String(r.id)),
     getItem: (id) => {
       const row = stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE id = ?`).get(id) as Row | undefined;
       return row ? mapItem(row) : null;

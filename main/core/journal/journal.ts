@@ -12,6 +12,7 @@ import { refusingAfterClose } from './closed';
 import { createEvidenceStore } from './evidence-store';
 import { createClaimStore } from './claims';
 import { createReportReads } from './report-reads';
+import { createBatchOrder } from './batch-order';
 import { parkingIllegalMoves, transitionChecker, type TransitionPolicy } from './transitions';
 import type { BatchRecord, ItemChange, LedgerEntry, NewItem } from './types';
 
@@ -83,8 +84,9 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   const claims = createClaimStore(stmt, now);
 
   const insertBatch = db.prepare(`INSERT INTO batches (id, spec_json, workflow_id, workflow_name, workflow_json, credit_cost, state,
-    paused_reason, created_at, updated_at, credits_spent, budget, output_folder)
-    VALUES (@id, @spec, @workflowId, @workflowName, @workflow, @creditCost, @state, @pausedReason, @createdAt, @updatedAt, @creditsSpent, @budget, @outputFolder)`);
+    paused_reason, created_at, updated_at, credits_spent, budget, output_folder, priority, queue_order)
+    VALUES (@id, @spec, @workflowId, @workflowName, @workflow, @creditCost, @state, @pausedReason, @createdAt, @updatedAt, @creditsSpent, @budget, @outputFolder,
+      @priority, (SELECT COALESCE(MAX(queue_order), 0) + 1 FROM batches))`);
   const insertItem = db.prepare(`INSERT INTO items (id, batch_id, position, display_name, sources_json, rel_dir, content_hash, state, reason, updated_at, claim_key, pay_again_over)
     VALUES (@id, @batchId, @position, @displayName, @sources, @relDir, @contentHash, @state, @reason, @updatedAt, @claimKey, @payAgainOver)`);
 
@@ -93,7 +95,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
       id: batch.id, spec: JSON.stringify(batch.spec), workflowId: batch.workflow.id, workflowName: batch.workflow.name,
       workflow: JSON.stringify(batch.workflow), creditCost: batch.creditCost, state: batch.state, pausedReason: batch.pausedReason,
       createdAt: batch.createdAt, updatedAt: batch.updatedAt, creditsSpent: batch.creditsSpent, budget: batch.budget,
-      outputFolder: batch.outputFolder,
+      outputFolder: batch.outputFolder, priority: batch.spec.priority ?? 0,
     });
     const at = now();
     for (const item of items) {
@@ -247,6 +249,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     ledgerRecord: (entry) => { recordLedger(entry); },
     ...evidence,
     ...createReportReads(stmt),
+    ...createBatchOrder(stmt, (work) => db.transaction(work).immediate(), now),
     close: () => {
       if (closed) return;
       closed = true;

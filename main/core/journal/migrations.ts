@@ -141,4 +141,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE items ADD COLUMN pay_again_over TEXT;
   `,
+  // 9: the submit queue's order across batches (journal/batch-order.ts): priority (higher first), then queue_order
+  // (lower first). Batches already journalled keep the order they had: by creation.
+  `
+  ALTER TABLE batches ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE batches ADD COLUMN queue_order INTEGER NOT NULL DEFAULT 0;
+  UPDATE batches SET queue_order = (SELECT COUNT(*) FROM batches AS b
+    WHERE b.created_at < batches.created_at OR (b.created_at = batches.created_at AND b.rowid <= batches.rowid));
+  `,
 ];

@@ -7,7 +7,7 @@ import type { BatchRecord, ExecutionRecord, ItemPatch, ItemRecord, LedgerEntry }
 
 type Row = Record<string, unknown>;
 
-export const BATCH_COLUMNS = 'id, spec_json, workflow_json, credit_cost, state, paused_reason, pause_code, created_at, updated_at, credits_spent, budget, output_folder';
+export const BATCH_COLUMNS = 'id, spec_json, workflow_json, credit_cost, state, paused_reason, pause_code, created_at, updated_at, credits_spent, budget, output_folder, priority, queue_order';
 export const ITEM_COLUMNS = `id, batch_id, position, display_name, sources_json, rel_dir, content_hash, state, progress, reason, execution_id,
   result_urls_json, result_labels_json, outputs_json, pending_temp, pending_final, credits_charged, verdict, attempts, submitted_at, completed_at, updated_at, attention, claim_key, pay_again_over`;
 
@@ -29,6 +29,8 @@ export function mapBatch(row: Row): BatchRecord {
     creditsSpent: num(row.credits_spent),
     budget: row.budget === null || row.budget === undefined ? null : Number(row.budget),
     outputFolder: str(row.output_folder),
+    priority: num(row.priority),
+    queueOrder: num(row.queue_order),
   };
 }
 

@@ -17,6 +17,12 @@ export interface BatchRecord {
   creditsSpent: number;
   budget: number | null;
   outputFolder: string;
+  /**
+   * Its place in the submit queue (journal/batch-order.ts), as read back: priority (higher first), then queueOrder
+   * (lower first). A new batch takes its spec's priority and goes to the back whatever is given here.
+   */
+  priority?: number;
+  queueOrder?: number;
 }
 
 /** One unit of work: one execution's worth of input images and what became of it. */

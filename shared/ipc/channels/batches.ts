@@ -31,6 +31,10 @@ export const batchChannels = {
   'batches:retryFailed': invoke(BatchRef, BatchSummarySchema),
   /** After a try-first batch: the rest of the selection with the same settings (the tried photos are not paid again). */
   'batches:continueTrial': invoke(BatchRef, BatchSummarySchema),
+  /** Queue order: before (front) or after (back) every other open batch; submitted executions run on. */
+  'batches:move': invoke(z.object({ batchId: z.string().min(1), to: z.enum(['front', 'back']) }).strict(), BatchSummarySchema),
+  /** Queue priority (higher submits first; hot folders and `--priority` set it for their batches). */
+  'batches:setPriority': invoke(z.object({ batchId: z.string().min(1), priority: z.number().int().min(-100).max(100) }).strict(), BatchSummarySchema),
   /** "Report to provider": executions charged without a result (one batch, or every batch when null), with a CSV. */
   'batches:providerReport': invoke(z.object({ batchId: z.string().min(1).nullable().default(null) }).strict(), ProviderReportSchema),
   'batches:progress': event(BatchProgressEventSchema),

@@ -2,6 +2,7 @@ import type { BridgeApi, DomainHandlers, EventNames, InvokeNames, PayloadOf } fr
 import { batchChannels } from './channels/batches';
 import { appChannels, fileChannels } from './channels/files';
 import { hotFolderChannels } from './channels/hotfolders';
+import { reportChannels } from './channels/reports';
 import { recipeChannels } from './channels/recipes';
 import { serviceChannels } from './channels/service';
 import { settingsChannels } from './channels/settings';
@@ -18,6 +19,7 @@ export const contract = {
   ...hotFolderChannels,
   ...studioChannels,
   ...recipeChannels,
+  ...reportChannels,
   ...fileChannels,
   ...appChannels,
 } as const;

@@ -4,18 +4,18 @@ import type { WorkflowDetail } from '../../shared/service/model';
 import { accountIdFor } from '../core/service/account-id';
 import { resolveStateDir } from '../core/settings/state-dir';
 import { UsageError } from './errors';
-import { checkFixedImages, describeRecipeRun, checkRecipeAgainstWorkflow, finishRecipeSpec, loadRecipe, recipeRunFlags, refuseUnbuilt } from './recipe-spec';
+import { checkFixedImages, describeRecipeRun, checkRecipeAgainstWorkflow, finishRecipeSpec, loadRecipe, recipeRunFlags } from './recipe-spec';
+import { recipeDriftLine } from './recipe-drift';
 import type { RunFlags } from './run-spec';
 import type { CliSession } from './session';
 import { getWorkflowOrUsage } from './workflow-lookup';
 
 /**
- * The recipe `--recipe` names, read and checked before any session starts: unknown, unreadable, asking for what
- * cannot be made yet, or with a fixed image missing or changed — each an exit 2 before pricing, nothing written.
+ * The recipe `--recipe` names, read and checked before any session starts: unknown, unreadable, or with a fixed image
+ * or watermark missing or changed — each an exit 2 before pricing, nothing written.
  */
 export async function openRecipe(ref: string, stateDir: string | undefined): Promise<Recipe> {
   const recipe = await loadRecipe(ref, resolveStateDir({ stateDir }));
-  refuseUnbuilt(recipe);
   await checkFixedImages(recipe);
   return recipe;
 }
@@ -34,6 +34,8 @@ export interface RecipeRun {
   overrides: string[];
   /** The estimate's line: `recipe 'Client A web' with --format png`. */
   said: string;
+  /** What changed in the workflow since the recipe was saved (`recipe 'X': price changed 2 → 3 credits per photo`), or null. */
+  drift: { line: string; priceChanged: boolean } | null;
 }
 
 /** `run --recipe`: the recipe checked against the workflow as the service describes it now, then made a batch spec. */
@@ -41,22 +43,21 @@ export async function recipeRunSpec(session: CliSession, recipe: Recipe, given: 
   const [workflow, { settings }, { buildRunSpec }] = await Promise.all([
     getWorkflowOrUsage(session.call, recipe.workflowId), session.call('settings:get', {}), import('./run-spec'),
   ]);
+  const drift = recipeDriftLine(recipe, workflow, given);
   checkRecipeAgainstWorkflow(recipe, workflow, given);
   refuseFixedBeforePhoto(recipe, workflow, given.imageField);
   const { flags, overrides } = recipeRunFlags(recipe, given);
   const spec = buildRunSpec(flags, paths, workflow, settings);
-  const [{ defaultOutputFolder }, { resolveInputs }] = await Promise.all([import('../core/engine/output-folder'), import('../core/images/resolve-inputs')]);
-  const { BatchInputsSchema } = await import('../../shared/engine/model');
+  const [{ resolveInputs }, { BatchInputsSchema }] = await Promise.all([import('../core/images/resolve-inputs'), import('../../shared/engine/model')]);
   const finished = await finishRecipeSpec(spec, {
     recipe, workflow, given, account: sessionAccount(session),
-    defaultOutputFolder: (s) => defaultOutputFolder(BatchInputsSchema.parse(s.inputs)),
     photoFiles: async (s) => {
       const inputs = BatchInputsSchema.parse(s.inputs);
       const scan = await resolveInputs(inputs.paths, { recursive: inputs.recursive, exclude: [s.output.outputFolder ?? ''].filter(Boolean), rawPairs: inputs.rawPairs ?? 'jpeg' });
       return scan.files.map((f) => f.path);
     },
   });
-  return { spec: finished, workflow, overrides, said: describeRecipeRun(recipe, overrides) };
+  return { spec: finished, workflow, overrides, said: describeRecipeRun(recipe, overrides), drift };
 }
 
 /**

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { BatchSpecInput } from '../../shared/engine/model';
 import { isAppError } from '../../shared/errors';
-import { recipeFingerprint } from '../../shared/recipes/fingerprint';
+import { recipeSpecParts, recipeWorkflowProblems } from '../../shared/recipes/recipe-spec';
+import { recipeDrift } from '../../shared/recipes/recipe-seen';
 import { parseRecipe, type Recipe } from '../../shared/recipes/recipe';
 import type { WorkflowDetail, WorkflowParameters } from '../../shared/service/model';
-import { validateWorkflowParameters } from '../../shared/service/validate-request';
 import { UsageError } from './errors';
 import type { RunFlags } from './run-spec';
 
@@ -45,22 +45,12 @@ export async function loadRecipe(ref: string, stateDir: string, cwd = process.cw
   return outcome.value;
 }
 
-/** What this Batchroom cannot make yet is refused, never silently left out (issue 32 item 2 makes them). */
-export function refuseUnbuilt(recipe: Recipe): void {
-  const deliverable = recipe.deliverables[0]!;
-  const problems = [
-    deliverable.size.fit !== 'original' ? 'deliverables.0.size: only the size the result came in (original) is made yet' : null,
-    deliverable.watermark ? 'deliverables.0.watermark: watermarks are not made yet' : null,
-  ].filter((p): p is string => p !== null);
-  if (problems.length) throw new UsageError(`recipe '${recipe.name}' asks for what this Batchroom cannot make yet: ${problems.join('; ')}`, 'Nothing was sent.');
-}
-
-/** The fixed images as they are on this computer: any missing or changed one is an error before anything is priced. */
+/** The fixed images and watermarks as they are on this computer: any missing or changed one is an error before anything is priced. */
 export async function checkFixedImages(recipe: Recipe): Promise<void> {
   const { checkRecipeImages } = await import('../core/recipes/recipe-images');
   const bad = (await checkRecipeImages(recipe)).filter((check) => check.status !== 'ok');
   if (bad.length) {
-    throw new UsageError(`recipe '${recipe.name}': ${bad.length === 1 ? 'an image it sends is' : 'images it sends are'} not as saved: ${bad.map((b) => b.message).join('; ')}`,
+    throw new UsageError(`recipe '${recipe.name}': ${bad.length === 1 ? 'an image it uses is' : 'images it uses are'} not as saved: ${bad.map((b) => b.message).join('; ')}`,
       'Nothing was sent. Put the saved image back, or save the recipe again with this one.');
   }
 }
@@ -118,25 +108,21 @@ export const describeRecipeRun = (recipe: Recipe, overrides: readonly string[]):
  * Throws a usage error naming every such field: nothing may be sent that the schema no longer accepts.
  */
 export function checkRecipeAgainstWorkflow(recipe: Recipe, workflow: WorkflowDetail, given: Pick<RunFlags, 'text' | 'switch' | 'aspect' | 'size'>): void {
-  const replaced = new Set([
+  const problems = recipeWorkflowProblems(recipe, workflow, replacedFields(given));
+  if (problems.length) {
+    // What changed since the recipe was saved first ("option 'film' of 'look' is gone"), then every field refused.
+    const changes = recipeDrift(recipe, workflow, new Set([...given.text.map(idOf), ...given.switch.map(idOf)])).changes;
+    throw new UsageError(`${changes.length ? `recipe '${recipe.name}': ${changes.join('; ')}. ` : ''}recipe '${recipe.name}' does not fit workflow ${workflow.id} as the service describes it now: ${problems.join('; ')}`,
+      `Nothing was sent. \`batchroom workflow ${workflow.id}\` lists its fields; a flag beside --recipe (--text, --switch) can stand in for a field.`);
+  }
+}
+
+/** The recipe's values a flag given beside --recipe stands in for, as the schema check names them (`texts.look`). */
+export function replacedFields(given: Pick<RunFlags, 'text' | 'switch' | 'aspect' | 'size'>): Set<string> {
+  return new Set([
     ...given.text.map((t) => `texts.${idOf(t)}`), ...given.switch.map((s) => `switchSelections.${idOf(s)}`),
     ...(given.aspect ? ['globalOverrides.aspectRatio'] : []), ...(given.size ? ['globalOverrides.imageSize'] : []),
   ]);
-  const { texts = {}, switchSelections = {}, globalOverrides = {} } = recipe.parameters;
-  const keep = <T>(section: string, values: Record<string, T>) => Object.fromEntries(Object.entries(values).filter(([id]) => !replaced.has(`${section}.${id}`)));
-  const own: WorkflowParameters = {
-    texts: keep('texts', texts), switchSelections: keep('switchSelections', switchSelections), globalOverrides: keep('globalOverrides', globalOverrides),
-  };
-  const checked = validateWorkflowParameters(workflow, own);
-  const problems = checked.ok ? [] : checked.problems.filter((p) => !replaced.has(p.field)).map((p) => `${p.field}: ${p.message}`);
-  const imageIds = workflow.inputSchema.imageFields.map((f) => f.id);
-  for (const field of Object.keys(recipe.fixedImages)) {
-    if (!imageIds.includes(field)) problems.push(`fixedImages.${field}: is not an image field of "${workflow.name}" (expected: ${imageIds.join(', ') || 'none'})`);
-  }
-  if (problems.length) {
-    throw new UsageError(`recipe '${recipe.name}' does not fit workflow ${workflow.id} as the service describes it now: ${problems.join('; ')}`,
-      `Nothing was sent. \`batchroom workflow ${workflow.id}\` lists its fields; a flag beside --recipe (--text, --switch) can stand in for a field.`);
-  }
 }
 
 /** The recipe's parameters with the flags' values in their place: the recipe's own shape kept, so its hash is the recipe's. */
@@ -151,26 +137,21 @@ export interface RecipeSpecContext {
   given: RunFlags;
   /** The service account paid from (main/core/service/account-id.ts), part of the fingerprint. */
   account: string;
-  /** Where results go when the spec names no folder (the engine's "next to the photos"), for the deliverable's sub-folder. */
-  defaultOutputFolder: (spec: BatchSpecInput) => Promise<string | null>;
   /** The photo files of the spec's paths (folders opened, RAW pairs joined): each is sent with the fixed images. */
   photoFiles: (spec: BatchSpecInput) => Promise<string[]>;
 }
 
 /**
- * The batch spec `buildRunSpec` made from the recipe's flags, finished with what flags cannot say: the deliverable's
- * sub-folder, the fixed images (every photo becomes a mapping: the photo in its field, each fixed image in its own)
- * and the recipe's name and fingerprint for the provenance.
+ * The batch spec `buildRunSpec` made from the recipe's flags (deliverable 1's format, naming… with the flags' values
+ * in their place), finished with what flags cannot say, from the one mapping (shared/recipes/recipe-spec.ts):
+ * deliverable 1's folder, size and watermark in `spec.output` (the output folder stays the root), deliverables 2…N
+ * in `spec.deliverables`, the fixed images (every photo becomes a mapping: the photo in its field, each fixed image
+ * in its own) and the recipe's name and fingerprint for the provenance and the ledger.
  */
 export async function finishRecipeSpec(spec: BatchSpecInput, c: RecipeSpecContext): Promise<BatchSpecInput> {
-  const parameters = mergedParameters(c.recipe, spec.parameters ?? {}, c.given);
-  const folder = c.recipe.deliverables[0]!.folder;
-  let outputFolder = spec.output.outputFolder ?? '';
-  if (folder !== '') {
-    const base = outputFolder !== '' ? outputFolder : await c.defaultOutputFolder(spec);
-    if (!base) throw new UsageError('No output folder for the recipe\'s sub-folder: pass --out DIR.');
-    outputFolder = join(base, folder);
-  }
+  const parts = recipeSpecParts(c.recipe, c.account, mergedParameters(c.recipe, spec.parameters ?? {}, c.given));
+  const { folder, size, watermark } = parts.output;
+  const output = { ...spec.output, folder, size, ...(watermark ? { watermark } : {}) };
   let inputs = spec.inputs;
   const fixed = Object.entries(c.recipe.fixedImages);
   if (fixed.length > 0) {
@@ -179,13 +160,12 @@ export async function finishRecipeSpec(spec: BatchSpecInput, c: RecipeSpecContex
     if (!photoField) throw new UsageError(`recipe '${c.recipe.name}' fills every image field of ${c.workflow.id} with a fixed image: there is no field left for the photos.`);
     const images = Object.fromEntries(fixed.map(([field, image]) => [field, image.path]));
     // The photo first: the output folder "next to the photos" and the result's name follow the first image given.
-    const files = spec.inputs.paths?.length ? await c.photoFiles({ ...spec, output: { ...spec.output, outputFolder } }) : [];
+    const files = spec.inputs.paths?.length ? await c.photoFiles({ ...spec, output }) : [];
     inputs = {
       ...spec.inputs,
       paths: [],
       mappings: [...(spec.inputs.mappings ?? []).map((m) => ({ ...m, ...images })), ...files.map((path) => ({ [photoField]: path, ...images }))],
     };
   }
-  const fingerprint = recipeFingerprint({ workflowId: c.recipe.workflowId, parameters, fixedImages: c.recipe.fixedImages }, c.account);
-  return { ...spec, parameters, inputs, output: { ...spec.output, outputFolder }, recipe: { name: c.recipe.name, fingerprint } };
+  return { ...spec, parameters: parts.parameters, inputs, output, deliverables: parts.deliverables, recipe: parts.recipe };
 }

@@ -41,11 +41,24 @@ export const HotFolderConfigSchema = z.object({
    * its own path). Null: the folder's own name.
    */
   studioFolder: z.string().trim().min(1).max(200).nullable().default(null),
+  /** The job and the client the folder's batches are for (their spec's job and client: `batchroom report --by`). */
+  job: z.string().trim().min(1).max(120).nullable().default(null),
+  client: z.string().trim().min(1).max(120).nullable().default(null),
   /**
    * Workflow + parameters this folder used before (since the last "reprocess"): a file already processed under any
    * of them counts as done, so editing the workflow never silently re-spends credits on old files.
    */
   previousSettings: z.array(z.object({ workflowId: z.string(), parametersHash: z.string() })).default([]),
+  /**
+   * The recipe the folder runs (its name; `batchroom watch --recipe FILE` gives a file's path): its workflow,
+   * parameters, every deliverable and budget per photo make the folder's batches (docs/recipes.md). Null: none.
+   */
+  recipe: z.string().trim().min(1).max(1000).nullable().default(null),
+  /**
+   * A price per photo the user accepted for the recipe though it is not the one the recipe was saved with
+   * (`watch --recipe --yes`): the folder sends at it. Any other changed price stops the folder, said in its status.
+   */
+  recipeAcceptedCost: z.number().nonnegative().nullable().default(null),
 });
 export type HotFolderConfig = z.infer<typeof HotFolderConfigSchema>;
 export type HotFolderConfigInput = z.input<typeof HotFolderConfigSchema>;

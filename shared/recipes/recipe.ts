@@ -5,6 +5,7 @@ import { WorkflowParametersSchema } from '../service/model';
 import { formatZodError, type ParseOutcome } from '../validation';
 import { DeliverableSchema, Sha256Schema, defaultDeliverable } from './deliverable';
 import { MAX_DELIVERABLES } from '../engine/model';
+import { SeenSchemaSchema } from './recipe-seen';
 
 export { DeliverableSchema, DeliverableSizeSchema, Sha256Schema, WatermarkSchema, WATERMARK_POSITIONS, defaultDeliverable } from './deliverable';
 export type { Deliverable, DeliverableSize, Watermark } from './deliverable';
@@ -65,6 +66,13 @@ export const RecipeSchema = z.object({
     .min(1, 'must list at least one deliverable')
     .max(MAX_DELIVERABLES, `must list at most ${MAX_DELIVERABLES} deliverables`)
     .default(() => [defaultDeliverable()]),
+  /**
+   * The workflow's credit cost per photo when the recipe was saved (absent: unknown). A run says when it changed and
+   * asks before spending (docs/recipes.md). Not part of the fingerprint: it changes nothing sent.
+   */
+  seenCreditCost: z.number().nonnegative().optional(),
+  /** The workflow's field and option ids when the recipe was saved (absent: unknown), to say what changed since. */
+  seenSchema: SeenSchemaSchema.optional(),
 }).strict();
 export type Recipe = z.infer<typeof RecipeSchema>;
 export type RecipeInput = z.input<typeof RecipeSchema>;
@@ -114,6 +122,9 @@ export function serializeRecipe(recipe: Recipe): string {
     fixedImages: sortedDeep(recipe.fixedImages),
     budgetPerPhoto: recipe.budgetPerPhoto,
     deliverables: sortedDeep(recipe.deliverables),
+    // Absent stays absent (JSON.stringify drops undefined): a recipe saved without the catalog writes the same bytes as before.
+    seenCreditCost: recipe.seenCreditCost,
+    seenSchema: recipe.seenSchema === undefined ? undefined : sortedDeep(recipe.seenSchema),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

@@ -47,6 +47,8 @@ export function registerRunCommand(program: Command): void {
     .option('--budget <credits>', 'never spend more than this on the batch')
     .option('--try <n>', 'try first: run only n photos spread across the selection; run again without --try to continue (the tried ones are not paid again)')
     .option('--rerun', 'also run photos already done with this workflow and parameters (pays for them again)')
+    .option('--job <name>', 'the job the batch is for: `batchroom report --by job` adds its credits up')
+    .option('--client <name>', 'the client the batch is for: `batchroom report --by client` adds its credits up')
     .option('-y, --yes', 'do not ask before spending credits')
     .action(async (paths: string[], flags: RunFlags, command: Command) => {
       // Checked here, not by commander's requiredOption: its message cannot say where the ids are listed.
@@ -57,7 +59,7 @@ export function registerRunCommand(program: Command): void {
         const { call, out } = session;
         // Loaded when a run starts, not with the command list: `--help` stays free of zod and the progress bars.
         const { followBatches } = await import('../follow');
-        const { spec, workflow, overrides, said } = recipe
+        const { spec, workflow, overrides, said, drift } = recipe
           ? await (await import('../recipe-run')).recipeRunSpec(session, recipe, flags, paths)
           : await plainRunSpec(session, flags, paths);
         // A typo is a usage error, not an empty batch: say which path, exit 2.
@@ -67,6 +69,9 @@ export function registerRunCommand(program: Command): void {
         const estimate = await call('batches:estimate', spec);
         if (recipe) reportRecipe(out, recipe, spec.recipe?.fingerprint ?? '', overrides, said);
         reportEstimate(out, estimate, workflow.name, kind);
+        // A workflow changed since the recipe was saved: said with the estimate; a new price needs --yes (exit 4).
+        if (drift && out.json) out.record({ type: 'recipeChanged', message: drift.line, priceChanged: drift.priceChanged });
+        else if (drift) out.line(drift.line);
         if (estimate.itemCount === 0) {
           const summary: SummaryLine = { type: 'summary', saved: 0, failed: 0, skipped: estimate.skipped.length + (estimate.rerun ? 0 : estimate.alreadyDone.length), unknown: 0, chargedNoResult: 0, creditsSpent: 0, outputs: [], paidElsewhere: 0 };
           if (out.json) out.record(summary);
@@ -78,6 +83,7 @@ export function registerRunCommand(program: Command): void {
         if (recipe?.budgetPerPhoto != null && estimate.costPerItem > recipe.budgetPerPhoto) {
           throw new AppError('budget_exceeded', `A photo costs ${credits(estimate.costPerItem, kind)}, over recipe '${recipe.name}'s budget of ${credits(recipe.budgetPerPhoto, kind)} a photo.`);
         }
+        (await import('../recipe-drift')).refuseChangedPrice(drift, flags.yes);
         if (!estimate.fitsBudget) {
           throw new AppError('budget_exceeded', `This batch costs ${credits(estimate.totalCost, kind)}, over the budget of ${credits(Number(flags.budget), kind)}.`);
         }
@@ -102,11 +108,11 @@ export function registerRunCommand(program: Command): void {
     });
 }
 
-async function plainRunSpec(session: CliSession, flags: RunFlags, paths: string[]): Promise<{ spec: BatchSpecInput; workflow: WorkflowDetail; overrides: string[]; said: string }> {
+async function plainRunSpec(session: CliSession, flags: RunFlags, paths: string[]): Promise<{ spec: BatchSpecInput; workflow: WorkflowDetail; overrides: string[]; said: string; drift: null }> {
   const [{ buildRunSpec }, workflow, { settings }] = await Promise.all([
     import('../run-spec'), getWorkflowOrUsage(session.call, flags.workflow), session.call('settings:get', {}),
   ]);
-  return { spec: buildRunSpec(flags, paths, workflow, settings), workflow, overrides: [], said: '' };
+  return { spec: buildRunSpec(flags, paths, workflow, settings), workflow, overrides: [], said: '', drift: null };
 }
 
 /** One line before the estimate: which recipe, and which of its values a flag replaced. */

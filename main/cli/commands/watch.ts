@@ -52,7 +52,10 @@ export function registerWatchCommand(program: Command): void {
     .option('--colour <policy>', 'result colour space: srgb (default) or source (back into the original\'s Display P3, Adobe RGB or ProPhoto)')
     .option('--metadata <policy>', 'what results keep of the originals\' metadata: keep (default), strip-gps or strip')
     .option('--sidecar <kind>', 'a provenance file next to each result: none (default), json or xmp')
+    .option('-y, --yes', 'with --recipe: send at a price per photo that changed since the recipe was saved (else exit 4)')
     .option('--raw-pairs <half>', 'a RAW and a JPEG of the same name are one photo, edited from: jpeg (default), raw (its embedded preview) or both')
+    .option('--job <name>', 'the job the folder\'s batches are for (`batchroom report --by job`)')
+    .option('--client <name>', 'the client the folder\'s batches are for (`batchroom report --by client`)')
     .action(async (dir: string | undefined, flags: WatchFlags, command: Command) => {
       if (flags.all && dir) throw new UsageError('Give either a folder or --all, not both.');
       if (flags.all && flags.recipe) throw new UsageError('--recipe runs one folder: name it (the hot folders in settings keep their own settings).');
@@ -131,9 +134,9 @@ async function runWatch(session: CliSession, dir: string | undefined, flags: Wat
 async function folderConfigFromFlags(session: CliSession, dir: string, flags: WatchFlags, existing: HotFolderConfigInput['existingFiles']): Promise<HotFolderConfigInput> {
   const path = resolve(dir);
   const runFlags = { ...flags, workflow: flags.workflow ?? '', mapping: [] };
-  const { spec, workflow } = flags.recipe
+  const { spec, workflow, ref, acceptedCost } = flags.recipe
     ? await (await import('../recipe-watch')).recipeWatchSpec(session, flags.recipe, runFlags, path)
-    : await plainSpec(session, runFlags, path);
+    : { ...(await plainSpec(session, runFlags, path)), ref: null, acceptedCost: null };
   const budget = flags.budget === undefined ? null : Number(flags.budget);
   if (budget !== null && !(Number.isFinite(budget) && budget >= 0)) throw new UsageError(`--budget must be a number of credits (got "${flags.budget}").`);
   // A stable id per folder + workflow: a later run finds the same baseline of skipped files.
@@ -160,6 +163,11 @@ async function folderConfigFromFlags(session: CliSession, dir: string, flags: Wa
     existingFiles: existing,
     polling: flags.polling === true,
     studioFolder: flags.studioFolder?.trim() || null,
+    job: spec.job ?? null,
+    client: spec.client ?? null,
+    // The folder's batches are made from the recipe (its deliverables, fingerprint), checked before each one.
+    recipe: ref,
+    recipeAcceptedCost: acceptedCost,
   };
 }
 

@@ -16,6 +16,8 @@ import { createHotFolderHandlers } from './handlers';
 import { createHotFolderManager, type HotFolderEvents, type HotFolderManager, type HotFolderManagerOptions } from './manager';
 import type { Ledger } from '../studio/ledger';
 import type { HotFolderConfigStore, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
+import { createFolderRecipes, syncFolderRecipe } from '../recipes/recipe-plan';
+import { accountIdFor, accountIdOf } from '../service/account-id';
 
 // Maps the manager's ports onto the real engine, journal, service client and settings store.
 
@@ -206,7 +208,7 @@ export function reconcileLedger(journal: Journal, logger?: Logger): number {
 export interface CoreHotFoldersDeps {
   engine: Engine;
   journal: Journal;
-  client: Pick<ServiceClient, 'getWorkflow'>;
+  client: Pick<ServiceClient, 'getWorkflow'> & Partial<Pick<ServiceClient, 'accountId' | 'baseUrl'>>;
   stateDir: string;
   /** The settings store in the app; a memory store for `batchroom watch <dir>`. */
   configStore: HotFolderConfigStore;
@@ -228,6 +230,12 @@ export function createCoreHotFolders(deps: CoreHotFoldersDeps): { manager: HotFo
     engine: engineHotFolderPort(deps.engine, deps.journal, deps.client, deps.logger),
     ledger: deps.ledger ?? journalLedger(deps.journal),
     configStore: deps.configStore,
+    // A folder that runs a recipe: checked before each batch, and its settings taken from it when saved or started.
+    recipes: createFolderRecipes({
+      stateDir: deps.stateDir, getWorkflow: (id) => deps.client.getWorkflow(id),
+      account: () => (deps.client.baseUrl === undefined ? accountIdFor('', null) : accountIdOf({ accountId: deps.client.accountId, baseUrl: deps.client.baseUrl })),
+    }),
+    syncRecipe: (config) => syncFolderRecipe(config, deps.stateDir),
     baseline: createFileBaselineStore(join(deps.stateDir, 'hotfolders')),
     hashCache: createFileHashCache(join(deps.stateDir, 'hotfolders')),
     ...(deps.logger ? { logger: deps.logger } : {}),

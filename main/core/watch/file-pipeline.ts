@@ -15,6 +15,7 @@ import { runLimited } from './limit';
 import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, LedgerOutcome } from './ports';
 import type { Ledger } from '../studio/ledger';
 import { realPathInside } from './link-guard';
+import type { FolderRecipes } from '../recipes/recipe-plan';
 
 /**
  * Where a candidate file came from. `event`/`scan`: process it if it is new. `review`: existing file under the
@@ -43,6 +44,8 @@ export interface PipelineShared {
   rawPairWaitMs: number;
   /** Studio mode: how many photos an instance claims ahead of its engine (the rest is left for the others). */
   studioClaimAhead?: number;
+  /** A folder's recipe, looked up and checked before each batch (main/core/recipes/recipe-plan.ts). */
+  recipes?: FolderRecipes;
   onActivity(activity: HotFolderActivity): void;
   onStatusChange(): void;
 }

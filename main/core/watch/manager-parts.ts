@@ -11,6 +11,7 @@ import type { HotFolderEngine, HotFolderItemOutcome, HotFolderLedger } from './p
 import { localLedger, type Ledger } from '../studio/ledger';
 import type { HashCacheStore } from './hash-cache';
 import type { WatchTimings } from './folder-watcher';
+import type { FolderRecipes } from '../recipes/recipe-plan';
 
 // The hot-folder manager's pieces that need none of its state: defaults, the save rules, orphan outcomes and the
 // background-work tracker. manager.ts keeps only the map of folders and the public operations.
@@ -40,6 +41,10 @@ export interface HotFolderTuning {
   rawPairWaitMs?: number;
   /** Studio mode: photos claimed ahead of the engine (default 8); the rest waits for whichever instance has room. */
   studioClaimAhead?: number;
+  /** A folder's recipe, checked before each batch (main/core/recipes/recipe-plan.ts); absent: a recipe folder sends nothing. */
+  recipes?: FolderRecipes;
+  /** A saved folder's workflow, parameters and output settings, taken again from its recipe (the recipe may have been edited). */
+  syncRecipe?: (config: HotFolderConfig) => HotFolderConfig;
 }
 
 /** Every folder runtime's dependencies, with the defaults filled in. */
@@ -65,6 +70,7 @@ export function runtimeDepsFrom(
     retryMs: options.retryMs ?? 30_000,
     studioClaimAhead: options.studioClaimAhead ?? 8,
     rawPairWaitMs: options.rawPairWaitMs ?? 5_000,
+    ...(options.recipes ? { recipes: options.recipes } : {}),
     timings: { ...DEFAULT_WATCH_TIMINGS, ...options.timings },
     availabilityIntervalMs: options.availabilityIntervalMs ?? 5_000,
     availabilityTimeoutMs: options.availabilityTimeoutMs ?? 5_000,

@@ -69,6 +69,7 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
   let changedTimer: NodeJS.Timeout | null = null;
   let closed = false;
 
+  const syncRecipe = options.syncRecipe ?? ((config) => config);
   const stateOf = (runtime: FolderRuntime): HotFolderState => ({ config: { ...runtime.config }, status: { ...runtime.status } });
   const list = () => [...runtimes.values()].map(stateOf);
 
@@ -136,7 +137,9 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
   async function save(input: HotFolderConfigInput, saveOptions: { persist?: boolean } = {}): Promise<HotFolderState> {
     const raw = HotFolderConfigSchema.parse(input);
     // Absolute paths: the watcher reports paths under the root it was given, and the engine resolves its inputs.
-    const parsed = { ...raw, path: resolve(raw.path), outputFolder: resolve(raw.outputFolder) };
+    const absolute = { ...raw, path: resolve(raw.path), outputFolder: resolve(raw.outputFolder) };
+    // A folder of the app's that runs a recipe sends the recipe as it is saved (`watch --recipe` made its own config).
+    const parsed = saveOptions.persist === false ? absolute : syncRecipe(absolute);
     validateFolderConfig(parsed);
     if (saveOptions.persist === false) ephemeral.add(parsed.id);
     const runtime = runtimes.get(parsed.id);
@@ -178,7 +181,10 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
       const configs = await options.configStore.load();
       if (closed) return; // closed while it loaded (the host stopped while it started): nothing is armed
       for (const config of configs) {
-        if (!runtimes.has(config.id)) runtimes.set(config.id, new FolderRuntime(config, deps));
+        if (runtimes.has(config.id)) continue;
+        // A recipe edited while the app was closed: photos done with its old parameters still count as done.
+        const synced = syncRecipe(config);
+        runtimes.set(config.id, new FolderRuntime(synced === config ? config : { ...synced, previousSettings: previousSettingsAfterSave(config, synced) }, deps));
       }
       // Every folder resumes on its own: one unreachable share never delays or stops the others.
       await background.run(Promise.all([...runtimes.values()].filter((r) => r.config.enabled).map((r) => r.arm('resume'))).then(() => undefined));

@@ -7,6 +7,7 @@ import { safeRelDir } from '../../../shared/naming';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
 import type { HotFolderEngine } from './ports';
 import { folderBatches, ScanBatches } from './batches';
+import type { FolderRecipe, FolderRecipes } from '../recipes/recipe-plan';
 
 const WAITING = 'could not submit; retrying in';
 /** The batching window for a photo that arrives alone (after `coalesceMs` without any). */
@@ -32,6 +33,8 @@ export interface SubmitterDeps {
   coalesceMs: number;
   maxBatchSize: number;
   retryMs: number;
+  /** Looks up and checks a folder's recipe before each batch (absent: recipes are not available here). */
+  recipes?: FolderRecipes;
 }
 
 export interface SubmitterFolder {
@@ -41,12 +44,15 @@ export interface SubmitterFolder {
 }
 
 /** The batch a folder sends for files of one sub-folder (`rel`, '/'-separated, '' for the folder itself): results mirror the folder's layout. */
-export function folderBatchSpec(config: HotFolderConfig, paths: string[], rel: string, payAgain: string[] = []): BatchSpec {
+export function folderBatchSpec(config: HotFolderConfig, paths: string[], rel: string, payAgain: string[] = [], recipe?: FolderRecipe): BatchSpec {
   return BatchSpecSchema.parse({
     workflowId: config.workflowId,
     parameters: config.parameters,
     inputs: { paths, recursive: false, imageField: config.imageField, rawPairs: config.rawPairs, ...(payAgain.length > 0 ? { payAgain } : {}) },
     output: {
+      // A recipe's first deliverable: its folder, size and watermark (the folder's own fields below are its format,
+      // naming… as the folder was saved from it, or as `watch --recipe --format …` replaced them).
+      ...(recipe ? recipe.output : {}),
       outputFolder: rel ? join(config.outputFolder, ...safeRelDir(rel).split('/')) : config.outputFolder,
       ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
       collisionPolicy: config.collisionPolicy,
@@ -60,6 +66,9 @@ export function folderBatchSpec(config: HotFolderConfig, paths: string[], rel: s
     // The folder already asked the done ledger (and honours its own reprocess): the engine runs what it sends.
     rerun: true,
     source: { kind: 'hotFolder', hotFolderId: config.id },
+    ...(config.job ? { job: config.job } : {}),
+    ...(config.client ? { client: config.client } : {}),
+    ...(recipe ? { deliverables: recipe.deliverables, recipe: recipe.recipe } : {}),
   });
 }
 
@@ -164,13 +173,15 @@ export class BatchSubmitter {
 
   private async submitCandidates(candidates: Candidate[]): Promise<void> {
     const config = this.folder.config;
+    const recipe = await this.folderRecipe(candidates);
+    if (recipe === false) return;
     const batch = await this.applyBudget(candidates);
     for (const { rel, items } of folderBatches(batch, (c) => c.path, config.path, this.deps.maxBatchSize)) {
       if (this.abandoned.signal.aborted) {
         for (const c of items) this.release(c); // the close stopped waiting: the next start looks at them again
         continue;
       }
-      const spec = folderBatchSpec(config, items.map((c) => c.path), rel, items.filter((c) => c.payAgain).map((c) => c.path));
+      const spec = folderBatchSpec(config, items.map((c) => c.path), rel, items.filter((c) => c.payAgain).map((c) => c.path), recipe);
       try {
         const { batchId } = await this.deps.engine.submit(spec, { signal: this.abandoned.signal });
         this.submitFailures = 0;
@@ -189,6 +200,25 @@ export class BatchSubmitter {
         if (code !== 'validation' && code !== 'bad_request') this.retryLater(items.map((c) => c.path), message);
       }
     }
+  }
+
+  /**
+   * The folder's recipe as it is now (undefined: the folder runs none). One that is gone, no longer fits the workflow,
+   * changed price or lost an image stops the batch before anything is sent: the folder says why (its status), its
+   * photos stay and are looked at again later — once the recipe is fixed they go.
+   */
+  private async folderRecipe(candidates: Candidate[]): Promise<FolderRecipe | undefined | false> {
+    const { recipe, workflowId, parameters, recipeAcceptedCost } = this.folder.config;
+    if (!recipe) return undefined;
+    const check = this.deps.recipes
+      ? await this.deps.recipes(recipe, { workflowId, parameters, recipeAcceptedCost })
+      : { ok: false as const, reason: `recipe '${recipe}': recipes cannot be read here; nothing is sent` };
+    if (check.ok) return check.value;
+    for (const c of candidates) this.release(c);
+    if (this.closed) return false;
+    this.folder.activity('failed', candidates[0]!.path, `${candidates.length === 1 ? '1 photo' : `${candidates.length} photos`} not sent: ${check.reason}`);
+    this.retryLater(candidates.map((c) => c.path), check.reason);
+    return false;
   }
 
   /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../../main/cli/errors';
 import {
-  checkFixedImages, checkRecipeAgainstWorkflow, describeRecipeRun, finishRecipeSpec, isRecipeFile, loadRecipe, recipeRunFlags, refuseUnbuilt,
+  checkFixedImages, checkRecipeAgainstWorkflow, describeRecipeRun, finishRecipeSpec, isRecipeFile, loadRecipe, recipeRunFlags,
   type RecipeSpecContext,
 } from '../../../main/cli/recipe-spec';
 import { buildRunSpec, type RunFlags } from '../../../main/cli/run-spec';
@@ -38,7 +38,7 @@ const recipe = (extra: Partial<Parameters<typeof makeRecipe>[0]> = {}): Recipe =
 const none = (extra: Partial<RunFlags> = {}): RunFlags => ({ workflow: '', text: [], switch: [], mapping: [], out: '/out', ...extra });
 const context = (r: Recipe, given: RunFlags, extra: Partial<RecipeSpecContext> = {}): RecipeSpecContext => ({
   recipe: r, workflow, given, account: 'acct-1',
-  defaultOutputFolder: async () => '/photos/Batchroom', photoFiles: async () => ['/photos/a.jpg', '/photos/b.jpg'], ...extra,
+  photoFiles: async () => ['/photos/a.jpg', '/photos/b.jpg'], ...extra,
 });
 const specOf = async (r: Recipe, given: RunFlags, extra: Partial<RecipeSpecContext> = {}) =>
   BatchSpecSchema.parse(await finishRecipeSpec(buildRunSpec(recipeRunFlags(r, given).flags, ['/photos'], workflow, DEFAULT_SETTINGS, '/'), context(r, given, extra)));
@@ -51,14 +51,36 @@ describe('recipe → batch spec', () => {
     expect(spec.parameters).toEqual(r.parameters);
     // The engine's ledger key and the recipe's fingerprint describe the same edit.
     expect(parametersHash(spec.parameters)).toBe(recipeParametersHash(r));
-    expect(spec.output).toMatchObject({ outputFolder: '/out/web', namingTemplate: '{name}_web{ext}', format: 'png', quality: 80, colour: 'source', metadata: 'strip-gps', sidecar: 'xmp' });
+    // The output folder stays the root; deliverable 1's folder is the engine's to put under it (and under "next to the photos").
+    expect(spec.output).toMatchObject({ outputFolder: '/out', folder: 'web', size: { fit: 'original' }, namingTemplate: '{name}_web{ext}', format: 'png', quality: 80, colour: 'source', metadata: 'strip-gps', sidecar: 'xmp' });
     expect(spec.recipe).toEqual({ name: 'Client A web', fingerprint: recipeFingerprint(r, 'acct-1') });
     expect(spec.inputs.paths).toEqual(['/photos']);
   });
 
-  it('puts the sub-folder under "next to the photos" when no output folder is named', async () => {
+  it('leaves the output folder to the engine when none is named: the sub-folder goes under "next to the photos" there', async () => {
     const spec = await specOf(recipe(), none({ out: undefined }));
-    expect(spec.output.outputFolder).toBe('/photos/Batchroom/web');
+    expect(spec.output).toMatchObject({ outputFolder: '', folder: 'web' });
+  });
+
+  it('makes every deliverable: 1 is the output (size, watermark), 2…N the batch\'s further deliverables', async () => {
+    const watermark = { path: '/marks/logo.png', sha256: 'c'.repeat(64), position: 'top-left' as const, scale: 0.3, opacity: 0.5 };
+    const r = recipe({
+      deliverables: [
+        { format: 'jpeg', quality: 90, folder: 'full', size: { fit: 'long-edge', longEdge: 4000 }, watermark },
+        { format: 'png', folder: '{client}/web', namingTemplate: '{name}_web{ext}', size: { fit: 'cover', width: 1080, height: 1080 }, sidecar: 'json' },
+        { format: 'webp', quality: 60, folder: 'thumbs', size: { fit: 'long-edge', longEdge: 400 }, metadata: 'strip' },
+      ],
+    });
+    const spec = await specOf(r, none({ format: 'tiff' }));
+    // A flag replaces deliverable 1's value only.
+    expect(spec.output).toMatchObject({ outputFolder: '/out', folder: 'full', format: 'tiff', quality: 90, size: { fit: 'long-edge', longEdge: 4000 }, watermark });
+    expect(spec.deliverables).toEqual([
+      expect.objectContaining({ format: 'png', folder: '{client}/web', namingTemplate: '{name}_web{ext}', size: { fit: 'cover', width: 1080, height: 1080 }, sidecar: 'json' }),
+      expect.objectContaining({ format: 'webp', quality: 60, folder: 'thumbs', size: { fit: 'long-edge', longEdge: 400 }, metadata: 'strip' }),
+    ]);
+    expect(spec.deliverables[1]!.watermark).toBeUndefined();
+    // More deliverables change nothing paid: the same fingerprint as the recipe with one.
+    expect(spec.recipe?.fingerprint).toBe(recipeFingerprint(recipe(), 'acct-1'));
   });
 
   it('lets flags given beside it win, and lists them in the order given', async () => {
@@ -122,10 +144,9 @@ describe('recipe against the workflow as it is now', () => {
     expect(fails(recipe({ parameters: { texts: { look: 'sepia' } } }), none({ text: ['look=cool'] }))).toBeNull();
   });
 
-  it('refuses a size or a watermark it cannot make yet', () => {
-    const sized = recipe({ deliverables: [{ size: { fit: 'long-edge', longEdge: 2048 } }] });
-    expect(() => refuseUnbuilt(sized)).toThrow(/deliverables\.0\.size/);
-    expect(() => refuseUnbuilt(recipe())).not.toThrow();
+  it('says what changed since the recipe was saved before the fields refused: an option gone', () => {
+    const r = recipe({ parameters: { texts: { look: 'warm' }, switchSelections: { effects: ['film'] } } });
+    expect(fails(r)).toMatch(/^recipe 'Client A web': option 'film' of 'effects' is gone\. recipe 'Client A web' does not fit workflow grade/);
   });
 });
 

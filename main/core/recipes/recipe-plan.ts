@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AppError } from '../../../shared/errors';
+import type { ExtraDeliverable } from '../../../shared/engine/output-options';
+import { describeDrift, recipeDrift } from '../../../shared/recipes/recipe-seen';
+import { hotFolderRecipeRefusal, recipeSpecParts, recipeWorkflowProblems, type RecipeSpecParts } from '../../../shared/recipes/recipe-spec';
+import { parseRecipe, type Recipe } from '../../../shared/recipes/recipe';
+import type { WorkflowDetail, WorkflowParameters } from '../../../shared/service/model';
+import { checkImportable } from './recipe-files';
+import { checkRecipeImages } from './recipe-images';
+import { createRecipeStore } from './recipe-store';
+
+// A hot folder's recipe, looked up and checked each time the folder sends a batch: deleted, damaged, an image
+// changed, no longer fitting the workflow, its price changed, over its budget per photo — each a reason the folder
+// shows, and nothing is sent. Otherwise the parts of the batch the recipe decides (shared/recipes/recipe-spec.ts).
+
+/** A recipe reference is a file when it looks like a path (the CLI's `watch --recipe FILE`), else a saved name. */
+const isFile = (ref: string): boolean => /[\\/]/.test(ref) || ref.toLowerCase().endsWith('.json');
+
+/** The recipe `ref` names: saved in `stateDir` (any case), or a `.batchroom-recipe.json` file. Throws a readable AppError. */
+export function loadRecipeRef(ref: string, stateDir: string): Recipe {
+  if (!isFile(ref)) return createRecipeStore(stateDir).get(ref);
+  const path = resolve(ref);
+  checkImportable(path);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    throw new AppError('validation', `${path}: not a recipe file: not valid JSON`);
+  }
+  const outcome = parseRecipe(data);
+  if (!outcome.ok) throw new AppError('validation', `${path}: ${outcome.message}`);
+  return outcome.value;
+}
+
+/** What a folder's batch takes from its recipe (the folder's own workflow and parameters are sent: they were the recipe's). */
+export interface FolderRecipe {
+  output: RecipeSpecParts['output'];
+  deliverables: ExtraDeliverable[];
+  recipe: { name: string; fingerprint: string };
+}
+
+export type FolderRecipeCheck = { ok: true; value: FolderRecipe } | { ok: false; reason: string };
+
+export interface FolderRecipeDeps {
+  stateDir: string;
+  getWorkflow(id: string): Promise<WorkflowDetail>;
+  /** The service account paid from: part of the fingerprint. */
+  account(): string;
+}
+
+/** Checks a folder's recipe against this computer and the workflow now; never throws. */
+export function createFolderRecipes(deps: FolderRecipeDeps) {
+  return async function check(ref: string, folder: { workflowId: string; parameters: WorkflowParameters; recipeAcceptedCost?: number | null }): Promise<FolderRecipeCheck> {
+    const no = (why: string): FolderRecipeCheck => ({ ok: false, reason: `${why}: nothing is sent until it is fixed` });
+    let recipe: Recipe;
+    try {
+      recipe = loadRecipeRef(ref, deps.stateDir);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      return no(code === 'not_found' ? `recipe '${ref}' is gone (deleted or renamed)` : `recipe '${ref}' cannot be read: ${(error as Error).message}`);
+    }
+    const refusal = hotFolderRecipeRefusal(recipe);
+    if (refusal) return no(refusal);
+    if (recipe.workflowId !== folder.workflowId) return no(`recipe '${recipe.name}' is for workflow ${recipe.workflowId}, the folder sends ${folder.workflowId}: choose the recipe again`);
+    const images = (await checkRecipeImages(recipe)).filter((c) => c.status !== 'ok');
+    if (images.length > 0) return no(`recipe '${recipe.name}': ${images.map((c) => c.message).join('; ')}`);
+    let workflow: WorkflowDetail;
+    try {
+      workflow = await deps.getWorkflow(recipe.workflowId);
+    } catch (error) {
+      return { ok: false, reason: `recipe '${recipe.name}': its workflow cannot be read now (${(error as Error).message}); nothing is sent until it can` };
+    }
+    const drift = recipeDrift(recipe, workflow);
+    const problems = recipeWorkflowProblems({ ...recipe, parameters: folder.parameters }, workflow);
+    if (problems.length > 0) return no(`${describeDrift(recipe.name, { price: null, changes: drift.changes }) ?? `recipe '${recipe.name}'`}: does not fit ${workflow.id} now (${problems.join('; ')})`);
+    // A folder cannot ask: a new price is said and waits for the recipe to be saved again (which records it).
+    if (drift.price && folder.recipeAcceptedCost !== workflow.creditCost) return no(`${describeDrift(recipe.name, { price: drift.price, changes: [] })}; save the recipe again to accept it`);
+    if (recipe.budgetPerPhoto !== null && workflow.creditCost > recipe.budgetPerPhoto) {
+      return no(`a photo costs ${workflow.creditCost} credits, over recipe '${recipe.name}'s budget of ${recipe.budgetPerPhoto} a photo`);
+    }
+    const parts = recipeSpecParts(recipe, deps.account(), folder.parameters);
+    return { ok: true, value: { output: parts.output, deliverables: parts.deliverables, recipe: parts.recipe } };
+  };
+}
+export type FolderRecipes = ReturnType<typeof createFolderRecipes>;
+
+/**
+ * A saved folder's workflow, parameters and first deliverable's format, naming… taken from its recipe as saved now
+ * (the app's editor, a restart after the recipe was edited). A recipe that cannot be read leaves the folder as it
+ * is: its batches are then stopped, with the reason, by the check before each one.
+ */
+export function syncFolderRecipe<C extends FolderRecipeConfig>(config: C, stateDir: string): C {
+  if (!config.recipe) return config;
+  let recipe: Recipe;
+  try {
+    recipe = loadRecipeRef(config.recipe, stateDir);
+  } catch {
+    return config;
+  }
+  const d = recipe.deliverables[0]!;
+  return {
+    ...config, workflowId: recipe.workflowId, parameters: recipe.parameters, namingTemplate: d.namingTemplate, outputFormat: d.format,
+    jpegQuality: d.quality, colourPolicy: d.colour, metadataPolicy: d.metadata, sidecar: d.sidecar,
+  };
+}
+
+/** The hot-folder settings a recipe decides (shared/hotfolders/model.ts). */
+interface FolderRecipeConfig {
+  recipe: string | null;
+  workflowId: string;
+  parameters: WorkflowParameters;
+  namingTemplate?: string | undefined;
+  outputFormat: Recipe['deliverables'][number]['format'];
+  jpegQuality: number;
+  colourPolicy: Recipe['deliverables'][number]['colour'];
+  metadataPolicy: Recipe['deliverables'][number]['metadata'];
+  sidecar: Recipe['deliverables'][number]['sidecar'];
+}

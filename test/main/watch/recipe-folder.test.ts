@@ -1,0 +1,118 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFolderRecipes, syncFolderRecipe } from '../../../main/core/recipes/recipe-plan';
+import { createRecipeStore } from '../../../main/core/recipes/recipe-store';
+import { recipeFingerprint } from '../../../shared/recipes/fingerprint';
+import { makeRecipe } from '../../../shared/recipes/recipe';
+import { seenOf } from '../../../shared/recipes/recipe-seen';
+import { WorkflowDetailSchema, type WorkflowDetail } from '../../../shared/service/model';
+import { createFakeEngine, folderConfig, harness, jpegBytes, removeDir, sleep, tempDir, waitFor } from './fakes';
+
+// Issue 32 #1/#2: a hot folder runs a recipe — its batches carry every deliverable and the fingerprint; a recipe
+// gone, no longer fitting, or at a new price stops the folder with the reason, and nothing is sent.
+
+let root: string;
+let inbox: string;
+let out: string;
+let stateDir: string;
+let workflow: WorkflowDetail;
+const closers: Array<() => Promise<void>> = [];
+
+const workflowOf = (creditCost: number, options = ['film', 'grain']) => WorkflowDetailSchema.parse({
+  id: 'wf-color', name: 'Colour', creditCost,
+  inputSchema: { imageFields: [{ id: 'photo', label: 'Photo' }], textFields: [{ id: 'look', label: 'Look' }], switchFields: [{ id: 'fx', label: 'FX', options: options.map((id) => ({ id, label: id })) }] },
+});
+
+const recipe = () => makeRecipe({
+  name: 'Client A', workflowId: 'wf-color', parameters: { texts: { look: 'warm' }, switchSelections: { fx: ['film'] } },
+  deliverables: [
+    { format: 'jpeg', folder: 'full', size: { fit: 'long-edge', longEdge: 3000 } },
+    { format: 'png', folder: 'web', size: { fit: 'contain', width: 1200, height: 1200 } },
+    { format: 'webp', folder: 'thumbs', size: { fit: 'long-edge', longEdge: 300 } },
+  ],
+  ...seenOf(workflowOf(2)),
+});
+
+beforeEach(async () => {
+  root = await tempDir('br-recipe-folder-');
+  inbox = join(root, 'in');
+  out = join(root, 'out');
+  stateDir = join(root, 'state');
+  await mkdir(inbox);
+  workflow = workflowOf(2);
+  createRecipeStore(stateDir).save(recipe());
+});
+
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  await removeDir(root);
+});
+
+function start() {
+  const engine = createFakeEngine();
+  const h = harness({
+    engine,
+    recipes: createFolderRecipes({ stateDir, getWorkflow: async () => workflow, account: () => 'acct-1' }),
+    syncRecipe: (config) => syncFolderRecipe(config, stateDir),
+  });
+  closers.push(() => h.manager.close());
+  return { ...h, engine };
+}
+
+const drop = async (name: string) => {
+  const path = join(inbox, name);
+  await writeFile(path, jpegBytes(`content of ${name}`));
+  return path;
+};
+
+describe('a hot folder that runs a recipe', { timeout: 30_000 }, () => {
+  it('sends the recipe: its workflow and parameters, deliverable 1 as the output, 2…N as further deliverables, its fingerprint', async () => {
+    const { manager, engine } = start();
+    // The app's editor names the recipe; the folder takes the rest from it (its workflow here is a placeholder).
+    const state = await manager.save(folderConfig({ path: inbox, outputFolder: out, recipe: 'client a', parameters: { texts: { look: 'old' } } }));
+    expect(state.config).toMatchObject({ workflowId: 'wf-color', parameters: recipe().parameters, outputFormat: 'jpeg' });
+    await drop('a.jpg');
+    await waitFor(() => engine.submissions.length === 1, 10_000, 'a batch');
+    const { spec } = engine.submissions[0]!;
+    expect(spec.parameters).toEqual(recipe().parameters);
+    expect(spec.output).toMatchObject({ outputFolder: out, folder: 'full', format: 'jpeg', size: { fit: 'long-edge', longEdge: 3000 } });
+    expect(spec.deliverables.map((d) => [d.folder, d.format, d.size])).toEqual([
+      ['web', 'png', { fit: 'contain', width: 1200, height: 1200 }], ['thumbs', 'webp', { fit: 'long-edge', longEdge: 300 }],
+    ]);
+    expect(spec.recipe).toEqual({ name: 'Client A', fingerprint: recipeFingerprint(recipe(), 'acct-1') });
+  });
+
+  it('a recipe deleted: the folder says so and sends nothing; put back, the photo goes', async () => {
+    const { manager, engine, activity } = start();
+    await manager.save(folderConfig({ path: inbox, outputFolder: out, recipe: 'Client A' }));
+    createRecipeStore(stateDir).delete('Client A');
+    const photo = await drop('a.jpg');
+    await waitFor(() => manager.get('f1').status.reason?.includes("recipe 'Client A' is gone") === true, 10_000, 'the reason');
+    expect(activity.some((a) => a.kind === 'failed' && a.path === photo && a.message.includes("recipe 'Client A' is gone"))).toBe(true);
+    await sleep(300);
+    expect(engine.submissions).toHaveLength(0);
+    createRecipeStore(stateDir).save(recipe());
+    await waitFor(() => engine.submissions.length === 1, 10_000, 'the batch once the recipe is back');
+    expect(engine.submittedPaths()).toEqual([photo]);
+  });
+
+  it('a changed price stops the folder with the old and new price; an option gone is named; nothing is sent', async () => {
+    const { manager, engine } = start();
+    await manager.save(folderConfig({ path: inbox, outputFolder: out, recipe: 'Client A' }));
+    workflow = workflowOf(3);
+    await drop('a.jpg');
+    await waitFor(() => manager.get('f1').status.reason?.includes("recipe 'Client A': price changed 2 → 3 credits per photo") === true, 10_000, 'the price');
+    workflow = workflowOf(2, ['grain']);
+    await waitFor(() => manager.get('f1').status.reason?.includes("option 'film' of 'fx' is gone") === true, 10_000, 'the option');
+    expect(engine.submissions).toHaveLength(0);
+  });
+
+  it('a price accepted for the folder (watch --recipe --yes) is sent at', async () => {
+    const { manager, engine } = start();
+    workflow = workflowOf(3);
+    await manager.save(folderConfig({ path: inbox, outputFolder: out, recipe: 'Client A', recipeAcceptedCost: 3 }));
+    await drop('a.jpg');
+    await waitFor(() => engine.submissions.length === 1, 10_000, 'a batch');
+  });
+});

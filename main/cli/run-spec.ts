@@ -40,6 +40,9 @@ export interface RunFlags {
   yes?: boolean;
   /** Run photos already done with this workflow and parameters again, paying again. */
   rerun?: boolean;
+  /** The job and the client the batch is for (`batchroom report --by job|client`); flags only, never from a recipe. */
+  job?: string;
+  client?: string;
 }
 
 function splitPair(raw: string, flag: string, example: string): [string, string] {
@@ -51,6 +54,17 @@ function splitPair(raw: string, flag: string, example: string): [string, string]
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} must be one of ${allowed.join(', ')} (got "${value}").`);
+}
+
+/** The spec's limit on job and client (shared/engine/model.ts): said as a usage error before its schema refuses it. */
+const MAX_TAG_LENGTH = 120;
+
+/** A --job or --client value, trimmed; an empty one is no tag at all. */
+function tagOf(value: string | undefined, flag: string): string | undefined {
+  const tag = value?.trim();
+  if (!tag) return undefined;
+  if (tag.length > MAX_TAG_LENGTH) throw new UsageError(`${flag} must be at most ${MAX_TAG_LENGTH} characters (got ${tag.length}).`);
+  return tag;
 }
 
 function tryCountOf(value: string): number {
@@ -142,6 +156,8 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
   const globalOverrides: { aspectRatio?: AspectRatio; imageSize?: ImageSize } = {};
   if (flags.aspect) globalOverrides.aspectRatio = oneOf(flags.aspect, ASPECT_RATIOS, '--aspect');
   if (flags.size) globalOverrides.imageSize = oneOf(flags.size.toUpperCase(), IMAGE_SIZES, '--size');
+  const job = tagOf(flags.job, '--job');
+  const client = tagOf(flags.client, '--client');
   const collisionPolicy: CollisionPolicy = flags.onCollision ? oneOf(flags.onCollision, COLLISION_POLICIES, '--on-collision') : settings.collisionPolicy;
 
   const parameters = {
@@ -182,5 +198,7 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
     rerun: flags.rerun === true,
     tryFirst: flags.try === undefined ? null : tryCountOf(flags.try),
     source: { kind: 'cli' },
+    ...(job ? { job } : {}),
+    ...(client ? { client } : {}),
   };
 }

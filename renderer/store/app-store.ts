@@ -5,6 +5,7 @@ import { createBatchSlice } from './batch-slice';
 import { createCatalogSlice } from './catalog-slice';
 import { createHotFolderSlice } from './hotfolder-slice';
 import { createQueueSlice } from './queue-slice';
+import { createRecipeSlice } from './recipe-slice';
 import { createReviewSlice } from './review-slice';
 import { createServiceSlice } from './service-slice';
 import type { AppState, AppStore } from './state';
@@ -22,6 +23,7 @@ export function createAppStore(bridge: Api): AppStore {
     ...createReviewSlice(set, get, bridge),
     ...createHotFolderSlice(set, get, bridge),
     ...createStudioSlice(set, get, bridge),
+    ...createRecipeSlice(set, get, bridge),
   }));
 }
 
@@ -67,5 +69,6 @@ export function connectStore(store: AppStore, bridge: Api, options: { notificati
   void s().loadWorkflows();
   void s().loadBatches();
   void s().loadHotFolders();
+  void s().loadRecipes();
   return () => unsubscribers.forEach((off) => off());
 }

@@ -1,7 +1,8 @@
-import { DEFAULT_JPEG_QUALITY, sidecarKindOf, type BatchSpecInput } from '../../shared/engine/model';
+import type { BatchSpecInput } from '../../shared/engine/model';
 import { asUiError, toUiError, unwrap, type UiError } from '../lib/errors';
 import { fieldPathOf, toParameters, validateForm } from '../lib/form-model';
 import { selectCurrentDetail } from './catalog-slice';
+import { formOutput } from './recipe-form';
 import type { BatchEstimate } from '../../shared/engine/model';
 import { MAX_CHECKED_PATHS } from '../../shared/ipc/channels/files';
 import type { BatchDraft, BatchSlice, SliceCreator } from './state';
@@ -15,7 +16,7 @@ const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null
 
 export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => {
   /** The spec for the current form and draft, or an error in plain words saying what is missing. */
-  const buildSpec = ({ quiet = false } = {}): { spec: BatchSpecInput } | { error: UiError } => {
+  const buildFormSpec = ({ quiet = false } = {}): { spec: BatchSpecInput } | { error: UiError } => {
     const state = get();
     const detail = selectCurrentDetail(state);
     const form = state.form;
@@ -44,22 +45,19 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
         workflowId: detail.id,
         parameters: toParameters(detail, form),
         inputs,
-        output: {
-          outputFolder,
-          namingTemplate: draft.namingTemplate ?? settings?.namingTemplate,
-          collisionPolicy: draft.collisionPolicy ?? settings?.collisionPolicy,
-          sidecar: settings ? sidecarKindOf(settings) : 'none',
-          metadata: draft.metadataPolicy ?? settings?.metadataPolicy ?? 'keep',
-          format: draft.outputFormat ?? settings?.outputFormat ?? 'source',
-          quality: settings?.jpegQuality ?? DEFAULT_JPEG_QUALITY,
-          colour: settings?.colourPolicy ?? 'srgb',
-        },
+        output: formOutput(draft, settings, outputFolder),
         encode: { uploadSizePolicy: settings?.uploadSizePolicy ?? 'fit', stripMetadata: settings?.stripMetadata ?? true },
         budget: draft.budget,
         rerun: draft.rerun,
         source: { kind: 'manual' },
       },
     };
+  };
+
+  // A recipe picked in the form decides the deliverables (recipe-slice.ts): deliverable 1 is the output, the others go beside it.
+  const buildSpec = (options?: { quiet?: boolean }): { spec: BatchSpecInput } | { error: UiError } => {
+    const built = buildFormSpec(options);
+    return 'spec' in built ? { spec: get().applyRecipeOutput(built.spec) } : built;
   };
 
   // One estimate per distinct draft: the draft price's, which "Review batch…" reuses when the draft is the same and
@@ -159,7 +157,10 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       }
       set({ starting: true, draftError: null });
       try {
-        const summary = await unwrap(bridge.batches.create(options.tryFirst ? { ...built.spec, tryFirst: options.tryFirst } : built.spec));
+        // From a recipe: its name and the fingerprint main computes of what is sent, checked against its budget per photo.
+        const spec = await get().stampRecipe(built.spec, get().estimate?.costPerItem ?? null);
+        const summary = await unwrap(bridge.batches.create(options.tryFirst ? { ...spec, tryFirst: options.tryFirst } : spec));
+        if (options.tryFirst) get().noteTrial(summary.id, spec);
         // What this batch now holds changes every estimate of the same photos ("already running in another batch: 0
         // credits"): the draft's answer from before Start must not be reused by the next "Review batch…".
         asked = undefined;

@@ -12,6 +12,7 @@ import type { Settings, SettingsPatchInput, SettingsWarning } from '../../shared
 import type { StudioConnectionTest, StudioStatus } from '../../shared/studio/model';
 import type { UiError } from '../lib/errors';
 import type { FormState } from '../lib/form-model';
+import type { RecipeSlice } from './recipe-state';
 
 // The store's whole shape in one place: every slice's state and actions, the combined AppState and the creator
 // type. Slices implement these and import them from here; nothing here imports a slice, so there is no cycle
@@ -284,7 +285,7 @@ export interface UiSlice {
   dismissNotice(id: number): void;
 }
 
-export type AppState = UiSlice & ServiceSlice & CatalogSlice & BatchSlice & QueueSlice & ReviewSlice & HotFolderSlice & StudioSlice;
+export type AppState = UiSlice & ServiceSlice & CatalogSlice & BatchSlice & QueueSlice & ReviewSlice & HotFolderSlice & StudioSlice & RecipeSlice;
 export type AppStore = StoreApi<AppState>;
 
 type SetState = StoreApi<AppState>['setState'];

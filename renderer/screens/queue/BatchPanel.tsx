@@ -11,6 +11,7 @@ import { FILTER_LABELS } from './labels';
 import { ItemList } from './ItemList';
 import { batchBadge, photos } from '../../../shared/engine/batch-badge';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { TrialChanges } from '../recipes/TrialChanges';
 import { RadioGroup } from '../../components/RadioGroup';
 
 function count(batch: BatchSummary, ...states: (keyof BatchSummary['counts'])[]): number {
@@ -122,6 +123,7 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
           onConfirm={() => void continueTrial(batch.id)}
         >
           <p>The same workflow and settings, as a new batch. The {photos(batch.total)} tried here are done: they are not sent or paid for again.</p>
+          <TrialChanges batchId={batch.id} />
         </ConfirmDialog>
       )}
       {confirm === 'retry' && (

@@ -3,6 +3,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { selectCurrentDetail } from '../../store/catalog-slice';
 import { useActions, useApp } from '../../store/context';
+import { RecipeBar } from '../recipes/RecipeBar';
 import { BatchSummaryDialog } from './BatchSummaryDialog';
 import { CatalogList } from './CatalogList';
 import { WorkflowForm } from './WorkflowForm';
@@ -19,6 +20,7 @@ export function WorkflowsScreen() {
       <ScreenTitle hidden>Workflows</ScreenTitle>
       <CatalogList />
       <section className="detail" aria-label="Workflow">
+        <RecipeBar />
         {detailError && selectedId && <ErrorMessage error={detailError} onRetry={() => void selectWorkflow(selectedId)} />}
         {!selectedId && (
           <EmptyState title="Pick a workflow to begin" icon="◧">

@@ -54,7 +54,7 @@ export function doneKeyOf(spec: Pick<BatchSpec, 'workflowId' | 'parameters'>, co
  * same photo is held back until the user says to pay again, exactly as for a saved one.
  */
 export function unknownEntry(
-  spec: Pick<BatchSpec, 'workflowId' | 'parameters' | 'source'>,
+  spec: Pick<BatchSpec, 'workflowId' | 'parameters' | 'source'> & Partial<Pick<BatchSpec, 'recipe'>>,
   item: { id: string; contentHash: string; sourcePath: string; executionId: string | null },
   at: string,
   outcome: 'unknown' | 'charged-no-result' = 'unknown',
@@ -64,7 +64,7 @@ export function unknownEntry(
 
 /** The entry for an item whose results are saved. */
 export function savedEntry(
-  spec: Pick<BatchSpec, 'workflowId' | 'parameters' | 'source'>,
+  spec: Pick<BatchSpec, 'workflowId' | 'parameters' | 'source'> & Partial<Pick<BatchSpec, 'recipe'>>,
   item: { id: string; contentHash: string; sourcePath: string; outputs: string[]; executionId: string | null },
   at: string,
 ): LedgerEntry {
@@ -72,6 +72,6 @@ export function savedEntry(
     key: doneKeyOf(spec, item.contentHash), contentHash: item.contentHash, workflowId: spec.workflowId,
     parametersHash: parametersHash(spec.parameters), sourcePath: item.sourcePath, outcome: 'saved', outputs: item.outputs,
     executionId: item.executionId, itemId: item.id, hotFolderId: spec.source.kind === 'hotFolder' ? spec.source.hotFolderId ?? null : null,
-    recordedAt: at,
+    recordedAt: at, recipeFingerprint: spec.recipe?.fingerprint ?? null,
   };
 }

@@ -57,5 +57,7 @@ export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore
   ledgerHas(key: string): boolean;
   ledgerGet(key: string): LedgerEntry | null;
   ledgerRecord(entry: LedgerEntry): void;
+  /** Photos the ledger has as saved with the recipe of this fingerprint (`recipes show`). */
+  ledgerCountByRecipe(fingerprint: string): number;
   close(): void;
 }

@@ -14,7 +14,7 @@ interface Stmt {
 export const placeholdersFor = (states: readonly ItemState[]): string => states.map(() => '?').join(', ');
 
 export type JournalReads = Pick<Journal, 'getBatch' | 'listBatches' | 'batchIdsInState' | 'getItem' | 'listItems' | 'itemsInStates'
-  | 'countByState' | 'progressSum' | 'listExecutions' | 'ledgerHas' | 'ledgerGet'>;
+  | 'countByState' | 'progressSum' | 'listExecutions' | 'ledgerHas' | 'ledgerGet' | 'ledgerCountByRecipe'>;
 
 export function createJournalReads(stmt: (sql: string) => Stmt): JournalReads {
   return {
@@ -66,5 +66,7 @@ export function createJournalReads(stmt: (sql: string) => Stmt): JournalReads {
         hot_folder_id, recorded_at FROM ledger WHERE key = ?`).get(key) as Row | undefined;
       return row ? mapLedger(row) : null;
     },
+    ledgerCountByRecipe: (fingerprint) =>
+      (stmt(`SELECT COUNT(*) AS n FROM ledger WHERE recipe_fingerprint = ? AND outcome = 'saved'`).get(fingerprint) as { n: number }).n,
   };
 }

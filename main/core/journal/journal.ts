@@ -265,11 +265,13 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   return refusingAfterClose<Journal>(parking, () => closed, ['close', 'onOutcome']);
   /** Upserts a done-ledger entry (inside the caller's transaction when there is one). */
   function recordLedger(entry: LedgerEntry): void {
+    // A later record that names no recipe (a hot folder's own outcome of the engine's item) keeps the one recorded.
     stmt(`INSERT INTO ledger (key, content_hash, workflow_id, parameters_hash, source_path, outcome, outputs_json, execution_id, item_id,
-      hot_folder_id, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      hot_folder_id, recorded_at, recipe_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT(key) DO UPDATE SET source_path = excluded.source_path, outcome = excluded.outcome, outputs_json = excluded.outputs_json,
-      execution_id = excluded.execution_id, item_id = excluded.item_id, hot_folder_id = excluded.hot_folder_id, recorded_at = excluded.recorded_at`)
+      execution_id = excluded.execution_id, item_id = excluded.item_id, hot_folder_id = excluded.hot_folder_id, recorded_at = excluded.recorded_at,
+      recipe_fingerprint = COALESCE(excluded.recipe_fingerprint, ledger.recipe_fingerprint)`)
       .run(entry.key, entry.contentHash, entry.workflowId, entry.parametersHash, entry.sourcePath, entry.outcome,
-        JSON.stringify(entry.outputs), entry.executionId, entry.itemId, entry.hotFolderId, entry.recordedAt ?? now());
+        JSON.stringify(entry.outputs), entry.executionId, entry.itemId, entry.hotFolderId, entry.recordedAt ?? now(), entry.recipeFingerprint ?? null);
   }
 }

@@ -149,4 +149,10 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE batches SET queue_order = (SELECT COUNT(*) FROM batches AS b
     WHERE b.created_at < batches.created_at OR (b.created_at = batches.created_at AND b.rowid <= batches.rowid));
   `,
+  // 10: the recipe a ledger entry's photo was done with (shared/recipes/fingerprint.ts), so `recipes show` can say
+  // how many photos a recipe did. Null: no recipe, or recorded before recipes.
+  `
+  ALTER TABLE ledger ADD COLUMN recipe_fingerprint TEXT;
+  CREATE INDEX ledger_recipe ON ledger(recipe_fingerprint) WHERE recipe_fingerprint IS NOT NULL;
+  `,
 ];

@@ -88,6 +88,8 @@ export interface LedgerEntry {
   itemId: string | null;
   hotFolderId: string | null;
   recordedAt?: string;
+  /** The fingerprint of the recipe the batch was made from (spec.recipe); absent or null: none. */
+  recipeFingerprint?: string | null;
 }
 
 export interface ExecutionRecord {

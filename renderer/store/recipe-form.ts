@@ -2,6 +2,7 @@ import { DEFAULT_JPEG_QUALITY, sidecarKindOf, type OutputOptions } from '../../s
 import type { DeliverableDraft } from '../../shared/ipc/channels/recipes';
 import type { RecipePaidParts } from '../../shared/recipes/fingerprint';
 import type { Recipe } from '../../shared/recipes/recipe';
+import { describeDrift, recipeDrift } from '../../shared/recipes/recipe-seen';
 import type { WorkflowDetail, WorkflowParameters } from '../../shared/service/model';
 import type { Settings } from '../../shared/settings/schema';
 import { validateWorkflowParameters } from '../../shared/service/validate-request';
@@ -50,7 +51,7 @@ export function firstDeliverable(recipeFirst: DeliverableDraft | undefined, draf
 }
 
 /** A form filled from a recipe, without any value the workflow no longer accepts, and what was left out, in words. */
-export function formFromRecipe(detail: WorkflowDetail, recipe: Pick<Recipe, 'parameters' | 'fixedImages' | 'name'>): { form: FormState; warnings: string[] } {
+export function formFromRecipe(detail: WorkflowDetail, recipe: Pick<Recipe, 'parameters' | 'fixedImages' | 'name' | 'seenCreditCost' | 'seenSchema'>): { form: FormState; warnings: string[] } {
   const checked = validateWorkflowParameters(detail, recipe.parameters);
   const refused = checked.ok ? [] : checked.problems;
   const drop = new Set(refused.map((p) => p.field));
@@ -62,7 +63,9 @@ export function formFromRecipe(detail: WorkflowDetail, recipe: Pick<Recipe, 'par
     switchSelections: keep('switchSelections', recipe.parameters.switchSelections),
     ...(Object.keys(overrides).length ? { globalOverrides: overrides as WorkflowParameters['globalOverrides'] } : {}),
   };
-  const warnings = refused.map((p) => `${p.field}: ${p.message}`);
+  // What changed since it was saved first (a new price, an option gone: recipe-seen.ts), then each value refused.
+  const drift = describeDrift(recipe.name, recipeDrift(recipe, detail));
+  const warnings = [...(drift ? [drift] : []), ...refused.map((p) => `${p.field}: ${p.message}`)];
   const imageIds = new Set(detail.inputSchema.imageFields.map((f) => f.id));
   const fixedImages: Record<string, string> = {};
   for (const [field, image] of Object.entries(recipe.fixedImages)) {

@@ -110,7 +110,7 @@ describe('recipes on the Workflows screen', () => {
 
   it('fills the form from a picked recipe, leaves out an option the workflow no longer has and says so', async () => {
     const user = userEvent.setup();
-    const { fake } = recipeBridge([captionRecipe({ parameters: { texts: { caption: 'Hello', position: 'top' }, switchSelections: { style: ['banner', 'neon'] } } })]);
+    const { fake } = recipeBridge([captionRecipe({ parameters: { texts: { caption: 'Hello', position: 'top' }, switchSelections: { style: ['banner', 'neon'] } }, seenCreditCost: 1 })]);
     renderApp(fake);
     await pick(user, 'Client A web');
     expect(screen.getByRole('textbox', { name: /Caption/ })).toHaveValue('Hello');
@@ -118,6 +118,8 @@ describe('recipes on the Workflows screen', () => {
     const warnings = screen.getByRole('status', { name: 'Recipe warnings' });
     expect(warnings).toHaveTextContent('switchSelections.style');
     expect(warnings).toHaveTextContent('neon');
+    // What changed since it was saved, said before anything is spent: the price (1 then, 2 now) and the option gone.
+    expect(warnings).toHaveTextContent("recipe 'Client A web': price changed 1 → 2 credits per photo; option 'neon' of 'style' is gone");
     // The gone option is not sent: the selection falls back to the workflow's default.
     expect(within(screen.getByRole('group', { name: 'Style' })).getByRole('button', { name: 'Drop shadow' })).toHaveAttribute('aria-pressed', 'true');
     expect(screen.getByRole('button', { name: 'Deliverables (2)…' })).toBeInTheDocument();

@@ -135,7 +135,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const handlers: Handlers = {
     ...serviceHandlers,
     // Outside the path grants: a recipe (an imported one too) names image paths the renderer must not be able to read.
-    ...createRecipeHandlers({ store: createRecipeStore(stateDir), account: () => accountIdOf(client) }),
+    ...createRecipeHandlers({ store: createRecipeStore(stateDir), account: () => accountIdOf(client), workflow: (id) => client.getWorkflow(id) }),
     ...grantingHandlers({
       ...createSettingsHandlers({
         settings,

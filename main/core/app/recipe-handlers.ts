@@ -5,11 +5,24 @@ import { recipeFingerprint, recipePaidParts } from '../../../shared/recipes/fing
 import { RECIPE_FILE_SUFFIX, makeRecipe, parseRecipe, recipeNameKey, serializeRecipe, type FixedImage, type Recipe } from '../../../shared/recipes/recipe';
 import { checkRecipeImages, fixedImageOf } from '../recipes/recipe-images';
 import type { RecipeStore } from '../recipes/recipe-store';
+import { seenOf } from '../../../shared/recipes/recipe-seen';
+import type { WorkflowDetail } from '../../../shared/service/model';
 
 export interface RecipeHandlerDeps {
   store: RecipeStore;
   /** The service account paid from now (main/core/service/account-id.ts): part of every fingerprint. */
   account: () => string;
+  /** The workflow as the service describes it now: a saved recipe keeps its price and fields, to say later what changed. */
+  workflow?: (id: string) => Promise<WorkflowDetail>;
+}
+
+/** The workflow's price and fields for a recipe being saved; none when the service cannot say now (offline). */
+async function seenNow(deps: RecipeHandlerDeps, workflowId: string): Promise<ReturnType<typeof seenOf> | Record<string, never>> {
+  try {
+    return deps.workflow ? seenOf(await deps.workflow(workflowId)) : {};
+  } catch {
+    return {}; // saved without: a run then checks today's schema only (docs/recipes.md)
+  }
 }
 
 /** A file the form names, hashed; a missing or unreadable one is the user's to fix, named by where the recipe uses it. */
@@ -46,7 +59,7 @@ export function createRecipeHandlers(deps: RecipeHandlerDeps): DomainHandlers<ty
       }));
       let recipe: Recipe;
       try {
-        recipe = makeRecipe({ ...rest, fixedImages: await hashedImages(fixedImages), deliverables: withWatermarks });
+        recipe = makeRecipe({ ...rest, fixedImages: await hashedImages(fixedImages), deliverables: withWatermarks, ...(await seenNow(deps, rest.workflowId)) });
       } catch (error) {
         if (error instanceof AppError) throw error;
         throw new AppError('validation', (error as Error).message);

@@ -50,8 +50,9 @@ export function RecipeBar() {
       </div>
       {current && current.warnings.length > 0 && (
         <div className="callout callout-warning" role="status" aria-label="Recipe warnings">
-          <p>Recipe “{current.name}” does not fit as saved: what the workflow no longer accepts was left out of the form.</p>
+          <p>Recipe “{current.name}” does not match the workflow as the service describes it now, or its images:</p>
           <ul>{current.warnings.map((w) => <li key={w}>{w}</li>)}</ul>
+          <p>Values the workflow no longer accepts were left out of the form: nothing it refuses is sent. The cost in the summary is today’s.</p>
         </div>
       )}
       {open === 'save' && (

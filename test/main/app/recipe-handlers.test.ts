@@ -54,6 +54,25 @@ describe('recipes:* handlers', () => {
     expect(got).toMatchObject({ ok: true, data: { recipe: { name: 'Client A web' }, images: [{ status: 'ok' }, { status: 'ok' }] } });
   });
 
+  it('keeps the price and fields of the workflow it was saved against, and saves without them when the service cannot say', async () => {
+    const workflow = {
+      id: 'color-grade', name: 'Color Grade', description: '', tags: [], creditCost: 2,
+      inputSchema: { imageFields: [{ id: 'photo', label: 'Photo', required: true }, { id: 'reference', label: 'Reference', required: false }], textFields: [{ id: 'prompt', label: 'Prompt', required: true }], switchFields: [] },
+    };
+    let online = true;
+    const withService = createInvokeDispatcher(contract, createRecipeHandlers({
+      store: createRecipeStore(join(root, 'state')), account: () => account,
+      workflow: async () => { if (!online) throw new Error('offline'); return workflow; },
+    }) as never);
+    expect(await withService('recipes:save', form('Seen'))).toMatchObject({ ok: true, data: { recipe: {
+      seenCreditCost: 2, seenSchema: { texts: ['prompt'], images: ['photo', 'reference'], required: ['photo', 'prompt'], switches: {} },
+    } } });
+    online = false;
+    const offline = await withService('recipes:save', form('Unseen'));
+    expect(offline).toMatchObject({ ok: true });
+    expect(offline.ok && (offline.data as { recipe: Record<string, unknown> }).recipe).not.toHaveProperty('seenCreditCost');
+  });
+
   it('refuses a name taken, and replaces only when asked', async () => {
     await dispatch('recipes:save', form('Portraits'));
     expect(await dispatch('recipes:save', form('portraits'))).toMatchObject({ ok: false, code: 'conflict' });

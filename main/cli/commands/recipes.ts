@@ -118,8 +118,12 @@ export function registerRecipesCommand(program: Command): void {
       ]);
       const images = await checkRecipeImages(recipe);
       const parametersHash = recipeParametersHash(recipe);
-      if (out.json) return out.record({ recipe, parametersHash, images });
+      // With the service reachable: photos done with it (the ledger, this account) and what changed in its workflow.
+      const use = await (await import('../recipe-catalog')).recipeUse(command, recipe);
+      if (out.json) return out.record({ recipe, parametersHash, images, done: use?.done ?? null, changed: use?.changed ?? null });
       out.result(describeRecipe(recipe, images, parametersHash));
+      if (use) out.line(`Photos done with it: ${use.done}${use.done > 0 ? ' (on this account; batchroom run --recipe skips them)' : ''}`);
+      if (use?.changed) out.line(`Changed since it was saved: ${use.changed}`);
     }));
 
   recipes
@@ -147,6 +151,10 @@ export function registerRecipesCommand(program: Command): void {
       const flags = command.opts<{ as?: string; replace?: boolean }>();
       const result = await store.importFrom(file, { ...(flags.as !== undefined ? { name: flags.as } : {}), replace: flags.replace === true });
       warnAboutImages(out, result.images);
+      // What the workflow is now (price, fields), kept so that a run can say what changed; said now if it already has.
+      const seen = await (await import('../recipe-catalog')).withSeenFacts(command, result.recipe);
+      if (seen?.changed) out.notice(`batchroom: ${seen.changed} (since it was saved)`);
+      if (seen && seen.recipe !== result.recipe) store.save(seen.recipe, { replace: true });
       if (out.json) return out.record({ imported: result.recipe.name, replaced: result.replaced, images: result.images });
       out.result(`${result.replaced ? 'Replaced' : 'Imported'} "${result.recipe.name}" (workflow ${result.recipe.workflowId}).`);
     }, { conflict: 'Import it under another name with --as NAME, or replace the saved one with --replace.' }));

@@ -13,6 +13,8 @@ import { createConsentGate, originOf } from './origin-consent';
 import { createPathGrants, grantPathsIn } from './path-grants';
 import { createRecipeHandlers } from './recipe-handlers';
 import { createRecipeStore } from '../recipes/recipe-store';
+import { openBalanceReadings, recordingBalances } from '../reports/balance-readings';
+import { createReportHandlers } from '../reports/handlers';
 import { accountIdOf } from '../service/account-id';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
@@ -63,7 +65,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   }
   let connection = await open(verdict);
   const retired: Connection[] = [];
-  const client = forwardingClient(() => connection.client);
+  // Every balance read is kept with its time and account: `batchroom report` holds a period's charges against it.
+  const balanceReadings = openBalanceReadings(stateDir);
+  const client = recordingBalances(forwardingClient(() => connection.client), balanceReadings, undefined,
+    (error) => logger.warn('a balance reading was not recorded', { error: String(error) }));
   const status = (): ServiceStatus => connection.status;
   const secrets = () => [connection, ...retired].map((c) => c.apiKey).filter((k): k is string => !!k);
   // The paths the renderer may name in files:* — only what the core itself hands out (results, inputs, output folders)
@@ -136,6 +141,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...serviceHandlers,
     // Outside the path grants: a recipe (an imported one too) names image paths the renderer must not be able to read.
     ...createRecipeHandlers({ store: createRecipeStore(stateDir), account: () => accountIdOf(client), workflow: (id) => client.getWorkflow(id) }),
+    // Numbers only, no paths: outside the path grants.
+    ...createReportHandlers({
+      stateDir, readings: balanceReadings, account: () => accountIdOf(client),
+      runningJournal: async () => (engine.current() ? (await engine.ensure()).journal : null),
+    }),
     ...grantingHandlers({
       ...createSettingsHandlers({
         settings,

@@ -4,7 +4,7 @@ import type { JobReport, JobReportFigures } from '../../../shared/reports/job-re
 // The job/client report as the terminal shows it: a table with a totals row, then the balance sentence (or why there
 // is none). Plain text, no colour: it is pasted into invoices and e-mails.
 
-const HEADER = ['', 'batches', 'saved', 'failed', 'credits', 'charged, no result'];
+const HEADER = ['batches', 'saved', 'failed', 'credits', 'charged, no result'];
 
 const cells = (label: string, f: JobReportFigures): string[] => [
   label, String(f.batches), String(f.saved), String(f.failed), creditAmount(f.credits),
@@ -18,8 +18,8 @@ function periodText(report: JobReport): string {
 
 /** The lines of the report (without trailing newlines). */
 export function jobReportLines(report: JobReport): string[] {
-  const rows = [HEADER, ...report.groups.map((g) => cells(g.label, g)), cells('Total', report.totals)];
-  const widths = HEADER.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const rows = [[report.by, ...HEADER], ...report.groups.map((g) => cells(g.label, g)), cells('Total', report.totals)];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
   const source = report.source === 'studio' ? ', every studio instance' : '';
   const lines = [`Credits by ${report.by}, ${periodText(report)}${source}`, line(rows[0]!)];

@@ -3,6 +3,7 @@ import { Header } from './components/Header';
 import { Notices } from './components/Notices';
 import { Sidebar } from './components/Sidebar';
 import { useTheme } from './lib/theme';
+import { HistoryScreen } from './screens/history/HistoryScreen';
 import { HotFoldersScreen } from './screens/hotfolders/HotFoldersScreen';
 import { QueueScreen } from './screens/queue/QueueScreen';
 import { ReviewScreen } from './screens/review/ReviewScreen';
@@ -16,6 +17,7 @@ const SCREENS: Record<View, () => React.JSX.Element> = {
   queue: QueueScreen,
   review: ReviewScreen,
   hotFolders: HotFoldersScreen,
+  history: HistoryScreen,
   settings: SettingsScreen,
 };
 
@@ -24,6 +26,7 @@ const TITLES: Record<View, string> = {
   queue: 'Queue',
   review: 'Review',
   hotFolders: 'Hot folders',
+  history: 'History',
   settings: 'Settings',
 };
 

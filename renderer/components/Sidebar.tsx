@@ -6,6 +6,7 @@ const ITEMS: { view: View; label: string; icon: string }[] = [
   { view: 'queue', label: 'Queue', icon: '☰' },
   { view: 'review', label: 'Review', icon: '◐' },
   { view: 'hotFolders', label: 'Hot folders', icon: '⌂' },
+  { view: 'history', label: 'History', icon: '◷' },
   { view: 'settings', label: 'Settings', icon: '⚙' },
 ];
 

@@ -3,6 +3,7 @@ import type { Api } from '../../shared/ipc/contract';
 import { showWebAttention, type WebNotificationApi } from '../lib/web-notify';
 import { createBatchSlice } from './batch-slice';
 import { createCatalogSlice } from './catalog-slice';
+import { createHistorySlice } from './history-slice';
 import { createHotFolderSlice } from './hotfolder-slice';
 import { createQueueSlice } from './queue-slice';
 import { createRecipeSlice } from './recipe-slice';
@@ -24,6 +25,7 @@ export function createAppStore(bridge: Api): AppStore {
     ...createHotFolderSlice(set, get, bridge),
     ...createStudioSlice(set, get, bridge),
     ...createRecipeSlice(set, get, bridge),
+    ...createHistorySlice(set, get, bridge),
   }));
 }
 

@@ -12,7 +12,7 @@ export const DRAFT_PRICE_DELAY_MS = 250;
 /** The summary reuses the draft price's estimate this long (main reuses the balance it read as long: recent-reads.ts). */
 const SUMMARY_REUSE_MS = 10_000;
 
-const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null, namingTemplate: null, collisionPolicy: null, metadataPolicy: null, outputFormat: null, budget: null, rerun: false };
+const EMPTY_DRAFT: BatchDraft = { paths: [], recursive: true, outputFolder: null, namingTemplate: null, collisionPolicy: null, metadataPolicy: null, outputFormat: null, budget: null, job: '', client: '', rerun: false };
 
 export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => {
   /** The spec for the current form and draft, or an error in plain words saying what is missing. */
@@ -50,6 +50,9 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
         budget: draft.budget,
         rerun: draft.rerun,
         source: { kind: 'manual' },
+        // Blank means none: the spec takes a job or client of at least one character, or no key at all.
+        ...(draft.job.trim() ? { job: draft.job.trim() } : {}),
+        ...(draft.client.trim() ? { client: draft.client.trim() } : {}),
       },
     };
   };
@@ -165,6 +168,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
         // credits"): the draft's answer from before Start must not be reused by the next "Review batch…".
         asked = undefined;
         set((s) => ({ estimate: null, draftPrice: { state: 'none' }, draft: { ...s.draft, paths: [], rerun: false }, pathKinds: {} }));
+        get().noteJobClient(built.spec);
         get().upsertBatches([summary]);
         get().selectBatch(summary.id);
         get().setView('queue');

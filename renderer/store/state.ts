@@ -13,6 +13,7 @@ import type { StudioConnectionTest, StudioStatus } from '../../shared/studio/mod
 import type { UiError } from '../lib/errors';
 import type { FormState } from '../lib/form-model';
 import type { RecipeSlice } from './recipe-state';
+import type { HistorySlice } from './history-state';
 
 // The store's whole shape in one place: every slice's state and actions, the combined AppState and the creator
 // type. Slices implement these and import them from here; nothing here imports a slice, so there is no cycle
@@ -31,6 +32,9 @@ export interface BatchDraft {
   /** null: the format from Settings. */
   outputFormat: OutputFormat | null;
   budget: number | null;
+  /** The job and client the batch is for ('' = none): kept after Start, so the next batch of the session has them. */
+  job: string;
+  client: string;
   /** Run photos the done ledger knows again (and pay again): chosen in the summary, per estimate. */
   rerun: boolean;
 }
@@ -285,7 +289,7 @@ export interface UiSlice {
   dismissNotice(id: number): void;
 }
 
-export type AppState = UiSlice & ServiceSlice & CatalogSlice & BatchSlice & QueueSlice & ReviewSlice & HotFolderSlice & StudioSlice & RecipeSlice;
+export type AppState = UiSlice & ServiceSlice & CatalogSlice & BatchSlice & QueueSlice & ReviewSlice & HotFolderSlice & StudioSlice & HistorySlice & RecipeSlice;
 export type AppStore = StoreApi<AppState>;
 
 type SetState = StoreApi<AppState>['setState'];

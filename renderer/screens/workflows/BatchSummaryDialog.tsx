@@ -17,6 +17,8 @@ export function BatchSummaryDialog() {
   const draftError = useApp((s) => s.draftError);
   const estimating = useApp((s) => s.estimating);
   const metadataPolicy = useApp((s) => s.draft.metadataPolicy ?? s.settings?.metadataPolicy ?? 'keep');
+  const job = useApp((s) => s.draft.job.trim());
+  const client = useApp((s) => s.draft.client.trim());
   const { resetEstimate, startBatch, setRerun } = useActions();
   if (!estimate) return null;
 
@@ -96,6 +98,11 @@ export function BatchSummaryDialog() {
       {!estimate.fitsBudget && <p className="callout callout-danger" role="alert">This batch costs more than the budget you set.</p>}
       <p className="summary-line"><span className="muted">Saved to</span> <span className="mono">{estimate.outputFolder}</span></p>
       <p className="summary-line"><span className="muted">Photo metadata</span> {METADATA_LABELS[metadataPolicy]}</p>
+      {(job || client) && (
+        <p className="summary-line" data-testid="job-client">
+          {job && <><span className="muted">Job</span> {job}</>}{job && client && ' · '}{client && <><span className="muted">Client</span> {client}</>}
+        </p>
+      )}
       {canTry && (
         <p className="summary-line" data-testid="try-first">
           <span className="muted">Not sure yet?</span> Try {TRY_FIRST} photos first ({formatCredits(TRY_FIRST * estimate.costPerItem)}), review them, then

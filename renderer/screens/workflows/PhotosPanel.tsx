@@ -4,6 +4,7 @@ import {
   COLLISION_POLICIES, DEFAULT_OUTPUT_FOLDER_NAME, METADATA_POLICIES, OUTPUT_FORMATS, type CollisionPolicy,
 } from '../../../shared/engine/model';
 import { FolderPickButton } from '../../components/FolderPickButton';
+import { JobClientFields } from '../../components/JobClientFields';
 import { useActions, useApp } from '../../store/context';
 import { PathInput } from './PathInput';
 import { FORMAT_LABELS, METADATA_LABELS } from '../../lib/metadata-labels';
@@ -120,6 +121,8 @@ export function PhotosPanel() {
         label="Photo metadata" id={metadataId} value={draft.metadataPolicy ?? settings?.metadataPolicy ?? 'keep'} options={METADATA_POLICIES} labels={METADATA_LABELS}
         onChange={(v) => setDraft({ metadataPolicy: v })}
       />
+      {/* Who the batch is for: History adds credits up by them, and a deliverable folder may name them. */}
+      <JobClientFields value={draft} onChange={setDraft} />
     </section>
   );
 }

@@ -43,7 +43,7 @@ export const AppInfoSchema = z.object({
 export type AppInfo = z.infer<typeof AppInfoSchema>;
 
 /** The renderer's top-level views, addressable from outside the page (the app menu, the tray). */
-export const APP_VIEWS = ['workflows', 'queue', 'review', 'hotFolders', 'settings'] as const;
+export const APP_VIEWS = ['workflows', 'queue', 'review', 'hotFolders', 'history', 'settings'] as const;
 export const AppViewSchema = z.enum(APP_VIEWS);
 export type AppView = z.infer<typeof AppViewSchema>;
 

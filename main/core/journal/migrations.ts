@@ -155,4 +155,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE ledger ADD COLUMN recipe_fingerprint TEXT;
   CREATE INDEX ledger_recipe ON ledger(recipe_fingerprint) WHERE recipe_fingerprint IS NOT NULL;
   `,
+  // 11: the job/client report reads a period (journal/report-reads.ts): outcomes by when they were recorded, charges
+  // by when the service took them — without these it read every outcome and execution ever journalled.
+  `
+  CREATE INDEX outcomes_by_time ON outcomes(recorded_at);
+  CREATE INDEX executions_by_time ON executions(created_at);
+  `,
 ];

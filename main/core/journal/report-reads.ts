@@ -53,11 +53,9 @@ const LAST_OUTCOMES = `
   WHERE o.recorded_at >= ? AND o.recorded_at < ?
     AND o.attempt = (SELECT MAX(p.attempt) FROM outcomes p WHERE p.item_id = o.item_id AND p.recorded_at >= ? AND p.recorded_at < ?)`;
 
-export function createReportReads(stmt: (sql: string) => Stmt): ReportReads {
-  return {
-    batchFacts(range) {
-      const [from, to] = bounds(range);
-      const rows = stmt(`
+/** The statements, exported so a test can ask SQLite for their plan (indexes, not scans: migration 11). */
+export const REPORT_SQL = {
+  batchFacts: `
         WITH charges AS (${CHARGES}),
           last_outcomes AS (${LAST_OUTCOMES}),
           per_batch AS (
@@ -70,10 +68,18 @@ export function createReportReads(stmt: (sql: string) => Stmt): ReportReads {
             FROM last_outcomes GROUP BY batch_id
             UNION ALL
             SELECT batch_id, 0, 0, 0, 0, SUM(credits) FROM charges GROUP BY batch_id)
-        SELECT p.batch_id, json_extract(b.spec_json, '$.job') AS job, json_extract(b.spec_json, '$.client') AS client,
-          SUM(p.saved) AS saved, SUM(p.failed) AS failed, SUM(p.cnr) AS cnr, SUM(p.cnr_credits) AS cnr_credits, SUM(p.credits) AS credits
-        FROM per_batch p JOIN batches b ON b.id = p.batch_id
-        GROUP BY p.batch_id ORDER BY MIN(b.created_at), p.batch_id`).all(from, to, from, to, from, to, from, to) as Row[];
+        SELECT pb.batch_id, json_extract(b.spec_json, '$.job') AS job, json_extract(b.spec_json, '$.client') AS client,
+          SUM(pb.saved) AS saved, SUM(pb.failed) AS failed, SUM(pb.cnr) AS cnr, SUM(pb.cnr_credits) AS cnr_credits, SUM(pb.credits) AS credits
+        FROM per_batch pb JOIN batches b ON b.id = pb.batch_id
+        GROUP BY pb.batch_id ORDER BY MIN(b.created_at), pb.batch_id`,
+  creditsCharged: `SELECT COALESCE(SUM(credits), 0) AS total FROM (${CHARGES})`,
+};
+
+export function createReportReads(stmt: (sql: string) => Stmt): ReportReads {
+  return {
+    batchFacts(range) {
+      const [from, to] = bounds(range);
+      const rows = stmt(REPORT_SQL.batchFacts).all(from, to, from, to, from, to, from, to) as Row[];
       return rows.map((r) => ({
         batchId: String(r.batch_id),
         job: typeof r.job === 'string' ? r.job : null,
@@ -87,7 +93,7 @@ export function createReportReads(stmt: (sql: string) => Stmt): ReportReads {
     },
     creditsCharged(range) {
       const [from, to] = bounds(range);
-      return Number((stmt(`SELECT COALESCE(SUM(credits), 0) AS total FROM (${CHARGES})`).get(from, to, from, to) as Row).total);
+      return Number((stmt(REPORT_SQL.creditsCharged).get(from, to, from, to) as Row).total);
     },
   };
 }

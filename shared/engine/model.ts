@@ -219,9 +219,9 @@ export const BatchSummarySchema = z.object({
   creditsSpent: z.number().nonnegative(),
   budget: z.number().nullable(),
   outputFolder: z.string(),
-  /** Its place in the submit queue: priority (higher first), then queueOrder (lower first). */
-  priority: z.number().int().default(0),
-  queueOrder: z.number().int().default(0),
+  /** Its place in the submit queue (engine: always set): priority (higher first), then queueOrder (lower first). */
+  priority: z.number().int().optional(),
+  queueOrder: z.number().int().optional(),
 });
 export type BatchSummary = z.infer<typeof BatchSummarySchema>;
 

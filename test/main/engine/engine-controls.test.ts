@@ -299,7 +299,7 @@ describe('engine controls', () => {
     await engine.start();
     const handlers = createBatchHandlers(engine);
     const summary = await handlers['batches:create'](
-      { ...spec(), parameters: {}, encode: { uploadSizePolicy: 'fit', stripMetadata: true }, budget: null, rerun: false, tryFirst: null, trialRest: null, source: { kind: 'manual' }, deliverables: [], inputs: { paths: [bed.input], recursive: false, mappings: [] }, output: { outputFolder: join(bed.dir.path, 'out'), namingTemplate: '{name}{ext}', collisionPolicy: 'suffix', sidecars: false, sidecar: 'none', metadata: 'keep', format: 'source', quality: 92, colour: 'srgb', folder: '', size: { fit: 'original' } } },
+      { ...spec(), parameters: {}, encode: { uploadSizePolicy: 'fit', stripMetadata: true }, budget: null, rerun: false, tryFirst: null, trialRest: null, source: { kind: 'manual' }, deliverables: [], priority: 0, inputs: { paths: [bed.input], recursive: false, mappings: [] }, output: { outputFolder: join(bed.dir.path, 'out'), namingTemplate: '{name}{ext}', collisionPolicy: 'suffix', sidecars: false, sidecar: 'none', metadata: 'keep', format: 'source', quality: 92, colour: 'srgb', folder: '', size: { fit: 'original' } } },
     );
     await waitForBatch(engine, summary.id);
     await new Promise((r) => setTimeout(r, 250));

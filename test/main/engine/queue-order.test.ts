@@ -76,7 +76,7 @@ describe('queue order across batches', () => {
     const moved = engine.moveBatch(b2.id, 'front');
     const sentBeforeMove = sent.length;
     expect(sentBeforeMove).toBeLessThan(6);
-    expect(moved.queueOrder).toBeLessThan(engine.getBatch(b1.id).queueOrder);
+    expect(moved.queueOrder).toBeLessThan(engine.getBatch(b1.id).queueOrder!);
     await waitForBatch(engine, b2.id);
     await waitForBatch(engine, b1.id);
     // What was sent before the move ran on; then the moved batch, every photo; then the rest of the first.

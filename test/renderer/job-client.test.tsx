@@ -2,12 +2,13 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BatchSpecInput } from '../../shared/engine/model';
-import { batch, estimate, standardBridge } from './helpers/fixtures';
-import { renderApp } from './helpers/render-app';
+import type { HotFolderConfig } from '../../shared/hotfolders/model';
+import { batch, estimate, hotFolder, standardBridge } from './helpers/fixtures';
+import { renderApp, showView } from './helpers/render-app';
 import { jobReport } from './helpers/reports';
 
 // Job and client on the batch form (issue 32 #4): typed or picked from the jobs and clients the reports know, sent
-// in the batch spec, shown in the summary, and kept for the next batch of the session.
+// in the batch spec, shown in the summary, and kept for the next batch of the session; a hot folder carries them too.
 
 afterEach(cleanup);
 
@@ -81,5 +82,37 @@ describe('job and client on the batch form', () => {
     await waitFor(() => expect(store.getState().view).toBe('queue'));
     const spec = fake.callsTo('batches:create')[0] as BatchSpecInput;
     expect('job' in spec || 'client' in spec).toBe(false);
+  });
+});
+
+describe('job and client of a hot folder', () => {
+  it('saves them trimmed with the folder, shows them when editing, and a cleared one as none', async () => {
+    const saved: HotFolderConfig[] = [];
+    const existing = hotFolder({}, { job: 'Smith wedding', client: 'Smith family' });
+    const fake = standardBridge({
+      'reports:byGroup': (q) => jobReport(q.by),
+      'hotFolders:list': () => [existing],
+      'hotFolders:save': (config) => { saved.push(config as HotFolderConfig); return hotFolder({}, config as HotFolderConfig); },
+    });
+    const { user } = await showView('hotFolders', fake);
+    await user.click(await screen.findByRole('button', { name: 'Edit incoming' }));
+    let dialog = screen.getByRole('dialog', { name: 'Edit hot folder' });
+    expect(within(dialog).getByRole('combobox', { name: 'Job' })).toHaveValue('Smith wedding');
+    const client = within(dialog).getByRole('combobox', { name: 'Client' });
+    expect(client).toHaveValue('Smith family');
+    await user.clear(client);
+    await user.click(within(dialog).getByRole('button', { name: 'Save hot folder' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatchObject({ id: 'h1', job: 'Smith wedding', client: null });
+
+    await user.click(screen.getByRole('button', { name: 'Add hot folder' }));
+    dialog = screen.getByRole('dialog', { name: 'New hot folder' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Folder to watch' }), '/watch/jones');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Workflow' }), 'color-grade');
+    await user.selectOptions(await within(dialog).findByRole('combobox', { name: /Look/ }), 'cool');
+    await user.type(within(dialog).getByRole('combobox', { name: 'Job' }), ' Jones portraits ');
+    await user.click(within(dialog).getByRole('button', { name: 'Save hot folder' }));
+    await waitFor(() => expect(saved).toHaveLength(2));
+    expect(saved[1]).toMatchObject({ path: '/watch/jones', job: 'Jones portraits', client: null });
   });
 });

@@ -7,6 +7,7 @@ import {
 import type { ExistingFilesPolicy, HotFolderConfig } from '../../../shared/hotfolders/model';
 import { Dialog } from '../../components/Dialog';
 import { FolderPickButton } from '../../components/FolderPickButton';
+import { JobClientFields } from '../../components/JobClientFields';
 import { formFromParameters, toParameters, validateForm } from '../../lib/form-model';
 import { baseName, formatCredits } from '../../lib/format';
 import { selectCurrentDetail } from '../../store/catalog-slice';
@@ -41,14 +42,17 @@ export interface EditorDraft {
   enabled: boolean;
   /** '' = the folder's own name in the studio ledger. */
   studioFolder: string;
+  /** The job and client of every batch the folder sends ('' = none). */
+  job: string;
+  client: string;
 }
 
 export function draftFrom(config: HotFolderConfig | null, defaults: { path?: string; outputFolder?: string | null; namingTemplate?: string }): EditorDraft {
   return config
-    ? { ...config, namingTemplate: config.namingTemplate ?? '', studioFolder: config.studioFolder ?? '' }
+    ? { ...config, namingTemplate: config.namingTemplate ?? '', studioFolder: config.studioFolder ?? '', job: config.job ?? '', client: config.client ?? '' }
     : {
       id: newId(), path: defaults.path ?? '', recursive: false, workflowId: '', outputFolder: defaults.outputFolder ?? '',
-      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', sidecar: 'none', rawPairs: 'jpeg', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false, studioFolder: '',
+      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', sidecar: 'none', rawPairs: 'jpeg', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false, studioFolder: '', job: '', client: '',
     };
 }
 
@@ -57,7 +61,7 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
   const workflows = useApp((s) => s.workflows);
   const detail = useApp(selectCurrentDetail);
   const form = useApp((s) => s.form);
-  const { saveHotFolder, selectWorkflow, replaceForm, revealFormErrors, borrowForm } = useActions();
+  const { saveHotFolder, selectWorkflow, replaceForm, revealFormErrors, borrowForm, noteJobClient } = useActions();
   // The editor uses the store's one generated form; the batch form being built on Workflows is restored on close.
   useEffect(() => borrowForm(), [borrowForm]);
   const [draft, setDraft] = useState<EditorDraft>(() => draftFrom(config, { path: initialPath, outputFolder: settings?.outputFolder }));
@@ -84,17 +88,22 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
       revealFormErrors();
       return;
     }
-    const { namingTemplate, studioFolder, ...rest } = draft;
+    const { namingTemplate, studioFolder, job, client, ...rest } = draft;
     const result = await saveHotFolder({
       ...rest,
       ...(arm ? { enabled: true } : {}),
       studioFolder: studioFolder.trim() || null,
+      job: job.trim() || null,
+      client: client.trim() || null,
       ...(namingTemplate.trim() ? { namingTemplate } : {}),
       parameters: ready && detail && form ? toParameters(detail, form) : {},
       imageField: form?.batchField ?? undefined,
     });
     if (result) setErrors(result);
-    else onClose();
+    else {
+      noteJobClient({ job, client });
+      onClose();
+    }
   };
 
   return (
@@ -159,6 +168,7 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
           onChange={(v) => set({ collisionPolicy: v })}
         />
       </div>
+      <JobClientFields value={draft} onChange={set} />
       <SelectField
         label="File format" id={ids.format} value={draft.outputFormat} options={OUTPUT_FORMATS} labels={FORMAT_LABELS}
         onChange={(v) => set({ outputFormat: v })}

@@ -6,7 +6,8 @@ import { describeDrift, recipeDrift } from '../../shared/recipes/recipe-seen';
 import type { WorkflowDetail, WorkflowParameters } from '../../shared/service/model';
 import type { Settings } from '../../shared/settings/schema';
 import { validateWorkflowParameters } from '../../shared/service/validate-request';
-import { formFromParameters, type FormState } from '../lib/form-model';
+import { canonicalJson } from '../../shared/canonical-json';
+import { formFromParameters, toParameters, type FormState } from '../lib/form-model';
 import type { BatchDraft } from './state';
 
 // Between the form and a recipe, both ways; pure, so the batch slice and the recipe slice say the same thing.
@@ -90,4 +91,17 @@ export function describePaidChanges(tried: RecipePaidParts, now: RecipePaidParts
   }
   if (tried.account !== now.account) changes.push('the service account paid from');
   return changes;
+}
+
+/**
+ * The parameters a batch from the form sends. While the form says what the recipe says, the recipe's own parameters,
+ * as `run --recipe` sends them: the engine's parameters hash, the done ledger and the fingerprint are then the same
+ * for the same recipe from the CLI and the app (the form spells out defaults a recipe may leave unsaid). A recipe the
+ * workflow no longer accepts, or a form changed since, sends the form's.
+ */
+export function sentParameters(detail: WorkflowDetail, form: FormState, recipe: Pick<Recipe, 'parameters'> | null): WorkflowParameters {
+  const fromForm = toParameters(detail, form);
+  if (!recipe || !validateWorkflowParameters(detail, recipe.parameters).ok) return fromForm;
+  const asForm = toParameters(detail, formFromParameters(detail, recipe.parameters));
+  return canonicalJson(asForm) === canonicalJson(fromForm) ? recipe.parameters : fromForm;
 }

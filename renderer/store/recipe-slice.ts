@@ -1,8 +1,9 @@
 import { asUiError, BridgeError, toUiError, unwrap, type UiError } from '../lib/errors';
 import { toParameters } from '../lib/form-model';
 import { selectCurrentDetail } from './catalog-slice';
-import { deliverableOptions, describePaidChanges, firstDeliverable, formFromRecipe } from './recipe-form';
+import { deliverableOptions, describePaidChanges, firstDeliverable, formFromRecipe, sentParameters } from './recipe-form';
 import type { RecipePaidParts } from '../../shared/recipes/fingerprint';
+import type { WorkflowParameters } from '../../shared/service/model';
 import type { RecipeSlice } from './recipe-state';
 import type { SliceCreator } from './state';
 
@@ -53,12 +54,12 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
       const budgetPerPhoto = kept?.budgetPerPhoto ?? null;
       return attempt(async () => {
         const { recipe, images } = await unwrap(bridge.recipes.save({
-          name, workflowId: detail.id, parameters: toParameters(detail, form), fixedImages: form.fixedImages,
+          name, workflowId: detail.id, parameters: sentParameters(detail, form, kept), fixedImages: form.fixedImages,
           budgetPerPhoto, deliverables, replace: options.replace ?? false,
         }));
         // The saved recipe is now the form's: its deliverables as stored (hashes filled in), the draft's choices in them.
         set((s) => ({
-          activeRecipe: { name: recipe.name, workflowId: recipe.workflowId, deliverables: recipe.deliverables, budgetPerPhoto: recipe.budgetPerPhoto, warnings: images.flatMap((i) => (i.message ? [i.message] : [])) },
+          activeRecipe: { name: recipe.name, workflowId: recipe.workflowId, parameters: recipe.parameters, deliverables: recipe.deliverables, budgetPerPhoto: recipe.budgetPerPhoto, warnings: images.flatMap((i) => (i.message ? [i.message] : [])) },
           draft: { ...s.draft, namingTemplate: null, outputFormat: null, metadataPolicy: null },
         }));
         get().notify('info', `Saved recipe “${recipe.name}”.`);
@@ -78,7 +79,7 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
           // The recipe's deliverable 1 speaks for the output until the user changes it in the form again.
           draft: { ...s.draft, namingTemplate: null, outputFormat: null, metadataPolicy: null, rerun: false },
           activeRecipe: {
-            name: recipe.name, workflowId: recipe.workflowId, deliverables: recipe.deliverables, budgetPerPhoto: recipe.budgetPerPhoto,
+            name: recipe.name, workflowId: recipe.workflowId, parameters: recipe.parameters, deliverables: recipe.deliverables, budgetPerPhoto: recipe.budgetPerPhoto,
             warnings: [...warnings, ...images.flatMap((i) => (i.message ? [i.message] : []))],
           },
         }));
@@ -123,11 +124,13 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
     }),
 
     applyRecipeOutput(spec) {
-      const { activeRecipe, draft, settings } = get();
-      if (!activeRecipe || activeRecipe.workflowId !== spec.workflowId) return spec;
+      const { activeRecipe, draft, settings, form } = get();
+      const detail = selectCurrentDetail(get());
+      if (!activeRecipe || activeRecipe.workflowId !== spec.workflowId || !detail || !form) return spec;
       const [first, ...rest] = activeRecipe.deliverables;
       return {
         ...spec,
+        parameters: sentParameters(detail, form, activeRecipe),
         output: { ...spec.output, ...deliverableOptions(firstDeliverable(first, draft, settings)) },
         deliverables: rest.map(deliverableOptions),
       } as typeof spec;
@@ -156,7 +159,7 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
       const trial = get().trials[batchId];
       if (!trial) return [];
       const changes: string[] = [];
-      const against = async (label: string, workflowId: string, parameters: ReturnType<typeof toParameters>, fixedImages: Record<string, string>) => {
+      const against = async (label: string, workflowId: string, parameters: WorkflowParameters, fixedImages: Record<string, string>) => {
         const now = await unwrap(bridge.recipes.fingerprint({ workflowId, parameters, fixedImages }));
         if (now.fingerprint !== trial.fingerprint) changes.push(`${label}: ${describePaidChanges(trial.parts, now.parts).join(', ')}`);
       };
@@ -165,14 +168,14 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
         const detail = await detailOf(recipe.workflowId);
         // Through the form, as a batch from it would send it: a recipe written in another shape is not a change.
         const { form } = formFromRecipe(detail, recipe);
-        await against(`recipe “${recipe.name}” as saved now`, detail.id, toParameters(detail, form), form.fixedImages);
+        await against(`recipe “${recipe.name}” as saved now`, detail.id, sentParameters(detail, form, recipe), form.fixedImages);
       } catch (error) {
         if (asUiError(error).code !== 'not_found') changes.push(`recipe “${trial.name}” could not be read (${asUiError(error).title})`);
       }
       const { activeRecipe, form } = get();
       const detail = selectCurrentDetail(get());
       if (activeRecipe?.name === trial.name && form && detail) {
-        await against('the form', detail.id, toParameters(detail, form), form.fixedImages).catch(() => undefined);
+        await against('the form', detail.id, sentParameters(detail, form, activeRecipe), form.fixedImages).catch(() => undefined);
       }
       return changes;
     },

@@ -2,6 +2,7 @@ import type { BatchSpecInput } from '../../shared/engine/model';
 import type { DeliverableDraft } from '../../shared/ipc/channels/recipes';
 import type { Recipe } from '../../shared/recipes/recipe';
 import type { RecipePaidParts } from '../../shared/recipes/fingerprint';
+import type { WorkflowParameters } from '../../shared/service/model';
 import type { UiError } from '../lib/errors';
 
 // The recipes slice's shape (docs/recipes.md, the app): kept beside state.ts so that file only joins it in.
@@ -11,6 +12,8 @@ export interface ActiveRecipe {
   /** Its saved name. */
   name: string;
   workflowId: string;
+  /** Its parameters as saved: sent as they are while the form says the same (recipe-form.ts sentParameters). */
+  parameters: WorkflowParameters;
   /** Deliverable 1 is the batch's output; the others are `spec.deliverables` (edited in the recipe editor). */
   deliverables: DeliverableDraft[];
   budgetPerPhoto: number | null;

@@ -150,6 +150,25 @@ describe('recipes on the Workflows screen', () => {
     expect(fake.callsTo('recipes:fingerprint')[0]).toEqual({ workflowId: 'caption-watermark', parameters: spec.parameters, fixedImages: {} });
   });
 
+  it('sends a recipe\'s own parameters while the form says the same (as run --recipe does), the form\'s once changed', async () => {
+    const user = userEvent.setup();
+    // Saved by the CLI: only the caption; the form spells out the defaults (position bottom, style shadow).
+    const { fake } = recipeBridge([captionRecipe({ parameters: { texts: { caption: 'Hello' } } })], {
+      'batches:estimate': () => estimate({ workflowId: 'caption-watermark' }),
+    });
+    renderApp(fake);
+    await pick(user, 'Client A web');
+    await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/p/shoot{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+    await screen.findByRole('dialog', { name: 'Batch summary' });
+    expect((fake.callsTo('batches:estimate').at(-1) as { parameters: unknown }).parameters).toEqual({ texts: { caption: 'Hello' } });
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await user.type(screen.getByRole('textbox', { name: /Caption/ }), '!');
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+    await waitFor(() => expect((fake.callsTo('batches:estimate').at(-1) as { parameters: unknown }).parameters)
+      .toEqual({ texts: { caption: 'Hello!', position: 'bottom' }, switchSelections: { style: ['shadow'] } }));
+  });
+
   it('edits the deliverables: adds one (up to 8), removes one, and saves the recipe with them', async () => {
     const user = userEvent.setup();
     const { fake } = recipeBridge([captionRecipe()]);

@@ -1,5 +1,4 @@
 import { asUiError, BridgeError, toUiError, unwrap, type UiError } from '../lib/errors';
-import { toParameters } from '../lib/form-model';
 import { selectCurrentDetail } from './catalog-slice';
 import { deliverableOptions, describePaidChanges, firstDeliverable, formFromRecipe, sentParameters } from './recipe-form';
 import type { RecipePaidParts } from '../../shared/recipes/fingerprint';

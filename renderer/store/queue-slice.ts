@@ -38,10 +38,15 @@ function mergeItems(list: ItemView[], changed: ItemView[]): ItemView[] {
   return next;
 }
 
-// Newest first. ISO timestamps sort as plain strings; localeCompare would load ICU's collation data on a page's first
-// use (tens of ms, at start when there are batches) for nothing.
+// Open batches first, in the order the engine submits them (priority, then queue order: docs/engine.md "Queue
+// order"), so a move shows where the batch went; then the finished ones newest first. ISO timestamps sort as plain
+// strings; localeCompare would load ICU's collation data on a page's first use (tens of ms) for nothing.
+const isOpen = (b: BatchSummary) => b.state === 'running' || b.state === 'paused';
+const newestFirst = (a: BatchSummary, b: BatchSummary) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0);
+const submitOrder = (a: BatchSummary, b: BatchSummary) =>
+  (b.priority ?? 0) - (a.priority ?? 0) || (a.queueOrder ?? 0) - (b.queueOrder ?? 0) || newestFirst(a, b);
 const orderOf = (batches: Record<string, BatchSummary>) =>
-  Object.values(batches).sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0)).map((b) => b.id);
+  Object.values(batches).sort((a, b) => Number(isOpen(b)) - Number(isOpen(a)) || (isOpen(a) ? submitOrder(a, b) : newestFirst(a, b))).map((b) => b.id);
 
 export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => {
   const control = async (run: () => Promise<BatchSummary>) => {
@@ -185,6 +190,7 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
     cancelItem: (itemId) => itemAction(() => unwrap(bridge.items.cancel({ itemId }))),
     resubmitItem: (itemId, acknowledgeMayChargeTwice) =>
       itemAction(() => unwrap(bridge.items.resubmit({ itemId, acknowledgeMayChargeTwice }))),
+    moveBatch: (batchId, to) => control(() => unwrap(bridge.batches.move({ batchId, to }))),
     async moveToFront(batchId, itemIds) {
       try {
         await unwrap(bridge.items.reorder({ batchId, itemIds, beforeItemId: null }));

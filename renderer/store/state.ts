@@ -143,7 +143,7 @@ export interface BatchItems {
 
 export interface QueueSlice {
   batches: Record<string, BatchSummary>;
-  /** Newest first. */
+  /** Open batches in submit order (priority, then queue order), then the finished ones newest first. */
   batchOrder: string[];
   selectedBatchId: string | null;
   itemsByBatch: Record<string, BatchItems>;
@@ -170,6 +170,8 @@ export interface QueueSlice {
   /** Only after the user confirmed they understand it may be charged twice. */
   resubmitItem(itemId: string, acknowledgeMayChargeTwice: true): Promise<void>;
   moveToFront(batchId: string, itemIds: string[]): Promise<void>;
+  /** Queue order across batches: before (front) or after (back) every other open batch; sent photos run on. */
+  moveBatch(batchId: string, to: 'front' | 'back'): Promise<void>;
 }
 
 export interface StudioPasswordOutcome {

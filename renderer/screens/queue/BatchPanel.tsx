@@ -14,14 +14,23 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { TrialChanges } from '../recipes/TrialChanges';
 import { RadioGroup } from '../../components/RadioGroup';
 
+/** Where an open batch is among the open ones, in submit order (the store's batchOrder puts them first). */
+function useQueuePlace(batchId: string): { at: number; of: number } {
+  const order = useApp((s) => s.batchOrder);
+  const batches = useApp((s) => s.batches);
+  const open = order.filter((id) => batches[id]?.state === 'running' || batches[id]?.state === 'paused');
+  return { at: open.indexOf(batchId) + 1, of: open.length };
+}
+
 function count(batch: BatchSummary, ...states: (keyof BatchSummary['counts'])[]): number {
   return states.reduce((sum, s) => sum + (batch.counts[s] ?? 0), 0);
 }
 
 export function BatchPanel({ batch }: { batch: BatchSummary }) {
   const filter = useApp((s) => s.statusFilter);
-  const { pauseBatch, resumeBatch, cancelBatch, retryFailed, continueTrial, setStatusFilter, openReview, providerReport } = useActions();
+  const { pauseBatch, resumeBatch, cancelBatch, retryFailed, continueTrial, setStatusFilter, openReview, providerReport, moveBatch } = useActions();
   const open = batch.state === 'running' || batch.state === 'paused';
+  const queue = useQueuePlace(batch.id);
   const failed = count(batch, 'failed');
   const saved = count(batch, 'saved');
   const unknown = count(batch, 'unknown');
@@ -58,6 +67,12 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
           {batch.state === 'cancelled' && notStarted > 0 && (
             <button type="button" className="btn btn-primary" onClick={() => void resumeBatch(batch.id)}>Resume ({photos(notStarted)})</button>
           )}
+          {open && queue.of > 1 && (
+            <>
+              <button type="button" className="btn" disabled={queue.at === 1} title="Its photos are sent next; photos already at the service finish first" onClick={() => void moveBatch(batch.id, 'front')}>Move to front</button>
+              <button type="button" className="btn" disabled={queue.at === queue.of} title="The other batches' photos are sent first" onClick={() => void moveBatch(batch.id, 'back')}>Move to back</button>
+            </>
+          )}
           {open && <button type="button" className="btn" onClick={() => setConfirm('cancel')}>Cancel batch</button>}
           {failed > 0 && <button type="button" className="btn" onClick={() => setConfirm('retry')}>Retry failed ({failed})</button>}
           {noResult > 0 && (
@@ -88,6 +103,7 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
         <p className="muted batch-detail">{badge.detail}</p>
         <dl className="stat-row">
           {open && <div><dt>Done</dt><dd>{percent(badge.fill)}</dd></div>}
+          {open && queue.of > 1 && <div><dt>In the queue</dt><dd>{queue.at} of {queue.of}{batch.priority ? ` · priority ${batch.priority}` : ''}</dd></div>}
           <div><dt>Saved</dt><dd>{saved} / {batch.total}</dd></div>
           <div><dt>Time left</dt><dd>{open ? formatEta(batch.etaMs) : '—'}</dd></div>
           <div><dt>Credits</dt><dd>{formatCredits(batch.creditsSpent)} <span className="muted">of {batch.creditCost}</span></dd></div>

@@ -21,7 +21,8 @@ export interface DeliverableFrame {
 
 /** The frame for a result of `width`×`height` (upright), or null when the deliverable is the result's own size. */
 export function deliverableFrame(width: number, height: number, size: DeliverableSize | undefined): DeliverableFrame | null {
-  if (!size || size.fit === 'original') return null;
+  // A header without a size (never seen from a decodable result) is left as it is rather than guessed at.
+  if (!size || size.fit === 'original' || !(width > 0 && height > 0)) return null;
   if (size.fit === 'long-edge') return scaled(width, height, size.longEdge / Math.max(width, height));
   if (size.fit === 'contain') return scaled(width, height, Math.min(size.width / width, size.height / height));
   // cover: scaled down to fill W×H when the result is at least that large both ways, else cropped to W:H unscaled.

@@ -34,6 +34,8 @@ export interface FollowerContext {
 /** Whether the owner's results are the files this item would write: same output settings, same folder. */
 function sameDeliverable(item: ItemRecord, batch: BatchRecord, owner: { item: ItemRecord; batch: BatchRecord }): boolean {
   return JSON.stringify(owner.batch.spec.output) === JSON.stringify(batch.spec.output)
+    && JSON.stringify(owner.batch.spec.deliverables ?? []) === JSON.stringify(batch.spec.deliverables ?? [])
+    && owner.batch.spec.job === batch.spec.job && owner.batch.spec.client === batch.spec.client
     && destinationFolder(owner.batch, owner.item) === destinationFolder(batch, item);
 }
 

@@ -3,7 +3,8 @@ import { dirname } from 'node:path';
 import { isAppError } from '../../../shared/errors';
 import { savedEntry } from '../journal/done-ledger';
 import { lostEntryOf, updateWithLedger } from './done-record';
-import type { ItemRecord } from '../journal/types';
+import type { BatchRecord, ItemRecord } from '../journal/types';
+import { deliverableCount, slotOf } from '../../../shared/engine/deliverables';
 import { learnDuration } from './poll-timing';
 import { nowMs } from './clock';
 import { BACKOFF, backoffDelay } from '../service/retry';
@@ -176,7 +177,7 @@ export class DownloadPool {
     const item = this.core.o.journal.getItem(itemId);
     if (!cache || !item?.executionId) return 0;
     let bytes = 0;
-    for (let n = item.outputs.length; n < item.resultUrls.length; n++) {
+    for (let n = firstUnsavedResult(item, this.core.batch(item.batchId)); n < item.resultUrls.length; n++) {
       const path = await cache.get(item.executionId, n);
       if (path) bytes += (await stat(path).catch(() => null))?.size ?? 0;
     }
@@ -187,7 +188,7 @@ export class DownloadPool {
   private async allKept(item: ItemRecord): Promise<boolean> {
     const { cache } = this.saverDeps;
     if (!cache || !item.executionId || item.resultUrls.length === 0) return false;
-    for (let n = item.outputs.length; n < item.resultUrls.length; n++) if (!(await cache.get(item.executionId, n))) return false;
+    for (let n = firstUnsavedResult(item, this.core.batch(item.batchId)); n < item.resultUrls.length; n++) if (!(await cache.get(item.executionId, n))) return false;
     return true;
   }
 
@@ -237,4 +238,9 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** The first result of an item with a deliverable still to write (each result becomes one file per deliverable). */
+function firstUnsavedResult(item: ItemRecord, batch: BatchRecord): number {
+  return slotOf(item.outputs.length, deliverableCount(batch.spec)).result;
 }

@@ -2,15 +2,17 @@ import { extname, join } from 'node:path';
 import type { BatchSpec } from '../../../shared/engine/model';
 import { statesOf } from '../../../shared/engine/item-states';
 import {
-  expectedExtension, nameKey, namingSourceOf, planOutputNames, safeRelDir, sourceExtension, usesCaptureTokens,
+  expectedExtension, nameKey, namingSourceOf, planOutputNames, sourceExtension, usesCaptureTokens,
   type NamingItem, type NamingOutput, type PlannedOutput,
 } from '../../../shared/naming';
-import { captureTokens, type CaptureInfo } from '../images/capture';
+import { captureTokens } from '../images/capture';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { existingNames, relativeInside } from '../images/output-names';
 import type { Journal } from '../journal/journal';
 import type { BatchRecord, ItemRecord, NewItem } from '../journal/types';
 import type { NamePlanCache } from './name-plan-cache';
+import { deliverableCount, deliverablesOf, outputsOfDeliverable } from '../../../shared/engine/deliverables';
+import { deliverableRelDir, type CaptureReader } from './deliverable-folder';
 
 // The engine's two uses of the namer: the estimate's preview (before anything runs) and the saver's final name
 // (when a result is in hand). Both plan every item of the batch the same way, so the preview is what gets written.
@@ -30,8 +32,7 @@ function namingItemOf(
   };
 }
 
-/** Reads a source's capture info (the engine's ExifTool, cached per file). */
-export type CaptureReader = (source: string) => Promise<CaptureInfo | null>;
+export type { CaptureReader } from './deliverable-folder';
 
 /**
  * Each item's {capture_date} {capture_time} {camera}, read once per source and only when the template uses them
@@ -62,9 +63,11 @@ export async function previewOutputNames(
   const fieldOrder = imageFieldOrder(workflow);
   const runnable = items.filter((i) => i.state === 'pending').sort((a, b) => a.position - b.position);
   const captured = await captureTokensOf(spec.output.namingTemplate, runnable, fieldOrder, capture);
-  const namingItems = runnable.map((item) => namingItemOf(item, fieldOrder, predicted(item, fieldOrder, spec.output.format), null, captured.get(item.id)));
+  // The first deliverable's folder (spec.output.folder) comes before each photo's own sub-folder.
+  const relDirs = await Promise.all(runnable.map((item) => deliverableRelDir(spec, 0, item, fieldOrder, capture)));
+  const namingItems = runnable.map((item, i) => namingItemOf({ ...item, relDir: relDirs[i]! }, fieldOrder, predicted(item, fieldOrder, spec.output.format), null, captured.get(item.id)));
   const out = spec.output.outputFolder;
-  const existing = await existingNames(out, runnable.map((i) => i.relDir));
+  const existing = await existingNames(out, relDirs);
   const protectedNames = relativeInside(out, items.flatMap((i) => Object.values(i.sources)));
   const plan = planOutputNames(namingItems.slice(), {
     template: spec.output.namingTemplate, workflow: workflow.id, total: runnable.length, at, policy: spec.output.collisionPolicy, protectedNames,
@@ -79,51 +82,63 @@ export async function previewOutputNames(
 }
 
 /**
- * The name for result `n` (0-based) of `item`, whose real extension is now known. Other items of the batch in the
- * same folder take part as in the preview: saved ones keep the names they have, the rest are planned with their
- * predicted extension (corrected by what the service returned for earlier results of the same kind), so who gets
- * the plain name does not depend on which download finished first. The folder's plan is reused from `cache` while
- * its assumptions hold; `takenMeanwhile` (names found taken when placing) forces a fresh look at the folder.
+ * The name for result `n` (0-based) of `item` in deliverable `deliverable` (0: the batch's own output), whose real
+ * extension is now known. Other items of the batch in the same folder take part as in the preview: saved ones keep
+ * the names they have, the rest are planned with their predicted extension (corrected by what the service returned
+ * for earlier results of the same kind), so who gets the plain name does not depend on which download finished
+ * first. Each deliverable is planned on its own (its folder, template and format; its own outputs of each item).
+ * The folder's plan is reused from `cache` while its assumptions hold; `takenMeanwhile` (names found taken when
+ * placing) forces a fresh look at the folder.
  */
 export async function planResultName(
   journal: Journal, batch: BatchRecord, item: ItemRecord, n: number, ext: string, total: number,
-  options: { originals: Iterable<string>; takenMeanwhile: readonly string[]; cache: NamePlanCache; capture?: CaptureReader },
+  options: { originals: Iterable<string>; takenMeanwhile: readonly string[]; cache: NamePlanCache; capture?: CaptureReader; deliverable?: number },
 ): Promise<PlannedOutput> {
   const { cache } = options;
+  const d = options.deliverable ?? 0;
+  const count = deliverableCount(batch.spec);
+  const target = deliverablesOf(batch.spec)[d]!;
+  const planKey = d === 0 ? batch.id : `${batch.id}#${d}`;
   const fieldOrder = imageFieldOrder(batch.workflow);
-  const relDir = safeRelDir(item.relDir);
-  const extsOf = (record: ItemRecord, count: number, fallback: string) =>
-    Array.from({ length: Math.max(1, count) }, (_, i) => (i < record.outputs.length ? extname(record.outputs[i]!).toLowerCase() : fallback));
+  const own = (record: ItemRecord) => outputsOfDeliverable(record.outputs, d, count);
+  const relDirOf = (record: ItemRecord) => deliverableRelDir(batch.spec, d, record, fieldOrder, options.capture);
+  const relDir = await relDirOf(item);
+  const extsOf = (record: ItemRecord, resultCount: number, fallback: string) => {
+    const outputs = own(record);
+    return Array.from({ length: Math.max(1, resultCount) }, (_, i) => (i < outputs.length ? extname(outputs[i]!).toLowerCase() : fallback));
+  };
   const exts = extsOf(item, item.resultUrls.length, ext);
-  cache.learn(batch.id, sourceExtension(namingSourceOf(item.sources, fieldOrder)), ext);
+  cache.learn(planKey, sourceExtension(namingSourceOf(item.sources, fieldOrder)), ext);
   // Only what the template uses can invalidate a plan (an execution id arriving does not, unless it is in the name).
-  const template = batch.spec.output.namingTemplate;
+  const template = target.namingTemplate;
   const executionOf = (record: ItemRecord) => (template.includes('{execution}') ? record.executionId : null);
   const positionOf = (record: ItemRecord) => (template.includes('{index}') ? record.position : 0);
-  const labelsOf = (record: ItemRecord, count: number) => Array.from({ length: count }, (_, i) => record.resultLabels[i] ?? null);
+  const labelsOf = (record: ItemRecord, labelCount: number) => Array.from({ length: labelCount }, (_, i) => record.resultLabels[i] ?? null);
   const assumed = { exts, labels: labelsOf(item, exts.length), execution: executionOf(item), position: positionOf(item) };
   if (options.takenMeanwhile.length === 0) {
-    const cached = cache.lookup(batch.id, relDir, item.id, n, assumed);
+    const cached = cache.lookup(planKey, relDir, item.id, n, assumed);
     if (cached) return cached;
   }
 
   const out = batch.outputFolder;
-  const siblings = journal.itemsInStates(batch.id, NAMED_STATES).filter((s) => s.id !== item.id && safeRelDir(s.relDir) === relDir);
-  const ownOutputs = new Set(relativeInside(out, [...siblings.flatMap((s) => s.outputs), ...item.outputs]).map(nameKey));
-  const unsaved = siblings.filter((s) => s.outputs.length === 0);
-  const protectedNames = [...relativeInside(out, options.originals), ...relativeInside(out, siblings.filter((s) => s.outputs.length > 0).flatMap((s) => s.outputs))];
+  const named = journal.itemsInStates(batch.id, NAMED_STATES).filter((s) => s.id !== item.id);
+  const namedDirs = await Promise.all(named.map(relDirOf));
+  const siblings = named.filter((_, i) => namedDirs[i] === relDir);
+  const ownOutputs = new Set(relativeInside(out, [...siblings.flatMap(own), ...own(item)]).map(nameKey));
+  const unsaved = siblings.filter((s) => own(s).length === 0);
+  const protectedNames = [...relativeInside(out, options.originals), ...relativeInside(out, siblings.filter((s) => own(s).length > 0).flatMap(own))];
   const existing = (await existingNames(out, [relDir])).filter((name) => !ownOutputs.has(nameKey(name))).concat(options.takenMeanwhile);
   const predictedExt = (record: ItemRecord) => {
     const source = namingSourceOf(record.sources, fieldOrder);
-    return cache.learnedExt(batch.id, sourceExtension(source)) ?? expectedExtension(source, batch.spec.output.format);
+    return cache.learnedExt(planKey, sourceExtension(source)) ?? expectedExtension(source, target.format);
   };
   const planned = [{ record: item, exts }, ...unsaved.map((s) => ({ record: s, exts: extsOf(s, s.resultUrls.length, predictedExt(s)) }))];
-  const outputsOf = (record: ItemRecord, e: readonly string[]) => e.map((ext, i) => ({ ext, label: record.resultLabels[i] ?? null }));
+  const outputsOf = (record: ItemRecord, e: readonly string[]) => e.map((x, i) => ({ ext: x, label: record.resultLabels[i] ?? null }));
   const captured = await captureTokensOf(template, planned.map((p) => p.record), fieldOrder, options.capture);
-  const plan = planOutputNames(planned.map(({ record, exts: e }) => namingItemOf(record, fieldOrder, outputsOf(record, e), record.executionId, captured.get(record.id))), {
+  const plan = planOutputNames(planned.map(({ record, exts: e }) => namingItemOf({ ...record, relDir }, fieldOrder, outputsOf(record, e), record.executionId, captured.get(record.id))), {
     template, workflow: batch.workflow.id, total, at: new Date(batch.createdAt), policy: batch.spec.output.collisionPolicy, protectedNames,
   }, existing);
-  cache.store(batch.id, relDir, new Map(plan.map((p, i) => [p.key, {
+  cache.store(planKey, relDir, new Map(plan.map((p, i) => [p.key, {
     outputs: p.outputs, exts: planned[i]!.exts, labels: labelsOf(planned[i]!.record, planned[i]!.exts.length), execution: executionOf(planned[i]!.record), position: positionOf(planned[i]!.record),
   }])));
   return plan[0]!.outputs[n]!;

@@ -137,21 +137,25 @@ export async function download(deps: SaverDeps, item: ItemRecord, n: number, tem
 
 export type Placed = { kind: 'placed'; path: string } | { kind: 'skipped'; reason: string };
 
+/** Which file of an item is placed: result `result`'s deliverable `deliverable` (the last of that result or not). */
+export interface SaveSlot { result: number; deliverable: number; lastOfResult: boolean }
+
 /** Gives the finished temp its final name from the one namer (planned again when someone took it meanwhile). */
-export async function place(deps: SaverDeps, item: ItemRecord, batch: BatchRecord, outputs: string[], n: number, temp: string, format: string,
+export async function place(deps: SaverDeps, item: ItemRecord, batch: BatchRecord, outputs: string[], slot: SaveSlot, temp: string, format: string,
   total: number, folder: string, notes: SaveNotes, stopIfAborted: () => void): Promise<Placed> {
+  const n = slot.result;
   const takenMeanwhile: string[] = [];
   let lastName = '';
   for (let attempt = 0; attempt < 20; attempt++) {
     const planned = await planResultName(deps.journal, batch, { ...item, outputs }, n, extensionForFormat(format), total, {
-      originals: deps.originalsOf(batch.id), takenMeanwhile, cache: deps.namePlans, capture: deps.metadata?.capture,
+      originals: deps.originalsOf(batch.id), takenMeanwhile, cache: deps.namePlans, capture: deps.metadata?.capture, deliverable: slot.deliverable,
     });
     const destination = absoluteOf(batch.outputFolder, planned.relPath);
     lastName = planned.fileName;
     if (planned.action === 'skip') {
       await outputFs.unlink(temp).catch(() => undefined);
       deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });
-      if (deps.cache && item.executionId) await deps.cache.markSaved(item.executionId, n);
+      if (deps.cache && item.executionId && slot.lastOfResult) await deps.cache.markSaved(item.executionId, n);
       return { kind: 'skipped', reason: `not saved: ${destination} already exists (collision policy "skip")` };
     }
     stopIfAborted(); // the last moment: once its final name is journalled, the result is placed and recorded

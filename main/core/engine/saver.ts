@@ -13,7 +13,10 @@ import type { SaverDeps } from './saver-deps';
 import { MetadataWriterEnded, type Provenance, type ResultMetadataWriter } from '../images/result-metadata';
 import { writeSidecar, type SidecarContext } from '../images/sidecar';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
-import { sidecarKindOf } from '../../../shared/engine/model';
+import { sidecarKindOf, type MetadataPolicy } from '../../../shared/engine/model';
+import { deliverableCount, deliverablesOf, resolveDeliverableFolder, slotOf } from '../../../shared/engine/deliverables';
+import { deliverableRelDir } from './deliverable-folder';
+import { WatermarkUnavailable } from '../images/watermark';
 
 // Downloads an item's results and saves each one safely. Progress is journalled per result: the temp path before
 // any byte is written, the final path once the temp is verified, the output list once it is in place — so recovery
@@ -23,8 +26,16 @@ export type { SaverDeps } from './saver-deps';
 
 export { DownloadRetry, OutputUnwritable, ResultUrlGone, SaveAbandoned, SaveFailure } from './save-errors';
 
-export function destinationFolder(batch: Pick<BatchRecord, 'outputFolder'>, item: Pick<ItemRecord, 'relDir'>): string {
-  return resolve(batch.outputFolder, ...safeRelDir(item.relDir).split('/'));
+/** The batch's first deliverable's folder for an item, when it names no capture date (sweeps and followers use it). */
+export function destinationFolder(batch: Pick<BatchRecord, 'outputFolder'> & { spec: Pick<BatchRecord['spec'], 'output' | 'job' | 'client'> }, item: Pick<ItemRecord, 'relDir'>): string {
+  const folder = resolveDeliverableFolder(batch.spec.output.folder ?? '', { job: batch.spec.job, client: batch.spec.client });
+  return resolve(batch.outputFolder, ...[folder, safeRelDir(item.relDir)].join('/').split('/'));
+}
+
+/** Where deliverable `d` of an item is written (its folder's tokens filled in, a capture date read when asked). */
+async function deliverableFolder(deps: SaverDeps, batch: BatchRecord, item: ItemRecord, d: number): Promise<string> {
+  const relDir = await deliverableRelDir(batch.spec, d, item, imageFieldOrder(batch.workflow), deps.metadata?.capture);
+  return resolve(batch.outputFolder, ...relDir.split('/'));
 }
 
 /** A sub-folder kept from the inputs must not lead out of the output folder through a symlink (someone else's, say). */
@@ -43,9 +54,12 @@ export async function recoverPlacement(deps: SaverDeps, item: ItemRecord, batch:
     const result = await finishPlacement(item.pendingTemp, item.pendingFinal).catch(() => 'missing' as const);
     if (result === 'placed') {
       const outputs = [...item.outputs, item.pendingFinal];
-      await writeSidecar(sidecarKindOf(batch.spec.output), deps.metadata, item.pendingFinal, sidecarContext(batch, item));
+      const count = deliverableCount(batch.spec);
+      const slot = slotOf(item.outputs.length, count);
+      await writeSidecar(sidecarKindOf(deliverablesOf(batch.spec)[slot.deliverable]!), deps.metadata, item.pendingFinal, sidecarContext(batch, item));
       deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
-      if (deps.cache && item.executionId) await deps.cache.markSaved(item.executionId, item.outputs.length);
+      // The kept bytes serve the result's further deliverables: evictable only once its last one is placed.
+      if (deps.cache && item.executionId && slot.deliverable === count - 1) await deps.cache.markSaved(item.executionId, slot.result);
       return { ...item, outputs, pendingTemp: null, pendingFinal: null };
     }
     await unlink(item.pendingTemp).catch(() => undefined);
@@ -64,7 +78,6 @@ export async function recoverPlacement(deps: SaverDeps, item: ItemRecord, batch:
  * take it) and the output written from there, so a refused write costs no download and no execution.
  */
 export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: BatchRecord, total: number, signal?: AbortSignal): Promise<SaveOutcome> {
-  const folder = destinationFolder(batch, item);
   const outputs = [...item.outputs];
   const warnings: string[] = [];
   const notes: SaveNotes = { cacheProblem: null };
@@ -72,10 +85,17 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
     if (signal?.aborted) throw new SaveAbandoned('the save was abandoned (batch cancelled or engine stopping)');
   };
   const cache = deps.cache ?? null;
-  for (let n = outputs.length; n < item.resultUrls.length; n++) {
+  const deliverables = deliverablesOf(batch.spec);
+  const count = deliverables.length;
+  // One slot per result and deliverable (result 0's deliverables first): 1 execution → N files, none paid again.
+  for (let k = outputs.length; k < item.resultUrls.length * count; k++) {
+    const { result: n, deliverable: d } = slotOf(k, count);
+    const output = deliverables[d]!;
+    const lastOfResult = d === count - 1;
     stopIfAborted();
     // Never recreate a missing output folder: an unplugged drive's mount point would get a copy on the system disk.
     await requireOutputFolder(batch.outputFolder, notes);
+    const folder = await deliverableFolder(deps, batch, item, d);
     await requireInsideOutput(folder, batch.outputFolder);
     const temp = tempPathFor(folder, item.id);
     deps.journal.updateItem(item.id, { pendingTemp: temp, pendingFinal: null });
@@ -96,27 +116,30 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
         throw new DownloadRetry(`${fromCache ? 'kept' : 'downloaded'} result does not decode (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
       }
       stopIfAborted();
-      // The result becomes the file the user asked for: their format and quality, a colour profile, their DPI.
+      // The result becomes the file the user asked for: their format, quality, size, colour profile, DPI, watermark.
       const original = localOriginalOf(batch, item);
-      const output = batch.spec.output;
       let finished: FinishedResult;
       try {
         // The format from the same source the namer uses (a URL input's own extension too), so the name promised holds.
         const format = resultFormatOf(namingSourceOf(item.sources, imageFieldOrder(batch.workflow)) ?? '', output.format);
-        finished = await finishResult(source, temp, { format, quality: output.quality, colour: output.colour }, await readOriginalLook(original));
+        finished = await finishResult(source, temp, {
+          format, quality: output.quality, colour: output.colour, size: output.size, ...(output.watermark ? { watermark: output.watermark } : {}),
+        }, await readOriginalLook(original));
       } catch (error) {
-        if (errnoOf(error)) throw await classifyWriteError(error, folder, batch.outputFolder, notes);
+        if (errnoOf(error) && !(error instanceof WatermarkUnavailable)) throw await classifyWriteError(error, folder, batch.outputFolder, notes);
+        // The recipe's watermark is not there as saved: the user's to fix; the paid result waits in the cache.
+        if (error instanceof WatermarkUnavailable) throw new SaveFailure(`not saved: ${error.message}`, { cause: error });
         throw new DownloadRetry(`the result could not be converted (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
       }
       stopIfAborted();
       const { format } = finished;
       if (deps.metadata) {
-        let problems = await writeMetadata(deps.metadata, temp, batch, item, finished);
+        let problems = await writeMetadata(deps.metadata, temp, batch, item, finished, output.metadata);
         if (problems.length > 0) {
           // ExifTool says "cannot write" without an errno: a full or read-only folder is a pause, not a lost tag. A
           // disk that was full only for a moment (other saves' temps, since removed) gets the metadata written again.
           await throwIfUnwritable(folder, batch.outputFolder, notes);
-          problems = await writeMetadata(deps.metadata, temp, batch, item, finished);
+          problems = await writeMetadata(deps.metadata, temp, batch, item, finished, output.metadata);
           if (problems.length > 0) await throwIfUnwritable(folder, batch.outputFolder, notes);
         }
         warnings.push(...problems);
@@ -125,13 +148,14 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       await narrowResultMode(temp, folder, original);
       // Looked at again just before the final name: the sub-folder may have been swapped for a link meanwhile.
       await requireInsideOutput(folder, batch.outputFolder);
-      const placed = await place(deps, item, batch, outputs, n, temp, format, total, folder, notes, stopIfAborted);
+      const placed = await place(deps, item, batch, outputs, { result: n, deliverable: d, lastOfResult }, temp, format, total, folder, notes, stopIfAborted);
       if (placed.kind === 'skipped') return placed;
-      const sidecarProblem = await writeSidecar(sidecarKindOf(batch.spec.output), deps.metadata, placed.path, sidecarContext(batch, item));
+      const sidecarProblem = await writeSidecar(sidecarKindOf(output), deps.metadata, placed.path, sidecarContext(batch, item));
       if (sidecarProblem) warnings.push(sidecarProblem);
       outputs.push(placed.path);
       deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
-      if (cache && item.executionId) await cache.markSaved(item.executionId, n);
+      // Kept until the result's last deliverable is written: the others are made from the same bytes, not a download.
+      if (cache && item.executionId && lastOfResult) await cache.markSaved(item.executionId, n);
       deps.onPhase?.('save', performance.now() - downloadedAt);
     } catch (error) {
       await removeTemp(temp);
@@ -143,11 +167,12 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
 }
 
 /** The original's metadata and the provenance onto the result (the first image field's file is the original). */
-async function writeMetadata(writer: ResultMetadataWriter, temp: string, batch: BatchRecord, item: ItemRecord, size: { width: number; height: number }): Promise<string[]> {
+async function writeMetadata(writer: ResultMetadataWriter, temp: string, batch: BatchRecord, item: ItemRecord, size: { width: number; height: number },
+  policy: MetadataPolicy): Promise<string[]> {
   const local = localOriginalOf(batch, item);
   try {
     const { warnings } = await writer.apply(temp, {
-      source: local, policy: batch.spec.output.metadata ?? 'keep', width: size.width, height: size.height, provenance: provenanceOf(batch, item),
+      source: local, policy, width: size.width, height: size.height, provenance: provenanceOf(batch, item),
     });
     return warnings;
   } catch (error) {

@@ -1,0 +1,48 @@
+import { safeRelDir } from '../naming';
+import type { BatchSpec, OutputOptions } from './model';
+
+// One paid result, N files: a batch's deliverables are its output (deliverable 0) and spec.deliverables (1…N-1).
+// An item's journalled outputs list every file in "slot" order — result 0's deliverables 0…N-1, then result 1's —
+// so how far a save got is one number (outputs.length) whatever the crash, and recovery finishes the next slot.
+
+/** What one deliverable makes of each result, with the batch-wide parts (output folder, collision policy) filled in. */
+export type ResolvedDeliverable = Omit<OutputOptions, 'sidecars'> & { sidecars: boolean };
+
+/** The batch's deliverables, first its own output. */
+export function deliverablesOf(spec: Pick<BatchSpec, 'output'> & { deliverables?: BatchSpec['deliverables'] }): ResolvedDeliverable[] {
+  const { outputFolder, collisionPolicy } = spec.output;
+  return [spec.output, ...(spec.deliverables ?? []).map((d) => ({ ...d, outputFolder, collisionPolicy, sidecars: false }))];
+}
+
+/** How many files each result becomes. */
+export const deliverableCount = (spec: Pick<BatchSpec, 'output'> & { deliverables?: BatchSpec['deliverables'] }): number =>
+  1 + (spec.deliverables?.length ?? 0);
+
+/** Which result and which deliverable slot `k` of an item's outputs is. */
+export const slotOf = (k: number, count: number): { result: number; deliverable: number } =>
+  ({ result: Math.floor(k / count), deliverable: k % count });
+
+/** The outputs of one deliverable, in result order. */
+export const outputsOfDeliverable = <T>(outputs: readonly T[], deliverable: number, count: number): T[] =>
+  outputs.filter((_, k) => k % count === deliverable);
+
+/** A token's value as one folder name: no separators or characters file systems refuse. */
+function folderValue(value: string | undefined, missing: string): string {
+  const clean = [...(value ?? '')].map((c) => (c.charCodeAt(0) < 0x20 || '\\/:*?"<>|'.includes(c) ? '-' : c)).join('').trim().replace(/^\.+|\.+$/g, '');
+  return clean === '' ? missing : clean;
+}
+
+/**
+ * A deliverable's folder with its tokens filled in ({job}, {client}: the batch's; {capture_date}: the photo's), as a
+ * safe relative path ('' = the output folder itself). A value the batch or photo lacks becomes "no-job",
+ * "no-client", "no-date", so those files stay together and visible.
+ */
+export function resolveDeliverableFolder(folder: string, values: { job?: string | undefined; client?: string | undefined; captureDate?: string | undefined }): string {
+  const filled = folder
+    .replace(/\{job\}/g, folderValue(values.job, 'no-job'))
+    .replace(/\{client\}/g, folderValue(values.client, 'no-client'))
+    .replace(/\{capture_date\}/g, folderValue(values.captureDate, 'no-date'));
+  return safeRelDir(filled);
+}
+
+export const folderUsesCapture = (folder: string): boolean => folder.includes('{capture_date}');

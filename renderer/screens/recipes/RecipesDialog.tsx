@@ -13,7 +13,7 @@ type Mode = { kind: 'list' } | { kind: 'duplicate' | 'rename' | 'delete'; name: 
 function describe(recipe: { workflowId: string; deliverables: { format: string; folder: string }[]; fixedImages: Record<string, unknown> }): string {
   const files = recipe.deliverables.map((d) => `${d.format === 'source' ? 'as the photo' : d.format.toUpperCase()}${d.folder ? ` in ${d.folder}` : ''}`);
   const fixed = Object.keys(recipe.fixedImages).length;
-  return `${recipe.workflowId} · ${files.join(', ')}${fixed ? ` · ${fixed} fixed ${fixed === 1 ? 'image' : 'images'}` : ''}`;
+  return `${recipe.workflowId} · ${files.length === 1 ? '1 file' : `${files.length} files`} per photo: ${files.join(', ')}${fixed ? ` · ${fixed} fixed ${fixed === 1 ? 'image' : 'images'}` : ''}`;
 }
 
 /** The saved recipes: use, edit (into the form), duplicate, rename, delete (asked first), share (a file) and import one. */

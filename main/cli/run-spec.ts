@@ -6,6 +6,7 @@ import { ASPECT_RATIOS, IMAGE_SIZES, type AspectRatio, type ImageSize, type Work
 import type { Settings } from '../../shared/settings/schema';
 import { validateWorkflowParameters } from '../../shared/service/validate-request';
 import { UsageError } from './errors';
+import { priorityOf } from './priority-flag';
 
 /** The flags of `batchroom run` as commander hands them over. */
 export interface RunFlags {
@@ -43,6 +44,8 @@ export interface RunFlags {
   /** The job and the client the batch is for (`batchroom report --by job|client`); flags only, never from a recipe. */
   job?: string;
   client?: string;
+  /** The batch's queue priority, -100…100 (priority-flag.ts); flags only. */
+  priority?: string;
 }
 
 function splitPair(raw: string, flag: string, example: string): [string, string] {
@@ -158,6 +161,7 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
   if (flags.size) globalOverrides.imageSize = oneOf(flags.size.toUpperCase(), IMAGE_SIZES, '--size');
   const job = tagOf(flags.job, '--job');
   const client = tagOf(flags.client, '--client');
+  const priority = priorityOf(flags.priority);
   const collisionPolicy: CollisionPolicy = flags.onCollision ? oneOf(flags.onCollision, COLLISION_POLICIES, '--on-collision') : settings.collisionPolicy;
 
   const parameters = {
@@ -200,5 +204,6 @@ export function buildRunSpec(flags: RunFlags, paths: string[], workflow: Workflo
     source: { kind: 'cli' },
     ...(job ? { job } : {}),
     ...(client ? { client } : {}),
+    ...(priority !== 0 ? { priority } : {}),
   };
 }

@@ -44,6 +44,8 @@ export const HotFolderConfigSchema = z.object({
   /** The job and the client the folder's batches are for (their spec's job and client: `batchroom report --by`). */
   job: z.string().trim().min(1).max(120).nullable().default(null),
   client: z.string().trim().min(1).max(120).nullable().default(null),
+  /** The queue priority of the folder's batches (their spec's priority): higher is sent first (docs/engine.md). */
+  priority: z.number().int().min(-100).max(100).default(0),
   /**
    * Workflow + parameters this folder used before (since the last "reprocess"): a file already processed under any
    * of them counts as done, so editing the workflow never silently re-spends credits on old files.

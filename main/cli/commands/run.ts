@@ -46,6 +46,7 @@ export function registerRunCommand(program: Command): void {
     .option('--raw-pairs <half>', 'a RAW and a JPEG of the same name are one photo, edited from: jpeg (default), raw (its embedded preview) or both')
     .option('--budget <credits>', 'never spend more than this on the batch')
     .option('--try <n>', 'try first: run only n photos spread across the selection; run again without --try to continue (the tried ones are not paid again)')
+    .option('--priority <n>', 'queue priority -100…100 (default 0): higher is sent before other batches waiting in the engine')
     .option('--rerun', 'also run photos already done with this workflow and parameters (pays for them again)')
     .option('--job <name>', 'the job the batch is for: `batchroom report --by job` adds its credits up')
     .option('--client <name>', 'the client the batch is for: `batchroom report --by client` adds its credits up')

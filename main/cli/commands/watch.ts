@@ -56,6 +56,7 @@ export function registerWatchCommand(program: Command): void {
     .option('--raw-pairs <half>', 'a RAW and a JPEG of the same name are one photo, edited from: jpeg (default), raw (its embedded preview) or both')
     .option('--job <name>', 'the job the folder\'s batches are for (`batchroom report --by job`)')
     .option('--client <name>', 'the client the folder\'s batches are for (`batchroom report --by client`)')
+    .option('--priority <n>', 'queue priority -100…100 of the folder\'s batches (default 0): higher is sent before other batches waiting')
     .action(async (dir: string | undefined, flags: WatchFlags, command: Command) => {
       if (flags.all && dir) throw new UsageError('Give either a folder or --all, not both.');
       if (flags.all && flags.recipe) throw new UsageError('--recipe runs one folder: name it (the hot folders in settings keep their own settings).');
@@ -165,6 +166,7 @@ async function folderConfigFromFlags(session: CliSession, dir: string, flags: Wa
     studioFolder: flags.studioFolder?.trim() || null,
     job: spec.job ?? null,
     client: spec.client ?? null,
+    priority: spec.priority ?? 0,
     // The folder's batches are made from the recipe (its deliverables, fingerprint), checked before each one.
     recipe: ref,
     recipeAcceptedCost: acceptedCost,

@@ -68,6 +68,7 @@ export function folderBatchSpec(config: HotFolderConfig, paths: string[], rel: s
     source: { kind: 'hotFolder', hotFolderId: config.id },
     ...(config.job ? { job: config.job } : {}),
     ...(config.client ? { client: config.client } : {}),
+    ...(config.priority ? { priority: config.priority } : {}),
     ...(recipe ? { deliverables: recipe.deliverables, recipe: recipe.recipe } : {}),
   });
 }

@@ -78,7 +78,7 @@ export function hotFolder(overrides: Partial<HotFolderState['status']> = {}, con
   return {
     config: {
       id: 'h1', path: '/watch/incoming', recursive: false, workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, outputFolder: '/out/hot',
-      collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', jpegQuality: 92, colourPolicy: 'srgb', sidecar: 'none', rawPairs: 'jpeg', studioFolder: null, moveOriginals: false, budget: null, enabled: false, existingFiles: 'dry-run', polling: false, previousSettings: [], ...config,
+      collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', jpegQuality: 92, colourPolicy: 'srgb', sidecar: 'none', rawPairs: 'jpeg', studioFolder: null, moveOriginals: false, budget: null, enabled: false, existingFiles: 'dry-run', polling: false, previousSettings: [], priority: 0, ...config,
     },
     status: { id: 'h1', state: 'disarmed', reason: null, processed: 0, queued: 0, failed: 0, lastActivityAt: null, awaitingReview: 0, creditsSpent: 0, studio: 'off', ...overrides },
   };

@@ -45,14 +45,16 @@ export interface EditorDraft {
   /** The job and client of every batch the folder sends ('' = none). */
   job: string;
   client: string;
+  /** The recipe the folder runs ('' = none): its workflow, settings, deliverables and budget per photo. */
+  recipe: string;
 }
 
 export function draftFrom(config: HotFolderConfig | null, defaults: { path?: string; outputFolder?: string | null; namingTemplate?: string }): EditorDraft {
   return config
-    ? { ...config, namingTemplate: config.namingTemplate ?? '', studioFolder: config.studioFolder ?? '', job: config.job ?? '', client: config.client ?? '' }
+    ? { ...config, namingTemplate: config.namingTemplate ?? '', studioFolder: config.studioFolder ?? '', job: config.job ?? '', client: config.client ?? '', recipe: config.recipe ?? '' }
     : {
       id: newId(), path: defaults.path ?? '', recursive: false, workflowId: '', outputFolder: defaults.outputFolder ?? '',
-      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', sidecar: 'none', rawPairs: 'jpeg', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false, studioFolder: '', job: '', client: '',
+      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', sidecar: 'none', rawPairs: 'jpeg', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false, studioFolder: '', job: '', client: '', recipe: '',
     };
 }
 
@@ -61,12 +63,14 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
   const workflows = useApp((s) => s.workflows);
   const detail = useApp(selectCurrentDetail);
   const form = useApp((s) => s.form);
-  const { saveHotFolder, selectWorkflow, replaceForm, revealFormErrors, borrowForm, noteJobClient } = useActions();
+  const { saveHotFolder, selectWorkflow, replaceForm, revealFormErrors, borrowForm, noteJobClient, loadRecipes } = useActions();
+  const recipes = useApp((s) => s.recipes);
+  const recipesLoaded = useApp((s) => s.recipesLoaded);
   // The editor uses the store's one generated form; the batch form being built on Workflows is restored on close.
   useEffect(() => borrowForm(), [borrowForm]);
   const [draft, setDraft] = useState<EditorDraft>(() => draftFrom(config, { path: initialPath, outputFolder: settings?.outputFolder }));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), metadata: useId(), format: useId(), sidecar: useId(), rawPairs: useId(), existing: useId(), studio: useId() };
+  const ids = { path: useId(), workflow: useId(), out: useId(), naming: useId(), collision: useId(), metadata: useId(), format: useId(), sidecar: useId(), rawPairs: useId(), existing: useId(), studio: useId(), recipe: useId() };
   const set = (patch: Partial<EditorDraft>) => setDraft((d) => ({ ...d, ...patch }));
 
   useEffect(() => {
@@ -76,6 +80,21 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
     // Editing: start the generated form from the folder's saved parameters, once its schema is here.
     if (config && detail?.id === config.workflowId && form?.workflowId === config.workflowId) replaceForm(formFromParameters(detail, config.parameters));
   }, [config, detail?.id]);
+
+  useEffect(() => {
+    if (!recipesLoaded) void loadRecipes();
+  }, [recipesLoaded, loadRecipes]);
+  const recipe = recipes.find((r) => r.name === draft.recipe) ?? null;
+  useEffect(() => {
+    // A recipe picked: the form shows its parameters (main sends the recipe as saved whatever the form says).
+    if (recipe && detail?.id === recipe.workflowId && form?.workflowId === recipe.workflowId) replaceForm(formFromParameters(detail, recipe.parameters));
+  }, [recipe?.name, detail?.id, form?.workflowId]);
+  const pickRecipe = (name: string) => {
+    const picked = recipes.find((r) => r.name === name);
+    if (!picked) return set({ recipe: '' });
+    const first = picked.deliverables[0]!;
+    set({ recipe: picked.name, workflowId: picked.workflowId, namingTemplate: first.namingTemplate, outputFormat: first.format, metadataPolicy: first.metadata, sidecar: first.sidecar });
+  };
 
   const ready = Boolean(draft.workflowId && detail?.id === draft.workflowId && form?.workflowId === draft.workflowId);
   const formErrors = useMemo(() => (ready && detail && form ? validateForm(detail, form) : {}), [ready, detail, form]);
@@ -88,9 +107,10 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
       revealFormErrors();
       return;
     }
-    const { namingTemplate, studioFolder, job, client, ...rest } = draft;
+    const { namingTemplate, studioFolder, job, client, recipe: recipeName, ...rest } = draft;
     const result = await saveHotFolder({
       ...rest,
+      recipe: recipeName || null,
       ...(arm ? { enabled: true } : {}),
       studioFolder: studioFolder.trim() || null,
       job: job.trim() || null,
@@ -136,8 +156,22 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
         <label className="inline-check"><input type="checkbox" checked={draft.recursive} onChange={(e) => set({ recursive: e.target.checked })} /> Watch subfolders too</label>
       </div>
       <div className="field">
+        <label htmlFor={ids.recipe} className="field-label">Recipe</label>
+        <select id={ids.recipe} className="input" value={draft.recipe} onChange={(e) => pickRecipe(e.target.value)}>
+          <option value="">None: the settings below</option>
+          {draft.recipe && !recipe && recipesLoaded && <option value={draft.recipe}>{draft.recipe} (not found)</option>}
+          {recipes.map((r) => <option key={r.name} value={r.name}>{r.name} ({r.workflowId}, {r.deliverables.length === 1 ? '1 file' : `${r.deliverables.length} files`} per photo)</option>)}
+        </select>
+        {draft.recipe && (
+          <p className="field-hint">
+            Every photo is sent as the recipe says — its workflow, settings, all its deliverables and its budget per photo, as saved when each
+            batch leaves. If the recipe is deleted, no longer fits its workflow or its price changes, the folder sends nothing and says why.
+          </p>
+        )}
+      </div>
+      <div className="field">
         <label htmlFor={ids.workflow} className="field-label">Workflow</label>
-        <select id={ids.workflow} className="input" value={draft.workflowId} onChange={(e) => set({ workflowId: e.target.value })} aria-invalid={errors.workflowId ? true : undefined}>
+        <select id={ids.workflow} className="input" value={draft.workflowId} disabled={recipe !== null} onChange={(e) => set({ workflowId: e.target.value })} aria-invalid={errors.workflowId ? true : undefined}>
           <option value="">Choose a workflow…</option>
           {workflows.map((w) => <option key={w.id} value={w.id}>{w.name} ({formatCredits(w.creditCost)})</option>)}
         </select>

@@ -14,7 +14,7 @@ export const ITEM_EVENTS = [
   'queued', 'progress', 'complete', 'execution-failed', 'execution-cancelled', 'execution-gone',
   'save', 'save-skipped', 'save-failed', 'encode-failed', 'cancel', 'restore', 'retry', 'redownload', 'resubmit',
   'balance-uncharged', 'balance-charged', 'follow', 'unfollow', 'take-result', 'follow-lost', 'reuse-result',
-  'server-error',
+  'server-error', 'export-result',
 ] as const;
 export type ItemEvent = (typeof ITEM_EVENTS)[number];
 
@@ -82,6 +82,10 @@ export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
   'reuse-result': {
     from: ['following'], to: 'saved',
     why: 'the claim it follows was saved exactly where this batch saves it (same output settings and folder): those files are its result, nothing is written twice',
+  },
+  'export-result': {
+    from: ['pending'], to: 'downloading',
+    why: 'exported again: a result already paid for (in another batch) made into this batch\'s deliverables, never sent to the service',
   },
   'follow-lost': {
     from: ['following'], to: 'skipped',

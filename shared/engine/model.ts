@@ -117,6 +117,11 @@ export const BatchSpecSchema = z.object({
    * named by the one namer and saved by the one atomic saver; nothing more is paid for them.
    */
   deliverables: z.array(ExtraDeliverableSchema).max(MAX_DELIVERABLES - 1, `at most ${MAX_DELIVERABLES} deliverables per batch`).default([]),
+  /**
+   * An export: results already paid for in batch `batchId`, made again into this batch's deliverables. Such a batch
+   * never sends anything to the service (engine/export-again.ts); its items start from the paid results.
+   */
+  exportOf: z.object({ batchId: z.string().min(1) }).optional(),
   /** The job and client the batch is for (reports add credits up by them); free text, optional. */
   job: z.string().trim().min(1).max(120).optional(),
   client: z.string().trim().min(1).max(120).optional(),

@@ -53,6 +53,7 @@ const LEGAL: [ItemState, ItemEvent, ItemState][] = [
   ['following', 'cancel', 'cancelled'],
   ['following', 'reuse-result', 'saved'],
   ['submitting', 'server-error', 'failed'],
+  ['pending', 'export-result', 'downloading'],
 ];
 
 // Moves that must never happen: each one would pay twice, lose a paid result or resurrect a finished item.

@@ -18,8 +18,10 @@ export interface ControlContext {
 /** "Retry failed": a paid result that was not saved is fetched again, anything else runs again. Returns how many. */
 export function retryFailedItems({ journal, runner, markItem }: ControlContext, batchId: string): number {
   const failed = journal.itemsInStates(batchId, statesOf('retryable'));
+  // An export's items hold results paid for in another batch (0 credits here): fetched again too, never re-run.
+  const exported = journal.getBatch(batchId)?.spec.exportOf !== undefined;
   for (const item of failed) {
-    if (item.executionId && item.resultUrls.length > 0 && item.creditsCharged > 0) {
+    if (item.executionId && item.resultUrls.length > 0 && (item.creditsCharged > 0 || exported)) {
       journal.updateItem(item.id, { event: 'redownload', reason: null });
       runner.enqueueDownload(item.id);
     } else {

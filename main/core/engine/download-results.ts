@@ -126,7 +126,8 @@ export class DownloadPool {
         core.stats.downloads += 1;
         const at = core.o.now().toISOString();
         if (outcome.kind === 'saved') {
-          const entry = item.contentHash ? savedEntry(batch.spec, {
+          // An export's files are extra deliverables of a unit the ledger already has as saved (by its own batch).
+          const entry = item.contentHash && !batch.spec.exportOf ? savedEntry(batch.spec, {
             id: item.id, contentHash: item.contentHash, sourcePath: Object.values(item.sources)[0] ?? '', outputs: outcome.outputs, executionId: item.executionId,
           }, at) : undefined;
           // A metadata or sidecar problem never costs the result: it is saved, and the item says what is missing.
@@ -145,6 +146,10 @@ export class DownloadPool {
         const message = error instanceof Error ? error.message : String(error);
         if (error instanceof OutputUnwritable) {
           this.waiting.park(itemId, batch.id, error);
+          return;
+        }
+        if ((error instanceof ResultGone || (error instanceof ResultUrlGone && refreshed)) && batch.spec.exportOf) {
+          core.update(itemId, { event: 'save-failed', completedAt: core.o.now().toISOString(), reason: `cannot be exported again: its result is no longer kept here and the service no longer has it; nothing was charged by the export` });
           return;
         }
         if (error instanceof ResultGone) {

@@ -10,6 +10,7 @@ import type { ServiceClient } from '../service/types';
 import type { ExifToolCommand } from '../images/capture';
 import type { ResultMetadataWriter } from '../images/result-metadata';
 import type { AdoptedExecution } from './adopt';
+import type { ExportRequest, NotExportable } from './export-again';
 import type { BalanceCheckOptions } from './balance-check';
 import type { ProgressListener } from './events';
 import type { EngineStats } from './runner-core';
@@ -68,6 +69,8 @@ export interface Engine {
   exiftool: ExifToolCommand;
   /** Follows executions another instance submitted (studio takeover): polled and saved, never submitted again. */
   adopt(spec: BatchSpecInput, executions: readonly AdoptedExecution[]): Promise<BatchSummary>;
+  /** "Export again without paying": results already paid for made into new deliverables (engine/export-again.ts). */
+  exportAgain(request: ExportRequest): Promise<{ batches: BatchSummary[]; notExportable: NotExportable[] }>;
   /** Explicit resubmission of an `unknown` (or failed) item: may charge twice, the caller has asked the user. */
   resubmitItem(itemId: string): ItemView;
   /** Executions charged without a result (`charged-no-result`) of one batch or of all, as rows and as a CSV. */

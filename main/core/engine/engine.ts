@@ -18,6 +18,7 @@ import { buildEstimate, refuseUnrunnable } from './estimate';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner } from './runner';
 import { adoptExecutions, type AdoptedExecution } from './adopt';
+import { createExports } from './export-again';
 import { moveBatchInQueue, providerReportOf, reorderItems, retryFailedItems, setBatchPriority, type ControlContext } from './batch-controls';
 import { createFileFacts } from '../images/file-facts';
 import { createRawPreviewCheck } from '../images/raw-check';
@@ -158,6 +159,11 @@ export function createEngine(options: EngineOptions): Engine {
     createBatch,
     continueTrial,
     adopt,
+    exportAgain: async (request) => {
+      const deps = { journal, now, enqueueDownload: (id: string) => runner.enqueueDownload(id), markBatch: (id: string) => coalescer.markBatch(id), checkBatchDone: (id: string) => runner.checkBatchDone(id) };
+      const made = await createExports(deps, request);
+      return { batches: made.batchIds.map((id) => summary(runner.refreshBatch(id))), notExportable: made.notExportable };
+    },
     exiftool: resultMetadata.command,
     pause: (batchId) => {
       const batch = requireBatch(batchId);

@@ -37,6 +37,11 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
   const { journal } = core.o;
   const item = journal.getItem(itemId);
   if (!item || item.state !== 'encoding') return;
+  if (batch.spec.exportOf) {
+    // An export makes files from results already paid for: it never pays (a crash can leave one of its items pending).
+    core.update(itemId, { event: 'cancel', reason: 'an export never sends a photo to the service: export it again', completedAt: core.o.now().toISOString() });
+    return;
+  }
   const cost = batch.creditCost;
   // Journalled (and fsynced) before the request leaves: a crash from here on makes the item `unknown`, never `pending`.
   // The same write claims the item's unit: one held open by another item (another batch got there first) is refused

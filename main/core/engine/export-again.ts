@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { ExtraDeliverableSchema, OutputOptionsSchema, type BatchSpec } from '../../../shared/engine/model';
+import { AppError } from '../../../shared/errors';
+import type { Journal } from '../journal/journal';
+import type { BatchRecord, ItemRecord, NewItem } from '../journal/types';
+import { checkOutputFolder, specWithOutputFolder } from './output-folder';
+
+// "Export again without paying": results already paid for become new deliverables (another format, size, folder,
+// watermark) without a new execution. An export is a batch of its own (its items, names and progress are the
+// engine's usual ones) whose items start from the paid results — the result cache's bytes, else the result URL
+// (refreshed from the execution, which is free) — and which never sends anything: exportOf marks it, and the
+// submit path refuses such a batch (submit-item.ts). One export batch per source batch, so each keeps its workflow
+// and parameters for names ({workflow}) and provenance.
+
+export const ExportRequestSchema = z.object({
+  /** One batch, or every batch with results completed since this moment (ISO date or date-time). */
+  from: z.union([z.object({ batchId: z.string().min(1) }), z.object({ since: z.string().min(1) })]),
+  output: OutputOptionsSchema.partial().extend({ outputFolder: z.string().min(1, 'choose the folder to export into') }),
+  deliverables: z.array(ExtraDeliverableSchema).default([]),
+  job: z.string().trim().min(1).max(120).optional(),
+  client: z.string().trim().min(1).max(120).optional(),
+});
+export type ExportRequest = z.input<typeof ExportRequestSchema>;
+
+export interface NotExportable { batchId: string; displayName: string; reason: string }
+
+export interface ExportPlan {
+  /** Per source batch: its exportable items. */
+  sources: { batch: BatchRecord; items: ItemRecord[] }[];
+  notExportable: NotExportable[];
+}
+
+/** Why a paid result of `item` cannot be made again (null: it can). */
+export function notExportableReason(item: ItemRecord): string | null {
+  if (item.state === 'charged-no-result') return 'charged, but the service lost its result: nothing to export';
+  if (!item.executionId || item.resultUrls.length === 0) {
+    if (item.state === 'skipped' || item.state === 'cancelled') return null; // not a photo of this batch's own
+    return 'never paid for in this batch: nothing to export (run it to pay for it)';
+  }
+  return null;
+}
+
+function itemsOf(journal: Journal, batchId: string): ItemRecord[] {
+  const out: ItemRecord[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = journal.listItems({ batchId, offset, limit: 1000 });
+    out.push(...page.items);
+    if (page.items.length < 1000) return out;
+  }
+}
+
+/** The paid results the request names, and what of it cannot be exported (and why). */
+export function planExport(journal: Journal, from: z.infer<typeof ExportRequestSchema>['from']): ExportPlan {
+  let batches: BatchRecord[];
+  let since: number | null = null;
+  if ('batchId' in from) {
+    const batch = journal.getBatch(from.batchId) ?? journal.listBatches().find((b) => b.id.startsWith(from.batchId)) ?? null;
+    if (!batch) throw new AppError('not_found', `no batch ${from.batchId} in this state folder`);
+    batches = [batch];
+  } else {
+    since = Date.parse(from.since);
+    if (Number.isNaN(since)) throw new AppError('validation', `--since ${from.since}: not a date (use 2026-11-01 or 2026-11-01T09:00)`, { field: 'since' });
+    batches = journal.listBatches().filter((b) => Date.parse(b.updatedAt) >= since!);
+  }
+  const seen = new Set<string>();
+  const sources: ExportPlan['sources'] = [];
+  const notExportable: NotExportable[] = [];
+  for (const batch of batches) {
+    if (batch.spec.exportOf) continue; // an export of an export is the same paid result again: its source is listed
+    const items: ItemRecord[] = [];
+    for (const item of itemsOf(journal, batch.id)) {
+      if (since !== null && (!item.completedAt || Date.parse(item.completedAt) < since)) continue;
+      const reason = notExportableReason(item);
+      if (reason) notExportable.push({ batchId: batch.id, displayName: item.displayName, reason });
+      else if (item.executionId && item.resultUrls.length > 0 && !seen.has(item.executionId)) {
+        seen.add(item.executionId); // one paid result exported once, whichever batches took it
+        items.push(item);
+      }
+    }
+    if (items.length > 0) sources.push({ batch, items });
+  }
+  return { sources, notExportable };
+}
+
+export interface ExportDeps {
+  journal: Journal;
+  now: () => Date;
+  /** Starts saving an item that is `downloading` (the engine's downloader). */
+  enqueueDownload(itemId: string): void;
+  markBatch(batchId: string): void;
+  checkBatchDone(batchId: string): void;
+}
+
+/** Journals one export batch per source batch, its items already holding their paid results; their ids. */
+export async function createExports(deps: ExportDeps, input: ExportRequest): Promise<{ batchIds: string[]; notExportable: NotExportable[] }> {
+  const request = ExportRequestSchema.parse(input);
+  const plan = planExport(deps.journal, request.from);
+  const batchIds: string[] = [];
+  for (const { batch: source, items } of plan.sources) {
+    const spec: BatchSpec = await specWithOutputFolder({
+      ...source.spec, inputs: { paths: [], mappings: [] }, output: { ...source.spec.output, ...request.output, folder: request.output.folder ?? '' },
+      deliverables: request.deliverables, job: request.job ?? source.spec.job, client: request.client ?? source.spec.client,
+      exportOf: { batchId: source.id }, rerun: false, tryFirst: null, trialRest: null, budget: 0, source: { kind: source.spec.source.kind },
+    });
+    await checkOutputFolder(spec.output.outputFolder);
+    const at = deps.now().toISOString();
+    const batch: BatchRecord = {
+      id: randomUUID(), spec, workflow: source.workflow, creditCost: 0, state: 'running', pausedReason: null, pauseCode: null,
+      createdAt: at, updatedAt: at, creditsSpent: 0, budget: 0, outputFolder: spec.output.outputFolder,
+    };
+    const newItems: NewItem[] = items.map((item, position) => ({
+      id: randomUUID(), position, displayName: item.displayName, sources: item.sources, relDir: item.relDir,
+      contentHash: item.contentHash, state: 'pending', reason: null,
+    }));
+    deps.journal.createBatch(batch, newItems);
+    // Each item takes its paid result in the same breath as it is created: nothing of an export is ever pending for
+    // the encoder, and a crash between the two leaves a pending item that submit-item.ts refuses to send.
+    newItems.forEach((created, i) => {
+      const paid = items[i]!;
+      deps.journal.updateItem(created.id, {
+        event: 'export-result', executionId: paid.executionId, resultUrls: paid.resultUrls, resultLabels: paid.resultLabels,
+        creditsCharged: 0, outputs: [], reason: null, submittedAt: paid.submittedAt, completedAt: null,
+      });
+      deps.enqueueDownload(created.id);
+    });
+    deps.markBatch(batch.id);
+    deps.checkBatchDone(batch.id);
+    batchIds.push(batch.id);
+  }
+  return { batchIds, notExportable: plan.notExportable };
+}

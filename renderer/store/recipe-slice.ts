@@ -3,7 +3,7 @@ import { selectCurrentDetail } from './catalog-slice';
 import { deliverableOptions, describePaidChanges, firstDeliverable, formFromRecipe, sentParameters } from './recipe-form';
 import type { RecipePaidParts } from '../../shared/recipes/fingerprint';
 import type { WorkflowParameters } from '../../shared/service/model';
-import type { RecipeSlice } from './recipe-state';
+import type { RecipeSlice, TrialRecord } from './recipe-state';
 import type { SliceCreator } from './state';
 
 /** Runs a recipes:* call; its failure is answered (a dialog shows it beside its field), never thrown at the UI. */
@@ -155,12 +155,15 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
     },
 
     async trialChanges(batchId) {
-      const trial = get().trials[batchId];
-      if (!trial) return [];
+      // This session's trial knows its parts; one from before a restart, only what its spec keeps (name, fingerprint).
+      const trial: Pick<TrialRecord, 'name' | 'fingerprint'> & { parts?: RecipePaidParts } | null = get().trials[batchId]
+        ?? (await unwrap(bridge.recipes.ofBatch({ batchId })).catch(() => ({ recipe: null }))).recipe;
+      if (!trial) return null;
       const changes: string[] = [];
       const against = async (label: string, workflowId: string, parameters: WorkflowParameters, fixedImages: Record<string, string>) => {
         const now = await unwrap(bridge.recipes.fingerprint({ workflowId, parameters, fixedImages }));
-        if (now.fingerprint !== trial.fingerprint) changes.push(`${label}: ${describePaidChanges(trial.parts, now.parts).join(', ')}`);
+        if (now.fingerprint === trial.fingerprint) return;
+        changes.push(`${label}: ${trial.parts ? describePaidChanges(trial.parts, now.parts).join(', ') : 'what is sent and paid for is not what was tried'}`);
       };
       try {
         const { recipe } = await unwrap(bridge.recipes.get({ name: trial.name }));
@@ -176,7 +179,7 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
       if (activeRecipe?.name === trial.name && form && detail) {
         await against('the form', detail.id, sentParameters(detail, form, activeRecipe), form.fixedImages).catch(() => undefined);
       }
-      return changes;
+      return { name: trial.name, changes };
     },
   };
 };

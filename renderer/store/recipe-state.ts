@@ -56,6 +56,9 @@ export interface RecipeSlice {
   /** Before Start: the spec stamped with the recipe's name and the fingerprint main computes of what is sent. */
   stampRecipe(spec: BatchSpecInput, estimateCostPerItem: number | null): Promise<BatchSpecInput>;
   noteTrial(batchId: string, spec: BatchSpecInput): void;
-  /** What changed since a recipe's trial (the saved recipe, the form holding it), in words; empty when nothing did. */
-  trialChanges(batchId: string): Promise<string[]>;
+  /**
+   * What changed since a recipe's trial (the saved recipe, the form holding it), in words, none when nothing did;
+   * null for a batch not made from a recipe.
+   */
+  trialChanges(batchId: string): Promise<{ name: string; changes: string[] } | null>;
 }

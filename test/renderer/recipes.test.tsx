@@ -270,4 +270,21 @@ describe('Try first → Continue from a recipe', () => {
     await user.click(within(ask).getByRole('button', { name: /^Continue \(up to/ }));
     await waitFor(() => expect(fake.callsTo('batches:continueTrial')).toEqual([{ batchId: 'b1' }]));
   });
+
+  it('after a restart, compares the recipe as saved now with the fingerprint the tried batch keeps', async () => {
+    const user = userEvent.setup();
+    const tried = batch({ workflowId: 'caption-watermark', workflowName: 'Caption & Watermark', state: 'completed', total: 3, trialRest: 9, counts: { ...batch().counts, pending: 0, saved: 3 } });
+    const { fake } = recipeBridge([captionRecipe()], {
+      'batches:list': () => [tried],
+      'batches:items': () => ({ total: 0, items: [] }),
+      'recipes:ofBatch': ({ batchId }) => ({ recipe: batchId === 'b1' ? { name: 'Client A web', fingerprint: 'f'.repeat(64) } : null }),
+    });
+    const { store } = renderApp(fake);
+    act(() => store.getState().setView('queue'));
+    await user.click(await screen.findByRole('button', { name: 'Continue with the other 9' }));
+    const ask = await screen.findByRole('dialog', { name: 'Continue with the other 9 photos?' });
+    expect(await within(ask).findByRole('alert', { name: 'Changed since the trial' }))
+      .toHaveTextContent('recipe “Client A web” as saved now: what is sent and paid for is not what was tried');
+    expect(fake.callsTo('recipes:ofBatch')).toEqual([{ batchId: 'b1' }]);
+  });
 });

@@ -140,7 +140,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const handlers: Handlers = {
     ...serviceHandlers,
     // Outside the path grants: a recipe (an imported one too) names image paths the renderer must not be able to read.
-    ...createRecipeHandlers({ store: createRecipeStore(stateDir), account: () => accountIdOf(client), workflow: (id) => client.getWorkflow(id) }),
+    ...createRecipeHandlers({
+      store: createRecipeStore(stateDir), account: () => accountIdOf(client), workflow: (id) => client.getWorkflow(id),
+      batchRecipe: async (id) => (await engine.ensure()).journal.getBatch(id)?.spec.recipe ?? null,
+    }),
     // Numbers only, no paths: outside the path grants.
     ...createReportHandlers({
       stateDir, readings: balanceReadings, account: () => accountIdOf(client),

@@ -14,6 +14,8 @@ export interface RecipeHandlerDeps {
   account: () => string;
   /** The workflow as the service describes it now: a saved recipe keeps its price and fields, to say later what changed. */
   workflow?: (id: string) => Promise<WorkflowDetail>;
+  /** The recipe a batch's spec names (the journal), or null: absent where there is no engine. */
+  batchRecipe?: (batchId: string) => Promise<{ name: string; fingerprint: string } | null>;
 }
 
 /** The workflow's price and fields for a recipe being saved; none when the service cannot say now (offline). */
@@ -92,6 +94,7 @@ export function createRecipeHandlers(deps: RecipeHandlerDeps): DomainHandlers<ty
       store.save(recipe, { replace });
       return { replaced, ...(await withImages(recipe)) };
     },
+    'recipes:ofBatch': async ({ batchId }) => ({ recipe: (await deps.batchRecipe?.(batchId)) ?? null }),
     'recipes:fingerprint': async (args) => {
       const edit = 'name' in args
         ? store.get(args.name)

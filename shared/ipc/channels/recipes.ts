@@ -84,4 +84,12 @@ export const recipeChannels = {
     ]),
     z.object({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/), parts: RecipePaidPartsSchema }),
   ),
+  /**
+   * The recipe a batch was made from, as its spec keeps it (name, fingerprint of what was paid), or null: Continue
+   * after a trial compares it with the recipe as saved now, across restarts of the app.
+   */
+  'recipes:ofBatch': invoke(
+    z.object({ batchId: z.string().min(1) }).strict(),
+    z.object({ recipe: z.object({ name: z.string(), fingerprint: z.string() }).nullable() }),
+  ),
 } as const;

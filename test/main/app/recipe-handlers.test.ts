@@ -133,4 +133,15 @@ describe('recipes:* handlers', () => {
     expect(otherAccount).toMatchObject({ ok: true, data: { parts: { account: 'acct-2' } } });
     expect(serializeRecipe(recipe)).toContain('"budgetPerPhoto": 2');
   });
+
+  it('answers the recipe a batch was made from, as its spec keeps it, and null without one', async () => {
+    const fingerprint = 'a'.repeat(64);
+    const withJournal = createInvokeDispatcher(contract, createRecipeHandlers({
+      store: createRecipeStore(join(root, 'state')), account: () => account,
+      batchRecipe: async (id) => (id === 'b1' ? { name: 'F', fingerprint } : null),
+    }) as never);
+    expect(await withJournal('recipes:ofBatch', { batchId: 'b1' })).toEqual({ ok: true, data: { recipe: { name: 'F', fingerprint } } });
+    expect(await withJournal('recipes:ofBatch', { batchId: 'b2' })).toEqual({ ok: true, data: { recipe: null } });
+    expect(await dispatch('recipes:ofBatch', { batchId: 'b1' })).toEqual({ ok: true, data: { recipe: null } });
+  });
 });

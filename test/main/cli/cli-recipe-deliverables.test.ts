@@ -67,6 +67,12 @@ describe('recipe deliverables and changes, real CLI and sandbox', { timeout: 120
     expect((await sharp(join(out, 'web', 'photo-001_web.png')).metadata()).format).toBe('png');
     const sidecar = JSON.parse(await readFile(join(out, 'web', 'photo-000_web.png.json'), 'utf8')) as { recipe?: { name: string } };
     expect(sidecar.recipe?.name).toBe('Client A');
+    // The ledger knows the recipe of each photo: `recipes show` counts them (the fingerprint is the file's as saved).
+    expect((await cli('recipes', 'import', file)).code).toBe(0);
+    const show = await cli('--json', 'recipes', 'show', 'client a');
+    expect(show.code, show.stderr).toBe(0);
+    expect(ndjson(show.stdout)[0]).toMatchObject({ done: 2, changed: null });
+    expect((await cli('recipes', 'show', 'Client A')).stdout).toContain('Photos done with it: 2');
   });
 
   it('a hot folder runs the recipe: every deliverable of each photo; the recipe deleted, it says so and sends nothing', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditScreen } from './a11y-support';
 import { buildRenderer, launchChromium, makePhotos, startUi, type RunningUi } from './ui-support';
 
 // Issue 32 #4 in the real browser host: a batch for a job and a client, run against the sandbox, then the History
@@ -19,7 +20,8 @@ beforeAll(async () => {
   buildRenderer(rendererDir);
   ui = await startUi({ rendererDir, stateDir: join(work, 'state'), home: work });
   browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1360, height: 860 }, acceptDownloads: true })).newPage();
+  // bypassCSP: only so axe's script tag gets in (as in ui-a11y.test.ts); nothing else changes.
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light', acceptDownloads: true, bypassCSP: true })).newPage();
   await page.goto(ui.url);
 });
 
@@ -76,5 +78,8 @@ describe('History after a real batch (browser host)', () => {
     const csv = readFileSync(await download.path(), 'utf8').split('\r\n');
     expect(csv[0]).toMatch(/^group_by,group,from,to,batches,photos_saved/);
     expect(csv[1]).toMatch(/^client,Smith,\S+,\S+,1,2,0,2,0,0$/);
+
+    // As every main screen (ui-a11y.test.ts): one <h1>, fits 1440×900 and 1024×700, no serious axe finding in either theme.
+    expect((await auditScreen(page, 'history')).problems).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import type { ExistingFilesPolicy, HotFolderConfig } from '../../../shared/hotfo
 import { Dialog } from '../../components/Dialog';
 import { FolderPickButton } from '../../components/FolderPickButton';
 import { JobClientFields } from '../../components/JobClientFields';
+import { PriorityField } from './PriorityField';
 import { formFromParameters, toParameters, validateForm } from '../../lib/form-model';
 import { baseName, formatCredits } from '../../lib/format';
 import { selectCurrentDetail } from '../../store/catalog-slice';
@@ -47,6 +48,8 @@ export interface EditorDraft {
   client: string;
   /** The recipe the folder runs ('' = none): its workflow, settings, deliverables and budget per photo. */
   recipe: string;
+  /** Queue priority of the folder's batches (higher is sent first). */
+  priority: number;
 }
 
 export function draftFrom(config: HotFolderConfig | null, defaults: { path?: string; outputFolder?: string | null; namingTemplate?: string }): EditorDraft {
@@ -54,7 +57,7 @@ export function draftFrom(config: HotFolderConfig | null, defaults: { path?: str
     ? { ...config, namingTemplate: config.namingTemplate ?? '', studioFolder: config.studioFolder ?? '', job: config.job ?? '', client: config.client ?? '', recipe: config.recipe ?? '' }
     : {
       id: newId(), path: defaults.path ?? '', recursive: false, workflowId: '', outputFolder: defaults.outputFolder ?? '',
-      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', sidecar: 'none', rawPairs: 'jpeg', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false, studioFolder: '', job: '', client: '', recipe: '',
+      namingTemplate: '', collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', sidecar: 'none', rawPairs: 'jpeg', moveOriginals: false, existingFiles: 'dry-run', polling: false, enabled: false, studioFolder: '', job: '', client: '', recipe: '', priority: 0,
     };
 }
 
@@ -102,6 +105,7 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
 
   /** `arm`: save and start watching at once (a new folder is otherwise saved Off). */
   const save = async (arm = false) => {
+    if (Number.isNaN(draft.priority)) return; // PriorityField says what it takes
     const imageErrors = Object.keys(formErrors).filter((k) => !k.startsWith('image:'));
     if (ready && imageErrors.length > 0) {
       revealFormErrors();
@@ -203,6 +207,7 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
         />
       </div>
       <JobClientFields value={draft} onChange={set} />
+      <PriorityField value={draft.priority} onChange={(priority) => set({ priority })} />
       <SelectField
         label="File format" id={ids.format} value={draft.outputFormat} options={OUTPUT_FORMATS} labels={FORMAT_LABELS}
         onChange={(v) => set({ outputFormat: v })}

@@ -229,6 +229,12 @@ export class FilePipeline {
     return this.submitter.flush();
   }
 
+  /** Why the folder's recipe would stop its batches now, or null (none, or it is fine). */
+  async recipeProblem(): Promise<string | null> {
+    const check = await this.submitter.checkRecipe();
+    return check && !check.ok ? check.reason : null;
+  }
+
   /**
    * Looks at a scan's files (sorted) `concurrency` at a time; the ones to process go out in the batches the dry run
    * plans (batches.ts). `each` looks at one file (default: consider it with `origin`).

@@ -90,6 +90,12 @@ export class FolderRuntime {
       if (generation !== this.generation) return;
       await this.pipeline.claims.join();
       await this.scan(mode, generation);
+      // A recipe that would stop every batch (gone, changed price…) is said when the folder is armed, not at its first photo.
+      const recipeProblem = await this.pipeline.recipeProblem();
+      if (recipeProblem && generation === this.generation && this.status.state === 'armed' && !this.status.reason) {
+        this.status.reason = recipeProblem;
+        this.deps.onStatusChange();
+      }
     } catch (error) {
       if (generation === this.generation) this.markUnavailable(describeFsError(error));
     }

@@ -7,7 +7,7 @@ import { safeRelDir } from '../../../shared/naming';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
 import type { HotFolderEngine } from './ports';
 import { folderBatches, ScanBatches } from './batches';
-import type { FolderRecipe, FolderRecipes } from '../recipes/recipe-plan';
+import type { FolderRecipe, FolderRecipeCheck, FolderRecipes } from '../recipes/recipe-plan';
 
 const WAITING = 'could not submit; retrying in';
 /** The batching window for a photo that arrives alone (after `coalesceMs` without any). */
@@ -209,17 +209,23 @@ export class BatchSubmitter {
    * photos stay and are looked at again later — once the recipe is fixed they go.
    */
   private async folderRecipe(candidates: Candidate[]): Promise<FolderRecipe | undefined | false> {
-    const { recipe, workflowId, parameters, recipeAcceptedCost } = this.folder.config;
-    if (!recipe) return undefined;
-    const check = this.deps.recipes
-      ? await this.deps.recipes(recipe, { workflowId, parameters, recipeAcceptedCost })
-      : { ok: false as const, reason: `recipe '${recipe}': recipes cannot be read here; nothing is sent` };
+    const check = await this.checkRecipe();
+    if (check === null) return undefined;
     if (check.ok) return check.value;
     for (const c of candidates) this.release(c);
     if (this.closed) return false;
     this.folder.activity('failed', candidates[0]!.path, `${candidates.length === 1 ? '1 photo' : `${candidates.length} photos`} not sent: ${check.reason}`);
     this.retryLater(candidates.map((c) => c.path), check.reason);
     return false;
+  }
+
+  /** The folder's recipe checked now (null: it runs none): arming says at once what would stop its batches. */
+  async checkRecipe(): Promise<FolderRecipeCheck | null> {
+    const { recipe, workflowId, parameters, recipeAcceptedCost } = this.folder.config;
+    if (!recipe) return null;
+    return this.deps.recipes
+      ? this.deps.recipes(recipe, { workflowId, parameters, recipeAcceptedCost })
+      : { ok: false, reason: `recipe '${recipe}': recipes cannot be read here; nothing is sent` };
   }
 
   /**

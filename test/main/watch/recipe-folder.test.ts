@@ -108,6 +108,18 @@ describe('a hot folder that runs a recipe', { timeout: 30_000 }, () => {
     expect(engine.submissions).toHaveLength(0);
   });
 
+  it('armed with a recipe that would stop it: said at once, before any photo arrives', async () => {
+    const { manager } = start();
+    workflow = workflowOf(5);
+    const state = await manager.save(folderConfig({ path: inbox, outputFolder: out, recipe: 'Client A' }));
+    expect(state.status.state).toBe('armed');
+    expect(state.status.reason).toContain("recipe 'Client A': price changed 2 → 5 credits per photo");
+    // Fixed (the price as saved again): nothing to say once it is armed again.
+    workflow = workflowOf(2);
+    await manager.disarm('f1');
+    expect((await manager.arm('f1')).status.reason).toBeNull();
+  });
+
   it('a price accepted for the folder (watch --recipe --yes) is sent at', async () => {
     const { manager, engine } = start();
     workflow = workflowOf(3);

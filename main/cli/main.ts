@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { APP_NAME, APP_VERSION } from '../../shared/app-info';
 import { isAppError } from '../../shared/errors';
 import { registerBalanceCommand, registerWorkflowCommand, registerWorkflowsCommand } from './commands/catalog';
+import { registerExportCommand } from './commands/export';
 import { registerKeyCommand } from './commands/key';
 import { registerRecipesCommand } from './commands/recipes';
 import { registerReportCommand } from './commands/report';
@@ -41,6 +42,7 @@ export function buildProgram(): Command {
   registerRunCommand(program);
   registerResumeCommand(program);
   registerReportCommand(program);
+  registerExportCommand(program);
   registerUiCommand(program);
   registerWatchCommand(program);
   registerKeyCommand(program);

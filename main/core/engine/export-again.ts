@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
-import { ExtraDeliverableSchema, OutputOptionsSchema, type BatchSpec } from '../../../shared/engine/model';
+import type { z } from 'zod';
+import { ExportRequestSchema, type ExportRequest, type NotExportable } from '../../../shared/engine/export-request';
+import type { BatchSpec } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
 import type { Journal } from '../journal/journal';
 import type { BatchRecord, ItemRecord, NewItem } from '../journal/types';
@@ -13,17 +14,7 @@ import { checkOutputFolder, specWithOutputFolder } from './output-folder';
 // submit path refuses such a batch (submit-item.ts). One export batch per source batch, so each keeps its workflow
 // and parameters for names ({workflow}) and provenance.
 
-export const ExportRequestSchema = z.object({
-  /** One batch, or every batch with results completed since this moment (ISO date or date-time). */
-  from: z.union([z.object({ batchId: z.string().min(1) }), z.object({ since: z.string().min(1) })]),
-  output: OutputOptionsSchema.partial().extend({ outputFolder: z.string().min(1, 'choose the folder to export into') }),
-  deliverables: z.array(ExtraDeliverableSchema).default([]),
-  job: z.string().trim().min(1).max(120).optional(),
-  client: z.string().trim().min(1).max(120).optional(),
-});
-export type ExportRequest = z.input<typeof ExportRequestSchema>;
-
-export interface NotExportable { batchId: string; displayName: string; reason: string }
+export { ExportRequestSchema, type ExportRequest, type NotExportable } from '../../../shared/engine/export-request';
 
 export interface ExportPlan {
   /** Per source batch: its exportable items. */

@@ -17,6 +17,7 @@ export function createBatchHandlers(engine: Engine): DomainHandlers<typeof batch
     'batches:move': ({ batchId, to }) => engine.moveBatch(batchId, to),
     'batches:setPriority': ({ batchId, priority }) => engine.setPriority(batchId, priority),
     'batches:providerReport': ({ batchId }) => engine.providerReport(batchId),
+    'batches:export': (request) => engine.exportAgain(request),
     'items:cancel': ({ itemId }) => engine.cancelItem(itemId),
     'items:resubmit': ({ itemId }) => engine.resubmitItem(itemId),
     'items:reorder': ({ batchId, itemIds, beforeItemId }) => engine.reorder(batchId, itemIds, beforeItemId),

@@ -4,6 +4,7 @@ import {
   VerdictSchema,
 } from '../../engine/model';
 import { ProviderReportSchema } from '../../engine/provider-report';
+import { ExportRequestSchema, ExportResultSchema } from '../../engine/export-request';
 import { WorkflowParametersSchema } from '../../service/model';
 import { event, invoke } from '../contract-kit';
 
@@ -35,6 +36,8 @@ export const batchChannels = {
   'batches:move': invoke(z.object({ batchId: z.string().min(1), to: z.enum(['front', 'back']) }).strict(), BatchSummarySchema),
   /** Queue priority (higher submits first; hot folders and `--priority` set it for their batches). */
   'batches:setPriority': invoke(z.object({ batchId: z.string().min(1), priority: z.number().int().min(-100).max(100) }).strict(), BatchSummarySchema),
+  /** "Export again without paying": paid results made into new deliverables; one export batch per source batch. */
+  'batches:export': invoke(ExportRequestSchema, ExportResultSchema),
   /** "Report to provider": executions charged without a result (one batch, or every batch when null), with a CSV. */
   'batches:providerReport': invoke(z.object({ batchId: z.string().min(1).nullable().default(null) }).strict(), ProviderReportSchema),
   'batches:progress': event(BatchProgressEventSchema),

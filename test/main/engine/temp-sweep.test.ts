@@ -41,3 +41,27 @@ describe('the start-up temp sweep', () => {
     expect([...await readdir(out), ...await readdir(join(out, 'sub'))].filter((n) => n.endsWith('.jpg'))).toHaveLength(2);
   });
 });
+
+describe('the start-up temp sweep with several deliverables', () => {
+  const bed = useEngineTestBed();
+
+  it('sweeps every deliverable\'s folder (tokens filled in, capture-date folders from the files written)', async () => {
+    await writePhotos(bed.input, 1);
+    const out = join(bed.dir.path, 'out');
+    let engine = bed.setEngine(createEngine({ journal: bed.journal, client: createFakeClient(), concurrency: 2 }));
+    await engine.start();
+    const batch = await engine.createBatch({
+      workflowId: 'fake-edit', inputs: { paths: [bed.input] }, job: 'J1', output: { outputFolder: out, folder: 'full' },
+      deliverables: [{ folder: 'web/{job}', format: 'png' }, { folder: 'by-date/{capture_date}', format: 'webp' }],
+    });
+    expect((await waitForBatch(engine, batch.id)).counts.saved).toBe(1);
+    await bed.stopEngine();
+    const [, , dated] = engine.listItems({ batchId: batch.id }).items[0]!.outputs;
+    const folders = [join(out, 'full'), join(out, 'web', 'J1'), join(dated!, '..')];
+    for (const folder of folders) await writeFile(join(folder, '.batchroom-item1-0a1b2c3d.part'), '');
+
+    engine = bed.setEngine(createEngine({ journal: bed.journal, client: createFakeClient(), concurrency: 2 }));
+    await engine.start();
+    for (const folder of folders) expect((await readdir(folder)).filter((n) => n.startsWith('.batchroom-'))).toEqual([]);
+  });
+});

@@ -7,9 +7,13 @@ import { z } from 'zod';
 export const REPORT_GROUPINGS = ['job', 'client'] as const;
 export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
 
-/** What a report groups by and over which period: `from`/`to` are instants (ISO date-time with offset), either open. */
+/**
+ * What a report groups by and over which period: `from`/`to` are instants (ISO date-time with offset), either open.
+ * `source`: this machine's journal (default), or every instance's hot-folder photos through the studio ledger.
+ */
 export const JobReportQuerySchema = z.object({
   by: z.enum(REPORT_GROUPINGS),
+  source: z.enum(['journal', 'studio']).default('journal'),
   from: z.iso.datetime({ offset: true }).nullable().default(null),
   to: z.iso.datetime({ offset: true }).nullable().default(null),
 }).strict();

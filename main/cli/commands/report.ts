@@ -11,6 +11,7 @@ interface ReportFlags {
   from?: string;
   to?: string;
   csv?: boolean;
+  studio?: boolean;
 }
 
 /**
@@ -28,10 +29,11 @@ export function registerReportCommand(program: Command): void {
     .option('--from <date>', 'with --by: from this date (YYYY-MM-DD) or date-time, local time')
     .option('--to <date>', 'with --by: up to and including this date, or up to this date-time')
     .option('--csv', 'with --by: the report as CSV')
+    .option('--studio', 'with --by: every studio instance\'s hot-folder photos, from the shared studio ledger (PostgreSQL)')
     .description('list executions that were charged but returned no result (CSV for the provider); --by job|client: costs per job or client')
     .action(async (batchId: string | undefined, flags: ReportFlags, command: Command) => {
       if (flags.by) return groupReport(batchId, flags, command);
-      if (flags.from !== undefined || flags.to !== undefined || flags.csv) throw new UsageError('--from, --to and --csv go with --by job|client');
+      if (flags.from !== undefined || flags.to !== undefined || flags.csv || flags.studio) throw new UsageError('--from, --to, --csv and --studio go with --by job|client');
       return providerReport(batchId, flags, command);
     });
 }
@@ -50,7 +52,7 @@ async function groupReport(batchId: string | undefined, flags: ReportFlags, comm
   const { parseReportPeriod } = await import('../../../shared/reports/period');
   const period = parseReportPeriod(flags.from, flags.to);
   if ('problem' in period) throw new UsageError(period.problem);
-  const query = { by: flags.by!, from: period.from, to: period.to };
+  const query = { by: flags.by!, from: period.from, to: period.to, source: flags.studio ? 'studio' as const : 'journal' as const };
   // No engine: a report only reads the journal, and works while the app or a `watch` holds the engine.
   return withSession(command, async ({ call, out }) => {
     if (out.json) {

@@ -15,6 +15,7 @@ import { createRecipeHandlers } from './recipe-handlers';
 import { createRecipeStore } from '../recipes/recipe-store';
 import { openBalanceReadings, recordingBalances } from '../reports/balance-readings';
 import { createReportHandlers } from '../reports/handlers';
+import { keychainLoader } from '../studio/keychain';
 import { accountIdOf } from '../service/account-id';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
@@ -67,6 +68,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const retired: Connection[] = [];
   // Every balance read is kept with its time and account: `batchroom report` holds a period's charges against it.
   const balanceReadings = openBalanceReadings(stateDir);
+  const studioKeychain = keychainLoader();
   const client = recordingBalances(forwardingClient(() => connection.client), balanceReadings, undefined,
     (error) => logger.warn('a balance reading was not recorded', { error: String(error) }));
   const status = (): ServiceStatus => connection.status;
@@ -148,6 +150,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createReportHandlers({
       stateDir, readings: balanceReadings, account: () => accountIdOf(client),
       runningJournal: async () => (engine.current() ? (await engine.ensure()).journal : null),
+      studioReport: async (request, readings, account) => {
+        const url = options.ledgerUrl ?? settings.get().studioLedgerUrl;
+        if (!url) throw new AppError('unavailable', 'No shared studio ledger is set: add its URL in Settings › Shared studio ledger.', { field: 'studioLedgerUrl' });
+        const { readStudioJobReport } = await import('../studio/pg-report');
+        return readStudioJobReport(url, { env, keytar: studioKeychain, logger, allowPlaintext: settings.get().studioLedgerAllowPlaintext }, request, readings, account);
+      },
     }),
     ...grantingHandlers({
       ...createSettingsHandlers({

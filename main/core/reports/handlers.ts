@@ -3,7 +3,8 @@ import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
 import { jobReportCsv, jobReportFileName } from '../../../shared/reports/job-report-csv';
 import type { JobReport, JobReportQuery } from '../../../shared/reports/job-report';
 import { openJournal, type Journal } from '../journal';
-import type { BalanceReadings } from './balance-readings';
+import { AppError } from '../../../shared/errors';
+import type { BalanceReadingRecord, BalanceReadings } from './balance-readings';
 import { buildJobReport, type JobReportRequest } from './job-report';
 
 export interface ReportHandlerDeps {
@@ -13,20 +14,23 @@ export interface ReportHandlerDeps {
   readings: BalanceReadings;
   /** The service account the balance is compared for (the current connection's). */
   account: () => string | null;
-  /** In studio mode: the report over every instance (studio/pg-report.ts); null: this machine's journal. */
-  studioReport?: () => Promise<((request: JobReportRequest) => Promise<JobReport>) | null>;
+  /** `source: 'studio'`: the report over every instance through the saved studio ledger (studio/pg-report.ts). */
+  studioReport?: (request: JobReportRequest, readings: BalanceReadingRecord[], account: string | null) => Promise<JobReport>;
   now?: () => Date;
 }
 
 /**
  * `reports:byGroup` and `reports:csv`: the History screen's report and `batchroom report --by`. A report only reads:
  * without an engine here (another process may hold its lock) the journal file is opened for the read and closed.
+ * `source: 'studio'` sums every instance's hot-folder photos from the studio ledger instead.
  */
 export function createReportHandlers(deps: ReportHandlerDeps): DomainHandlers<typeof reportChannels> {
   const report = async (query: JobReportQuery): Promise<JobReport> => {
     const request: JobReportRequest = { by: query.by, from: query.from ?? null, to: query.to ?? null };
-    const studio = await deps.studioReport?.();
-    if (studio) return studio(request);
+    if (query.source === 'studio') {
+      if (!deps.studioReport) throw new AppError('unavailable', 'The studio report is not available here.');
+      return deps.studioReport(request, deps.readings.list(), deps.account());
+    }
     const running = await deps.runningJournal();
     const journal = running ?? openJournal(deps.stateDir);
     try {

@@ -21,7 +21,7 @@ const zero = (): JobReportFigures => ({ batches: 0, saved: 0, failed: 0, credits
 const round = (credits: number): number => Math.round(credits * 1e6) / 1e6;
 
 function add(into: JobReportFigures, facts: BatchPeriodFacts): void {
-  into.batches += 1;
+  into.batches += facts.batches ?? 1;
   into.saved += facts.saved;
   into.failed += facts.failed;
   into.credits = round(into.credits + facts.credits);
@@ -52,34 +52,55 @@ export const BALANCE_NOTES = [
 ];
 
 /**
- * The service balance over the period beside Batchroom's charges between the same two readings: the readings of one
- * account (`account`, else the one read last) that bracket the period most closely. Null with fewer than 2 readings.
+ * The two balance readings to compare over `range`: of one account (`account`, else the one read last), the last at
+ * or before `from` (else the first after it) and the last within the period. Null when there are not two.
  */
-export function compareBalance(readings: readonly BalanceReadingRecord[], range: ReportRange, account: string | null,
-  creditsBetween: (range: ReportRange) => number, periodCredits: number): BalanceComparison | null {
+export function pickReadings(readings: readonly BalanceReadingRecord[], range: ReportRange, account: string | null):
+  { account: string; first: BalanceReadingRecord; last: BalanceReadingRecord } | null {
   const sorted = [...readings].sort((a, b) => a.at.localeCompare(b.at));
   const which = account ?? sorted.at(-1)?.account;
   const mine = sorted.filter((r) => r.account === which);
-  // The balance at `from`: the last reading at or before it, else the first after it (within the period).
   const before = range.from === null ? [] : mine.filter((r) => r.at <= range.from!);
   const inside = mine.filter((r) => (range.from === null || r.at > range.from) && (range.to === null || r.at <= range.to));
   const first = before.at(-1) ?? inside[0];
   const last = inside.at(-1);
-  if (!first || !last || last.at <= first.at) return null;
-  const batchroomCredits = round(creditsBetween({ from: first.at, to: last.at }));
+  if (!which || !first || !last || last.at <= first.at) return null;
+  return { account: which, first, last };
+}
+
+/** The part of the period the two readings bracket: its charges are the ones the balance change can be held against. */
+export function bracketed(range: ReportRange, first: BalanceReadingRecord, last: BalanceReadingRecord): ReportRange {
+  return { from: range.from !== null && range.from > first.at ? range.from : first.at, to: range.to !== null && range.to < last.at ? range.to : last.at };
+}
+
+/**
+ * The balance change between two readings beside Batchroom's charges between them (`batchroomCredits`);
+ * `bracketedCredits`: the period's charges that fall between the readings — all of them (`periodCredits`) or not.
+ */
+export function balanceComparison(picked: { account: string; first: BalanceReadingRecord; last: BalanceReadingRecord },
+  batchroomCredits: number, bracketedCredits: number, periodCredits: number): BalanceComparison {
+  const { account, first, last } = picked;
   const change = round(last.credits - first.credits);
+  const ours = round(batchroomCredits);
   return {
-    account: which!,
+    account,
     first: { at: first.at, credits: first.credits },
     last: { at: last.at, credits: last.credits },
     change,
-    batchroomCredits,
-    unexplained: round(-change - batchroomCredits),
-    // Every charge of the period falls between the two readings (else some of it is not compared).
-    coversPeriod: Math.abs(creditsBetween({ from: range.from !== null && range.from > first.at ? range.from : first.at,
-      to: range.to !== null && range.to < last.at ? range.to : last.at }) - periodCredits) <= CREDIT_TOLERANCE,
+    batchroomCredits: ours,
+    unexplained: round(-change - ours),
+    coversPeriod: Math.abs(bracketedCredits - periodCredits) <= CREDIT_TOLERANCE,
     notes: BALANCE_NOTES,
   };
+}
+
+/** The service balance over the period beside Batchroom's charges between the same two readings (sync sources). */
+export function compareBalance(readings: readonly BalanceReadingRecord[], range: ReportRange, account: string | null,
+  creditsBetween: (range: ReportRange) => number, periodCredits: number): BalanceComparison | null {
+  const picked = pickReadings(readings, range, account);
+  if (!picked) return null;
+  return balanceComparison(picked, creditsBetween({ from: picked.first.at, to: picked.last.at }),
+    creditsBetween(bracketed(range, picked.first, picked.last)), periodCredits);
 }
 
 export interface JobReportOptions {

@@ -26,6 +26,7 @@ export function jobReportLines(report: JobReport): string[] {
   for (const row of rows.slice(1, -1)) lines.push(line(row));
   lines.push(line(rows.at(-1)!));
   if (report.groups.length === 0) lines.push(`No batch had a photo end or a charge in this period.`);
+  if (report.source === 'studio') lines.push('Hot-folder photos of every instance; batches started by hand are in each machine\'s own report (without --studio).');
   lines.push('', ...balanceLines(report));
   return lines;
 }

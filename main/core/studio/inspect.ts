@@ -23,7 +23,7 @@ export interface InspectOptions {
   sendPassword?: boolean;
 }
 
-async function poolFor(url: string, options: InspectOptions) {
+export async function poolFor(url: string, options: InspectOptions) {
   const target = parseLedgerUrl(url);
   const pool = await createLedgerPool({
     target, logger: options.logger ?? silentLogger, max: 1, allowPlaintext: options.allowPlaintext ?? false,

@@ -17,6 +17,16 @@ export interface ClaimRequest {
   sourcePath: string;
   /** Credits reserved against the folder's shared budget until the outcome is known. */
   cost: number;
+  /** The job and client the folder's batches are for (its settings): the studio report adds photos up by them. */
+  job?: string | null;
+  client?: string | null;
+}
+
+/** The batch an accepted execution belongs to, for the studio report (batches, job, client). */
+export interface AcceptedBatch {
+  id: string;
+  job: string | null;
+  client: string | null;
 }
 
 export type ClaimResult =
@@ -48,7 +58,7 @@ export interface Ledger extends HotFolderLedger {
   /** submitting() was not followed by a request after all (the item was put back): the claim is `claimed` again. */
   notSent(key: string): Promise<void>;
   /** The execution id, recorded before anything else happens after the submit answers. */
-  accepted(key: string, executionId: string, credits: number): Promise<void>;
+  accepted(key: string, executionId: string, credits: number, batch?: AcceptedBatch): Promise<void>;
   /** Of these keys, the ones no live instance holds any more (worth looking at again). */
   settledKeys(keys: readonly string[]): Promise<string[]>;
 }

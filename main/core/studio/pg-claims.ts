@@ -3,7 +3,7 @@ import { AppError } from '../../../shared/errors';
 import { CREDIT_TOLERANCE } from '../../../shared/engine/money';
 import { CLAIM_STATE_GROUPS, claimStatesOf } from '../../../shared/engine/claim-states';
 import type { LedgerOutcome } from '../watch/ports';
-import type { ClaimRequest, ClaimResult, LedgerRecord } from './ledger';
+import type { AcceptedBatch, ClaimRequest, ClaimResult, LedgerRecord } from './ledger';
 import { inTransaction, num, type Queryable } from './pg-tx';
 
 // The claim rows of the studio ledger. One row per ledger key (content hash + workflow + parameters), so the
@@ -23,8 +23,9 @@ async function ensureFolder(client: Queryable, folderKey: string): Promise<void>
 
 /** Adds `delta` credits to the folder's committed total if its budget has room; false (nothing changed) if not. */
 async function reserve(client: Queryable, folderKey: string, delta: number): Promise<{ ok: boolean; budget: number; committed: number }> {
-  const { rows } = await client.query(`UPDATE batchroom_folders SET credits_committed = credits_committed + $2, updated_at = now()
-    WHERE folder_key = $1 AND (budget IS NULL OR $2 <= 0 OR credits_committed + $2 <= budget + $3)
+  // $2 is numeric: compared with the literal 0 alone, PostgreSQL took it for an integer and refused 1.5 credits.
+  const { rows } = await client.query(`UPDATE batchroom_folders SET credits_committed = credits_committed + $2::numeric, updated_at = now()
+    WHERE folder_key = $1 AND (budget IS NULL OR $2::numeric <= 0 OR credits_committed + $2::numeric <= budget + $3)
     RETURNING budget, credits_committed`, [folderKey, delta, CREDIT_TOLERANCE]);
   if (rows.length > 0) return { ok: true, budget: num(rows[0].budget), committed: num(rows[0].credits_committed) };
   const current = await client.query('SELECT budget, credits_committed FROM batchroom_folders WHERE folder_key = $1', [folderKey]);
@@ -52,9 +53,10 @@ export async function claim(pool: pg.Pool, me: string, request: ClaimRequest): P
     const row = rows[0] as { state: string; owner: string | null; attempts: number; credits_reserved: string; owner_gone: boolean } | undefined;
     if (!row) {
       const inserted = await client.query(`INSERT INTO batchroom_claims (key, folder_key, content_hash, workflow_id, parameters_hash,
-          rel_path, source_path, owner, state, credits_reserved)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'claimed', $9) ON CONFLICT (key) DO NOTHING RETURNING key`,
-      [key, folderKey, request.contentHash, request.workflowId, request.parametersHash, request.relPath, request.sourcePath, me, cost]);
+          rel_path, source_path, owner, state, credits_reserved, job, client)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'claimed', $9, $10, $11) ON CONFLICT (key) DO NOTHING RETURNING key`,
+      [key, folderKey, request.contentHash, request.workflowId, request.parametersHash, request.relPath, request.sourcePath, me, cost,
+        request.job ?? null, request.client ?? null]);
       // Someone inserted it between our SELECT and INSERT (we waited on their row and now see it): theirs.
       if (inserted.rowCount === 0) return { value: { kind: 'taken', owner: null, state: 'claimed' } };
       const budget = await reserve(client, folderKey, cost);
@@ -71,8 +73,8 @@ export async function claim(pool: pg.Pool, me: string, request: ClaimRequest): P
     if (!budget.ok) return { value: { kind: 'budget', budget: budget.budget, committed: budget.committed }, rollback: true };
     await client.query(`UPDATE batchroom_claims SET owner = $2, state = 'claimed', attempts = attempts + $3, credits_reserved = $4,
         credits_charged = 0, execution_id = NULL, outputs = '[]', reason = NULL, finished_at = NULL, claimed_at = now(), updated_at = now(),
-        folder_key = $5, rel_path = $6, source_path = $7
-      WHERE key = $1`, [key, me, retryable ? 1 : 0, cost, folderKey, request.relPath, request.sourcePath]);
+        folder_key = $5, rel_path = $6, source_path = $7, job = $8, client = $9, batch_id = NULL, accepted_at = NULL
+      WHERE key = $1`, [key, me, retryable ? 1 : 0, cost, folderKey, request.relPath, request.sourcePath, request.job ?? null, request.client ?? null]);
     return { value: { kind: 'claimed' } };
   });
 }
@@ -113,10 +115,13 @@ export async function markNotSent(pool: pg.Pool, me: string, key: string): Promi
  * The execution id, the moment the submit answers. Also accepted when another instance marked the claim
  * `unknown` meanwhile (our lease lapsed while we were submitting): the id turns "unknown" back into "followed".
  */
-export async function markAccepted(pool: pg.Pool, me: string, key: string, executionId: string, credits: number): Promise<boolean> {
+export async function markAccepted(pool: pg.Pool, me: string, key: string, executionId: string, credits: number, batch?: AcceptedBatch): Promise<boolean> {
+  // The batch's job and client win over the folder's at claim time (the folder's settings may have changed since).
   const { rowCount } = await pool.query(`UPDATE batchroom_claims SET state = 'accepted', execution_id = $3, credits_charged = $4,
-      owner = $2, reason = NULL, finished_at = NULL, updated_at = now()
-    WHERE key = $1 AND (owner = $2 OR state = 'unknown') AND state IN ('claimed', 'submitting', 'unknown')`, [key, me, executionId, credits]);
+      owner = $2, reason = NULL, finished_at = NULL, updated_at = now(), accepted_at = now(),
+      batch_id = COALESCE($5, batch_id), job = CASE WHEN $5::text IS NULL THEN job ELSE $6 END, client = CASE WHEN $5::text IS NULL THEN client ELSE $7 END
+    WHERE key = $1 AND (owner = $2 OR state = 'unknown') AND state IN ('claimed', 'submitting', 'unknown')`,
+  [key, me, executionId, credits, batch?.id ?? null, batch?.job ?? null, batch?.client ?? null]);
   return (rowCount ?? 0) > 0;
 }
 

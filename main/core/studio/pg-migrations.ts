@@ -64,6 +64,14 @@ export const PG_MIGRATIONS: readonly string[] = [
   DROP INDEX IF EXISTS batchroom_claims_open;
   CREATE INDEX batchroom_claims_open ON batchroom_claims (owner) WHERE state IN ('claimed', 'submitting', 'accepted');
   `,
+  // 3: the job and client a photo was claimed for (its hot folder's), the batch that sent it and when the service took
+  // it, so `batchroom report --by job|client --studio` adds every instance's photos and credits up by period (a charge
+  // counts when the service took it; one the service never answered for, when it was judged: finished_at).
+  `
+  ALTER TABLE batchroom_claims ADD COLUMN job text, ADD COLUMN client text, ADD COLUMN batch_id text, ADD COLUMN accepted_at timestamptz;
+  CREATE INDEX batchroom_claims_by_finish ON batchroom_claims (finished_at) WHERE finished_at IS NOT NULL;
+  CREATE INDEX batchroom_claims_by_charge ON batchroom_claims ((COALESCE(accepted_at, finished_at)));
+  `,
 ];
 
 const STATE_CHECK = 'batchroom_claims_state_check';

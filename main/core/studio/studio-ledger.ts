@@ -167,8 +167,8 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
     release: (key) => op(() => release(pool, me, key)),
     submitting: (key) => op(() => markSubmitting(pool, me, key)),
     notSent: (key) => op(() => markNotSent(pool, me, key)),
-    async accepted(key, executionId, credits) {
-      const recorded = await op(() => markAccepted(pool, me, key, executionId, credits));
+    async accepted(key, executionId, credits, batch) {
+      const recorded = await op(() => markAccepted(pool, me, key, executionId, credits, batch));
       if (!recorded) logger.warn('execution id recorded locally only: the studio claim is held elsewhere', { executionId });
     },
     onReachability(listener) {

@@ -76,7 +76,7 @@ export class ClaimStep {
       const result = await this.deps.ledger.claim({
         key: file.key, folderKey: studioFolderKey(config), contentHash: file.contentHash, workflowId: config.workflowId,
         parametersHash: file.parametersHash, relPath: relative(config.path, file.path).split('\\').join('/'), sourcePath: file.path,
-        cost: await this.creditCost(),
+        cost: await this.creditCost(), job: config.job, client: config.client,
       });
       this.reachable(true);
       this.deps.logger?.debug('studio claim', { path: file.path, key: file.key.slice(0, 12), result: result.kind });

@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -73,6 +74,34 @@ describe('recipe deliverables and changes, real CLI and sandbox', { timeout: 120
     expect(show.code, show.stderr).toBe(0);
     expect(ndjson(show.stdout)[0]).toMatchObject({ done: 2, changed: null });
     expect((await cli('recipes', 'show', 'Client A')).stdout).toContain('Photos done with it: 2');
+  });
+
+  it('a watermark is checked by its hash before pricing: changed, exit 2 and nothing sent; as saved, laid over', async () => {
+    const markPath = join(dir, 'mark.png');
+    const mark = await sharp({ create: { width: 24, height: 24, channels: 4, background: { r: 255, g: 255, b: 255, alpha: 1 } } }).png().toBuffer();
+    await writeFile(markPath, mark);
+    const sha256 = createHash('sha256').update(mark).digest('hex');
+    const marked = (hash: string) => ({
+      name: 'Marked', workflowId: 'color-grade', parameters: { texts: { look: 'warm' } },
+      deliverables: [{ format: 'png', folder: 'marked', watermark: { path: markPath, sha256: hash, position: 'centre', scale: 0.5, opacity: 1 } }, { format: 'png', folder: 'plain' }],
+    });
+    const { shoot, file, cli } = await setUp('mark', marked('0'.repeat(64)), 1);
+    const before = sandbox.stats().executionsCreated;
+    const refused = await cli('run', '--recipe', file, '--yes', shoot);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/deliverables\.0\.watermark: .*mark\.png is not the image the recipe was saved with/);
+    expect(refused.stdout).toBe('');
+    expect(sandbox.stats().executionsCreated).toBe(before);
+
+    await writeFile(file, JSON.stringify({ kind: 'batchroom-recipe', version: 1, ...marked(sha256) }));
+    const run = await cli('run', '--recipe', file, '--yes', shoot);
+    expect(run.code, run.stderr).toBe(0);
+    expect(sandbox.stats().executionsCreated).toBe(before + 1);
+    // One paid result, two files: the watermarked one differs from the plain one only by the mark at the centre.
+    const [withMark, without] = await Promise.all(['marked', 'plain'].map((f) =>
+      sharp(join(shoot, 'Batchroom', f, 'photo-000_color-grade.png')).raw().toBuffer({ resolveWithObject: true })));
+    expect(withMark!.info.width).toBe(without!.info.width);
+    expect(withMark!.data.equals(without!.data)).toBe(false);
   });
 
   it('a hot folder runs the recipe: every deliverable of each photo; the recipe deleted, it says so and sends nothing', async () => {

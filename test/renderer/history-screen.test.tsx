@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobReportQuery } from '../../shared/reports/job-report';
 import { FakeFailure } from './helpers/fake-bridge';
-import { standardBridge } from './helpers/fixtures';
+import { batch, counts, standardBridge } from './helpers/fixtures';
 import { renderApp } from './helpers/render-app';
 import { jobReport } from './helpers/reports';
 
@@ -69,6 +69,17 @@ describe('History screen', () => {
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-03-09' } });
     expect(await screen.findByText('The period starts after it ends: swap the two days.')).toBeInTheDocument();
     expect(asked()).toHaveLength(sent);
+  });
+
+  it('reads the report again when a batch ends while the screen is open', async () => {
+    const running = batch({ state: 'running', counts: counts({ running: 3 }) });
+    const fake = standardBridge({ 'reports:byGroup': (q) => jobReport(q.by), 'batches:list': () => [running] });
+    await openHistory(fake);
+    await screen.findByRole('table', { name: 'Credits per job' });
+    expect(fake.callsTo('reports:byGroup')).toHaveLength(1);
+    act(() => fake.emit('batches:progress', { batches: [{ ...running, state: 'running', progress: 0.5 }], items: [] }));
+    act(() => fake.emit('batches:progress', { batches: [{ ...running, state: 'completed', counts: counts({ saved: 3 }), progress: 1 }], items: [] }));
+    await waitFor(() => expect(fake.callsTo('reports:byGroup')).toHaveLength(2));
   });
 
   it('downloads the core CSV of the report shown', async () => {

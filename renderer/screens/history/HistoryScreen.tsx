@@ -39,8 +39,9 @@ export function HistoryScreen() {
   const loading = useApp((s) => s.historyLoading);
   const error = useApp((s) => s.historyError);
   const { setHistoryBy, setHistoryPeriod, loadHistory, historyCsv } = useActions();
-  // Read each time the screen opens: batches finished since the last visit count.
-  useEffect(() => { void loadHistory(); }, [loadHistory]);
+  // Read each time the screen opens, and again when a batch ends while it is open: its photos and credits count now.
+  const ended = useApp((s) => s.batchOrder.filter((id) => s.batches[id]?.state === 'completed' || s.batches[id]?.state === 'cancelled').length);
+  useEffect(() => { void loadHistory(); }, [loadHistory, ended]);
   const shown = report && report.by === by ? report : null;
   const exportCsv = async () => {
     const csv = await historyCsv();

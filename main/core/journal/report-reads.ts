@@ -8,6 +8,8 @@
 /** One batch's numbers in a period (instants as ISO strings; null: open). */
 export interface BatchPeriodFacts {
   batchId: string;
+  /** Batches these numbers are of (default 1; the studio ledger's photos never sent belong to none). */
+  batches?: number;
   job: string | null;
   client: string | null;
   saved: number;

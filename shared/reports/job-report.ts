@@ -31,7 +31,7 @@ export const JobReportFiguresSchema = z.object({
   batches: Count,
   /** Photos whose result was saved. */
   saved: Count,
-  /** Photos that failed or the service refused (not counting charged-no-result). */
+  /** Photos that failed, the service refused, or whose answer was lost and is not settled yet (not charged-no-result). */
   failed: Count,
   /** Every credit charged in the period, charged-no-result included. */
   credits: Credits,

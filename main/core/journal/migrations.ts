@@ -146,8 +146,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE batches ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE batches ADD COLUMN queue_order INTEGER NOT NULL DEFAULT 0;
-  UPDATE batches SET queue_order = (SELECT COUNT(*) FROM batches AS b
-    WHERE b.created_at < batches.created_at OR (b.created_at = batches.created_at AND b.rowid <= batches.rowid));
+  UPDATE batches SET queue_order = ordered.n
+    FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY created_at, rowid) AS n FROM batches) AS ordered WHERE batches.id = ordered.id;
   `,
   // 10: the recipe a ledger entry's photo was done with (shared/recipes/fingerprint.ts), so `recipes show` can say
   // how many photos a recipe did. Null: no recipe, or recorded before recipes.

@@ -46,3 +46,34 @@ export function resolveDeliverableFolder(folder: string, values: { job?: string 
 }
 
 export const folderUsesCapture = (folder: string): boolean => folder.includes('{capture_date}');
+
+/** A deliverable as the estimate lists it (BatchEstimate.deliverables). */
+export interface DeliverableSummary {
+  folder: string;
+  format: OutputOptions['format'];
+  size: OutputOptions['size'];
+  watermark: boolean;
+}
+
+/** The estimate's list of deliverables: empty for a batch that makes one file per result (nothing to say). */
+export function summariseDeliverables(spec: Pick<BatchSpec, 'output' | 'deliverables' | 'job' | 'client'>): DeliverableSummary[] {
+  const all = deliverablesOf(spec);
+  if (all.length < 2) return [];
+  return all.map((d) => ({
+    // {capture_date} stays a token: it differs photo by photo.
+    folder: safeRelDir(d.folder.replace(/\{job\}/g, folderValue(spec.job, 'no-job')).replace(/\{client\}/g, folderValue(spec.client, 'no-client'))),
+    format: d.format, size: d.size, watermark: d.watermark !== undefined,
+  }));
+}
+
+const SIZE_WORDS = (size: OutputOptions['size']): string | null =>
+  size.fit === 'original' ? null : size.fit === 'long-edge' ? `long edge ${size.longEdge} px` : `${size.width}×${size.height} ${size.fit === 'cover' ? 'cropped' : 'fitted'}`;
+
+/** One line per deliverable, e.g. "web/J1: PNG, long edge 2048 px, watermarked" (the CLI and the app's review). */
+export function describeDeliverables(list: readonly DeliverableSummary[]): string[] {
+  return list.map((d) => [
+    `${d.folder === '' ? '(output folder)' : `${d.folder}/`}:`,
+    [d.format === 'source' ? 'format of the original' : d.format.toUpperCase(), SIZE_WORDS(d.size), d.watermark ? 'watermarked' : null]
+      .filter((part) => part !== null).join(', '),
+  ].join(' '));
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WorkflowParametersSchema } from '../service/model';
-import { ColourPolicySchema, EncodeOptionsSchema, ExtraDeliverableSchema, MAX_DELIVERABLES, MetadataPolicySchema, OutputOptionsSchema } from './output-options';
+import { ColourPolicySchema, DeliverableSizeSchema, EncodeOptionsSchema, ExtraDeliverableSchema, OutputFormatSchema, MAX_DELIVERABLES, MetadataPolicySchema, OutputOptionsSchema } from './output-options';
 
 // The output options (formats, colour, metadata, naming, sidecars) live in output-options.ts; re-exported here, where
 // the rest of the model is imported from.
@@ -195,6 +195,13 @@ export const BatchEstimateSchema = z.object({
     colour: ColourPolicySchema,
     metadata: MetadataPolicySchema,
   }).optional(),
+  /**
+   * The files each paid result becomes when the batch makes more than one (its output, then spec.deliverables):
+   * each one's folder under outputFolder ({job} and {client} filled in), format, size and whether it is watermarked.
+   */
+  deliverables: z.array(z.object({
+    folder: z.string(), format: OutputFormatSchema, size: DeliverableSizeSchema, watermark: z.boolean(),
+  })).default([]),
 });
 export type BatchEstimate = z.infer<typeof BatchEstimateSchema>;
 

@@ -1,6 +1,6 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../shared/recipes/sha256';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeRecipe, type Recipe } from '../../shared/recipes/recipe';
 import { FakeFailure } from './helpers/fake-bridge';
@@ -12,7 +12,7 @@ import { renderApp } from './helpers/render-app';
 
 afterEach(cleanup);
 
-const hex = (text: string) => createHash('sha256').update(text).digest('hex');
+const hex = (text: string) => sha256Hex(text);
 
 /** A recipes store as main keeps it, in memory; the fingerprint stands in for main's (parameters + images + account). */
 function recipeBridge(initial: Recipe[] = [], extra: Parameters<typeof standardBridge>[0] = {}) {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { describeResultFile } from '../../../shared/engine/result-file';
+import { describeDeliverables } from '../../../shared/engine/deliverables';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { AppError } from '../../../shared/errors';
@@ -145,6 +146,10 @@ function reportEstimate(out: Output, estimate: BatchEstimate, workflowName: stri
     out.line(`  ${describeResultsGone(estimate.resultsGone)} (${credits(estimate.resultsGone.length * estimate.costPerItem)})`);
   }
   if (estimate.resultFile) out.line(`  ${describeResultFile(estimate.resultFile)}`);
+  if (estimate.deliverables.length > 1) {
+    out.line(`  Each photo becomes ${estimate.deliverables.length} files, paid once:`);
+    for (const line of describeDeliverables(estimate.deliverables)) out.line(`    ${line}`);
+  }
   if (estimate.trial) out.line(`  try first: ${plural(estimate.trial.tried, 'photo')} now (${credits(estimate.costPerItem * estimate.trial.tried, kind)}), ${estimate.trial.rest} more when you continue (${credits(estimate.costPerItem * estimate.trial.rest, kind)})`);
   const shown = estimate.namingPreview.slice(0, 3);
   for (const n of shown) out.line(`  ${n.source} → ${n.output}${n.note ? ` (${n.note})` : ''}`);

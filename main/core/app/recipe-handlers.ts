@@ -54,7 +54,10 @@ export function createRecipeHandlers(deps: RecipeHandlerDeps): DomainHandlers<ty
     'recipes:get': ({ name }) => withImages(store.get(name)),
     'recipes:save': async ({ replace, fixedImages, deliverables, ...rest }) => {
       const withWatermarks = await Promise.all(deliverables.map(async (d, i) => {
-        if (!d.watermark) return d;
+        if (!d.watermark) {
+          const { watermark: _none, ...plain } = d;
+          return plain;
+        }
         const { sha256 } = await hashed(`deliverables.${i}.watermark`, d.watermark.path);
         // A hash the form carried is of the file when it was picked: the file as it is now is what gets laid over.
         return { ...d, watermark: { ...d.watermark, sha256 } };

@@ -1,3 +1,4 @@
+import { summariseDeliverables } from '../../../shared/engine/deliverables';
 import pLimit from 'p-limit';
 import type { BatchEstimate, BatchSpec } from '../../../shared/engine/model';
 import { withinCredits } from '../../../shared/engine/money';
@@ -57,6 +58,7 @@ export async function buildEstimate(
       colour: spec.output.colour,
       metadata: spec.output.metadata,
     },
+    deliverables: summariseDeliverables(spec),
   };
 }
 

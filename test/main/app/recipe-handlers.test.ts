@@ -119,7 +119,7 @@ describe('recipes:* handlers', () => {
   it('computes the fingerprint in main, from the fixed image contents and the account in use', async () => {
     const saved = await dispatch('recipes:save', form('F'));
     if (!saved.ok) throw new Error(saved.message);
-    const recipe = (saved.data as { recipe: Parameters<typeof recipeFingerprint>[0] }).recipe;
+    const recipe = (saved.data as { recipe: Parameters<typeof serializeRecipe>[0] }).recipe;
     const ofForm = await dispatch('recipes:fingerprint', { workflowId: 'color-grade', parameters: form('F').parameters, fixedImages: form('F').fixedImages });
     const ofSaved = await dispatch('recipes:fingerprint', { name: 'F' });
     expect(ofForm).toMatchObject({ ok: true, data: { fingerprint: recipeFingerprint(recipe, 'acct-1'), parts: { account: 'acct-1', fixedImages: { reference: sha('reference bytes') } } } });

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliverableSize } from '../../../shared/engine/model';
 import { deliverableFrame } from '../../../main/core/images/deliverable-size';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 let n = 0;
-async function result(width: number, height: number, make?: (s: sharp.Sharp) => sharp.Sharp): Promise<string> {
+async function result(width: number, height: number, make?: (s: Sharp) => Sharp): Promise<string> {
   const path = join(dir, `result-${n++}.part`);
   const base = sharp({ create: { width, height, channels: 3, background: { r: 90, g: 120, b: 150 } } });
   await (make ? make(base) : base.jpeg()).toFile(path);

@@ -70,7 +70,7 @@ export function estimate(overrides: Partial<BatchEstimate> = {}): BatchEstimate 
   return {
     workflowId: 'color-grade', itemCount: 2, skipped: [{ path: '/in/notes.txt', reason: 'not an image' }], duplicates: [],
     costPerItem: 1, totalCost: 2, balance: 1200, fitsBalance: true, fitsBudget: true,
-    namingPreview: [{ source: '/in/a.jpg', output: 'a_color-grade.jpg' }, { source: '/in/b.jpg', output: 'b_color-grade.jpg' }], namingPreviewMore: 0, alreadyDone: [], resultsGone: [], following: [], rerun: false, outputFolder: '/in/Batchroom', ...overrides,
+    namingPreview: [{ source: '/in/a.jpg', output: 'a_color-grade.jpg' }, { source: '/in/b.jpg', output: 'b_color-grade.jpg' }], namingPreviewMore: 0, alreadyDone: [], resultsGone: [], following: [], rerun: false, outputFolder: '/in/Batchroom', deliverables: [], ...overrides,
   };
 }
 
@@ -78,7 +78,7 @@ export function hotFolder(overrides: Partial<HotFolderState['status']> = {}, con
   return {
     config: {
       id: 'h1', path: '/watch/incoming', recursive: false, workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, outputFolder: '/out/hot',
-      collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', jpegQuality: 92, colourPolicy: 'srgb', sidecar: 'none', rawPairs: 'jpeg', studioFolder: null, moveOriginals: false, budget: null, enabled: false, existingFiles: 'dry-run', polling: false, previousSettings: [], priority: 0, ...config,
+      collisionPolicy: 'suffix', metadataPolicy: 'keep', outputFormat: 'source', jpegQuality: 92, colourPolicy: 'srgb', sidecar: 'none', rawPairs: 'jpeg', studioFolder: null, moveOriginals: false, budget: null, enabled: false, existingFiles: 'dry-run', polling: false, previousSettings: [], priority: 0, job: null, client: null, recipe: null, recipeAcceptedCost: null, ...config,
     },
     status: { id: 'h1', state: 'disarmed', reason: null, processed: 0, queued: 0, failed: 0, lastActivityAt: null, awaitingReview: 0, creditsSpent: 0, studio: 'off', ...overrides },
   };

@@ -67,6 +67,26 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
     }
   },
 
+  async exportAgain(request) {
+    try {
+      const { batches, notExportable } = await unwrap(bridge.batches.export(request));
+      if (batches.length === 0) {
+        get().notify('warning', notExportable.length > 0 ? `Nothing exported: ${notExportable[0]!.displayName}: ${notExportable[0]!.reason}` : 'Nothing exported: this batch has no paid results.');
+        return false;
+      }
+      get().upsertBatches(batches);
+      get().selectBatch(batches[0]!.id);
+      get().setView('queue');
+      const files = batches.reduce((n, b) => n + b.total, 0);
+      const missing = notExportable.length > 0 ? ` ${notExportable.length} cannot be: ${notExportable.slice(0, 3).map((m) => `${m.displayName} (${m.reason})`).join('; ')}.` : '';
+      get().notify('info', `Exporting ${files} paid ${files === 1 ? 'result' : 'results'} again: 0 credits.${missing}`);
+      return true;
+    } catch (error) {
+      get().notifyError(asUiError(error));
+      return false;
+    }
+  },
+
   async rerunRejected(batchId, parameters) {
     const rejected = (get().itemsByBatch[batchId]?.list ?? []).filter((i) => i.verdict === 'rejected').map((i) => i.id);
     if (rejected.length === 0) {

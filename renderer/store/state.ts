@@ -1,3 +1,4 @@
+import type { ExportRequest } from '../../shared/engine/export-request';
 import type { StoreApi } from 'zustand/vanilla';
 import type { BatchEstimate, BatchProgressEvent, BatchSummary, CollisionPolicy, ItemView, MetadataPolicy, OutputFormat, ServiceUnreachable, Verdict } from '../../shared/engine/model';
 import type { ProviderReport } from '../../shared/engine/provider-report';
@@ -223,6 +224,8 @@ export interface ReviewSlice {
   setVerdict(itemId: string, verdict: Verdict): Promise<void>;
   /** Re-runs the batch's rejected items with new parameters, as a new batch. */
   rerunRejected(batchId: string, parameters: WorkflowParameters): Promise<boolean>;
+  /** "Export again without paying": the batch's paid results made into other files, as a new (free) batch. */
+  exportAgain(request: ExportRequest): Promise<boolean>;
   revealFile(path: string): Promise<void>;
   openFolder(path: string): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { isReviewable } from '../../store/review-slice';
 import { ZOOM_LEVELS } from '../../store/state';
 import { Compare } from './Compare';
 import { RerunDialog } from './RerunDialog';
+import { ExportDialog } from './ExportDialog';
 
 const EMPTY: never[] = [];
 
@@ -23,6 +24,7 @@ export function ReviewScreen() {
   const previewUrls = useApp((s) => s.previewUrls);
   const actions = useActions();
   const [rerunOpen, setRerunOpen] = useState(false);
+  const [exportOpen, setExportOpen] = useState(false);
   const region = useRef<HTMLElement>(null);
   // Keyboard review works at once: focus the viewer when it opens (unless the user is already typing somewhere).
   useEffect(() => {
@@ -111,9 +113,11 @@ export function ReviewScreen() {
           {after && <PathActions path={after} kind="file" downloadUrl={`/download/${batch.id}/${item.id}`} downloadName={after.split(/[\\/]/).pop() ?? ''} />}
           <PathActions path={batch.outputFolder} kind="folder" downloadUrl={`/download/${batch.id}.zip`} />
           <button type="button" className="btn" disabled={rejected === 0} onClick={() => setRerunOpen(true)}>Re-run rejected ({rejected})…</button>
+          <button type="button" className="btn" onClick={() => setExportOpen(true)}>Export again…</button>
         </div>
       </div>
       <p className="muted key-hint">Keys: ← → next and previous · A approve · R reject · on the divider, ← → move it</p>
+      {exportOpen && <ExportDialog batchId={batch.id} saved={items.length} onClose={() => setExportOpen(false)} />}
       {rerunOpen && <RerunDialog batchId={batch.id} workflowId={batch.workflowId} rejected={rejected} onClose={() => setRerunOpen(false)} />}
     </section>
   );

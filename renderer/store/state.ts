@@ -1,13 +1,12 @@
-import type { ExportRequest } from '../../shared/engine/export-request';
 import type { StoreApi } from 'zustand/vanilla';
-import type { BatchEstimate, BatchProgressEvent, BatchSummary, CollisionPolicy, ItemView, MetadataPolicy, OutputFormat, ServiceUnreachable, Verdict } from '../../shared/engine/model';
+import type { BatchEstimate, BatchProgressEvent, BatchSummary, CollisionPolicy, ItemView, MetadataPolicy, OutputFormat, ServiceUnreachable } from '../../shared/engine/model';
 import type { ProviderReport } from '../../shared/engine/provider-report';
 import type { DryRunReport, HotFolderActivity, HotFolderConfigInput, HotFolderState } from '../../shared/hotfolders/model';
 import type { Api } from '../../shared/ipc/contract';
 import { APP_VIEWS, type AppInfo, type AppView, type PathKind } from '../../shared/ipc/channels/files';
 import type { ServiceStatus } from '../../shared/ipc/channels/service';
 import type { ConsentRequest } from '../../shared/ipc/channels/settings';
-import type { AspectRatio, Balance, ImageSize, SwitchField, WorkflowDetail, WorkflowParameters, WorkflowSummary } from '../../shared/service/model';
+import type { AspectRatio, Balance, ImageSize, SwitchField, WorkflowDetail, WorkflowSummary } from '../../shared/service/model';
 import type { KeyStatus } from '../../shared/settings/key-status';
 import type { Settings, SettingsPatchInput, SettingsWarning } from '../../shared/settings/schema';
 import type { StudioConnectionTest, StudioStatus } from '../../shared/studio/model';
@@ -15,6 +14,7 @@ import type { UiError } from '../lib/errors';
 import type { FormState } from '../lib/form-model';
 import type { RecipeSlice } from './recipe-state';
 import type { HistorySlice } from './history-state';
+import type { ReviewSlice } from './review-state';
 
 // The store's whole shape in one place: every slice's state and actions, the combined AppState and the creator
 // type. Slices implement these and import them from here; nothing here imports a slice, so there is no cycle
@@ -198,37 +198,7 @@ export interface StudioSlice {
   forgetStudioPassword(url: string): Promise<StudioPasswordOutcome>;
 }
 
-export type CompareMode = 'slider' | 'side';
-
-export const ZOOM_LEVELS = [1, 2, 4] as const;
-
-export type Zoom = (typeof ZOOM_LEVELS)[number];
-
-export interface ReviewSlice {
-  reviewItemId: string | null;
-  compareMode: CompareMode;
-  zoom: Zoom;
-  /** Before/after divider, 0–100 (% from the left). */
-  sliderPosition: number;
-  /** Local path → loadable URL (or null while loading / when it failed). */
-  previewUrls: Record<string, string | null>;
-  /** Local path → its queue thumbnail's URL; null while it is made or when the file has none. */
-  thumbnailUrls: Record<string, string | null>;
-  loadThumbnail(path: string): Promise<void>;
-  openReview(batchId: string, itemId?: string): void;
-  stepReview(delta: number): void;
-  setCompareMode(mode: CompareMode): void;
-  setZoom(zoom: Zoom): void;
-  setSliderPosition(position: number): void;
-  loadPreview(path: string): Promise<void>;
-  setVerdict(itemId: string, verdict: Verdict): Promise<void>;
-  /** Re-runs the batch's rejected items with new parameters, as a new batch. */
-  rerunRejected(batchId: string, parameters: WorkflowParameters): Promise<boolean>;
-  /** "Export again without paying": the batch's paid results made into other files, as a new (free) batch. */
-  exportAgain(request: ExportRequest): Promise<boolean>;
-  revealFile(path: string): Promise<void>;
-  openFolder(path: string): Promise<void>;
-}
+export { ZOOM_LEVELS, type CompareMode, type ReviewSlice, type Zoom } from './review-state';
 
 export type KeyCheck = { state: 'idle' } | { state: 'checking' } | { state: 'ok'; message: string } | { state: 'failed'; error: UiError };
 

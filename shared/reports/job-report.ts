@@ -11,11 +11,16 @@ export type ReportGrouping = (typeof REPORT_GROUPINGS)[number];
  * What a report groups by and over which period: `from`/`to` are instants (ISO date-time with offset), either open.
  * `source`: this machine's journal (default), or every instance's hot-folder photos through the studio ledger.
  */
+function asUtc(instant: string | null): string | null {
+  return instant === null ? null : new Date(instant).toISOString();
+}
+
 export const JobReportQuerySchema = z.object({
   by: z.enum(REPORT_GROUPINGS),
   source: z.enum(['journal', 'studio']).default('journal'),
-  from: z.iso.datetime({ offset: true }).nullable().default(null),
-  to: z.iso.datetime({ offset: true }).nullable().default(null),
+  // As UTC ('…Z'): the journal's times are, and they are compared as text (an offset such as +13:00 would not sort).
+  from: z.iso.datetime({ offset: true }).nullable().default(null).transform(asUtc),
+  to: z.iso.datetime({ offset: true }).nullable().default(null).transform(asUtc),
 }).strict();
 export type JobReportQuery = z.input<typeof JobReportQuerySchema>;
 

@@ -46,8 +46,13 @@ export function planExport(journal: Journal, from: z.infer<typeof ExportRequestS
   let batches: BatchRecord[];
   let since: number | null = null;
   if ('batchId' in from) {
-    const batch = journal.getBatch(from.batchId) ?? journal.listBatches().find((b) => b.id.startsWith(from.batchId)) ?? null;
-    if (!batch) throw new AppError('not_found', `no batch ${from.batchId} in this state folder`);
+    let batch = journal.getBatch(from.batchId);
+    if (!batch && from.batchId.length >= 8) {
+      const matches = journal.listBatches().filter((b) => b.id.startsWith(from.batchId));
+      if (matches.length > 1) throw new AppError('validation', `${from.batchId} names ${matches.length} batches: give more of the id`, { field: 'batchId' });
+      batch = matches[0] ?? null;
+    }
+    if (!batch) throw new AppError('not_found', `no batch ${from.batchId} in this state folder (give its id, or at least its first 8 characters)`);
     batches = [batch];
   } else {
     since = Date.parse(from.since);
@@ -88,9 +93,15 @@ export async function createExports(deps: ExportDeps, input: ExportRequest): Pro
   const request = ExportRequestSchema.parse(input);
   const plan = planExport(deps.journal, request.from);
   const batchIds: string[] = [];
+  // Only what the request says replaces the source batch's output settings (the schema's defaults would otherwise
+  // undo a source's `strip` metadata or its names): the keys given, read back parsed.
+  const given = Object.fromEntries(Object.keys(input.output).map((key) => [key, (request.output as Record<string, unknown>)[key]]));
   for (const { batch: source, items } of plan.sources) {
+    const output = { ...source.spec.output, folder: '', ...given };
+    // An export never writes over a file (the source's own paid results may be in that folder): suffix, or skip.
+    if (output.collisionPolicy === 'overwrite') output.collisionPolicy = 'suffix';
     const spec: BatchSpec = await specWithOutputFolder({
-      ...source.spec, inputs: { paths: [], mappings: [] }, output: { ...source.spec.output, ...request.output, folder: request.output.folder ?? '' },
+      ...source.spec, inputs: { paths: [], mappings: [] }, output,
       deliverables: request.deliverables, job: request.job ?? source.spec.job, client: request.client ?? source.spec.client,
       exportOf: { batchId: source.id }, rerun: false, tryFirst: null, trialRest: null, budget: 0, source: { kind: source.spec.source.kind },
     });

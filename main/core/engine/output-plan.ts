@@ -126,7 +126,13 @@ export async function planResultName(
   const siblings = named.filter((_, i) => namedDirs[i] === relDir);
   const ownOutputs = new Set(relativeInside(out, [...siblings.flatMap(own), ...own(item)]).map(nameKey));
   const unsaved = siblings.filter((s) => own(s).length === 0);
-  const protectedNames = [...relativeInside(out, options.originals), ...relativeInside(out, siblings.filter((s) => own(s).length > 0).flatMap(own))];
+  // The batch's files of its other deliverables are never written over, whatever the collision policy: two
+  // deliverables that name the same file (same folder, template and format) get a suffix, not each other's bytes.
+  const otherDeliverables = count > 1 ? [item, ...named].flatMap((r) => r.outputs.filter((_, k) => k % count !== d)) : [];
+  const protectedNames = [
+    ...relativeInside(out, options.originals), ...relativeInside(out, siblings.filter((s) => own(s).length > 0).flatMap(own)),
+    ...relativeInside(out, otherDeliverables),
+  ];
   const existing = (await existingNames(out, [relDir])).filter((name) => !ownOutputs.has(nameKey(name))).concat(options.takenMeanwhile);
   const predictedExt = (record: ItemRecord) => {
     const source = namingSourceOf(record.sources, fieldOrder);

@@ -135,7 +135,7 @@ export async function download(deps: SaverDeps, item: ItemRecord, n: number, tem
   return temp;
 }
 
-export type Placed = { kind: 'placed'; path: string } | { kind: 'skipped'; reason: string };
+export type Placed = { kind: 'placed'; path: string } | { kind: 'skipped'; reason: string; path: string };
 
 /** Which file of an item is placed: result `result`'s deliverable `deliverable` (the last of that result or not). */
 export interface SaveSlot { result: number; deliverable: number; lastOfResult: boolean }
@@ -156,7 +156,7 @@ export async function place(deps: SaverDeps, item: ItemRecord, batch: BatchRecor
       await outputFs.unlink(temp).catch(() => undefined);
       deps.journal.updateItem(item.id, { pendingTemp: null, pendingFinal: null });
       if (deps.cache && item.executionId && slot.lastOfResult) await deps.cache.markSaved(item.executionId, n);
-      return { kind: 'skipped', reason: `not saved: ${destination} already exists (collision policy "skip")` };
+      return { kind: 'skipped', reason: `not saved: ${destination} already exists (collision policy "skip")`, path: destination };
     }
     stopIfAborted(); // the last moment: once its final name is journalled, the result is placed and recorded
     deps.journal.updateItem(item.id, { pendingFinal: destination }, { durable: true });

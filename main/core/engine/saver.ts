@@ -87,6 +87,8 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
   const cache = deps.cache ?? null;
   const deliverables = deliverablesOf(batch.spec);
   const count = deliverables.length;
+  const skipped: string[] = [];
+  let madeAny = false;
   // One slot per result and deliverable (result 0's deliverables first): 1 execution → N files, none paid again.
   for (let k = outputs.length; k < item.resultUrls.length * count; k++) {
     const { result: n, deliverable: d } = slotOf(k, count);
@@ -149,7 +151,16 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       // Looked at again just before the final name: the sub-folder may have been swapped for a link meanwhile.
       await requireInsideOutput(folder, batch.outputFolder);
       const placed = await place(deps, item, batch, outputs, { result: n, deliverable: d, lastOfResult }, temp, format, total, folder, notes, stopIfAborted);
-      if (placed.kind === 'skipped') return placed;
+      if (placed.kind === 'skipped') {
+        if (count === 1) return { kind: 'skipped', reason: placed.reason };
+        // One deliverable's name is taken (policy "skip"): that file stays as it is and the result's other
+        // deliverables are still made; its slot holds the file found there, so a later save resumes after it.
+        skipped.push(placed.reason);
+        outputs.push(placed.path);
+        deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
+        continue;
+      }
+      madeAny = true;
       const sidecarProblem = await writeSidecar(sidecarKindOf(output), deps.metadata, placed.path, sidecarContext(batch, item));
       if (sidecarProblem) warnings.push(sidecarProblem);
       outputs.push(placed.path);
@@ -163,7 +174,11 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       throw await settleSaveError(error, folder, batch.outputFolder, notes, signal);
     }
   }
-  return { kind: 'saved', outputs, warnings: [...new Set(warnings)] };
+  // Every file's name was taken (policy "skip"): nothing of this result was written, as with one deliverable.
+  if (!madeAny && skipped.length > 0 && skipped.length === outputs.length - item.outputs.length && item.outputs.length === 0) {
+    return { kind: 'skipped', reason: skipped[0]! };
+  }
+  return { kind: 'saved', outputs, warnings: [...new Set([...warnings, ...skipped])] };
 }
 
 /** The original's metadata and the provenance onto the result (the first image field's file is the original). */

@@ -67,12 +67,17 @@ export async function watermarkOverlay(watermark: Watermark, width: number, heig
   return { input: overlay.pixels, raw: { width: overlay.width, height: overlay.height, channels: 4 }, left, top };
 }
 
+/** The largest watermark file read (and the largest image a recipe hashes: recipe-images.ts). */
+export const MAX_WATERMARK_BYTES = 64 * 1024 ** 2;
+
 async function verifiedSource(watermark: Watermark): Promise<Source> {
   const key = `${watermark.path}\0${watermark.sha256}`;
   const facts = await stat(watermark.path).catch((error: unknown) => {
     throw new WatermarkUnavailable(watermark.path, codeOf(error));
   });
   if (!facts.isFile()) throw new WatermarkUnavailable(watermark.path, facts.isDirectory() ? 'EISDIR' : 'not a file');
+  // A logo is kilobytes to a few megabytes: a huge file named as one is refused before it is read into memory.
+  if (facts.size > MAX_WATERMARK_BYTES) throw new WatermarkUnavailable(watermark.path, `larger than ${MAX_WATERMARK_BYTES / 1024 ** 2} MB`);
   const signature = `${facts.dev}:${facts.ino}:${facts.size}:${facts.mtimeMs}`;
   const known = sources.get(key);
   if (known?.signature === signature) return known;

@@ -73,6 +73,8 @@ export const REPORT_SQL = {
         SELECT pb.batch_id, json_extract(b.spec_json, '$.job') AS job, json_extract(b.spec_json, '$.client') AS client,
           SUM(pb.saved) AS saved, SUM(pb.failed) AS failed, SUM(pb.cnr) AS cnr, SUM(pb.cnr_credits) AS cnr_credits, SUM(pb.credits) AS credits
         FROM per_batch pb JOIN batches b ON b.id = pb.batch_id
+        -- An export (engine/export-again.ts) makes files again from photos its source batch already counts: 0 credits.
+        WHERE json_extract(b.spec_json, '$.exportOf') IS NULL
         GROUP BY pb.batch_id ORDER BY MIN(b.created_at), pb.batch_id`,
   creditsCharged: `SELECT COALESCE(SUM(credits), 0) AS total FROM (${CHARGES})`,
 };

@@ -1,7 +1,10 @@
 import { statSync } from 'node:fs';
+import sharp from 'sharp';
 import { resolve } from 'node:path';
 import type { FixedImage, Recipe } from '../../../shared/recipes/recipe';
 import { sha256OfFile } from './recipe-files';
+import { AppError } from '../../../shared/errors';
+import { MAX_WATERMARK_BYTES } from '../images/watermark';
 
 /**
  * Whether an image a recipe names by path and content hash is there as saved: `ok`, `missing` (no file at the path),
@@ -14,8 +17,6 @@ export interface RecipeImageCheck {
   path: string;
   expected: string;
   status: 'ok' | 'missing' | 'changed' | 'unreadable';
-  /** The hash of the file found (status `changed`). */
-  actual?: string;
   /** One line for a person (every status but `ok`). */
   message?: string;
 }
@@ -30,11 +31,12 @@ async function checkOne(where: string, path: string, expected: string): Promise<
     return { ...base, status: 'unreadable', message: `${where}: ${path} cannot be read (${code ?? 'error'})` };
   }
   try {
+    if (statSync(path).size > MAX_WATERMARK_BYTES) return { ...base, status: 'unreadable', message: `${where}: ${path} is larger than ${MAX_WATERMARK_BYTES / 1024 ** 2} MB: not an image a recipe sends` };
     const actual = await sha256OfFile(path);
     if (actual === expected) return { ...base, status: 'ok' };
     return {
-      ...base, status: 'changed', actual,
-      message: `${where}: ${path} is not the image the recipe was saved with (its content differs: sha256 ${actual.slice(0, 12)}…, expected ${expected.slice(0, 12)}…)`,
+      ...base, status: 'changed',
+      message: `${where}: ${path} is not the image the recipe was saved with (its content differs from the saved sha256 ${expected.slice(0, 12)}…)`,
     };
   } catch (error) {
     return { ...base, status: 'unreadable', message: `${where}: ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
@@ -53,5 +55,20 @@ export function checkRecipeImages(recipe: Recipe): Promise<RecipeImageCheck[]> {
 /** A fixed image (or watermark) as a recipe saves it: its absolute path and the hash of what is there now. */
 export async function fixedImageOf(path: string): Promise<FixedImage> {
   const absolute = resolve(path);
+  // Only a regular file of an image's size is hashed: a device (/dev/zero), a folder or a huge file named as an
+  // image is refused at once rather than read without end.
+  let size: number;
+  try {
+    const facts = statSync(absolute);
+    if (!facts.isFile()) throw new AppError('validation', `${absolute} is not a file`);
+    size = facts.size;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('validation', `${absolute} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (size > MAX_WATERMARK_BYTES) throw new AppError('validation', `${absolute} is larger than ${MAX_WATERMARK_BYTES / 1024 ** 2} MB: not an image a recipe sends`);
+  // An image by its header (no pixels decoded): any other file named here is refused, and its hash never told.
+  const format = await sharp(absolute).metadata().then((m) => m.format, () => null);
+  if (!format) throw new AppError('validation', `${absolute} is not an image`);
   return { path: absolute, sha256: await sha256OfFile(absolute) };
 }

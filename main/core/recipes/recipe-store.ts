@@ -75,7 +75,8 @@ function readRecipeFile(path: string, label: string): Recipe {
 
 export function createRecipeStore(stateDir: string, options: { cwd?: string } = {}): RecipeStore {
   const dir = join(stateDir, RECIPES_DIR_NAME);
-  const pathOf = (name: string) => join(dir, recipeFileName(name));
+  // Every name is checked before it becomes a path: `../x` (from a renderer, a script) never leaves the folder.
+  const pathOf = (name: string) => join(dir, recipeFileName(checkedName(name)));
   const ensureDir = () => {
     ensureStateDir(stateDir);
     ensureStateDir(dir); // owner-only, like the state folder: prompts can name a client's work

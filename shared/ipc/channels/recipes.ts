@@ -8,7 +8,8 @@ import { invoke } from '../contract-kit';
 // Recipes in the app (docs/recipes.md): the same store the CLI uses, behind main. Every content hash (fixed images,
 // watermarks) and the fingerprint (it names the service account) is computed in main, never by the renderer.
 
-const NameRef = z.object({ name: z.string().min(1).max(200) }).strict();
+// Names are recipe names (no separators, no `..`): the store makes a file name of them.
+const NameRef = z.object({ name: RecipeNameSchema }).strict();
 
 /** A recipe file is a few KB (main/core/recipes/recipe-files.ts MAX_RECIPE_FILE_BYTES). */
 export const MAX_RECIPE_TEXT_CHARS = 1024 * 1024;
@@ -63,8 +64,8 @@ export const recipeChannels = {
   'recipes:get': invoke(NameRef, RecipeWithImages),
   /** Saves the form as a recipe: a new name, or (`replace`) over the recipe of that name. Images are hashed here. */
   'recipes:save': invoke(RecipeDraftSchema.extend({ replace: z.boolean().default(false) }), RecipeWithImages),
-  'recipes:duplicate': invoke(z.object({ from: z.string().min(1).max(200), to: RecipeNameSchema }).strict(), RecipeSchema),
-  'recipes:rename': invoke(z.object({ from: z.string().min(1).max(200), to: RecipeNameSchema }).strict(), RecipeSchema),
+  'recipes:duplicate': invoke(z.object({ from: RecipeNameSchema, to: RecipeNameSchema }).strict(), RecipeSchema),
+  'recipes:rename': invoke(z.object({ from: RecipeNameSchema, to: RecipeNameSchema }).strict(), RecipeSchema),
   'recipes:delete': invoke(NameRef, z.object({ deleted: z.string() })),
   /** The recipe's file (the same bytes `batchroom recipes export` writes) and the name to save it under. */
   'recipes:export': invoke(NameRef, z.object({ fileName: z.string(), text: z.string() })),

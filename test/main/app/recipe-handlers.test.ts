@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRecipeHandlers } from '../../../main/core/app/recipe-handlers';
 import { createRecipeStore } from '../../../main/core/recipes/recipe-store';
 import { contract } from '../../../shared/ipc/contract';
@@ -16,7 +17,15 @@ import { serializeRecipe } from '../../../shared/recipes/recipe';
 let root: string;
 let account = 'acct-1';
 let dispatch: InvokeDispatcher;
-const sha = (bytes: string) => createHash('sha256').update(bytes).digest('hex');
+const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+// Real images (main refuses to hash anything else a renderer names).
+const pixel = (r: number, format: 'png' | 'jpeg') => sharp({ create: { width: 4, height: 4, channels: 3, background: { r, g: 0, b: 0 } } })[format]().toBuffer();
+let REF: Buffer;
+let REF2: Buffer;
+let LOGO: Buffer;
+beforeAll(async () => {
+  [REF, REF2, LOGO] = await Promise.all([pixel(10, 'jpeg'), pixel(200, 'jpeg'), pixel(90, 'png')]);
+});
 
 const form = (name: string, extra: Record<string, unknown> = {}) => ({
   name,
@@ -30,8 +39,8 @@ const form = (name: string, extra: Record<string, unknown> = {}) => ({
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'batchroom-recipe-handlers-'));
-  writeFileSync(join(root, 'ref.jpg'), 'reference bytes');
-  writeFileSync(join(root, 'logo.png'), 'logo bytes');
+  writeFileSync(join(root, 'ref.jpg'), REF);
+  writeFileSync(join(root, 'logo.png'), LOGO);
   account = 'acct-1';
   dispatch = createInvokeDispatcher(contract, createRecipeHandlers({ store: createRecipeStore(join(root, 'state')), account: () => account }) as never);
 });
@@ -43,9 +52,9 @@ describe('recipes:* handlers', () => {
     const saved = await dispatch('recipes:save', form('Client A web', {
       deliverables: [{ format: 'jpeg', quality: 88, folder: 'web' }, { format: 'png', folder: 'print', watermark }],
     }));
-    expect(saved).toMatchObject({ ok: true, data: { recipe: { name: 'Client A web', fixedImages: { reference: { sha256: sha('reference bytes') } } } } });
+    expect(saved).toMatchObject({ ok: true, data: { recipe: { name: 'Client A web', fixedImages: { reference: { sha256: sha(REF) } } } } });
     const file = JSON.parse(readFileSync(join(root, 'state', 'recipes', 'client a web.json'), 'utf8'));
-    expect(file.deliverables[1].watermark).toEqual({ ...watermark, sha256: sha('logo bytes') });
+    expect(file.deliverables[1].watermark).toEqual({ ...watermark, sha256: sha(LOGO) });
     expect(file.budgetPerPhoto).toBe(2);
 
     const listed = await dispatch('recipes:list', {});
@@ -122,10 +131,10 @@ describe('recipes:* handlers', () => {
     const recipe = (saved.data as { recipe: Parameters<typeof serializeRecipe>[0] }).recipe;
     const ofForm = await dispatch('recipes:fingerprint', { workflowId: 'color-grade', parameters: form('F').parameters, fixedImages: form('F').fixedImages });
     const ofSaved = await dispatch('recipes:fingerprint', { name: 'F' });
-    expect(ofForm).toMatchObject({ ok: true, data: { fingerprint: recipeFingerprint(recipe, 'acct-1'), parts: { account: 'acct-1', fixedImages: { reference: sha('reference bytes') } } } });
+    expect(ofForm).toMatchObject({ ok: true, data: { fingerprint: recipeFingerprint(recipe, 'acct-1'), parts: { account: 'acct-1', fixedImages: { reference: sha(REF) } } } });
     expect(ofSaved).toEqual(ofForm);
 
-    writeFileSync(join(root, 'ref.jpg'), 'another reference');
+    writeFileSync(join(root, 'ref.jpg'), REF2);
     const changed = await dispatch('recipes:fingerprint', { workflowId: 'color-grade', parameters: form('F').parameters, fixedImages: form('F').fixedImages });
     expect(changed.ok && changed.data).not.toEqual(ofForm.ok && ofForm.data);
     account = 'acct-2';
@@ -143,5 +152,32 @@ describe('recipes:* handlers', () => {
     expect(await withJournal('recipes:ofBatch', { batchId: 'b1' })).toEqual({ ok: true, data: { recipe: { name: 'F', fingerprint } } });
     expect(await withJournal('recipes:ofBatch', { batchId: 'b2' })).toEqual({ ok: true, data: { recipe: null } });
     expect(await dispatch('recipes:ofBatch', { batchId: 'b1' })).toEqual({ ok: true, data: { recipe: null } });
+  });
+});
+
+describe('recipes:* refuse what is not a recipe or an image (from the review)', () => {
+  it('a name is never a path: get, delete and rename with ../ are refused and nothing outside is read or removed', async () => {
+    writeFileSync(join(root, 'token.json'), 'sk-live-SECRET-0123456789 rest of file');
+    const got = await dispatch('recipes:get', { name: '../../token' });
+    expect(got.ok).toBe(false);
+    expect(JSON.stringify(got)).not.toContain('SECRET');
+    const deleted = await dispatch('recipes:delete', { name: '../../token' });
+    expect(deleted.ok).toBe(false);
+    const renamed = await dispatch('recipes:rename', { from: '../../token', to: 'Mine' });
+    expect(renamed.ok).toBe(false);
+    expect(readFileSync(join(root, 'token.json'), 'utf8')).toContain('SECRET');
+  });
+
+  it('hashes only images: a text file, a device or a folder named as a watermark or fixed image is refused, its hash never told', async () => {
+    writeFileSync(join(root, 'secret.txt'), 'top secret');
+    const asWatermark = await dispatch('recipes:save', form('W', { fixedImages: {}, deliverables: [{ watermark: { path: join(root, 'secret.txt') } }] }));
+    expect(asWatermark).toMatchObject({ ok: false });
+    expect(JSON.stringify(asWatermark)).not.toContain(sha(Buffer.from('top secret')));
+    const asFixed = await dispatch('recipes:fingerprint', { workflowId: 'color-grade', fixedImages: { reference: join(root, 'secret.txt') } });
+    expect(asFixed).toMatchObject({ ok: false });
+    // A device would be read without end: refused at once, not after hashing.
+    const device = await dispatch('recipes:save', form('Z', { fixedImages: {}, deliverables: [{ watermark: { path: '/dev/zero' } }] }));
+    expect(device).toMatchObject({ ok: false });
+    expect((await dispatch('recipes:save', form('D', { fixedImages: { reference: root } }))).ok).toBe(false);
   });
 });

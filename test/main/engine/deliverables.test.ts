@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -92,5 +92,40 @@ describe('deliverables: several files from one paid result', () => {
       output: { outputFolder: out, folder: 'web/{job}', namingTemplate: '{name}{ext}' },
     });
     expect(estimate.namingPreview[0]!.output).toBe(join(out, 'web', 'J1', basename(photos[0]!)));
+  });
+
+  it('two deliverables naming the same file never write over each other, even under "overwrite"', async () => {
+    const photos = await writePhotos(rig.dir.path, 2, { width: 96, height: 64 });
+    const out = join(rig.dir.path, 'out');
+    const batch = await rig.engine.createBatch({
+      workflowId: 'upscale', inputs: { paths: photos },
+      output: { outputFolder: out, format: 'jpeg', namingTemplate: '{name}{ext}', collisionPolicy: 'overwrite' },
+      deliverables: [{ folder: '', format: 'jpeg', namingTemplate: '{name}{ext}', size: { fit: 'long-edge', longEdge: 16 } }],
+    });
+    expect((await waitForBatch(rig.engine, batch.id)).counts.saved).toBe(2);
+    for (const item of rig.engine.listItems({ batchId: batch.id }).items) {
+      expect(new Set(item.outputs).size).toBe(2);
+      const [full, small] = await Promise.all(item.outputs.map((p) => sharp(p).metadata()));
+      expect(Math.max(full!.width!, full!.height!)).toBeGreaterThan(16);
+      expect(Math.max(small!.width!, small!.height!)).toBe(16);
+    }
+  });
+
+  it('under "skip", a name taken for one deliverable leaves that file alone and still makes the others', async () => {
+    const photos = await writePhotos(rig.dir.path, 1, { width: 96, height: 64 });
+    const out = join(rig.dir.path, 'out');
+    await mkdir(out, { recursive: true });
+    const stem = basename(photos[0]!, '.jpg');
+    await writeFile(join(out, `${stem}.jpg`), 'someone else\'s file');
+    const batch = await rig.engine.createBatch({
+      workflowId: 'upscale', inputs: { paths: photos },
+      output: { outputFolder: out, format: 'jpeg', namingTemplate: '{name}{ext}', collisionPolicy: 'skip' },
+      deliverables: [{ folder: 'web', format: 'png', namingTemplate: '{name}{ext}' }],
+    });
+    expect((await waitForBatch(rig.engine, batch.id)).counts.saved).toBe(1);
+    const [item] = rig.engine.listItems({ batchId: batch.id }).items;
+    expect(item!.reason).toContain('already exists (collision policy "skip")');
+    expect(await readFile(join(out, `${stem}.jpg`), 'utf8')).toBe('someone else\'s file');
+    expect((await sharp(join(out, 'web', `${stem}.png`)).metadata()).format).toBe('png');
   });
 });

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { notExportableReason } from '../../../main/core/engine/export-again';
+import { buildJobReport } from '../../../main/core/reports/job-report';
 import type { ItemRecord } from '../../../main/core/journal/types';
 import { waitForBatch, writePhotos } from './helpers';
 import { startSandboxRig, type SandboxRig } from './sandbox-rig';
@@ -81,5 +82,26 @@ describe('export again without paying', () => {
     expect(notExportableReason(base)).toMatch(/never paid for in this batch/);
     expect(notExportableReason({ ...base, state: 'charged-no-result', executionId: 'e1' })).toMatch(/service lost its result/);
     expect(notExportableReason({ ...base, state: 'saved', executionId: 'e1', resultUrls: ['http://x/r.jpg'] })).toBeNull();
+  });
+
+  it('keeps the source batch\'s settings it is not asked to change, never writes over its files, and is not counted in reports', async () => {
+    const photos = await writePhotos(rig.dir.path, 2);
+    const out = join(rig.dir.path, 'out');
+    const source = await rig.engine.createBatch({
+      workflowId: 'upscale', inputs: { paths: photos }, job: 'J',
+      output: { outputFolder: out, format: 'jpeg', metadata: 'strip', namingTemplate: '{name}-edit{ext}', collisionPolicy: 'overwrite' },
+    });
+    await waitForBatch(rig.engine, source.id);
+    const paid = rig.engine.listItems({ batchId: source.id }).items.map((i) => i.outputs[0]!);
+    const before = await Promise.all(paid.map((p) => readFile(p)));
+    const { batches } = await rig.engine.exportAgain({ from: { batchId: source.id }, output: { outputFolder: out, size: { fit: 'long-edge', longEdge: 16 } } });
+    expect((await waitForBatch(rig.engine, batches[0]!.id)).counts.saved).toBe(2);
+    const spec = rig.journal.getBatch(batches[0]!.id)!.spec;
+    expect(spec.output).toMatchObject({ metadata: 'strip', namingTemplate: '{name}-edit{ext}', format: 'jpeg', collisionPolicy: 'suffix' });
+    // The paid files are as they were; the export's went beside them with a suffix.
+    expect(await Promise.all(paid.map((p) => readFile(p)))).toEqual(before);
+    for (const item of rig.engine.listItems({ batchId: batches[0]!.id }).items) expect(basename(item.outputs[0]!)).toMatch(/-edit \(2\)\.jpg$/);
+    const report = buildJobReport(rig.journal, { by: 'job', from: null, to: null });
+    expect(report.groups.map((g) => [g.key, g.batches, g.saved])).toEqual([['J', 1, 2]]);
   });
 });

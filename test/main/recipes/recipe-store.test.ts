@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -121,9 +122,12 @@ describe('export and import', () => {
   it('reports fixed images and watermarks that are missing or whose content differs on this computer', async () => {
     const same = join(root, 'ref.jpg');
     const changed = join(root, 'logo.png');
-    writeFileSync(same, 'reference bytes');
+    const reference = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 1, g: 2, b: 3 } } }).jpeg().toBuffer();
+    writeFileSync(same, reference);
     writeFileSync(changed, 'the logo as edited here');
-    expect(await fixedImageOf(same)).toEqual({ path: same, sha256: sha('reference bytes') });
+    expect(await fixedImageOf(same)).toEqual({ path: same, sha256: createHash('sha256').update(reference).digest('hex') });
+    // Only an image is hashed for a recipe (a renderer could otherwise learn the hash of any file it names).
+    await expect(fixedImageOf(changed)).rejects.toMatchObject({ code: 'validation', message: expect.stringContaining('is not an image') });
     const withImages = recipe('Styled', {
       fixedImages: {
         reference: await fixedImageOf(same),
@@ -138,7 +142,8 @@ describe('export and import', () => {
       ['fixedImages.mask', 'missing'], ['fixedImages.reference', 'ok'], ['deliverables.0.watermark', 'changed'],
     ]);
     expect(images[0]!.message).toContain('gone.png is missing on this computer');
-    expect(images[2]!.actual).toBe(sha('the logo as edited here'));
+    // Nothing of the file found is told (its hash would tell a caller what any file holds).
+    expect(JSON.stringify(images)).not.toContain(sha('the logo as edited here').slice(0, 8));
     expect(images[2]!.message).toContain('is not the image the recipe was saved with');
   });
 });

@@ -115,17 +115,16 @@ export async function createExports(deps: ExportDeps, input: ExportRequest): Pro
       id: randomUUID(), position, displayName: item.displayName, sources: item.sources, relDir: item.relDir,
       contentHash: item.contentHash, state: 'pending', reason: null,
     }));
-    deps.journal.createBatch(batch, newItems);
-    // Each item takes its paid result in the same breath as it is created: nothing of an export is ever pending for
-    // the encoder, and a crash between the two leaves a pending item that submit-item.ts refuses to send.
-    newItems.forEach((created, i) => {
+    // Each item takes its paid result in the same transaction as it is created: nothing of an export is ever pending
+    // for the encoder (and should one be, submit-item.ts refuses to send it).
+    deps.journal.createBatch(batch, newItems, () => newItems.forEach((created, i) => {
       const paid = items[i]!;
       deps.journal.updateItem(created.id, {
         event: 'export-result', executionId: paid.executionId, resultUrls: paid.resultUrls, resultLabels: paid.resultLabels,
         creditsCharged: 0, outputs: [], reason: null, submittedAt: paid.submittedAt, completedAt: null,
       });
-      deps.enqueueDownload(created.id);
-    });
+    }));
+    for (const created of newItems) deps.enqueueDownload(created.id);
     deps.markBatch(batch.id);
     deps.checkBatchDone(batch.id);
     batchIds.push(batch.id);

@@ -24,7 +24,8 @@ export interface ItemWriteOptions {
 /** The journal: batches, items and executions, the done ledger, and the outcome outbox (outbox.ts). */
 export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore, BatchOrderStore, ReportReads {
   readonly path: string;
-  createBatch(batch: BatchRecord, items: readonly NewItem[]): void;
+  /** Journals a batch and its items; `within` (item updates) runs in the same transaction: all of it, or none. */
+  createBatch(batch: BatchRecord, items: readonly NewItem[], within?: () => void): void;
   getBatch(id: string): BatchRecord | null;
   listBatches(): BatchRecord[];
   /** Ids of batches in a state, in submit order: priority (higher first), then queue order (batch-order.ts); cheap. */

@@ -90,7 +90,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   const insertItem = db.prepare(`INSERT INTO items (id, batch_id, position, display_name, sources_json, rel_dir, content_hash, state, reason, updated_at, claim_key, pay_again_over)
     VALUES (@id, @batchId, @position, @displayName, @sources, @relDir, @contentHash, @state, @reason, @updatedAt, @claimKey, @payAgainOver)`);
 
-  const createBatch = db.transaction((batch: BatchRecord, items: readonly NewItem[]) => {
+  const createBatch = db.transaction((batch: BatchRecord, items: readonly NewItem[], within?: () => void) => {
     insertBatch.run({
       id: batch.id, spec: JSON.stringify(batch.spec), workflowId: batch.workflow.id, workflowName: batch.workflow.name,
       workflow: JSON.stringify(batch.workflow), creditCost: batch.creditCost, state: batch.state, pausedReason: batch.pausedReason,
@@ -107,6 +107,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
       // An item settled at planning (a duplicate, an unreadable file) has its one outcome now.
       if (inGroup('terminal', item.state)) outbox.record(item.id);
     }
+    within?.();
   });
 
 
@@ -214,7 +215,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   // After close() every use is a JS error (JournalClosedError), never a libsql call: a write there panics in Rust.
   const api: Journal = {
     path,
-    createBatch: (batch, items) => { createBatch(batch, items); outbox.notify(); },
+    createBatch: (batch, items, within) => { createBatch(batch, items, within); outbox.notify(); },
     ...reads,
     updateBatch: (id, patch) => {
       if (patch.state !== undefined) stmt(`UPDATE batches SET state = ?, updated_at = ? WHERE id = ?`).run(patch.state, now(), id);

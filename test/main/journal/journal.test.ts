@@ -35,6 +35,19 @@ describe('journal', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  it('creates a batch and its items\' first moves in one transaction: all of it, or none of it', () => {
+    expect(() => journal.createBatch(batchRecord('b-none'), items(2), () => {
+      journal.updateItem('item-0', { event: 'export-result', executionId: 'e0', resultUrls: ['http://x/0.jpg'] });
+      throw new Error('killed between the two writes');
+    })).toThrow('killed between');
+    expect(journal.getBatch('b-none')).toBeNull();
+    expect(journal.getItem('item-0')).toBeNull();
+    journal.createBatch(batchRecord('b-all'), items(2), () => {
+      for (const id of ['item-0', 'item-1']) journal.updateItem(id, { event: 'export-result', executionId: `e-${id}`, resultUrls: ['http://x/r.jpg'] });
+    });
+    expect(journal.countByState('b-all')).toEqual({ downloading: 2 });
+  });
+
   it('uses WAL and records the schema version', () => {
     const db = new Database(join(dir, 'journal.db'));
     expect((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode).toBe('wal');

@@ -66,6 +66,8 @@ export function summariseDeliverables(spec: Pick<BatchSpec, 'output' | 'delivera
   }));
 }
 
+const FORMAT_WORDS: Record<OutputOptions['format'], string> = { source: 'format of the original', jpeg: 'JPEG', png: 'PNG', tiff: 'TIFF', webp: 'WebP' };
+
 const SIZE_WORDS = (size: OutputOptions['size']): string | null =>
   size.fit === 'original' ? null : size.fit === 'long-edge' ? `long edge ${size.longEdge} px` : `${size.width}×${size.height} ${size.fit === 'cover' ? 'cropped' : 'fitted'}`;
 
@@ -73,7 +75,7 @@ const SIZE_WORDS = (size: OutputOptions['size']): string | null =>
 export function describeDeliverables(list: readonly DeliverableSummary[]): string[] {
   return list.map((d) => [
     `${d.folder === '' ? '(output folder)' : `${d.folder}/`}:`,
-    [d.format === 'source' ? 'format of the original' : d.format.toUpperCase(), SIZE_WORDS(d.size), d.watermark ? 'watermarked' : null]
+    [FORMAT_WORDS[d.format], SIZE_WORDS(d.size), d.watermark ? 'watermarked' : null]
       .filter((part) => part !== null).join(', '),
   ].join(' '));
 }

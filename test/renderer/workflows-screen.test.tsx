@@ -159,6 +159,21 @@ describe('generated form', () => {
     expect(fake.callsTo('batches:estimate')[0]).toMatchObject({ output: { format: 'tiff', quality: 92, colour: 'srgb' } });
   });
 
+  it('lists the files each photo becomes when the batch makes several, paid once', async () => {
+    const deliverables = [
+      { folder: 'full', format: 'jpeg' as const, size: { fit: 'original' as const }, watermark: false },
+      { folder: 'web/J1', format: 'webp' as const, size: { fit: 'long-edge' as const, longEdge: 2048 }, watermark: true },
+    ];
+    const { user } = await openCaption(standardBridge({ 'batches:estimate': () => estimate({ deliverables }) }));
+    await user.type(screen.getByRole('textbox', { name: /Caption/ }), 'Hi');
+    await user.type(screen.getByRole('textbox', { name: 'Add photos by path' }), '/p/a.jpg{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Review batch…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Batch summary' });
+    const list = within(dialog).getByTestId('deliverables');
+    expect(list).toHaveTextContent('Each photo becomes 2 files, paid once:');
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['full/: JPEG', 'web/J1/: WebP, long edge 2048 px, watermarked']);
+  });
+
   it('counts RAW+JPEG pairs once in one line and sends the pairing setting', async () => {
     const pair = (n: number) => ({ path: `/p/shoot/IMG_${n}.CR3`, reason: `RAW+JPEG pair: edited once, from IMG_${n}.JPG`, rawPair: true });
     const fake = standardBridge({ 'batches:estimate': () => estimate({ skipped: [pair(1), pair(2), { path: '/p/shoot/notes.txt', reason: 'not a supported image type (.txt)' }] }) });

@@ -1,5 +1,6 @@
 import { Dialog } from '../../components/Dialog';
 import { describeResultFile } from '../../../shared/engine/result-file';
+import { describeDeliverables } from '../../../shared/engine/deliverables';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { baseName, formatCredits } from '../../lib/format';
 import { describeAlreadyDone, describeFollowing, describeResultsGone } from '../../../shared/engine/done-summary';
@@ -110,6 +111,12 @@ export function BatchSummaryDialog() {
         </p>
       )}
       {estimate.resultFile && <p className="summary-line">{describeResultFile(estimate.resultFile)}</p>}
+      {estimate.deliverables.length > 1 && (
+        <div className="summary-line" data-testid="deliverables">
+          <span className="muted">Each photo becomes {estimate.deliverables.length} files, paid once:</span>
+          <ul className="deliverable-lines">{describeDeliverables(estimate.deliverables).map((line) => <li key={line} className="mono">{line}</li>)}</ul>
+        </div>
+      )}
       {describeRawPairs(estimate.skipped) && <p className="summary-line" data-testid="raw-pairs">{describeRawPairs(estimate.skipped)}</p>}
       {estimate.namingPreview.length > 0 && (
         <table className="table naming-preview" aria-label="Output names">

@@ -167,10 +167,11 @@ export async function removeTempFiles(folder: string, keep: ReadonlySet<string> 
 }
 
 /** Small JSON written atomically the same way as results (temp, fsync, rename); no temp is left when it fails. */
-export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+export async function writeJsonAtomic(path: string, value: unknown, options: { mode?: number } = {}): Promise<void> {
   const temp = `${dirname(path)}/${TEMP_PREFIX}${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`;
   await writeTemp(temp, [Buffer.from(`${JSON.stringify(value, null, 2)}\n`)]);
   try {
+    if (options.mode !== undefined) await fs.chmod(temp, options.mode); // given before it has its name
     await fs.rename(temp, path);
   } catch (error) {
     await fs.unlink(temp).catch(() => undefined);

@@ -23,6 +23,12 @@ export interface SidecarContext {
   creatorTool: string;
 }
 
+/**
+ * A sidecar carries what its result carries (the XMP one the original's EXIF and GPS): it is readable by exactly
+ * whom its result is (result-mode.ts narrowed that to what the original and the folder allow), never by the umask.
+ */
+const modeOf = async (resultPath: string): Promise<number> => (await outputFs.stat(resultPath)).mode & 0o777;
+
 async function writeJsonSidecar(resultPath: string, c: SidecarContext): Promise<void> {
   await writeJsonAtomic(`${resultPath}.json`, {
     generator: 'Batchroom',
@@ -35,7 +41,7 @@ async function writeJsonSidecar(resultPath: string, c: SidecarContext): Promise<
     savedAt: new Date().toISOString(),
     source: { name: c.provenance.sourceName, sha256: c.provenance.sourceSha256 },
     ...(c.provenance.recipe ? { recipe: { name: c.provenance.recipe.name, fingerprint: c.provenance.recipe.fingerprint } } : {}),
-  });
+  }, { mode: await modeOf(resultPath) });
 }
 
 async function writeXmpSidecar(writer: ResultMetadataWriter, resultPath: string, c: SidecarContext): Promise<void> {
@@ -52,6 +58,7 @@ async function writeXmpSidecar(writer: ResultMetadataWriter, resultPath: string,
       ...DEVELOP_SETTINGS_XMP.map((group) => `-${group}=`),
       ...provenanceArgs(c.provenance, c.creatorTool), resultPath,
     ]);
+    await outputFs.chmod(temp, await modeOf(resultPath));
     await placeXmpSidecar(temp, xmpSidecarPath(resultPath));
   } catch (error) {
     await outputFs.unlink(temp).catch(() => undefined);

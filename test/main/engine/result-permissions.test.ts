@@ -14,11 +14,11 @@ const posix = process.platform !== 'win32';
 describe.runIf(posix)('results in a shared output folder', () => {
   const bed = useEngineTestBed();
 
-  async function run(out: string) {
+  async function run(out: string, sidecar: 'none' | 'json' | 'xmp' = 'none') {
     const client = createFakeClient();
     const engine = bed.setEngine(createEngine({ journal: bed.journal, client, concurrency: 2 }));
     await engine.start();
-    const batch = await engine.createBatch({ workflowId: 'fake-edit', inputs: { paths: [bed.input], recursive: true }, output: { outputFolder: out } });
+    const batch = await engine.createBatch({ workflowId: 'fake-edit', inputs: { paths: [bed.input], recursive: true }, output: { outputFolder: out, sidecar } });
     return { engine, done: await waitForBatch(engine, batch.id, { timeoutMs: 20_000 }) };
   }
 
@@ -37,6 +37,20 @@ describe.runIf(posix)('results in a shared output folder', () => {
       return [source === privatePhoto ? 'private' : 'public', (await stat(item.outputs[0]!)).mode & 0o777] as const;
     })));
     expect(modes).toEqual({ private: 0o600, public: 0o644 });
+  });
+
+  it.each(['xmp', 'json'] as const)('a %s sidecar is readable by exactly whom its result is (the XMP one carries the EXIF and GPS)', async (sidecar) => {
+    const [photo] = await writePhotos(bed.input, 1);
+    await chmod(photo!, 0o600);
+    const out = join(bed.dir.path, 'shared-out');
+    await mkdir(out);
+    await chmod(out, 0o755);
+    const { done } = await run(out, sidecar);
+    expect(done.counts.saved).toBe(1);
+    const side = (await readdir(out)).find((name) => name.endsWith(`.${sidecar}`));
+    expect(side).toBeDefined();
+    // Before: the XMP sidecar took the umask (0644), every local user could read the private photo's EXIF.
+    expect((await stat(join(out, side!))).mode & 0o777).toBe(0o600);
   });
 
   it('a 0700 output folder gives 0600 results even from a 0644 original', async () => {

@@ -26,23 +26,27 @@ export const slotOf = (k: number, count: number): { result: number; deliverable:
 export const outputsOfDeliverable = <T>(outputs: readonly T[], deliverable: number, count: number): T[] =>
   outputs.filter((_, k) => k % count === deliverable);
 
-/** A token's value as one folder name: no separators or characters file systems refuse. */
+/** A token's value as one folder name: no separators (safeRelDir makes the rest safe), never `.` or `..`. */
 function folderValue(value: string | undefined, missing: string): string {
-  const clean = [...(value ?? '')].map((c) => (c.charCodeAt(0) < 0x20 || '\\/:*?"<>|'.includes(c) ? '-' : c)).join('').trim().replace(/^\.+|\.+$/g, '');
+  const clean = (value ?? '').replace(/[\\/]/g, '-').trim().replace(/^\.+|\.+$/g, '');
   return clean === '' ? missing : clean;
 }
 
 /**
  * A deliverable's folder with its tokens filled in ({job}, {client}: the batch's; {capture_date}: the photo's), as a
  * safe relative path ('' = the output folder itself). A value the batch or photo lacks becomes "no-job",
- * "no-client", "no-date", so those files stay together and visible.
+ * "no-client", "no-date", so those files stay together and visible; `captureDate` left out keeps `{capture_date}`
+ * as it is (the estimate's list: it differs photo by photo).
  */
-export function resolveDeliverableFolder(folder: string, values: { job?: string | undefined; client?: string | undefined; captureDate?: string | undefined }): string {
-  const filled = folder
-    .replace(/\{job\}/g, folderValue(values.job, 'no-job'))
-    .replace(/\{client\}/g, folderValue(values.client, 'no-client'))
-    .replace(/\{capture_date\}/g, folderValue(values.captureDate, 'no-date'));
+export function resolveDeliverableFolder(folder: string, values: { job?: string | undefined; client?: string | undefined; captureDate?: string | null }): string {
+  let filled = folder.replace(/\{job\}/g, folderValue(values.job, 'no-job')).replace(/\{client\}/g, folderValue(values.client, 'no-client'));
+  if (values.captureDate !== undefined) filled = filled.replace(/\{capture_date\}/g, folderValue(values.captureDate ?? undefined, 'no-date'));
   return safeRelDir(filled);
+}
+
+/** Where a deliverable's file of an item goes under the output folder: its folder, then the item's own sub-folder. */
+export function deliverableRelPath(folder: string, values: Parameters<typeof resolveDeliverableFolder>[1], itemRelDir: string): string {
+  return [resolveDeliverableFolder(folder, values), safeRelDir(itemRelDir)].filter((part) => part !== '').join('/');
 }
 
 export const folderUsesCapture = (folder: string): boolean => folder.includes('{capture_date}');
@@ -61,7 +65,7 @@ export function summariseDeliverables(spec: Pick<BatchSpec, 'output' | 'delivera
   if (all.length < 2) return [];
   return all.map((d) => ({
     // {capture_date} stays a token: it differs photo by photo.
-    folder: safeRelDir(d.folder.replace(/\{job\}/g, folderValue(spec.job, 'no-job')).replace(/\{client\}/g, folderValue(spec.client, 'no-client'))),
+    folder: resolveDeliverableFolder(d.folder, { job: spec.job, client: spec.client }),
     format: d.format, size: d.size, watermark: d.watermark !== undefined,
   }));
 }

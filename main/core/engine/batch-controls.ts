@@ -1,6 +1,7 @@
 import { statesOf } from '../../../shared/engine/item-states';
 import { providerReportCsv, providerReportFileName, type ProviderReportRow } from '../../../shared/engine/provider-report';
 import type { Journal } from '../journal/journal';
+import { itemsOfBatch } from '../journal/item-pages';
 import type { QueueEnd } from '../journal/batch-order';
 import type { Runner } from './runner';
 
@@ -36,10 +37,9 @@ export function retryFailedItems({ journal, runner, markItem }: ControlContext, 
 export function reorderItems({ journal, markItem }: ControlContext, batchId: string, itemIds: readonly string[], beforeItemId: string | null): { moved: number } {
   const all: string[] = [];
   const pending = new Set<string>();
-  for (let offset = 0; ; offset += 5000) {
-    const page = journal.listItems({ batchId, offset, limit: 5000 });
-    for (const item of page.items) { all.push(item.id); if (item.state === 'pending') pending.add(item.id); }
-    if (page.items.length < 5000) break;
+  for (const item of itemsOfBatch(journal, batchId, 5000)) {
+    all.push(item.id);
+    if (item.state === 'pending') pending.add(item.id);
   }
   const moving = itemIds.filter((id) => pending.has(id) && id !== beforeItemId);
   const movingSet = new Set(moving);

@@ -1,6 +1,6 @@
-import { deliverablesOf, folderUsesCapture, resolveDeliverableFolder } from '../../../shared/engine/deliverables';
+import { deliverableRelPath, deliverablesOf, folderUsesCapture } from '../../../shared/engine/deliverables';
 import type { BatchSpec } from '../../../shared/engine/model';
-import { namingSourceOf, safeRelDir } from '../../../shared/naming';
+import { namingSourceOf } from '../../../shared/naming';
 import { captureTokens, type CaptureInfo } from '../images/capture';
 import type { ItemRecord } from '../journal/types';
 
@@ -16,10 +16,9 @@ export async function deliverableRelDir(
   fieldOrder: readonly string[], capture?: CaptureReader,
 ): Promise<string> {
   const folder = deliverablesOf(spec)[d]?.folder ?? '';
-  let captureDate: string | undefined;
+  let captureDate: string | null = null;
   if (folderUsesCapture(folder) && capture) {
-    captureDate = captureTokens(await capture(namingSourceOf(item.sources, fieldOrder)).catch(() => null)).capture_date;
+    captureDate = captureTokens(await capture(namingSourceOf(item.sources, fieldOrder)).catch(() => null)).capture_date ?? null;
   }
-  const resolved = resolveDeliverableFolder(folder, { job: spec.job, client: spec.client, captureDate });
-  return [resolved, safeRelDir(item.relDir)].filter((part) => part !== '').join('/');
+  return deliverableRelPath(folder, { job: spec.job, client: spec.client, captureDate }, item.relDir);
 }

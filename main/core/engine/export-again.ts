@@ -4,6 +4,7 @@ import { ExportRequestSchema, type ExportRequest, type NotExportable } from '../
 import type { BatchSpec } from '../../../shared/engine/model';
 import { AppError } from '../../../shared/errors';
 import type { Journal } from '../journal/journal';
+import { itemsOfBatch } from '../journal/item-pages';
 import type { BatchRecord, ItemRecord, NewItem } from '../journal/types';
 import { checkOutputFolder, specWithOutputFolder } from './output-folder';
 
@@ -32,15 +33,6 @@ export function notExportableReason(item: ItemRecord): string | null {
   return null;
 }
 
-function itemsOf(journal: Journal, batchId: string): ItemRecord[] {
-  const out: ItemRecord[] = [];
-  for (let offset = 0; ; offset += 1000) {
-    const page = journal.listItems({ batchId, offset, limit: 1000 });
-    out.push(...page.items);
-    if (page.items.length < 1000) return out;
-  }
-}
-
 /** The paid results the request names, and what of it cannot be exported (and why). */
 export function planExport(journal: Journal, from: z.infer<typeof ExportRequestSchema>['from']): ExportPlan {
   let batches: BatchRecord[];
@@ -65,7 +57,7 @@ export function planExport(journal: Journal, from: z.infer<typeof ExportRequestS
   for (const batch of batches) {
     if (batch.spec.exportOf) continue; // an export of an export is the same paid result again: its source is listed
     const items: ItemRecord[] = [];
-    for (const item of itemsOf(journal, batch.id)) {
+    for (const item of itemsOfBatch(journal, batch.id)) {
       if (since !== null && (!item.completedAt || Date.parse(item.completedAt) < since)) continue;
       const reason = notExportableReason(item);
       if (reason) notExportable.push({ batchId: batch.id, displayName: item.displayName, reason });

@@ -25,6 +25,7 @@ import { nowMs } from './clock';
 import { UnsentSubmissions } from './unsent-submissions';
 import { ClaimFollowers } from './claim-followers';
 import { queueRanks, rankOf, readyInQueueOrder } from './runner-order';
+import { itemsOfBatch } from '../journal/item-pages';
 export type { EngineStats, RunnerOptions } from './runner-core';
 
 /** How long a non-graceful stop waits for cut downloads and saves to tidy up (an aborted transfer takes ms; a save
@@ -120,11 +121,7 @@ export class Runner implements RunnerCore {
     let set = this.originals.get(batchId);
     if (!set) {
       set = new Set();
-      for (let offset = 0; ; offset += 1000) {
-        const page = this.o.journal.listItems({ batchId, offset, limit: 1000 });
-        for (const item of page.items) for (const source of Object.values(item.sources)) set.add(resolve(source));
-        if (page.items.length < 1000) break;
-      }
+      for (const item of itemsOfBatch(this.o.journal, batchId)) for (const source of Object.values(item.sources)) set.add(resolve(source));
       this.originals.set(batchId, set);
     }
     return set;

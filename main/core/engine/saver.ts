@@ -1,6 +1,6 @@
 import { unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { namingSourceOf, resultFormatOf, safeRelDir } from '../../../shared/naming';
+import { namingSourceOf, resultFormatOf } from '../../../shared/naming';
 import { finishResult, readOriginalLook, type FinishedResult } from '../images/finish-result';
 import { errnoOf } from '../images/output-fs';
 import { finishPlacement, tempPathFor, verifyImage } from '../images/save';
@@ -14,7 +14,7 @@ import { MetadataWriterEnded, type Provenance, type ResultMetadataWriter } from 
 import { writeSidecar, type SidecarContext } from '../images/sidecar';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
 import { sidecarKindOf, type MetadataPolicy } from '../../../shared/engine/model';
-import { deliverableCount, deliverablesOf, resolveDeliverableFolder, slotOf } from '../../../shared/engine/deliverables';
+import { deliverableCount, deliverableRelPath, deliverablesOf, slotOf } from '../../../shared/engine/deliverables';
 import { deliverableRelDir } from './deliverable-folder';
 import { WatermarkUnavailable } from '../images/watermark';
 
@@ -28,8 +28,7 @@ export { DownloadRetry, OutputUnwritable, ResultUrlGone, SaveAbandoned, SaveFail
 
 /** The batch's first deliverable's folder for an item, when it names no capture date (sweeps and followers use it). */
 export function destinationFolder(batch: Pick<BatchRecord, 'outputFolder'> & { spec: Pick<BatchRecord['spec'], 'output' | 'job' | 'client'> }, item: Pick<ItemRecord, 'relDir'>): string {
-  const folder = resolveDeliverableFolder(batch.spec.output.folder ?? '', { job: batch.spec.job, client: batch.spec.client });
-  return resolve(batch.outputFolder, ...[folder, safeRelDir(item.relDir)].join('/').split('/'));
+  return resolve(batch.outputFolder, ...deliverableRelPath(batch.spec.output.folder ?? '', { job: batch.spec.job, client: batch.spec.client }, item.relDir).split('/'));
 }
 
 /** Where deliverable `d` of an item is written (its folder's tokens filled in, a capture date read when asked). */

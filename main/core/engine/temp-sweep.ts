@@ -1,8 +1,8 @@
 import { removeTempFiles } from '../images/save';
 import type { Journal } from '../journal/journal';
+import { itemsOfBatch } from '../journal/item-pages';
 import { dirname, resolve } from 'node:path';
-import { deliverablesOf, resolveDeliverableFolder } from '../../../shared/engine/deliverables';
-import { safeRelDir } from '../../../shared/naming';
+import { deliverableRelPath, deliverablesOf } from '../../../shared/engine/deliverables';
 
 // What a kill (or a power cut) left in output folders: `.batchroom-*` temps of downloads, finishing, ExifTool,
 // sidecars and probes. Every start removes them from the output folder (and each sub-folder the batch writes) of
@@ -19,19 +19,14 @@ export function outputFoldersToSweep(journal: Journal, now: Date): Set<string> {
   for (const batch of journal.listBatches()) {
     if (batch.state === 'completed' && now.getTime() - Date.parse(batch.updatedAt) > RECENT_BATCH_MS) continue;
     const relDirs = new Set<string>(['']);
-    for (let offset = 0; ; offset += 1000) {
-      const page = journal.listItems({ batchId: batch.id, offset, limit: 1000 });
-      for (const item of page.items) {
-        relDirs.add(item.relDir);
-        // Where its files went (a deliverable's folder named after the capture date is known only from them).
-        for (const output of item.outputs) folders.add(dirname(output));
-      }
-      if (page.items.length < 1000) break;
+    for (const item of itemsOfBatch(journal, batch.id)) {
+      relDirs.add(item.relDir);
+      // Where its files went (a deliverable's folder named after the capture date is known only from them).
+      for (const output of item.outputs) folders.add(dirname(output));
     }
     // Every deliverable's folder (tokens filled in) under the output folder, then each item's own sub-folder.
-    const bases = deliverablesOf(batch.spec).map((d) => resolveDeliverableFolder(d.folder, { job: batch.spec.job, client: batch.spec.client }));
-    for (const base of new Set(bases)) {
-      for (const relDir of relDirs) folders.add(resolve(batch.outputFolder, ...[base, safeRelDir(relDir)].join('/').split('/')));
+    for (const { folder } of deliverablesOf(batch.spec)) {
+      for (const relDir of relDirs) folders.add(resolve(batch.outputFolder, ...deliverableRelPath(folder, { job: batch.spec.job, client: batch.spec.client }, relDir).split('/')));
     }
   }
   return folders;

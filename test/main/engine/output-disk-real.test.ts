@@ -121,7 +121,16 @@ describe.skipIf(!mountable)('a real output disk that fills up or turns read-only
     const out = join(mnt, 'out');
     const batch = await startBatch(out);
     await until(() => (rig!.engine.getBatch(batch.id).counts.saved ?? 0) >= 3, 'a few results saved', { timeoutMs: 60_000, intervalMs: 5 });
-    remount('ro');
+    // A remount to read-only is refused ("mount point is busy") while a file on it is open for writing — a save's
+    // temp, for a moment: tried again until the disk takes it, as an admin would.
+    await until(() => {
+      try {
+        remount('ro');
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'the read-only remount', { timeoutMs: 20_000, intervalMs: 10 });
     const paused = await waitForBatch(rig!.engine, batch.id, { states: ['paused', 'completed'], timeoutMs: 60_000 });
     if (paused.state === 'completed') {
       // The whole batch was saved before the remount took effect: nothing to prove on this machine.

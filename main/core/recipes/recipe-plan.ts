@@ -33,8 +33,12 @@ export function loadRecipeRef(ref: string, stateDir: string): Recipe {
   return outcome.value;
 }
 
-/** What a folder's batch takes from its recipe (the folder's own workflow and parameters are sent: they were the recipe's). */
+/**
+ * What a folder's batch takes from its recipe: the parameters too, read again before each batch (the recipe's as saved
+ * now, with the values the folder keeps whatever the recipe says — `watch --recipe`'s flags — over them).
+ */
 export interface FolderRecipe {
+  parameters: WorkflowParameters;
   output: RecipeSpecParts['output'];
   deliverables: ExtraDeliverable[];
   recipe: { name: string; fingerprint: string };
@@ -59,6 +63,53 @@ function statKey(path: string): string | null {
   }
 }
 
+/** What the check is asked about a folder. */
+export interface FolderRecipeAsk {
+  workflowId: string;
+  /** The price per photo accepted for the folder (`watch --recipe --yes`), or null. */
+  recipeAcceptedCost?: number | null;
+  /** Values the folder keeps whatever the recipe says (`watch --recipe --text …`): `recipeParameterOverrides`. */
+  overrides?: WorkflowParameters;
+}
+
+type Sections = Required<Pick<WorkflowParameters, 'texts' | 'switchSelections' | 'globalOverrides'>>;
+const SECTIONS = ['texts', 'switchSelections', 'globalOverrides'] as const;
+
+/** `base` with each value of `overrides` in its place (a text, a switch's options, an aspect or size). */
+export function withOverrides(base: WorkflowParameters, overrides: WorkflowParameters): WorkflowParameters {
+  const merged: WorkflowParameters = { ...base };
+  for (const section of SECTIONS) {
+    const over = overrides[section];
+    if (over && Object.keys(over).length > 0) (merged as Sections)[section] = { ...(base[section] ?? {}), ...over } as never;
+  }
+  return merged;
+}
+
+/** The values of `given` that are not `base`'s: what flags beside `watch --recipe` replaced. */
+export function parameterOverrides(given: WorkflowParameters, base: WorkflowParameters): WorkflowParameters {
+  const overrides: WorkflowParameters = {};
+  for (const section of SECTIONS) {
+    const mine = (given[section] ?? {}) as Record<string, unknown>;
+    const theirs = (base[section] ?? {}) as Record<string, unknown>;
+    const changed = Object.entries(mine).filter(([id, value]) => JSON.stringify(value) !== JSON.stringify(theirs[id]));
+    if (changed.length > 0) (overrides as Sections)[section] = Object.fromEntries(changed) as never;
+  }
+  return overrides;
+}
+
+/**
+ * The values a folder keeps over its recipe: those of its parameters that are not the recipe's as saved now (the
+ * flags `watch --recipe` was given). Empty when the recipe cannot be read (its check says why before each batch).
+ */
+export function recipeParameterOverrides(config: { recipe: string | null; parameters: WorkflowParameters }, stateDir: string): WorkflowParameters {
+  if (!config.recipe) return {};
+  try {
+    return parameterOverrides(config.parameters, loadRecipeRef(config.recipe, stateDir).parameters);
+  } catch {
+    return {};
+  }
+}
+
 /** Checks a folder's recipe against this computer and the workflow now; never throws. */
 export function createFolderRecipes(deps: FolderRecipeDeps) {
   // A folder checks its recipe before every batch: a 10 MB watermark took 71 ms to hash each time. An image whose
@@ -77,7 +128,7 @@ export function createFolderRecipes(deps: FolderRecipeDeps) {
     return checks.filter((c) => c.status !== 'ok').map((c) => c.message ?? c.where);
   }
 
-  return async function check(ref: string, folder: { workflowId: string; parameters: WorkflowParameters; recipeAcceptedCost?: number | null }): Promise<FolderRecipeCheck> {
+  return async function check(ref: string, folder: FolderRecipeAsk): Promise<FolderRecipeCheck> {
     const no = (why: string): FolderRecipeCheck => ({ ok: false, reason: `${why}: nothing is sent until it is fixed` });
     let recipe: Recipe;
     try {
@@ -98,15 +149,18 @@ export function createFolderRecipes(deps: FolderRecipeDeps) {
       return { ok: false, reason: `recipe '${recipe.name}': its workflow cannot be read now (${(error as Error).message}); nothing is sent until it can` };
     }
     const drift = recipeDrift(recipe, workflow);
-    const problems = recipeWorkflowProblems({ ...recipe, parameters: folder.parameters }, workflow);
+    // The recipe as saved now, not as the folder took it when it was saved or started: an edit of the recipe's texts
+    // or switches reaches an armed folder at its next batch (and is checked here like any other).
+    const parameters = withOverrides(recipe.parameters, folder.overrides ?? {});
+    const problems = recipeWorkflowProblems({ ...recipe, parameters }, workflow);
     if (problems.length > 0) return no(`${describeDrift(recipe.name, { price: null, changes: drift.changes }) ?? `recipe '${recipe.name}'`}: does not fit ${workflow.id} now (${problems.join('; ')})`);
     // A folder cannot ask: a new price is said and waits for the recipe to be saved again (which records it).
     if (drift.price && folder.recipeAcceptedCost !== workflow.creditCost) return no(`${describeDrift(recipe.name, { price: drift.price, changes: [] })}; save the recipe again to accept it`);
     if (recipe.budgetPerPhoto !== null && workflow.creditCost > recipe.budgetPerPhoto) {
       return no(`a photo costs ${workflow.creditCost} credits, over recipe '${recipe.name}'s budget of ${recipe.budgetPerPhoto} a photo`);
     }
-    const parts = recipeSpecParts(recipe, deps.account(), folder.parameters);
-    return { ok: true, value: { output: parts.output, deliverables: parts.deliverables, recipe: parts.recipe } };
+    const parts = recipeSpecParts(recipe, deps.account(), parameters);
+    return { ok: true, value: { parameters, output: parts.output, deliverables: parts.deliverables, recipe: parts.recipe } };
   };
 }
 export type FolderRecipes = ReturnType<typeof createFolderRecipes>;

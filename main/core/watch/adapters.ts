@@ -16,7 +16,7 @@ import { createHotFolderHandlers } from './handlers';
 import { createHotFolderManager, type HotFolderEvents, type HotFolderManager, type HotFolderManagerOptions } from './manager';
 import type { Ledger } from '../studio/ledger';
 import type { HotFolderConfigStore, HotFolderEngine, HotFolderItemOutcome, HotFolderLedger, LedgerOutcome } from './ports';
-import { createFolderRecipes, syncFolderRecipe } from '../recipes/recipe-plan';
+import { createFolderRecipes, recipeParameterOverrides, syncFolderRecipe } from '../recipes/recipe-plan';
 import { accountIdFor, accountIdOf } from '../service/account-id';
 
 // Maps the manager's ports onto the real engine, journal, service client and settings store.
@@ -236,6 +236,7 @@ export function createCoreHotFolders(deps: CoreHotFoldersDeps): { manager: HotFo
       account: () => (deps.client.baseUrl === undefined ? accountIdFor('', null) : accountIdOf({ accountId: deps.client.accountId, baseUrl: deps.client.baseUrl })),
     }),
     syncRecipe: (config) => syncFolderRecipe(config, deps.stateDir),
+    recipeOverrides: (config) => recipeParameterOverrides(config, deps.stateDir),
     baseline: createFileBaselineStore(join(deps.stateDir, 'hotfolders')),
     hashCache: createFileHashCache(join(deps.stateDir, 'hotfolders')),
     ...(deps.logger ? { logger: deps.logger } : {}),

@@ -16,6 +16,7 @@ import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, LedgerOutcom
 import type { Ledger } from '../studio/ledger';
 import { realPathInside } from './link-guard';
 import type { FolderRecipes } from '../recipes/recipe-plan';
+import type { WorkflowParameters } from '../../../shared/service/model';
 
 /**
  * Where a candidate file came from. `event`/`scan`: process it if it is new. `review`: existing file under the
@@ -46,6 +47,8 @@ export interface PipelineShared {
   studioClaimAhead?: number;
   /** A folder's recipe, looked up and checked before each batch (main/core/recipes/recipe-plan.ts). */
   recipes?: FolderRecipes;
+  /** The values a folder keeps over its recipe's parameters (`watch --recipe --text …`), by folder id. */
+  recipeOverrides?: (folderId: string) => WorkflowParameters | undefined;
   onActivity(activity: HotFolderActivity): void;
   onStatusChange(): void;
 }

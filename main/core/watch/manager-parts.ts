@@ -1,6 +1,7 @@
 import type { HotFolderActivity, HotFolderConfig } from '../../../shared/hotfolders/model';
 import { AppError } from '../../../shared/errors';
-import { ledgerKey, parametersHash } from '../journal/ledger-key';
+import { ledgerKey } from '../journal/ledger-key';
+export { previousSettingsAfterSave } from './previous-settings';
 import type { Logger } from '../log';
 import type { FolderRuntime, RuntimeDeps } from './folder-runtime';
 import { createMemoryHashCache } from './hash-cache';
@@ -12,11 +13,10 @@ import { localLedger, type Ledger } from '../studio/ledger';
 import type { HashCacheStore } from './hash-cache';
 import type { WatchTimings } from './folder-watcher';
 import type { FolderRecipes } from '../recipes/recipe-plan';
+import type { WorkflowParameters } from '../../../shared/service/model';
 
 // The hot-folder manager's pieces that need none of its state: defaults, the save rules, orphan outcomes and the
 // background-work tracker. manager.ts keeps only the map of folders and the public operations.
-
-const MAX_PREVIOUS_SETTINGS = 20;
 
 /** How the manager's folders work: the services they use and the timings (tests shorten them). */
 export interface HotFolderTuning {
@@ -45,12 +45,17 @@ export interface HotFolderTuning {
   recipes?: FolderRecipes;
   /** A saved folder's workflow, parameters and output settings, taken again from its recipe (the recipe may have been edited). */
   syncRecipe?: (config: HotFolderConfig) => HotFolderConfig;
+  /** What a folder saved for this run only (`watch --recipe --text …`) keeps over its recipe's parameters. */
+  recipeOverrides?: (config: HotFolderConfig) => WorkflowParameters;
 }
 
 /** Every folder runtime's dependencies, with the defaults filled in. */
 export function runtimeDepsFrom(
   options: HotFolderTuning,
-  parts: { logger: Logger; inspector: RuntimeDeps['inspector']; baseline: RuntimeDeps['baseline']; onActivity: (a: HotFolderActivity) => void; onStatusChange: () => void },
+  parts: {
+    logger: Logger; inspector: RuntimeDeps['inspector']; baseline: RuntimeDeps['baseline']; onActivity: (a: HotFolderActivity) => void; onStatusChange: () => void;
+    recipeOverrides?: (folderId: string) => WorkflowParameters | undefined;
+  },
 ): RuntimeDeps {
   const hashConcurrency = options.hashConcurrency ?? 4;
   return {
@@ -71,6 +76,7 @@ export function runtimeDepsFrom(
     studioClaimAhead: options.studioClaimAhead ?? 8,
     rawPairWaitMs: options.rawPairWaitMs ?? 5_000,
     ...(options.recipes ? { recipes: options.recipes } : {}),
+    ...(parts.recipeOverrides ? { recipeOverrides: parts.recipeOverrides } : {}),
     timings: { ...DEFAULT_WATCH_TIMINGS, ...options.timings },
     availabilityIntervalMs: options.availabilityIntervalMs ?? 5_000,
     availabilityTimeoutMs: options.availabilityTimeoutMs ?? 5_000,
@@ -88,18 +94,6 @@ export function validateFolderConfig(config: Pick<HotFolderConfig, 'path' | 'out
   if (isInside(config.path, config.outputFolder)) {
     throw new AppError('validation', 'the output folder cannot be the watched folder or contain it: results would be processed again', { field: 'outputFolder' });
   }
-}
-
-/**
- * The settings a folder ran with before this save, newest first: a changed workflow or parameters remembers the old
- * pair (so files done with it are not silently done again under the new one), without duplicates, at most 20.
- */
-export function previousSettingsAfterSave(before: HotFolderConfig, next: Pick<HotFolderConfig, 'workflowId' | 'parameters'>): HotFolderConfig['previousSettings'] {
-  const previous = [...before.previousSettings];
-  const old = { workflowId: before.workflowId, parametersHash: parametersHash(before.parameters) };
-  const changed = old.workflowId !== next.workflowId || old.parametersHash !== parametersHash(next.parameters);
-  if (changed && !previous.some((s) => s.workflowId === old.workflowId && s.parametersHash === old.parametersHash)) previous.unshift(old);
-  return previous.slice(0, MAX_PREVIOUS_SETTINGS);
 }
 
 /** What a saved change asks of a running folder. */

@@ -4,6 +4,7 @@ import {
   HotFolderConfigSchema, type DryRunReport, type HotFolderActivity, type HotFolderConfigInput, type HotFolderState,
 } from '../../../shared/hotfolders/model';
 import { silentLogger, type Logger } from '../log';
+import type { WorkflowParameters } from '../../../shared/service/model';
 import { createMemoryBaselineStore } from './baseline-store';
 import { dryRunFolder } from './dry-run';
 import { FolderRuntime } from './folder-runtime';
@@ -82,8 +83,11 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
     changedTimer.unref();
   };
 
+  // A folder saved for this run only (`watch --recipe --text …`) keeps the values its flags gave over its recipe's.
+  const recipeOverrides = new Map<string, WorkflowParameters>();
   const deps = runtimeDepsFrom(options, {
     logger, inspector, baseline, onActivity: (activity) => emit('hotFolders:activity', activity), onStatusChange: scheduleChanged,
+    recipeOverrides: (id) => recipeOverrides.get(id),
   });
 
   const unlinkStudio = isStudioLedger(deps.ledger)
@@ -142,6 +146,8 @@ export function createHotFolderManager(options: HotFolderManagerOptions): HotFol
     const parsed = saveOptions.persist === false ? absolute : syncRecipe(absolute);
     validateFolderConfig(parsed);
     if (saveOptions.persist === false) ephemeral.add(parsed.id);
+    if (saveOptions.persist === false && parsed.recipe && options.recipeOverrides) recipeOverrides.set(parsed.id, options.recipeOverrides(parsed));
+    else recipeOverrides.delete(parsed.id);
     const runtime = runtimes.get(parsed.id);
     if (!runtime) {
       const fresh = new FolderRuntime({ ...parsed, previousSettings: [] }, deps);

@@ -8,6 +8,9 @@ import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../
 import type { HotFolderEngine } from './ports';
 import { folderBatches, ScanBatches } from './batches';
 import type { FolderRecipe, FolderRecipeCheck, FolderRecipes } from '../recipes/recipe-plan';
+import type { WorkflowParameters } from '../../../shared/service/model';
+import { parametersHash } from '../journal/ledger-key';
+import { previousSettingsAfterSave } from './previous-settings';
 
 const WAITING = 'could not submit; retrying in';
 /** The batching window for a photo that arrives alone (after `coalesceMs` without any). */
@@ -35,6 +38,8 @@ export interface SubmitterDeps {
   retryMs: number;
   /** Looks up and checks a folder's recipe before each batch (absent: recipes are not available here). */
   recipes?: FolderRecipes;
+  /** The values a folder keeps over its recipe's parameters (`watch --recipe --text …`), by folder id. */
+  recipeOverrides?: (folderId: string) => WorkflowParameters | undefined;
 }
 
 export interface SubmitterFolder {
@@ -173,9 +178,10 @@ export class BatchSubmitter {
   }
 
   private async submitCandidates(candidates: Candidate[]): Promise<void> {
-    const config = this.folder.config;
     const recipe = await this.folderRecipe(candidates);
     if (recipe === false) return;
+    if (recipe) this.takeRecipeParameters(recipe.parameters);
+    const config = this.folder.config;
     const batch = await this.applyBudget(candidates);
     for (const { rel, items } of folderBatches(batch, (c) => c.path, config.path, this.deps.maxBatchSize)) {
       if (this.abandoned.signal.aborted) {
@@ -219,12 +225,23 @@ export class BatchSubmitter {
     return false;
   }
 
+  /**
+   * The recipe's parameters as saved now become the folder's (an armed folder follows an edited recipe at its next
+   * batch): the ones it had go into previousSettings, so photos already done with them are not paid again, and the
+   * done-ledger lookups and the batch both use the new ones.
+   */
+  private takeRecipeParameters(parameters: WorkflowParameters): void {
+    const config = this.folder.config;
+    if (parametersHash(parameters) === parametersHash(config.parameters)) return;
+    this.folder.config = { ...config, parameters, previousSettings: previousSettingsAfterSave(config, { workflowId: config.workflowId, parameters }) };
+  }
+
   /** The folder's recipe checked now (null: it runs none): arming says at once what would stop its batches. */
   async checkRecipe(): Promise<FolderRecipeCheck | null> {
-    const { recipe, workflowId, parameters, recipeAcceptedCost } = this.folder.config;
+    const { id, recipe, workflowId, recipeAcceptedCost } = this.folder.config;
     if (!recipe) return null;
     return this.deps.recipes
-      ? this.deps.recipes(recipe, { workflowId, parameters, recipeAcceptedCost })
+      ? this.deps.recipes(recipe, { workflowId, recipeAcceptedCost, overrides: this.deps.recipeOverrides?.(id) ?? {} })
       : { ok: false, reason: `recipe '${recipe}': recipes cannot be read here; nothing is sent` };
   }
 

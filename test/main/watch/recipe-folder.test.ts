@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFolderRecipes, syncFolderRecipe } from '../../../main/core/recipes/recipe-plan';
+import { createFolderRecipes, recipeParameterOverrides, syncFolderRecipe } from '../../../main/core/recipes/recipe-plan';
+import { parametersHash } from '../../../main/core/journal/ledger-key';
 import { createRecipeStore } from '../../../main/core/recipes/recipe-store';
 import { recipeFingerprint } from '../../../shared/recipes/fingerprint';
 import { makeRecipe } from '../../../shared/recipes/recipe';
@@ -55,6 +56,7 @@ function start() {
     engine,
     recipes: createFolderRecipes({ stateDir, getWorkflow: async () => workflow, account: () => 'acct-1' }),
     syncRecipe: (config) => syncFolderRecipe(config, stateDir),
+    recipeOverrides: (config) => recipeParameterOverrides(config, stateDir),
   });
   closers.push(() => h.manager.close());
   return { ...h, engine };
@@ -126,5 +128,47 @@ describe('a hot folder that runs a recipe', { timeout: 30_000 }, () => {
     await manager.save(folderConfig({ path: inbox, outputFolder: out, recipe: 'Client A', recipeAcceptedCost: 3 }));
     await drop('a.jpg');
     await waitFor(() => engine.submissions.length === 1, 10_000, 'a batch');
+  });
+
+  it('an armed folder sends the recipe\'s parameters as saved now: an edit reaches its next batch, the old ones kept as done', async () => {
+    const { manager, engine } = start();
+    await manager.save(folderConfig({ path: inbox, outputFolder: out, recipe: 'Client A' }));
+    await drop('a.jpg');
+    await waitFor(() => engine.submissions.length === 1, 10_000, 'the first batch');
+    // The recipe is edited while the folder stays armed (not saved again): the next photo goes with the new look.
+    const edited = makeRecipe({ ...recipe(), parameters: { texts: { look: 'cold' }, switchSelections: { fx: ['grain'] } } });
+    createRecipeStore(stateDir).save(edited, { replace: true });
+    await drop('b.jpg');
+    await waitFor(() => engine.submissions.length === 2, 10_000, 'the second batch');
+    const { spec } = engine.submissions[1]!;
+    expect(spec.parameters).toEqual(edited.parameters);
+    expect(spec.recipe).toEqual({ name: 'Client A', fingerprint: recipeFingerprint(edited, 'acct-1') });
+    const config = manager.get('f1').config;
+    expect(config.parameters).toEqual(edited.parameters);
+    // Photos done with the old parameters still count as done (as when the folder is saved again).
+    expect(config.previousSettings).toContainEqual({ workflowId: 'wf-color', parametersHash: parametersHash(recipe().parameters) });
+  });
+
+  it('an edit that no longer fits the workflow stops the folder with the reason, and nothing is sent', async () => {
+    const { manager, engine } = start();
+    await manager.save(folderConfig({ path: inbox, outputFolder: out, recipe: 'Client A' }));
+    createRecipeStore(stateDir).save(makeRecipe({ ...recipe(), parameters: { texts: { look: 'warm' }, switchSelections: { fx: ['sepia'] } } }), { replace: true });
+    await drop('a.jpg');
+    await waitFor(() => manager.get('f1').status.reason?.includes("recipe 'Client A'") === true, 10_000, 'the reason');
+    expect(manager.get('f1').status.reason).toContain('sepia');
+    await sleep(300);
+    expect(engine.submissions).toHaveLength(0);
+  });
+
+  it('watch --recipe with a flag beside it: the flag\'s value stays, the recipe\'s other edits are followed', async () => {
+    const { manager, engine } = start();
+    // What `watch --recipe 'Client A' --text look=bright` saves for its run (not persisted).
+    await manager.save(folderConfig({
+      path: inbox, outputFolder: out, recipe: 'Client A', workflowId: 'wf-color', parameters: { texts: { look: 'bright' }, switchSelections: { fx: ['film'] } },
+    }), { persist: false });
+    createRecipeStore(stateDir).save(makeRecipe({ ...recipe(), parameters: { texts: { look: 'cold' }, switchSelections: { fx: ['grain'] } } }), { replace: true });
+    await drop('a.jpg');
+    await waitFor(() => engine.submissions.length === 1, 10_000, 'a batch');
+    expect(engine.submissions[0]!.spec.parameters).toEqual({ texts: { look: 'bright' }, switchSelections: { fx: ['grain'] } });
   });
 });

@@ -2,6 +2,7 @@ import { DropOverlay } from './components/DropOverlay';
 import { Header } from './components/Header';
 import { Notices } from './components/Notices';
 import { Sidebar } from './components/Sidebar';
+import { I18nProvider, languageFor, useT } from './i18n';
 import { useTheme } from './lib/theme';
 import { HistoryScreen } from './screens/history/HistoryScreen';
 import { HotFoldersScreen } from './screens/hotfolders/HotFoldersScreen';
@@ -21,32 +22,36 @@ const SCREENS: Record<View, () => React.JSX.Element> = {
   settings: SettingsScreen,
 };
 
-const TITLES: Record<View, string> = {
-  workflows: 'Workflows',
-  queue: 'Queue',
-  review: 'Review',
-  hotFolders: 'Hot folders',
-  history: 'History',
-  settings: 'Settings',
-};
-
-export function App() {
+function Shell() {
+  const t = useT('common');
+  const tc = useT('components');
   const view = useApp((s) => s.view);
   const theme = useApp((s) => s.settings?.theme);
   useTheme(theme);
   const Screen = SCREENS[view];
   return (
     <div className="app">
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">{tc('App.skipToContent')}</a>
       <Header />
       <Notices />
       <div className="app-body">
         <Sidebar />
-        <main id="main" className="app-main" aria-label={TITLES[view]}>
+        <main id="main" className="app-main" aria-label={t(`view.${view}`)}>
           <Screen />
         </main>
       </div>
       <DropOverlay />
     </div>
+  );
+}
+
+export function App() {
+  // The setting wins; 'system' (and settings not loaded yet) follows the OS's languages.
+  const language = languageFor(useApp((s) => s.settings?.language));
+  return (
+    // Keyed: a new language remounts the tree, so text made outside React (lib, store) follows it too.
+    <I18nProvider key={language} language={language}>
+      <Shell />
+    </I18nProvider>
   );
 }

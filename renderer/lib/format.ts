@@ -1,15 +1,21 @@
-/** Small formatting helpers for credits, durations and paths. */
+import type { CreditKind } from '../../shared/engine/money';
+import { activeFormat } from '../i18n/active';
 
-// Numbers and credits are written by the one formatter the CLI uses too (shared/engine/money.ts: ICU-free).
-export { formatCredits, formatNumber } from '../../shared/engine/money';
+/**
+ * Small formatting helpers for credits, durations and paths, in the page's language (shared/i18n/format.ts; the CLI
+ * keeps its English formatter, shared/engine/money.ts). Components may use `useFormat()` instead; both agree.
+ */
+
+export function formatCredits(n: number, kind: CreditKind = 'real'): string {
+  return activeFormat().credits(n, kind);
+}
+
+export function formatNumber(n: number, decimals = 3): string {
+  return activeFormat().number(n, decimals);
+}
 
 export function formatEta(ms: number | null): string {
-  if (ms === null) return '—';
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
+  return activeFormat().eta(ms);
 }
 
 export function baseName(path: string): string {
@@ -23,7 +29,7 @@ export function dirName(path: string): string {
 }
 
 export function percent(fraction: number): string {
-  return `${Math.round(Math.max(0, Math.min(1, fraction)) * 100)}%`;
+  return activeFormat().percent(fraction);
 }
 
 /** The last two parts of a folder (`shoot-a/Batchroom`): enough to tell batches apart in a narrow list. */

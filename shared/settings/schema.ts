@@ -4,6 +4,7 @@ import {
   RawPairsSchema, SidecarKindSchema, UploadSizePolicySchema,
 } from '../engine/model';
 import { HotFolderConfigSchema } from '../hotfolders/model';
+import { LanguageSettingSchema } from '../i18n/languages';
 import { LIVE_SERVICE_URL } from './service-url';
 
 export { isUnsetServiceUrl, LIVE_SERVICE_URL } from './service-url';
@@ -77,6 +78,8 @@ export const SETTINGS_FIELDS = {
   /** RAW+JPEG pairs (same name, same folder) are one photo: edited from the JPEG, the RAW's preview, or both. */
   rawPairs: RawPairsSchema.default('jpeg'),
   theme: ThemeSchema.default('system'),
+  /** The app's language: 'system' follows the OS's preferred languages (shared/i18n/languages.ts, docs/i18n.md). */
+  language: LanguageSettingSchema.default('system'),
   /**
    * Size cap, in MB, of the result cache in the state folder: paid results are kept there until they are saved, so a
    * full or unplugged output disk never costs a result (docs/engine.md). Saved ones are evicted oldest first; 0 keeps

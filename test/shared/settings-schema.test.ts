@@ -21,6 +21,7 @@ describe('settings schema', () => {
       colourPolicy: 'srgb',
       rawPairs: 'jpeg',
       theme: 'system',
+      language: 'system',
       resultCacheMb: 2048,
       lowBalanceWarning: 50,
       notifyWhenDone: true,

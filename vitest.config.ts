@@ -1,4 +1,5 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import linuxServices from './test/main/ci/linux-services.json' with { type: 'json' };
 
 // One runner, three projects by runtime: plain Node (shared + main), jsdom (renderer), and the slower
 // end-to-end suites (real processes, Chromium) that run one file at a time.
@@ -10,6 +11,9 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['test/shared/**/*.test.ts', 'test/main/**/*.test.ts'],
+          // BATCHROOM_NO_LINUX_SERVICES=1 (the macOS and Windows CI jobs) leaves out the files that need PostgreSQL,
+          // gnome-keyring or tmpfs mounts (test/main/ci/linux-services.json, docs/ci.md).
+          exclude: [...configDefaults.exclude, ...(process.env[linuxServices.env] === '1' ? linuxServices.files.map((t) => t.file) : [])],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

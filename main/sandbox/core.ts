@@ -65,7 +65,7 @@ export class SandboxCore {
   /** A kept request's images fetched and decoded again, as when it was accepted. */
   private async prepare(request: ValidatedRequest): Promise<WorkflowRunInput> {
     const limits = this.currentLimits;
-    const entries = await Promise.all(Object.entries(request.images).map(async ([id, value]) => [id, await resolveImage(`images.${id}`, value, limits)] as const));
+    const entries = await Promise.all(Object.entries(request.images).map(async ([id, value]) => [id, await resolveImage(`images.${id}`, value, limits, this.results)] as const));
     return { images: Object.fromEntries(entries), texts: request.texts, switches: request.switches, output: request.output };
   }
 

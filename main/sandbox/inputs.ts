@@ -3,6 +3,7 @@ import { SandboxError, validationError } from './errors';
 import type { Raster } from './imaging/raster';
 import { loadSharp } from './imaging/sharp-loader';
 import type { SandboxLimits } from './options';
+import type { ResultLookup } from './results';
 import { guardedGet, UrlRefused } from './url-guard';
 import { canonicalMime, sniffImageType, SUPPORTED_TYPES, type SniffedType } from './sniff';
 
@@ -156,7 +157,23 @@ export async function decodeImage(field: string, image: FetchedImage, limits: Sa
   }
 }
 
-export async function resolveImage(field: string, value: string, limits: SandboxLimits): Promise<Raster> {
-  const fetched = value.startsWith('data:') ? decodeDataUrl(field, value, limits) : await downloadImage(field, value, limits);
+/** The sandbox's own results, read by URL without the network (results.ts lookupUrl). */
+export interface OwnResults {
+  lookupUrl(url: string): ResultLookup | null;
+}
+
+export async function resolveImage(field: string, value: string, limits: SandboxLimits, own?: OwnResults): Promise<Raster> {
+  const fetched = value.startsWith('data:') ? decodeDataUrl(field, value, limits) : ownResult(field, value, own) ?? await downloadImage(field, value, limits);
   return decodeImage(field, fetched, limits);
+}
+
+/** One of this sandbox's result URLs, answered as a download of it would be (410 once expired, 404 unknown). */
+function ownResult(field: string, url: string, own: OwnResults | undefined): FetchedImage | null {
+  const found = own?.lookupUrl(url);
+  if (!found) return null;
+  if (found.state !== 'ok') {
+    throw validationError(field, `${field}: could not download the image (HTTP ${found.state === 'expired' ? 410 : 404})`, { reason: 'image_download_failed' });
+  }
+  if (found.file.data.length === 0) throw new SandboxError(415, 'corrupt_image', `${field}: the downloaded image is empty`, { field });
+  return { bytes: found.file.data, type: checkType(field, found.file.data) };
 }

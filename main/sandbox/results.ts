@@ -61,6 +61,17 @@ export class ResultStore {
     return this.storedBytes;
   }
 
+  /**
+   * A URL of this store's own results, looked up without a network round trip (a real service reads its own storage
+   * too): the lookup, or null when the URL is not one of this sandbox's result URLs.
+   */
+  lookupUrl(url: string): ResultLookup | null {
+    const prefix = `${this.origin}/results/`;
+    if (!url.startsWith(prefix)) return null;
+    const [token = '', fileName = '', ...rest] = url.slice(prefix.length).split('/');
+    return rest.length === 0 ? this.lookup(token, fileName) : { state: 'unknown' };
+  }
+
   lookup(token: string, fileName: string): ResultLookup {
     if (this.expired.has(token)) return { state: 'expired' };
     const files = this.live.get(token);

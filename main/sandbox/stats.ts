@@ -19,6 +19,11 @@ export interface SandboxStats {
   /** Fault kind → times injected. */
   faultsInjected: Record<string, number>;
   resultDownloads: number;
+  /**
+   * Image inputs of accepted-for-processing execute requests, by how they came: `uploads` as base64 data URLs (the
+   * bytes sent in the request), `urls` as http(s) URLs the service fetched itself (chains send the previous result's).
+   */
+  imageInputs: { uploads: number; urls: number };
   /** Event-loop delay since start or the last POST /sandbox/stats/reset-event-loop: proof that edits never block. */
   eventLoopDelay: { p50Ms: number; p99Ms: number; maxMs: number };
 }
@@ -39,6 +44,7 @@ export class StatsRecorder {
     responsesByStatus: {},
     faultsInjected: {},
     resultDownloads: 0,
+    imageInputs: { uploads: 0, urls: 0 },
   };
 
   request(route: string): void {
@@ -67,6 +73,10 @@ export class StatsRecorder {
 
   refunded(credits: number): void {
     this.data.creditsRefunded += credits;
+  }
+
+  imageInput(kind: 'uploads' | 'urls'): void {
+    this.data.imageInputs[kind] += 1;
   }
 
   download(): void {

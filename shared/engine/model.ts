@@ -5,6 +5,8 @@ import { ColourPolicySchema, DeliverableSizeSchema, EncodeOptionsSchema, ExtraDe
 // The output options (formats, colour, metadata, naming, sidecars) live in output-options.ts; re-exported here, where
 // the rest of the model is imported from.
 export * from './output-options';
+export * from './chain-mark';
+import { ChainMarkSchema } from './chain-mark';
 
 // The engine's public model: what the UI and the CLI see of batches and items. The journal (SQLite) stores more;
 // these are the projections that cross the IPC boundary.
@@ -79,6 +81,11 @@ export const BatchInputsSchema = z.object({
    * process again (reprocess). Only these may pay again for a photo another batch paid for meanwhile.
    */
   payAgain: z.array(z.string()).optional(),
+  /**
+   * Listed files → the sub-folder each is mirrored under in the output (a chain step's inputs are the previous step's
+   * results: they keep the original photo's sub-folder). Absent for a file: '' as for any file given by itself.
+   */
+  relDirs: z.record(z.string(), z.string()).optional(),
 });
 export type BatchInputs = z.infer<typeof BatchInputsSchema>;
 
@@ -122,6 +129,13 @@ export const BatchSpecSchema = z.object({
    * never sends anything to the service (engine/export-again.ts); its items start from the paid results.
    */
   exportOf: z.object({ batchId: z.string().min(1) }).optional(),
+  /**
+   * One step of a chain (issue 32 #3, main/core/chains): every step of one run is its own batch, with the same `id`.
+   * A step before the last saves its results for the next (recording where each came from: journal/chain-links.ts);
+   * a step after the first sends each photo as the previous step's result URL, uploading the file only when the
+   * service no longer has that result.
+   */
+  chain: ChainMarkSchema.optional(),
   /** The job and client the batch is for (reports add credits up by them); free text, optional. */
   job: z.string().trim().min(1).max(120).optional(),
   client: z.string().trim().min(1).max(120).optional(),
@@ -234,6 +248,8 @@ export const BatchSummarySchema = z.object({
   /** Its place in the submit queue (engine: always set): priority (higher first), then queueOrder (lower first). */
   priority: z.number().int().optional(),
   queueOrder: z.number().int().optional(),
+  /** A chain step's batch: which step of how many (the queue shows chains as steps). */
+  chain: ChainMarkSchema.optional(),
 });
 export type BatchSummary = z.infer<typeof BatchSummarySchema>;
 

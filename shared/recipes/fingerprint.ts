@@ -18,11 +18,16 @@ export interface RecipePaidParts {
   fixedImages: Record<string, string>;
   /** The service account it is paid from (main/core/service/account-id.ts: a hash of the service URL and key). */
   account: string;
+  /** A chain's steps 2…N: each one's workflow, parameters hash and the field the previous result goes to. Absent: one step. */
+  steps?: { workflowId: string; parametersHash: string; imageField: string | null }[];
 }
 
-export function recipePaidParts(recipe: Pick<Recipe, 'workflowId' | 'parameters' | 'fixedImages'>, serviceAccount: string): RecipePaidParts {
+export function recipePaidParts(recipe: Pick<Recipe, 'workflowId' | 'parameters' | 'fixedImages'> & Partial<Pick<Recipe, 'steps'>>,
+  serviceAccount: string): RecipePaidParts {
   const fixedImages = Object.fromEntries(Object.entries(recipe.fixedImages).map(([field, image]) => [field, image.sha256]));
-  return { workflowId: recipe.workflowId, parametersHash: recipeParametersHash(recipe), fixedImages, account: serviceAccount };
+  const steps = (recipe.steps ?? []).map((step) => ({ workflowId: step.workflowId, parametersHash: recipeParametersHash(step), imageField: step.imageField ?? null }));
+  // Left out when there are none: a one-step recipe keeps the fingerprint it had before chains.
+  return { workflowId: recipe.workflowId, parametersHash: recipeParametersHash(recipe), fixedImages, account: serviceAccount, ...(steps.length > 0 ? { steps } : {}) };
 }
 
 /**
@@ -30,6 +35,6 @@ export function recipePaidParts(recipe: Pick<Recipe, 'workflowId' | 'parameters'
  * the account. The name, the budget and the deliverables are left out: they change no execution (every deliverable
  * is made locally from the one paid result), so renaming a recipe or adding a PNG never looks like a new edit.
  */
-export function recipeFingerprint(recipe: Pick<Recipe, 'workflowId' | 'parameters' | 'fixedImages'>, serviceAccount: string): string {
+export function recipeFingerprint(recipe: Pick<Recipe, 'workflowId' | 'parameters' | 'fixedImages'> & Partial<Pick<Recipe, 'steps'>>, serviceAccount: string): string {
   return sha256Hex(canonicalJson({ fingerprint: 1, ...recipePaidParts(recipe, serviceAccount) }));
 }

@@ -40,7 +40,7 @@ export function recipeSpecParts(recipe: Recipe, account: string, parameters: Wor
     parameters,
     output: deliverableOutput(recipe.deliverables[0]!),
     deliverables: extraDeliverables(recipe),
-    recipe: { name: recipe.name, fingerprint: recipeFingerprint({ workflowId: recipe.workflowId, parameters, fixedImages: recipe.fixedImages }, account) },
+    recipe: { name: recipe.name, fingerprint: recipeFingerprint({ workflowId: recipe.workflowId, parameters, fixedImages: recipe.fixedImages, steps: recipe.steps }, account) },
   };
 }
 

@@ -6,12 +6,21 @@ import { formatZodError, type ParseOutcome } from '../validation';
 import { DeliverableSchema, Sha256Schema, defaultDeliverable } from './deliverable';
 import { MAX_DELIVERABLES } from '../engine/model';
 import { SeenSchemaSchema } from './recipe-seen';
+import { ChainStepsSchema } from './chain-step';
+
+export { ChainStepSchema, MAX_CHAIN_STEPS, type ChainStep } from './chain-step';
 
 export { DeliverableSchema, DeliverableSizeSchema, Sha256Schema, WatermarkSchema, WATERMARK_POSITIONS, defaultDeliverable } from './deliverable';
 export type { Deliverable, DeliverableSize, Watermark } from './deliverable';
 
-/** The recipe file format this Batchroom writes and reads. A file of a higher version is refused, never half-read. */
-export const RECIPE_VERSION = 1;
+/**
+ * The recipe file format this Batchroom reads, at most. A file of a higher version is refused, never half-read. A
+ * recipe is written as version 1 unless it is a chain (steps): then 2, so a Batchroom that cannot run chains refuses it
+ * as "made by a newer Batchroom" instead of running its first step alone.
+ */
+export const RECIPE_VERSION = 2;
+/** The version a recipe is written as: the lowest that holds everything it says. */
+export const recipeVersionFor = (recipe: Pick<Recipe, 'steps'>): 1 | 2 => (recipe.steps.length > 0 ? 2 : 1);
 /** Says what the file is, so a random JSON file is told apart from a damaged recipe. */
 export const RECIPE_KIND = 'batchroom-recipe';
 /** The name an exported recipe gets: `<name>.batchroom-recipe.json`. */
@@ -53,7 +62,7 @@ export type FixedImage = z.infer<typeof FixedImageSchema>;
 
 export const RecipeSchema = z.object({
   kind: z.literal(RECIPE_KIND, { error: `must be "${RECIPE_KIND}"` }),
-  version: z.literal(RECIPE_VERSION, { error: `must be ${RECIPE_VERSION}` }),
+  version: z.union([z.literal(1), z.literal(2)], { error: `must be 1 or ${RECIPE_VERSION}` }),
   name: RecipeNameSchema,
   workflowId: z.string({ error: 'is required' }).trim().min(1, 'must not be empty'),
   /** Texts, switchSelections and globalOverrides (aspectRatio, imageSize): exactly what a batch spec's parameters are. */
@@ -73,7 +82,13 @@ export const RecipeSchema = z.object({
   seenCreditCost: z.number().nonnegative().optional(),
   /** The workflow's field and option ids when the recipe was saved (absent: unknown), to say what changed since. */
   seenSchema: SeenSchemaSchema.optional(),
-}).strict();
+  /** Chains: steps 2…N, each sent the previous step's result (shared/recipes/chain-step.ts). Empty: one step. */
+  steps: ChainStepsSchema,
+  /** Chains: also save each intermediate step's result (in `step-<n>` folders under the output folder). */
+  keepSteps: z.boolean().default(false),
+}).strict().superRefine((recipe, ctx) => {
+  if (recipe.version < 2 && recipe.steps.length > 0) ctx.addIssue({ code: 'custom', path: ['version'], message: 'must be 2 for a recipe with steps (a chain)' });
+});
 export type Recipe = z.infer<typeof RecipeSchema>;
 export type RecipeInput = z.input<typeof RecipeSchema>;
 
@@ -115,7 +130,7 @@ function sortedDeep(value: unknown): unknown {
 export function serializeRecipe(recipe: Recipe): string {
   const ordered = {
     kind: recipe.kind,
-    version: recipe.version,
+    version: recipeVersionFor(recipe),
     name: recipe.name,
     workflowId: recipe.workflowId,
     parameters: sortedDeep(recipe.parameters),
@@ -125,13 +140,16 @@ export function serializeRecipe(recipe: Recipe): string {
     // Absent stays absent (JSON.stringify drops undefined): a recipe saved without the catalog writes the same bytes as before.
     seenCreditCost: recipe.seenCreditCost,
     seenSchema: recipe.seenSchema === undefined ? undefined : sortedDeep(recipe.seenSchema),
+    // Written only for a chain: a one-step recipe keeps the bytes (and the version) it always had.
+    steps: recipe.steps.length > 0 ? sortedDeep(recipe.steps) : undefined,
+    keepSteps: recipe.steps.length > 0 ? recipe.keepSteps : undefined,
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
 
 /** A new recipe from its parts, defaults filled in (throws a readable error for a value the schema refuses). */
 export function makeRecipe(input: Omit<RecipeInput, 'kind' | 'version'>): Recipe {
-  const outcome = parseRecipe({ kind: RECIPE_KIND, version: RECIPE_VERSION, ...input });
+  const outcome = parseRecipe({ kind: RECIPE_KIND, version: (input.steps?.length ?? 0) > 0 ? 2 : 1, ...input });
   if (!outcome.ok) throw new Error(outcome.message);
   return outcome.value;
 }

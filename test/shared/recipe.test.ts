@@ -43,14 +43,14 @@ describe('recipe schema', () => {
   });
 
   it('a newer version is refused as made by a newer Batchroom, not as unknown fields', () => {
-    const message = failure({ ...base(), version: 2, somethingNew: true });
+    const message = failure({ ...base(), version: 3, somethingNew: true });
     expect(message).toContain('made by a newer Batchroom');
-    expect(message).toContain('version 2');
+    expect(message).toContain('version 3');
     expect(message).not.toContain('somethingNew');
   });
 
   it.each([
-    [{ version: 0 }, 'version: must be 1'],
+    [{ version: 0 }, 'version: must be 1 or 2'],
     [{ version: undefined }, 'version: is missing'],
     [{ kind: undefined }, 'not a Batchroom recipe file'],
     [{ workflowId: '' }, 'workflowId: must not be empty'],

@@ -58,6 +58,8 @@ export function registerRunCommand(program: Command): void {
       // A recipe is read and its fixed images checked before anything starts: a missing one is an exit 2, nothing made.
       const recipe = flags.recipe ? await (await import('../recipe-run')).openRecipe(flags.recipe, globalOptions(command).stateDir) : null;
       return withSession(command, async (session) => {
+        // A chain (a recipe with steps) runs each step as its own batch, priced and asked once (chain-run.ts).
+        if (recipe && recipe.steps.length > 0) return (await import('../chain-run')).runChain(session, recipe, flags, paths, confirm);
         const { call, out } = session;
         // Loaded when a run starts, not with the command list: `--help` stays free of zod and the progress bars.
         const { followBatches } = await import('../follow');

@@ -5,6 +5,7 @@ import type { RunnerCore } from './runner-core';
 import { addPhase } from './phase-times';
 import { nowMs } from './clock';
 import { followIfHeld } from './claim-followers';
+import { liveChainResultUrl } from './chain-input';
 import { payloadBehind, queueRanks, rankOf, type QueueRanks } from './runner-order';
 
 // Encoding runs ahead of submission so an execution slot never waits for sharp, but only a little ahead: at most
@@ -102,8 +103,15 @@ export class EncodeAhead {
       const startedAt = nowMs();
       try {
         const images: Record<string, string> = {};
+        const chainStep = (batch.spec.chain?.step ?? 1) > 1;
         for (const [field, source] of Object.entries(item.sources)) {
           if (/^https?:\/\//i.test(source)) { images[field] = source; continue; }
+          if (chainStep) {
+            // The previous step's result, sent by its URL while the service still has it: nothing uploaded again.
+            const url = await liveChainResultUrl(core.o.journal, core.o.client, source);
+            if (url) { images[field] = url; core.stats.chainUrls += 1; continue; }
+            core.stats.chainUploads += 1;
+          }
           const encoded = await encodeForUpload(source, {
             policy: batch.spec.encode.uploadSizePolicy, stripMetadata: batch.spec.encode.stripMetadata,
             imageSize: batch.spec.parameters.globalOverrides?.imageSize, maxInputPixels: core.o.maxInputPixels,

@@ -182,7 +182,9 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
     // Every RAW asked at once: the checker answers many per ExifTool command (raw-check.ts).
     const refusals = scan.files.map((file) => rawRefusalOf(file.path));
     try {
-      for (const [index, file] of scan.files.entries()) {
+      for (const [index, scanned] of scan.files.entries()) {
+        // A chain step's inputs keep their original photo's sub-folder (inputs.relDirs).
+        const file = { ...scanned, relDir: spec.inputs.relDirs?.[scanned.path] ?? scanned.relDir };
         const display = file.relDir ? join(file.relDir, basename(file.path)) : basename(file.path);
         let hash: string;
         try {

@@ -75,5 +75,6 @@ export function toBatchSummary(journal: Journal, batch: BatchRecord, eta: EtaInp
     outputFolder: batch.outputFolder,
     priority: batch.priority ?? 0,
     queueOrder: batch.queueOrder ?? 0,
+    ...(batch.spec.chain ? { chain: batch.spec.chain } : {}),
   };
 }

@@ -68,6 +68,9 @@ export interface EngineStats {
   submits: number;
   statusRequests: number;
   downloads: number;
+  /** Chain steps sent as the previous step's result URL (nothing uploaded) / uploaded from the saved file instead. */
+  chainUrls: number;
+  chainUploads: number;
   /** Time per phase of an execution's life (phase-times.ts). */
   phases: PhaseTotals;
 }

@@ -40,7 +40,7 @@ const ABANDON_WAIT_MS = 2_000;
 
 export class Runner implements RunnerCore {
   readonly gate: RequestGate;
-  readonly stats: EngineStats = { uploadBytes: 0, originalBytes: 0, encoded: 0, submits: 0, statusRequests: 0, downloads: 0, phases: emptyPhaseTotals() };
+  readonly stats: EngineStats = { uploadBytes: 0, originalBytes: 0, encoded: 0, submits: 0, statusRequests: 0, downloads: 0, chainUrls: 0, chainUploads: 0, phases: emptyPhaseTotals() };
   readonly credits: CreditGuard;
   readonly evidence: BalanceCheck;
   readonly ready = new Map<string, ReadyPayload>();

@@ -5,6 +5,7 @@ import type { BalanceEvidenceStore } from './evidence-store';
 import type { ClaimStore } from './claims';
 import type { ReportReads } from './report-reads';
 import type { BatchOrderStore } from './batch-order';
+import type { ChainLinkStore } from './chain-links';
 import type { BatchRecord, ExecutionRecord, ItemChange, ItemRecord, LedgerEntry, NewItem } from './types';
 
 // What the journal offers (journal.ts implements it over SQLite).
@@ -22,7 +23,7 @@ export interface ItemWriteOptions {
 }
 
 /** The journal: batches, items and executions, the done ledger, and the outcome outbox (outbox.ts). */
-export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore, BatchOrderStore, ReportReads {
+export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore, BatchOrderStore, ReportReads, ChainLinkStore {
   readonly path: string;
   /** Journals a batch and its items; `within` (item updates) runs in the same transaction: all of it, or none. */
   createBatch(batch: BatchRecord, items: readonly NewItem[], within?: () => void): void;

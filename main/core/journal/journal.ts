@@ -13,6 +13,7 @@ import { createEvidenceStore } from './evidence-store';
 import { createClaimStore } from './claims';
 import { createReportReads } from './report-reads';
 import { createBatchOrder } from './batch-order';
+import { createChainLinks } from './chain-links';
 import { parkingIllegalMoves, transitionChecker, type TransitionPolicy } from './transitions';
 import type { BatchRecord, ItemChange, LedgerEntry, NewItem } from './types';
 
@@ -251,6 +252,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     ...evidence,
     ...createReportReads(stmt),
     ...createBatchOrder(stmt, (work) => db.transaction(work).immediate(), now),
+    ...createChainLinks(stmt, now),
     close: () => {
       if (closed) return;
       closed = true;

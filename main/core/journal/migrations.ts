@@ -161,4 +161,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX outcomes_by_time ON outcomes(recorded_at);
   CREATE INDEX executions_by_time ON executions(created_at);
   `,
+  // 12: chains (issue 32 #3): the result file a chain step saved, and the execution and result it came from, so the
+  // next step sends that result's URL (fresh from the execution) instead of uploading the file (journal/chain-links.ts).
+  `
+  CREATE TABLE chain_links (
+    path TEXT PRIMARY KEY,
+    execution_id TEXT NOT NULL,
+    result_index INTEGER NOT NULL,
+    recorded_at TEXT NOT NULL
+  );
+  `,
 ];

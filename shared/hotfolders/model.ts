@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  CollisionPolicySchema, ColourPolicySchema, DEFAULT_JPEG_QUALITY, JpegQualitySchema, MetadataPolicySchema, OutputFormatSchema, RawPairsSchema,
+  BatchEstimateSchema, CollisionPolicySchema, ColourPolicySchema, DEFAULT_JPEG_QUALITY, JpegQualitySchema, MetadataPolicySchema, OutputFormatSchema, RawPairsSchema,
   SidecarKindSchema, SkippedInputSchema,
 } from '../engine/model';
 import { WorkflowParametersSchema } from '../service/model';
@@ -86,11 +86,16 @@ export type HotFolderStatus = z.infer<typeof HotFolderStatusSchema>;
 export const HotFolderStateSchema = z.object({ config: HotFolderConfigSchema, status: HotFolderStatusSchema });
 export type HotFolderState = z.infer<typeof HotFolderStateSchema>;
 
+/** A photo the dry run would send: `output` is its first file; `outputs` every file it becomes, when more than one. */
+const DryRunOutputSchema = z.object({ path: z.string(), output: z.string(), outputs: z.array(z.string()).optional() });
+
 export const DryRunReportSchema = z.object({
   path: z.string(),
-  toProcess: z.array(z.object({ path: z.string(), output: z.string() })),
+  toProcess: z.array(DryRunOutputSchema),
   alreadyDone: z.array(z.object({ path: z.string() })),
-  colliding: z.array(z.object({ path: z.string(), output: z.string() })),
+  colliding: z.array(DryRunOutputSchema),
+  /** The files each photo becomes when more than one (a recipe's deliverables), as the estimate lists them. */
+  deliverables: BatchEstimateSchema.shape.deliverables,
   /** Files of an unsupported type and every other path the input policy passes over (photos left in sub-folders, loops). */
   unsupported: z.array(SkippedInputSchema),
   totalCredits: z.number().nonnegative(),

@@ -36,7 +36,7 @@ describe('hot folders', () => {
     const fake = standardBridge({
       'hotFolders:list': () => [hotFolder({ state: 'unavailable', reason: 'The folder is on a drive that is not connected.' })],
       'hotFolders:setArmed': ({ armed }) => hotFolder({ state: armed ? 'armed' : 'disarmed' }, { enabled: armed }),
-      'hotFolders:dryRun': () => ({ path: '/watch/incoming', toProcess: [{ path: '/watch/incoming/a.jpg', output: '/out/hot/a_color-grade.jpg' }], alreadyDone: [], colliding: [], unsupported: [{ path: '/watch/incoming/x.psd', reason: 'unsupported format' }], totalCredits: 1 }),
+      'hotFolders:dryRun': () => ({ path: '/watch/incoming', toProcess: [{ path: '/watch/incoming/a.jpg', output: '/out/hot/a_color-grade.jpg' }], alreadyDone: [], colliding: [], deliverables: [], unsupported: [{ path: '/watch/incoming/x.psd', reason: 'unsupported format' }], totalCredits: 1 }),
     });
     const { user } = await show('hotFolders', fake);
     const card = await screen.findByRole('article', { name: 'Hot folder incoming' });

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { basename, resolve } from 'node:path';
 import type { HotFolderActivity, HotFolderConfigInput, HotFolderState } from '../../../shared/hotfolders/model';
 import { describeSkip } from '../../../shared/engine/skip-text';
+import { describeDeliverables } from '../../../shared/engine/deliverables';
 import { getWorkflowOrUsage } from '../workflow-lookup';
 import type { Core } from '../../core/app/types';
 import type { HotFolderManager } from '../../core/watch';
@@ -220,7 +221,11 @@ function createPrinter(out: Output) {
       if (out.json) return out.record({ type: 'dryRun', ...report });
       say(`Already in the folder: ${report.toProcess.length} to process, ${report.colliding.length} colliding in the output, ` +
         `${report.alreadyDone.length} already done, ${report.unsupported.length} unsupported — ${report.totalCredits} credits.`);
-      for (const f of report.toProcess.slice(0, 10)) say(`  ${f.path} → ${f.output}`, '    ');
+      if (report.deliverables.length > 1) {
+        say(`  Each photo becomes ${report.deliverables.length} files, paid once:`);
+        for (const line of describeDeliverables(report.deliverables)) say(`    ${line}`, '      ');
+      }
+      for (const f of report.toProcess.slice(0, 10)) say(`  ${f.path} → ${(f.outputs ?? [f.output]).join(', ')}`, '    ');
       for (const s of report.unsupported.filter((u) => u.subfolders)) say(`  ${s.path}: ${describeSkip(s, 'cli')}`, '    ');
       say('They wait for review: run again with --existing process to include them. New photos are processed now.');
     },

@@ -14,6 +14,8 @@ import { DEFAULT_NAMING_TEMPLATE } from '../../../shared/engine/model';
 import { absoluteOf, existingNames, relativeInside } from '../images/output-names';
 import type { FileInspector, HotFolderEngine } from './ports';
 import { candidatesOf, scanFolderInputs } from './scan';
+import { folderBatchSpec } from './submitter';
+import { deliverableRelPath, deliverablesOf, summariseDeliverables } from '../../../shared/engine/deliverables';
 
 /**
  * What arming (or approving) this folder would do right now, without doing any of it: no activity, no ledger
@@ -55,7 +57,7 @@ export async function dryRunFolder(
       || (await deps.engine.isInFlight?.(contentHash, config.id)) === true;
     verdicts.set(path, { kind: done ? 'done' : 'process' });
   });
-  const report: DryRunReport = { path: config.path, toProcess: [], alreadyDone: [], colliding: [], unsupported: scan.skipped.filter((s) => !typeSkips.has(s)), totalCredits: 0 };
+  const report: DryRunReport = { path: config.path, toProcess: [], alreadyDone: [], colliding: [], deliverables: [], unsupported: scan.skipped.filter((s) => !typeSkips.has(s)), totalCredits: 0 };
   // Names from the one namer, batch by batch as the submitter will send them (folderBatches, the scan's sorted
   // order): one batch per sub-folder and at most maxBatchSize each, mirrored under the output folder, {index} and its
   // width counted within the batch. Collisions are judged against the output folder now plus what the batches
@@ -63,33 +65,43 @@ export async function dryRunFolder(
   const sent = [...files, ...halves].filter((path) => verdicts.get(path)?.kind === 'process').sort();
   const batches = folderBatches(sent, (path) => path, config.path, deps.maxBatchSize)
     .map((batch) => ({ ...batch, items: batch.items.filter((path) => !halves.has(path)) }));
-  const written = await existingNames(config.outputFolder, batches.map((b) => b.rel));
+  // Every file each photo becomes (a recipe's deliverables, each in its folder; {capture_date} left as its token, as
+  // the estimate lists it): the folder's own batch spec says which, as the submitter will send it.
+  const recipe = await runtime.pipeline.recipeCheck();
+  const spec = folderBatchSpec(config, [], '', [], recipe?.ok ? recipe.value : undefined);
+  const deliverables = deliverablesOf(spec);
+  const relOf = (d: number, rel: string) => deliverableRelPath(deliverables[d]!.folder, { job: spec.job, client: spec.client }, rel);
+  const written = await existingNames(config.outputFolder, batches.flatMap((b) => deliverables.map((_, d) => relOf(d, b.rel))));
   const protectedNames = relativeInside(config.outputFolder, files);
   const at = new Date();
-  const planned = new Map<string, PlannedOutput>();
+  const planned = new Map<string, PlannedOutput[]>();
   for (const batch of batches) {
-    const namingItems: NamingItem[] = batch.items.map((path, i) => ({
-      key: path, sourcePath: path, relDir: batch.rel, index: i + 1, outputs: [{ ext: expectedExtension(path, config.outputFormat) }],
-    }));
-    const plan = planOutputNames(namingItems, {
-      template: config.namingTemplate ?? DEFAULT_NAMING_TEMPLATE, workflow: config.workflowId, total: namingItems.length, at,
-      policy: config.collisionPolicy, protectedNames,
-    }, written);
-    for (const item of plan) {
-      const output = item.outputs[0]!;
-      planned.set(item.key, output);
-      if (output.action !== 'skip') written.push(output.relPath);
+    for (const [d, deliverable] of deliverables.entries()) {
+      const namingItems: NamingItem[] = batch.items.map((path, i) => ({
+        key: path, sourcePath: path, relDir: relOf(d, batch.rel), index: i + 1, outputs: [{ ext: expectedExtension(path, deliverable.format) }],
+      }));
+      const plan = planOutputNames(namingItems, {
+        template: deliverable.namingTemplate ?? DEFAULT_NAMING_TEMPLATE, workflow: config.workflowId, total: namingItems.length, at,
+        policy: config.collisionPolicy, protectedNames,
+      }, written);
+      for (const item of plan) {
+        const output = item.outputs[0]!;
+        planned.set(item.key, [...(planned.get(item.key) ?? []), output]);
+        if (output.action !== 'skip') written.push(output.relPath);
+      }
     }
   }
+  report.deliverables = summariseDeliverables(spec);
   for (const path of files) {
     const verdict = verdicts.get(path);
     if (!verdict) continue;
     if (verdict.kind === 'unsupported') report.unsupported.push({ path, reason: verdict.reason ?? 'unsupported' });
     else if (verdict.kind === 'done') report.alreadyDone.push({ path });
     else {
-      const name = planned.get(path)!;
-      const output = absoluteOf(config.outputFolder, name.relPath);
-      (name.collidedWith === 'existing' ? report.colliding : report.toProcess).push({ path, output });
+      const [name, ...more] = planned.get(path)!;
+      const output = absoluteOf(config.outputFolder, name!.relPath);
+      const outputs = more.length > 0 ? { outputs: [output, ...more.map((n) => absoluteOf(config.outputFolder, n.relPath))] } : {};
+      (name!.collidedWith === 'existing' ? report.colliding : report.toProcess).push({ path, output, ...outputs });
     }
   }
   // A collision under 'suffix' or 'overwrite' still runs (and costs); under 'skip' it does not.

@@ -15,7 +15,7 @@ import { runLimited } from './limit';
 import type { FileInspector, HotFolderEngine, HotFolderItemOutcome, LedgerOutcome } from './ports';
 import type { Ledger } from '../studio/ledger';
 import { realPathInside } from './link-guard';
-import type { FolderRecipes } from '../recipes/recipe-plan';
+import type { FolderRecipeCheck, FolderRecipes } from '../recipes/recipe-plan';
 import type { WorkflowParameters } from '../../../shared/service/model';
 
 /**
@@ -236,6 +236,11 @@ export class FilePipeline {
   async recipeProblem(): Promise<string | null> {
     const check = await this.submitter.checkRecipe();
     return check && !check.ok ? check.reason : null;
+  }
+
+  /** The folder's recipe checked now, as before a batch (null: it runs none): the dry run names its deliverables. */
+  recipeCheck(): Promise<FolderRecipeCheck | null> {
+    return this.submitter.checkRecipe();
   }
 
   /**

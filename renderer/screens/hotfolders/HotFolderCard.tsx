@@ -1,5 +1,6 @@
 import type { HotFolderState } from '../../../shared/hotfolders/model';
 import { describeSkip } from '../../../shared/engine/skip-text';
+import { describeDeliverables } from '../../../shared/engine/deliverables';
 import { baseName, formatCredits } from '../../lib/format';
 import { useActions, useApp } from '../../store/context';
 
@@ -80,9 +81,15 @@ export function HotFolderCard({ folder, onEdit }: { folder: HotFolderState; onEd
             <strong>{report.toProcess.length}</strong> to process · {report.alreadyDone.length} already done · {report.colliding.length} would collide ·{' '}
             {report.unsupported.length} unsupported · <strong>{report.totalCredits}</strong> credits
           </p>
+          {report.deliverables.length > 1 && (
+            <>
+              <p>Each photo becomes {report.deliverables.length} files, paid once:</p>
+              <ul className="dry-list">{describeDeliverables(report.deliverables).map((line) => <li key={line}>{line}</li>)}</ul>
+            </>
+          )}
           {report.toProcess.length > 0 && (
             <ul className="dry-list">
-              {report.toProcess.slice(0, 8).map((f) => <li key={f.path} className="mono">{baseName(f.path)} → {baseName(f.output)}</li>)}
+              {report.toProcess.slice(0, 8).map((f) => <li key={f.path} className="mono">{baseName(f.path)} → {(f.outputs ?? [f.output]).map(baseName).join(', ')}</li>)}
               {report.toProcess.length > 8 && <li className="muted">…and {report.toProcess.length - 8} more</li>}
             </ul>
           )}

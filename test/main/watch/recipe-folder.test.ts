@@ -171,4 +171,22 @@ describe('a hot folder that runs a recipe', { timeout: 30_000 }, () => {
     await waitFor(() => engine.submissions.length === 1, 10_000, 'a batch');
     expect(engine.submissions[0]!.spec.parameters).toEqual({ texts: { look: 'bright' }, switchSelections: { fx: ['grain'] } });
   });
+
+  it('the dry run lists every file each photo becomes: each deliverable in its folder, as the estimate lists them', async () => {
+    const { manager } = start();
+    const photo = await drop('a.jpg');
+    await manager.save(folderConfig({ path: inbox, outputFolder: out, recipe: 'Client A', enabled: false }));
+    const report = await manager.dryRun('f1');
+    expect(report.deliverables).toEqual([
+      { folder: 'full', format: 'jpeg', size: { fit: 'long-edge', longEdge: 3000 }, watermark: false },
+      { folder: 'web', format: 'png', size: { fit: 'contain', width: 1200, height: 1200 }, watermark: false },
+      { folder: 'thumbs', format: 'webp', size: { fit: 'long-edge', longEdge: 300 }, watermark: false },
+    ]);
+    expect(report.toProcess).toHaveLength(1);
+    const [item] = report.toProcess;
+    expect(item!.path).toBe(photo);
+    // Deliverable 1 in its sub-folder (it was named at the output folder's root before), then the others.
+    expect(item!.output).toBe(join(out, 'full', 'a_wf-color.jpg'));
+    expect(item!.outputs).toEqual([join(out, 'full', 'a_wf-color.jpg'), join(out, 'web', 'a_wf-color.png'), join(out, 'thumbs', 'a_wf-color.webp')]);
+  });
 });

@@ -5,6 +5,7 @@ import {
 } from '../engine/model';
 import { HotFolderConfigSchema } from '../hotfolders/model';
 import { LanguageSettingSchema } from '../i18n/languages';
+import { UpdateChannelSchema, UpdateFeedSchema } from '../update/model';
 import { LIVE_SERVICE_URL } from './service-url';
 
 export { isUnsetServiceUrl, LIVE_SERVICE_URL } from './service-url';
@@ -106,6 +107,12 @@ export const SETTINGS_FIELDS = {
    * every claim would cross the network in clear text; Settings warns before this is switched on.
    */
   studioLedgerAllowPlaintext: z.boolean().default(false),
+  /** Auto-update (docs/updates.md): stable or beta releases. batchroom-policy.json, when it sets one, wins. */
+  updateChannel: UpdateChannelSchema.default('stable'),
+  /** "Stay on this version": no update is downloaded or offered (studios pin a tested version). */
+  updateStayOnThisVersion: z.boolean().default(false),
+  /** Where updates come from (a generic feed URL or a GitHub repository); null: the feed built into the app. */
+  updateFeed: UpdateFeedSchema.nullable().default(null),
 } as const;
 
 export type SettingsKey = keyof typeof SETTINGS_FIELDS;

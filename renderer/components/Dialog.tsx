@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useT } from '../i18n';
 
 /** What Tab stops on: enabled controls, not the ones a roving tabindex or a hidden input has taken out. */
 const TABBABLE = 'button:not([disabled]):not([tabindex="-1"]), input:not([disabled]):not([tabindex="-1"]), select:not([disabled]), textarea:not([disabled]), [tabindex="0"]';
@@ -33,6 +34,7 @@ export function Dialog({ title, onClose, children, footer, wide }: {
   footer?: ReactNode;
   wide?: boolean;
 }) {
+  const t = useT('components');
   const ref = useRef<HTMLDivElement>(null);
   // Who opened the dialog, read while rendering it (before anything in it takes the focus, and once: StrictMode
   // runs the effect below twice, the second time with the focus already inside).
@@ -80,7 +82,7 @@ export function Dialog({ title, onClose, children, footer, wide }: {
       <div ref={ref} className={`dialog${wide ? ' dialog-wide' : ''}`} role="dialog" aria-modal="true" aria-label={title} onKeyDown={onKeyDown}>
         <header className="dialog-header">
           <h2>{title}</h2>
-          <button type="button" className="btn btn-icon" aria-label="Close" onClick={onClose}>✕</button>
+          <button type="button" className="btn btn-icon" aria-label={t('Dialog.close')} onClick={onClose}>✕</button>
         </header>
         <div className="dialog-body">{children}</div>
         {footer && <footer className="dialog-footer">{footer}</footer>}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { currentHost } from '../bridge/host';
+import { tr, useT } from '../i18n';
 import { filesFromDrop, pathsFromFiles } from '../lib/drop';
 import { useAppStore } from '../store/context';
 
@@ -10,6 +11,7 @@ const hasFiles = (e: DragEvent) => [...(e.dataTransfer?.types ?? [])].includes('
  * new hot folder; everywhere else drops add photos to the batch being prepared.
  */
 export function DropOverlay() {
+  const t = useT('components');
   const store = useAppStore();
   const [active, setActive] = useState(false);
   const depth = useRef(0);
@@ -39,7 +41,7 @@ export function DropOverlay() {
       const readsFolders = currentHost()?.readsFolders ?? false;
       if (s.view === 'hotFolders' && !readsFolders) {
         // A browser can upload a folder's photos but not tell us where the folder is, and a copy cannot be watched.
-        s.notify('info', 'To watch a folder from the browser, add a hot folder and type the folder’s path.');
+        s.notify('info', tr('components', 'DropOverlay.browserHotFolder'));
         return;
       }
       const files = await filesFromDrop(e.dataTransfer, s.draft.recursive, readsFolders);
@@ -49,7 +51,7 @@ export function DropOverlay() {
         return;
       }
       if (result.paths.length === 0) {
-        s.notify('warning', 'No photos found in what was dropped.');
+        s.notify('warning', tr('components', 'DropOverlay.noPhotos'));
         return;
       }
       if (s.view === 'hotFolders') {
@@ -58,7 +60,7 @@ export function DropOverlay() {
       }
       s.addPaths(result.paths);
       if (s.view !== 'workflows') s.setView('workflows');
-      s.notify('info', `Added ${result.paths.length} ${result.paths.length === 1 ? 'item' : 'items'} to the batch.`);
+      s.notify('info', tr('components', 'DropOverlay.added', { count: result.paths.length }));
     };
     window.addEventListener('dragenter', onEnter);
     window.addEventListener('dragover', onOver);
@@ -77,7 +79,7 @@ export function DropOverlay() {
     <div className="drop-overlay" aria-hidden="true">
       <div className="drop-card">
         <div className="drop-icon">⤓</div>
-        <p>Drop photos or folders to add them</p>
+        <p>{t('DropOverlay.hint')}</p>
       </div>
     </div>
   );

@@ -1,19 +1,19 @@
 import { useId, useState } from 'react';
 import { creditKindOf } from '../../shared/service/credit-kind';
-import { formatCredits, formatNumber } from '../lib/format';
+import { useFormat, useT } from '../i18n';
 import { useApp } from '../store/context';
 import { selectLowBalance } from '../store/service-slice';
 import { OutageBanner } from './OutageBanner';
 
 function ModeBadge() {
+  const t = useT('components');
   const status = useApp((s) => s.status);
-  if (!status) return <span className="mode-badge mode-unknown">Connecting…</span>;
+  if (!status) return <span className="mode-badge mode-unknown">{t('Header.connecting')}</span>;
   // From the service and the key together: a test key (sk_test_…) spends test credits on any service.
   const sandbox = status.mode === 'sandbox';
   const test = creditKindOf(status) === 'test';
-  const text = sandbox ? 'Sandbox · test credits' : test ? 'Test key · test credits' : 'Live · real credits';
-  const label = sandbox ? 'Sandbox mode: test service, no real credits are spent'
-    : test ? 'Test key: no real credits are spent' : 'Live service: real credits are spent';
+  const text = t(sandbox ? 'Header.modeSandbox' : test ? 'Header.modeTestKey' : 'Header.modeLive');
+  const label = t(sandbox ? 'Header.modeSandboxLabel' : test ? 'Header.modeTestKeyLabel' : 'Header.modeLiveLabel');
   return (
     <span className={`mode-badge ${test ? 'mode-sandbox' : 'mode-live'}`} role="status" aria-label={label} title={status.message}>
       <span className="mode-dot" aria-hidden="true" />
@@ -23,6 +23,8 @@ function ModeBadge() {
 }
 
 function BalanceIndicator() {
+  const t = useT('components');
+  const format = useFormat();
   const balance = useApp((s) => s.balance);
   const balanceError = useApp((s) => s.balanceError);
   const low = useApp(selectLowBalance);
@@ -33,18 +35,23 @@ function BalanceIndicator() {
   if (!balance) {
     return (
       <button type="button" className="balance balance-unknown" onClick={() => void refresh()} title={balanceError?.detail}>
-        {balanceError ? 'Balance unavailable · retry' : 'Balance…'}
+        {balanceError ? t('Header.balanceUnavailable') : t('Header.balanceLoading')}
       </button>
     );
   }
-  const [amount, unit] = formatCredits(balance.apiCredits).split(' ');
+  const credits = format.credits(balance.apiCredits);
+  // The amount in bold, the unit beside it: split at the number as the language writes it ("1.234 Credits", "1,234 クレジット").
+  const amount = format.number(balance.apiCredits, 2);
+  const at = credits.indexOf(amount);
+  const unit = at >= 0 ? (credits.slice(0, at) + credits.slice(at + amount.length)).trim() : '';
+  const amountFirst = at <= 0;
   return (
     <div className="balance-wrap" onMouseEnter={() => setOpen(true)} onMouseLeave={() => setOpen(false)}>
       <button
         type="button"
         className={`balance${low ? ' balance-low' : ''}`}
         aria-describedby={tipId}
-        aria-label={`Balance: ${formatCredits(balance.apiCredits)}${low ? ', running low' : ''}`}
+        aria-label={t(low ? 'Header.balanceLabelLow' : 'Header.balanceLabel', { credits })}
         onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}
         onClick={() => void refresh()}
@@ -53,19 +60,20 @@ function BalanceIndicator() {
         {/* One run of text with a real space, "1,000 credits", exactly as the name says it: speech-input users
             say what they see, and two flex items with a gap between them read as "1,000credits". */}
         <span>
-          <span className="balance-amount">{amount}</span>{' '}
-          <span className="balance-unit">{unit}</span>
+          {amountFirst
+            ? <><span className="balance-amount">{amount}</span>{' '}<span className="balance-unit">{unit}</span></>
+            : <><span className="balance-unit">{unit}</span>{' '}<span className="balance-amount">{amount}</span></>}
         </span>
       </button>
       <div id={tipId} role="tooltip" className={`tooltip balance-tooltip${open ? ' is-open' : ''}`}>
-        <p className="tooltip-title">API credits: {formatCredits(balance.apiCredits)}</p>
-        {low && <p className="tooltip-warn">Running low: batches stop when credits run out.</p>}
-        <p>Web credits: {formatCredits(balance.webCredits.total)}</p>
-        <p className="muted">Batches here spend API credits; web credits are your balance on the provider's website, shown for reference.</p>
+        <p className="tooltip-title">{t('Header.apiCredits', { credits })}</p>
+        {low && <p className="tooltip-warn">{t('Header.runningLow')}</p>}
+        <p>{t('Header.webCredits', { credits: format.credits(balance.webCredits.total) })}</p>
+        <p className="muted">{t('Header.creditsExplained')}</p>
         {balance.webCredits.breakdown.length > 0 && (
           <ul className="tooltip-list">
             {balance.webCredits.breakdown.map((entry) => (
-              <li key={entry.label}><span>{entry.label}</span><span>{formatNumber(entry.credits)}</span></li>
+              <li key={entry.label}><span>{entry.label}</span><span>{format.number(entry.credits)}</span></li>
             ))}
           </ul>
         )}
@@ -75,6 +83,8 @@ function BalanceIndicator() {
 }
 
 export function Header() {
+  const t = useT('components');
+  const tc = useT('common');
   const setView = useApp((s) => s.setView);
   const view = useApp((s) => s.view);
   return (
@@ -90,10 +100,10 @@ export function Header() {
       <button
         type="button"
         className={`btn btn-ghost${view === 'settings' ? ' is-active' : ''}`}
-        aria-label="Open settings"
+        aria-label={t('Header.openSettings')}
         onClick={() => setView('settings')}
       >
-        <span aria-hidden="true">⚙</span> Settings
+        <span aria-hidden="true">⚙</span> {tc('view.settings')}
       </button>
     </header>
   );

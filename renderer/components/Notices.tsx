@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
+import { useT } from '../i18n';
 import { useApp } from '../store/context';
 import type { Notice } from '../store/state';
 
 const AUTO_DISMISS_MS = 6_000;
 
 function NoticeItem({ notice, dismiss }: { notice: Notice; dismiss: (id: number) => void }) {
+  const t = useT('components');
   const [open, setOpen] = useState(false);
   const onDismiss = () => dismiss(notice.id);
   useEffect(() => {
@@ -21,19 +23,20 @@ function NoticeItem({ notice, dismiss }: { notice: Notice; dismiss: (id: number)
       </div>
       {notice.detail && (
         <button type="button" className="btn btn-link" aria-expanded={open} onClick={() => setOpen(!open)}>
-          {open ? 'Hide details' : 'Details'}
+          {open ? t('Notices.hideDetails') : t('Notices.details')}
         </button>
       )}
-      <button type="button" className="btn btn-icon" aria-label="Dismiss notification" onClick={onDismiss}>✕</button>
+      <button type="button" className="btn btn-icon" aria-label={t('Notices.dismiss')} onClick={onDismiss}>✕</button>
     </div>
   );
 }
 
 export function Notices() {
+  const t = useT('components');
   const notices = useApp((s) => s.notices);
   const dismiss = useApp((s) => s.dismissNotice);
   return (
-    <section className="notices" aria-label="Notifications" aria-live="polite">
+    <section className="notices" aria-label={t('Notices.region')} aria-live="polite">
       {notices.map((n) => <NoticeItem key={n.id} notice={n} dismiss={dismiss} />)}
     </section>
   );

@@ -17,7 +17,6 @@ const PENDING = [
   'renderer/screens/history',
   'renderer/screens/hotfolders',
   'renderer/screens/recipes',
-  'renderer/components',
   'renderer/screens/workflows',
   'renderer/screens/settings',
   'renderer/lib',

@@ -16,6 +16,8 @@ import { createFileLogSink } from './log-file';
 import { hasMemoryProfile, MEMORY_ENV, MEMORY_NODE_FLAGS } from '../../bin/memory-profile.mjs';
 import { startEmbeddedSandbox } from '../sandbox/embedded';
 import { appCommandFor, consoleModeArgs, flushStdio } from '../core/app/console-mode';
+import { createUpdateSlot } from '../core/update/handlers';
+import { startAppUpdates } from './updater';
 
 const APP_ID = 'app.batchroom.desktop';
 /** Notifications shown and not yet clicked or closed (see notify below). */
@@ -81,6 +83,8 @@ function startDesktop(): void {
   };
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+  // Auto-update (docs/updates.md): the controller answers `update:*` once the core is up (packaged builds only).
+  const updateSlot = createUpdateSlot();
 
   startElectronApp({
     app,
@@ -135,12 +139,18 @@ function startDesktop(): void {
     installIpc,
     createCore: async (options) => {
       // Settings through electron-store inside Electron (the same settings.json the CLI reads through conf).
-      const core = await createCore({ ...options, createSettingsBackend: createElectronStoreBackend, startEmbeddedService: startEmbeddedSandbox });
+      const core = await createCore({ ...options, updates: updateSlot, createSettingsBackend: createElectronStoreBackend, startEmbeddedService: startEmbeddedSandbox });
       secrets = () => core.secrets();
       return core;
     },
     logger,
     env: process.env,
+  }).then((running) => {
+    if (!running) return;
+    startAppUpdates({
+      core: running.core, slot: updateSlot, isPackaged: app.isPackaged, execPath: process.execPath, platform: process.platform,
+      env: process.env, logger, loadUpdater: async () => (await import('electron-updater')).autoUpdater,
+    }).catch((error: unknown) => logger.warn('update checks not started', { message: error instanceof Error ? error.message : String(error) }));
   }).catch((error: unknown) => {
     logger.error('startup failed', { message: error instanceof Error ? error.message : String(error) });
     app.exit(1);

@@ -7,6 +7,7 @@ import { recipeChannels } from './channels/recipes';
 import { serviceChannels } from './channels/service';
 import { settingsChannels } from './channels/settings';
 import { studioChannels } from './channels/studio';
+import { updateChannels } from './channels/update';
 
 /**
  * The one IPC contract. Main registration (Electron ipcMain wrapper, browser host), the preload's methods and the
@@ -22,6 +23,7 @@ export const contract = {
   ...reportChannels,
   ...fileChannels,
   ...appChannels,
+  ...updateChannels,
 } as const;
 
 export type Contract = typeof contract;

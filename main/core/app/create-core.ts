@@ -19,6 +19,8 @@ import { keychainLoader } from '../studio/keychain';
 import { accountIdOf } from '../service/account-id';
 import { createServiceHandlers } from './service-handlers';
 import { createSettingsHandlers, serviceKeyValidator } from './settings-handlers';
+import { createUpdateHandlers } from '../update/handlers';
+import { APP_VERSION } from '../../../shared/app-info';
 import { beforeStartStep } from './start-steps';
 import type { CoreRuntime } from './core-runtime';
 import type { EngineSlot } from './engine-slot';
@@ -157,6 +159,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         return readStudioJobReport(url, { env, keytar: studioKeychain, logger, allowPlaintext: settings.get().studioLedgerAllowPlaintext }, request, readings, account);
       },
     }),
+    // Auto-update (docs/updates.md): answered by the Electron app's controller once attached, else 'unavailable'.
+    ...createUpdateHandlers({ slot: options.updates, settings: () => settings.get(), currentVersion: APP_VERSION }),
     ...grantingHandlers({
       ...createSettingsHandlers({
         settings,

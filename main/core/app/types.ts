@@ -4,6 +4,7 @@ import type { ConfirmOriginChange } from './origin-consent';
 import type { SecretStore } from '../secrets';
 import type { SettingsBackendFactory } from '../settings';
 import type { HotFolderManager } from '../watch';
+import type { UpdateSlot } from '../update/handlers';
 
 /**
  * What a host (Electron, the browser host, the CLI) lends the core: native abilities that differ per host. A
@@ -83,6 +84,8 @@ export interface CoreOptions {
   confirmOriginChange?: ConfirmOriginChange;
   /** Studio lease timings (tests shorten them). */
   studio?: { leaseMs?: number; heartbeatMs?: number; retryMs?: number };
+  /** The Electron app's update controller, attached once it runs (core/update/handlers.ts); absent: 'unavailable'. */
+  updates?: UpdateSlot;
 }
 
 /** The service channels of a core still starting: the very handlers the finished core has for them. */

@@ -31,6 +31,8 @@ export interface UpdateController {
   install(): UpdateStatus;
   /** Work started or ended: an update held back is offered again once nothing is in flight. */
   workChanged(): void;
+  /** Settings or the policy file changed: "stay on this version" withdraws an offer at once; a channel change re-checks. */
+  configChanged(): void;
   start(): void;
   stop(): void;
 }
@@ -151,6 +153,19 @@ export function createUpdateController(options: UpdateControllerOptions): Update
         const busy = options.workInFlight() !== null;
         if (busy !== (status.state === 'waiting')) offerOrWait();
       }
+    },
+    configChanged() {
+      const next = options.config();
+      const before = config;
+      config = next;
+      if (next.stayOnThisVersion && ['ready', 'waiting', 'downloading'].includes(status.state)) {
+        updater.autoInstallOnAppQuit = false;
+        set({ state: 'pinned', channel: next.channel, managedBy: next.managedBy, stayOnThisVersion: true, percent: null,
+          message: `Version ${status.available?.version} will not be installed: this installation stays on ${options.currentVersion}.` });
+        return;
+      }
+      const changed = next.channel !== before.channel || next.stayOnThisVersion !== before.stayOnThisVersion || JSON.stringify(next.feed) !== JSON.stringify(before.feed);
+      if (changed && !['ready', 'waiting', 'installing', 'downloading', 'checking'].includes(status.state)) void check().catch(() => undefined);
     },
     start() {
       const run = () => void check().catch((error: unknown) => log.warn('update check failed', { message: String(error) }));

@@ -1,5 +1,6 @@
 import { hasImageExtension } from '../../shared/media/input-policy';
 import { currentHost } from '../bridge/host';
+import { tr } from '../i18n/active';
 
 // Dropped files become local paths through the host: Electron knows each File's real path (folders included); the
 // browser host uploads files and answers staged paths, so there the renderer expands dropped folders itself.
@@ -44,11 +45,11 @@ export async function filesFromDrop(dataTransfer: DataTransfer, recursive: boole
 /** Paths for dropped or picked files, or an explanation when this host cannot provide them. */
 export async function pathsFromFiles(files: File[]): Promise<{ paths: string[] } | { error: string }> {
   const host = currentHost();
-  if (!host) return { error: 'This window cannot read dropped files. Type the path of a file or folder instead.' };
+  if (!host) return { error: tr('lib', 'drop.cannotRead') };
   if (files.length === 0) return { paths: [] };
   try {
     return { paths: await host.pathsForFiles(files) };
   } catch (error) {
-    return { error: `Could not add the dropped files: ${error instanceof Error ? error.message : String(error)}` };
+    return { error: tr('lib', 'drop.failed', { reason: error instanceof Error ? error.message : String(error) }) };
   }
 }

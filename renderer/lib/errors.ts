@@ -1,5 +1,7 @@
 import { ErrorEnvelopeSchema, type ErrorDetail, type ErrorEnvelope } from '../../shared/error-envelope';
 import type { IpcResult } from '../../shared/ipc/contract-kit';
+import type { KeyOf } from '../../shared/i18n';
+import { tr } from '../i18n/active';
 import { formatCredits } from './format';
 
 /** An error as the UI shows it: a sentence a photographer understands, the technical detail one click away. */
@@ -13,29 +15,30 @@ export interface UiError {
   hint?: string;
 }
 
-const PLAIN_WORDS: Record<string, string> = {
-  unauthorized: 'The service did not accept the API key. Check it in Settings.',
-  missing_key: 'There is no API key yet. Add one in Settings.',
-  key_not_sent: 'The API key was not sent to this service address. Check the service address in Settings.',
-  insufficient_credits: 'There are not enough credits for this. Top up your account or choose fewer photos.',
-  budget_exceeded: 'This would go over the budget you set for the batch.',
-  not_found: 'That could not be found any more. It may have been removed.',
-  validation: 'The service did not accept these settings.',
-  bad_request: 'Some of the values are not valid.',
-  rate_limited: 'The service is busy. Batchroom will slow down and try again.',
-  payload_too_large: 'A photo is too large for the service.',
-  unsupported_media: 'That file type is not supported.',
-  server: 'The service had a problem on its side. Try again in a moment.',
-  network: 'The service could not be reached. Check your internet connection.',
-  timeout: 'The service took too long to answer.',
-  shape: 'The service answered in a way Batchroom did not understand.',
-  unknown_outcome: 'We could not tell whether the service received this request.',
-  keychain_unavailable: 'The system keychain is not available, so the API key cannot be stored safely.',
-  unavailable: 'That is not available right now.',
-  unsupported: 'This is not possible here.',
-  conflict: 'That changed in the meantime. Refresh and try again.',
-  cancelled: 'That was cancelled.',
-  disconnected: 'Lost the connection to Batchroom. Reload the page.',
+/** The catalog sentence (`lib` namespace, `error.<code>`) for each code the UI explains in its own words. */
+const PLAIN_WORDS: Record<string, KeyOf<'lib'>> = {
+  unauthorized: 'error.unauthorized',
+  missing_key: 'error.missingKey',
+  key_not_sent: 'error.keyNotSent',
+  insufficient_credits: 'error.insufficientCredits',
+  budget_exceeded: 'error.budgetExceeded',
+  not_found: 'error.notFound',
+  validation: 'error.validation',
+  bad_request: 'error.badRequest',
+  rate_limited: 'error.rateLimited',
+  payload_too_large: 'error.payloadTooLarge',
+  unsupported_media: 'error.unsupportedMedia',
+  server: 'error.server',
+  network: 'error.network',
+  timeout: 'error.timeout',
+  shape: 'error.shape',
+  unknown_outcome: 'error.unknownOutcome',
+  keychain_unavailable: 'error.keychainUnavailable',
+  unavailable: 'error.unavailable',
+  unsupported: 'error.unsupported',
+  conflict: 'error.conflict',
+  cancelled: 'error.cancelled',
+  disconnected: 'error.disconnected',
 };
 
 /** Codes whose message main writes for people already (which field, which feature): shown as it is. */
@@ -48,16 +51,18 @@ function titleFromDetail(code: string, detail: ErrorDetail | undefined): string 
   if (!detail) return null;
   const { required, available, budget } = detail;
   if (code === 'insufficient_credits' && required !== undefined && available !== undefined) {
-    return `This needs ${creditWords(required)}; you have ${creditWords(Math.max(0, available))}. Top up your account or choose fewer photos.`;
+    return tr('lib', 'error.needsCredits', { required: creditWords(required), available: creditWords(Math.max(0, available)) });
   }
   if (code === 'budget_exceeded' && required !== undefined && budget !== undefined) {
-    return `This costs ${creditWords(required)}, over the budget of ${creditWords(budget)} you set.`;
+    return tr('lib', 'error.overBudget', { required: creditWords(required), budget: creditWords(budget) });
   }
   return null;
 }
 
 export function toUiError(code: string, message: string, extra: Omit<ErrorEnvelope, 'ok' | 'code' | 'message'> = {}): UiError {
-  const title = titleFromDetail(code, extra.detail) ?? (MESSAGE_IS_PLAIN.has(code) && message ? message : PLAIN_WORDS[code]) ?? (message || 'Something went wrong.');
+  const plain = PLAIN_WORDS[code];
+  const title = titleFromDetail(code, extra.detail) ?? (MESSAGE_IS_PLAIN.has(code) && message ? message : plain && tr('lib', plain))
+    ?? (message || tr('lib', 'error.generic'));
   const lines = [`${code}: ${message}`];
   if (extra.detail?.system) lines.push(extra.detail.system);
   const ui: UiError = { code, title, detail: lines.join('\n') };

@@ -2,6 +2,7 @@ import type {
   AspectRatio, ImageSize, SwitchField, WorkflowDetail, WorkflowParameters,
 } from '../../shared/service/model';
 import { validateWorkflowParameters } from '../../shared/service/validate-request';
+import { tr } from '../i18n/active';
 
 /** What the generated form holds for one workflow. Images: one field takes the batch, others a fixed file. */
 export interface FormState {
@@ -70,23 +71,24 @@ export function validateForm(detail: WorkflowDetail, form: FormState): FormError
   const { imageFields, textFields, switchFields } = detail.inputSchema;
   for (const field of imageFields) {
     if (field.id === form.batchField) continue;
-    if (field.required && !form.fixedImages[field.id]) errors[`image:${field.id}`] = `Add a photo for ${field.label}.`;
+    if (field.required && !form.fixedImages[field.id]) errors[`image:${field.id}`] = tr('lib', 'form.addPhotoFor', { field: field.label });
   }
   for (const field of textFields) {
     const value = form.texts[field.id] ?? '';
-    if (field.required && value.trim() === '') errors[`text:${field.id}`] = `${field.label} is required.`;
+    if (field.required && value.trim() === '') errors[`text:${field.id}`] = tr('lib', 'form.required', { field: field.label });
     else if (value && field.presetOptions && !field.presetOptions.some((o) => o.id === value)) {
-      errors[`text:${field.id}`] = `Choose one of the listed options for ${field.label}.`;
+      errors[`text:${field.id}`] = tr('lib', 'form.chooseListed', { field: field.label });
     } else if (field.maxLength !== undefined && value.length > field.maxLength) {
-      errors[`text:${field.id}`] = `${field.label} is too long (${value.length} of ${field.maxLength} characters).`;
+      errors[`text:${field.id}`] = tr('lib', 'form.tooLong', { field: field.label, length: value.length, max: field.maxLength });
     }
   }
   for (const field of switchFields) {
     const chosen = form.switches[field.id] ?? [];
     const min = field.minSelections ?? (field.required ? 1 : 0);
     const max = field.maxSelections ?? (field.multiple ? field.options.length : 1);
-    if (chosen.length < min) errors[`switch:${field.id}`] = min === 1 ? `Choose at least one ${field.label.toLowerCase()} option.` : `Choose at least ${min} options for ${field.label}.`;
-    else if (chosen.length > max) errors[`switch:${field.id}`] = `Choose at most ${max} options for ${field.label}.`;
+    if (chosen.length < min) errors[`switch:${field.id}`] = min === 1
+      ? tr('lib', 'form.chooseAtLeastOne', { field: field.label.toLowerCase() }) : tr('lib', 'form.chooseAtLeast', { min, field: field.label });
+    else if (chosen.length > max) errors[`switch:${field.id}`] = tr('lib', 'form.chooseAtMost', { max, field: field.label });
   }
   // The service client's own check is the authority: anything it would refuse is flagged here too, so a batch
   // never starts with parameters that every item would fail on.

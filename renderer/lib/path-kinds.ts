@@ -1,13 +1,13 @@
 import type { PathKind } from '../../shared/ipc/channels/files';
+import { tr } from '../i18n/active';
 
 /** The mark a path in the photos list carries when it cannot be used as it is (null: a photo or a folder). */
-export const PATH_PROBLEMS: Partial<Record<PathKind, string>> = {
-  missing: 'not found',
-  'not-photo': 'not a photo',
-  unreadable: 'cannot be read',
-};
-
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+export const PATH_PROBLEMS: Partial<Record<PathKind, string>> = Object.defineProperties({}, {
+  // Getters: read in the page's language when shown.
+  missing: { enumerable: true, get: () => tr('lib', 'path.missing') },
+  'not-photo': { enumerable: true, get: () => tr('lib', 'path.notPhoto') },
+  unreadable: { enumerable: true, get: () => tr('lib', 'path.unreadable') },
+});
 
 /**
  * What the added paths are, as the batch slot says it: "2 photos and 1 folder added below — …", with the paths that
@@ -23,10 +23,11 @@ export function describeAdded(paths: readonly string[], kinds: Readonly<Record<s
     else if (kind) unusable++;
     else unknown++;
   }
-  const parts = [photos && plural(photos, 'photo', 'photos'), folders && plural(folders, 'folder', 'folders'), unknown && plural(unknown, 'item', 'items')]
-    .filter((p): p is string => Boolean(p));
-  const bad = unusable > 0 ? `${plural(unusable, 'path', 'paths')} cannot be used (marked below).` : '';
+  const parts = [photos && tr('lib', 'added.photos', { count: photos }), folders && tr('lib', 'added.folders', { count: folders }),
+    unknown && tr('lib', 'added.items', { count: unknown })].filter((p): p is string => Boolean(p));
+  const bad = unusable > 0 ? tr('lib', 'added.unusable', { count: unusable }) : '';
   if (parts.length === 0) return bad;
-  const usable = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
-  return `${usable} added below — each photo becomes one result.${bad && ` ${bad}`}`;
+  const [first, second, third] = parts as [string, string?, string?];
+  const what = third ? tr('lib', 'added.three', { first, second: second!, third }) : second ? tr('lib', 'added.two', { first, second }) : first;
+  return `${tr('lib', 'added.usable', { what })}${bad && ` ${bad}`}`;
 }

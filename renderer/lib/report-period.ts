@@ -1,3 +1,4 @@
+import { tr } from '../i18n/active';
 import type { HistoryPeriod } from '../store/history-state';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -28,7 +29,7 @@ export function periodRange(period: HistoryPeriod, now: Date): { from: string; t
   }
   const from = localDay(period.from);
   const to = localDay(period.to);
-  if (!from || !to) return { problem: 'Choose both days of the period.' };
-  if (from > to) return { problem: 'The period starts after it ends: swap the two days.' };
+  if (!from || !to) return { problem: tr('lib', 'period.chooseBoth') };
+  if (from > to) return { problem: tr('lib', 'period.swapped') };
   return { from: from.toISOString(), to: new Date(to.getFullYear(), to.getMonth(), to.getDate() + 1).toISOString() };
 }

@@ -19,7 +19,6 @@ const PENDING = [
   'renderer/screens/recipes',
   'renderer/screens/workflows',
   'renderer/screens/settings',
-  'renderer/lib',
   'renderer/store',
   'renderer/bridge',
 ];

@@ -11,6 +11,7 @@ import { registerRunCommand } from './commands/run';
 import { registerSandboxCommand } from './commands/sandbox';
 import { registerStudioCommand } from './commands/studio';
 import { registerUiCommand } from './commands/ui';
+import { registerUpdateCommand } from './commands/update';
 import { registerWatchCommand } from './commands/watch';
 import { redactCliText, redactedCommanderOutput, rememberArgvSecrets } from './argv-secrets';
 import { describeFailure, formatFailure } from './errors';
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   registerRecipesCommand(program);
   registerSandboxCommand(program);
   registerStudioCommand(program);
+  registerUpdateCommand(program);
   // Subcommands inherit the global flags' parsing and the exit override (usage errors → exit 2, never process.exit).
   for (const command of program.commands) command.exitOverride().configureOutput(redactedCommanderOutput);
   return program;

@@ -6,7 +6,7 @@ import { configureRequestOptions, configureRequestUrl, HttpExecutor, type Downlo
 import { BaseUpdater, type AppUpdater } from 'electron-updater';
 import type { DownloadExecutorResult, DownloadUpdateOptions } from 'electron-updater/out/AppUpdater';
 import type { AppAdapter } from 'electron-updater/out/AppAdapter';
-import { findFile, type Provider } from 'electron-updater/out/providers/Provider';
+import { findFile, type Provider } from 'electron-updater/out/providers/Provider.js';
 
 // electron-updater's own AppUpdater, run in plain Node (the CLI's `update --check`, and the tests against a real feed
 // on 127.0.0.1), as electron-builder's tests run it: an AppAdapter instead of Electron's `app`, a Node HTTP executor

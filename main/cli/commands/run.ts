@@ -84,6 +84,14 @@ export function registerRunCommand(program: Command): void {
             : 'Nothing to process.');
           return EXIT.ok;
         }
+        // Continue (the same command without --try): a trial of this recipe with another fingerprint is said and asked.
+        if (recipe && !flags.try) {
+          const check = await import('../continue-check');
+          if (!(await check.confirmContinue(session, await check.changedTrial(session, recipe, spec, paths), flags.yes, confirm))) {
+            process.stderr.write('Nothing was sent.\n');
+            return EXIT.ok;
+          }
+        }
         if (recipe?.budgetPerPhoto != null && estimate.costPerItem > recipe.budgetPerPhoto) {
           throw new AppError('budget_exceeded', `A photo costs ${credits(estimate.costPerItem, kind)}, over recipe '${recipe.name}'s budget of ${credits(recipe.budgetPerPhoto, kind)} a photo.`);
         }

@@ -147,6 +147,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     ...createRecipeHandlers({
       store: createRecipeStore(stateDir), account: () => accountIdOf(client), workflow: (id) => client.getWorkflow(id),
       batchRecipe: async (id) => (await engine.ensure()).journal.getBatch(id)?.spec.recipe ?? null,
+      batchSent: async (id) => {
+        const spec = (await engine.ensure()).journal.getBatch(id)?.spec;
+        return spec ? { workflowId: spec.workflowId, parameters: spec.parameters } : null;
+      },
     }),
     // Numbers only, no paths: outside the path grants.
     ...createReportHandlers({

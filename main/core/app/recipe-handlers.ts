@@ -6,7 +6,7 @@ import { RECIPE_FILE_SUFFIX, makeRecipe, parseRecipe, recipeNameKey, serializeRe
 import { checkRecipeImages, fixedImageOf } from '../recipes/recipe-images';
 import type { RecipeStore } from '../recipes/recipe-store';
 import { seenOf } from '../../../shared/recipes/recipe-seen';
-import type { WorkflowDetail } from '../../../shared/service/model';
+import type { WorkflowDetail, WorkflowParameters } from '../../../shared/service/model';
 
 export interface RecipeHandlerDeps {
   store: RecipeStore;
@@ -16,6 +16,8 @@ export interface RecipeHandlerDeps {
   workflow?: (id: string) => Promise<WorkflowDetail>;
   /** The recipe a batch's spec names (the journal), or null: absent where there is no engine. */
   batchRecipe?: (batchId: string) => Promise<{ name: string; fingerprint: string } | null>;
+  /** What a batch's spec sends (workflow, parameters), or null: the CLI's Continue compares it field by field. */
+  batchSent?: (batchId: string) => Promise<{ workflowId: string; parameters: WorkflowParameters } | null>;
 }
 
 /** The workflow's price and fields for a recipe being saved; none when the service cannot say now (offline). */
@@ -97,7 +99,7 @@ export function createRecipeHandlers(deps: RecipeHandlerDeps): DomainHandlers<ty
       store.save(recipe, { replace });
       return { replaced, ...(await withImages(recipe)) };
     },
-    'recipes:ofBatch': async ({ batchId }) => ({ recipe: (await deps.batchRecipe?.(batchId)) ?? null }),
+    'recipes:ofBatch': async ({ batchId }) => ({ recipe: (await deps.batchRecipe?.(batchId)) ?? null, sent: (await deps.batchSent?.(batchId)) ?? null }),
     'recipes:fingerprint': async (args) => {
       const edit = 'name' in args
         ? store.get(args.name)

@@ -91,6 +91,10 @@ export const recipeChannels = {
    */
   'recipes:ofBatch': invoke(
     z.object({ batchId: z.string().min(1) }).strict(),
-    z.object({ recipe: z.object({ name: z.string(), fingerprint: z.string() }).nullable() }),
+    z.object({
+      recipe: z.object({ name: z.string(), fingerprint: z.string() }).nullable(),
+      /** What the batch sends (its spec's workflow and parameters): the CLI's Continue names the fields that changed. */
+      sent: z.object({ workflowId: z.string(), parameters: WorkflowParametersSchema }).nullable().optional(),
+    }),
   ),
 } as const;

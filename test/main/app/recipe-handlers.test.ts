@@ -148,10 +148,13 @@ describe('recipes:* handlers', () => {
     const withJournal = createInvokeDispatcher(contract, createRecipeHandlers({
       store: createRecipeStore(join(root, 'state')), account: () => account,
       batchRecipe: async (id) => (id === 'b1' ? { name: 'F', fingerprint } : null),
+      batchSent: async (id) => (id === 'b1' ? { workflowId: 'wf', parameters: { texts: { look: 'warm' } } } : null),
     }) as never);
-    expect(await withJournal('recipes:ofBatch', { batchId: 'b1' })).toEqual({ ok: true, data: { recipe: { name: 'F', fingerprint } } });
-    expect(await withJournal('recipes:ofBatch', { batchId: 'b2' })).toEqual({ ok: true, data: { recipe: null } });
-    expect(await dispatch('recipes:ofBatch', { batchId: 'b1' })).toEqual({ ok: true, data: { recipe: null } });
+    expect(await withJournal('recipes:ofBatch', { batchId: 'b1' })).toEqual({
+      ok: true, data: { recipe: { name: 'F', fingerprint }, sent: { workflowId: 'wf', parameters: { texts: { look: 'warm' } } } },
+    });
+    expect(await withJournal('recipes:ofBatch', { batchId: 'b2' })).toEqual({ ok: true, data: { recipe: null, sent: null } });
+    expect(await dispatch('recipes:ofBatch', { batchId: 'b1' })).toEqual({ ok: true, data: { recipe: null, sent: null } });
   });
 });
 

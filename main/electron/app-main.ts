@@ -66,6 +66,8 @@ export interface ElectronAppDeps<W extends WindowPort = WindowPort, M = unknown>
   showMessageBox(window: W | null, box: ConsentBox): Promise<{ response: number }>;
   /** How a launcher starts this app: the executable, and the app folder when unpackaged (core/app/cli-install.ts). */
   appCommand: readonly string[];
+  /** Help ▸ Report a Problem… (crash-reports.ts); absent, the menu item says there is no report. */
+  reportProblem?(): void;
   installIpc(options: IpcWrapperOptions): () => void;
   createCore(options: CoreOptions): Core | Promise<Core>;
   logger: Logger;
@@ -233,6 +235,7 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
           showDataFolder: () => void deps.openPath(deps.paths.stateDir),
           installCommandLineTool: () => void installCliFromMenu(deps),
           uninstallCommandLineTool: () => void uninstallCliFromMenu(deps),
+          reportProblem: () => (deps.reportProblem ? deps.reportProblem() : deps.showMessage('Report a Problem', 'There is no problem report.')),
           navigate: (view) => {
             showWindow();
             core?.emit('app:navigate', { view });

@@ -1,7 +1,7 @@
 // The Electron main process entry (bundled to dist/electron/main.cjs). The only module that needs a running
 // Electron: it binds Electron's real objects to the injected dependencies of startElectronApp and does nothing else.
 import {
-  BrowserWindow, Menu, Notification, Tray, app, dialog, nativeImage, nativeTheme, protocol, screen, session, shell,
+  BrowserWindow, Menu, Notification, Tray, app, crashReporter, dialog, nativeImage, nativeTheme, protocol, screen, session, shell,
 } from 'electron';
 import { join } from 'node:path';
 import { APP_NAME } from '../../shared/app-info';
@@ -18,6 +18,8 @@ import { startEmbeddedSandbox } from '../sandbox/embedded';
 import { appCommandFor, consoleModeArgs, flushStdio } from '../core/app/console-mode';
 import { createUpdateSlot } from '../core/update/handlers';
 import { startAppUpdates } from './updater';
+import { createLogTail, teeLogSinks } from '../core/crash/log-tail';
+import { installCrashReporting } from './crash-reports';
 
 const APP_ID = 'app.batchroom.desktop';
 /** Notifications shown and not yet clicked or closed (see notify below). */
@@ -62,11 +64,20 @@ function startDesktop(): void {
   protocol.registerSchemesAsPrivileged(PRIVILEGED_SCHEMES);
 
   let secrets: () => readonly string[] = () => [];
+  // The last 200 log records are also kept in memory for crash reports (main/core/crash/).
+  const logTail = createLogTail();
   const logger = createLogger({
     scope: 'app',
-    sink: createFileLogSink(app.getPath('logs')),
+    sink: teeLogSinks(createFileLogSink(app.getPath('logs')), logTail.push),
     secrets: () => secrets(),
     minLevel: process.env.BATCHROOM_DEBUG ? 'debug' : 'info',
+  });
+  const crash = installCrashReporting({
+    app, crashReporter, process, stateDir: resolveStateDir({ env: process.env }), appRoot, tail: logTail,
+    secrets: () => secrets(), osVersion: process.getSystemVersion?.(), // absent in plain Node (the bundle's smoke test)
+    openPath: (path) => shell.openPath(path),
+    showItemInFolder: (path) => shell.showItemInFolder(path),
+    showMessage: (title, message) => void dialog.showMessageBox({ type: 'info', title, message }),
   });
 
   const trayIcon = () => {
@@ -137,6 +148,7 @@ function startDesktop(): void {
     showMessageBox: (win, box) => (win ? dialog.showMessageBox(win, box) : dialog.showMessageBox(box)),
     appCommand: appCommandFor({ platform: process.platform, execPath: process.execPath, appPath: app.getAppPath(), packaged: app.isPackaged, env: process.env }),
     installIpc,
+    reportProblem: () => crash.reportProblem(),
     createCore: async (options) => {
       // Settings through electron-store inside Electron (the same settings.json the CLI reads through conf).
       const core = await createCore({ ...options, updates: updateSlot, createSettingsBackend: createElectronStoreBackend, startEmbeddedService: startEmbeddedSandbox });

@@ -11,6 +11,8 @@ export interface MenuActions {
   installCommandLineTool(): void;
   /** Help ▸ Uninstall Command-Line Tool: removes only what Install wrote. */
   uninstallCommandLineTool(): void;
+  /** Help ▸ Report a Problem…: shows the newest crash report (main/electron/crash-reports.ts) to read and send. */
+  reportProblem?(): void;
   /** Show one of the renderer's views (Settings…, and the view shortcuts). */
   navigate(view: AppView): void;
 }
@@ -104,6 +106,7 @@ export function appMenuTemplate(options: {
       { type: 'separator' },
       { label: 'Install Command-Line Tool…', click: () => actions.installCommandLineTool() },
       { label: 'Uninstall Command-Line Tool', click: () => actions.uninstallCommandLineTool() },
+      ...(actions.reportProblem ? [{ type: 'separator' }, { label: 'Report a Problem…', click: actions.reportProblem }] as MenuItemConstructorOptions[] : []),
     ],
   });
   return menu;

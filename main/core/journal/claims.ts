@@ -25,6 +25,8 @@ export interface ClaimRecord {
   outputs: string[];
   credits: number;
   updatedAt: string;
+  /** The recipe fingerprint of the batch whose item sent (or will send) the unit: which recipe paid it. Null: none. */
+  recipeFingerprint: string | null;
 }
 
 /** The unit another item of the same claim key is already processing, as the planner and the scheduler see it. */
@@ -80,7 +82,7 @@ interface Stmt {
   all(...params: unknown[]): unknown[];
 }
 
-const COLUMNS = 'key, ledger_key, owner_item_id, state, execution_id, result_urls_json, result_labels_json, outputs_json, credits, updated_at';
+const COLUMNS = 'key, ledger_key, owner_item_id, state, execution_id, result_urls_json, result_labels_json, outputs_json, credits, updated_at, recipe_fingerprint';
 
 function mapClaim(row: Row): ClaimRecord {
   const state = String(row.state);
@@ -92,6 +94,7 @@ function mapClaim(row: Row): ClaimRecord {
     resultLabels: JSON.parse(String(row.result_labels_json ?? '[]')) as (string | null)[],
     outputs: JSON.parse(String(row.outputs_json ?? '[]')) as string[],
     credits: Number(row.credits ?? 0), updatedAt: String(row.updated_at),
+    recipeFingerprint: typeof row.recipe_fingerprint === 'string' ? row.recipe_fingerprint : null,
   };
 }
 
@@ -132,10 +135,10 @@ export function createClaimStore(stmt: (sql: string) => Stmt, now: () => string)
   const write = (key: string, ledgerKey: string, owner: string, state: ClaimState, fields: Partial<ClaimRecord>, reset: boolean) => {
     const before = claimGet(key);
     const keep = before && !reset ? before : null;
-    stmt(`INSERT INTO claims (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    stmt(`INSERT INTO claims (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT(key) DO UPDATE SET owner_item_id = excluded.owner_item_id, state = excluded.state, execution_id = excluded.execution_id,
       result_urls_json = excluded.result_urls_json, result_labels_json = excluded.result_labels_json, outputs_json = excluded.outputs_json,
-      credits = excluded.credits, updated_at = excluded.updated_at`).run(
+      credits = excluded.credits, updated_at = excluded.updated_at, recipe_fingerprint = excluded.recipe_fingerprint`).run(
       key, ledgerKey, owner, state,
       fields.executionId !== undefined ? fields.executionId : keep?.executionId ?? null,
       JSON.stringify(fields.resultUrls ?? keep?.resultUrls ?? []),
@@ -143,6 +146,7 @@ export function createClaimStore(stmt: (sql: string) => Stmt, now: () => string)
       JSON.stringify(fields.outputs ?? keep?.outputs ?? []),
       fields.credits ?? keep?.credits ?? 0,
       now(),
+      fields.recipeFingerprint !== undefined ? fields.recipeFingerprint : keep?.recipeFingerprint ?? null,
     );
     version += 1;
     moved.add(key);
@@ -177,7 +181,9 @@ export function createClaimStore(stmt: (sql: string) => Stmt, now: () => string)
     onItemEvent(itemId, event, change) {
       const claimEvent: ClaimEvent | undefined = CLAIM_EVENT_OF_ITEM_EVENT[event];
       if (!claimEvent) return;
-      const item = stmt(`SELECT claim_key, pay_again_over, result_urls_json, result_labels_json, outputs_json FROM items WHERE id = ?`).get(itemId) as Row | undefined;
+      const item = stmt(`SELECT claim_key, pay_again_over, result_urls_json, result_labels_json, outputs_json,
+        (SELECT json_extract(b.spec_json, '$.recipe.fingerprint') FROM batches b WHERE b.id = items.batch_id) AS recipe_fingerprint
+        FROM items WHERE id = ?`).get(itemId) as Row | undefined;
       const key = item?.claim_key === null || item?.claim_key === undefined ? null : String(item.claim_key);
       if (!key) return; // an item from before claims existed, or one with nothing to send
       const claim = claimGet(key);
@@ -196,6 +202,8 @@ export function createClaimStore(stmt: (sql: string) => Stmt, now: () => string)
         write(key, ledgerKeyOfClaim(key), itemId, to, {
           executionId: claimEvent === 'accept' ? change.executionId ?? null : null,
           credits: claimEvent === 'accept' ? change.credits ?? 0 : 0,
+          // The sender's recipe: the batch that pays (a pay-again over another recipe's unit takes it over).
+          recipeFingerprint: typeof item!.recipe_fingerprint === 'string' ? item!.recipe_fingerprint : null,
         }, claimEvent === 'submit' && !(claim && mine && claim.state === 'claimed'));
         return;
       }

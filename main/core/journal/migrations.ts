@@ -171,4 +171,11 @@ export const MIGRATIONS: readonly string[] = [
     recorded_at TEXT NOT NULL
   );
   `,
+  // 13: the recipe a claim's unit was paid with (its owner's batch spec.recipe.fingerprint; shared/recipes/
+  // fingerprint.ts), so a claim says which recipe paid it. Claims already there take it from their owner's batch.
+  `
+  ALTER TABLE claims ADD COLUMN recipe_fingerprint TEXT;
+  UPDATE claims SET recipe_fingerprint = (SELECT json_extract(b.spec_json, '$.recipe.fingerprint')
+    FROM items i JOIN batches b ON b.id = i.batch_id WHERE i.id = claims.owner_item_id);
+  `,
 ];

@@ -6,6 +6,7 @@ import { formOutput } from './recipe-form';
 import type { BatchEstimate } from '../../shared/engine/model';
 import { MAX_CHECKED_PATHS } from '../../shared/ipc/channels/files';
 import type { BatchDraft, BatchSlice, SliceCreator } from './state';
+import { activeFormat, tr } from '../i18n';
 
 /** How long the draft must stay unchanged before it is priced (typing a path, ticking options). */
 export const DRAFT_PRICE_DELAY_MS = 250;
@@ -20,7 +21,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
     const state = get();
     const detail = selectCurrentDetail(state);
     const form = state.form;
-    if (!detail || !form) return { error: toUiError('bad_request', 'Choose a workflow first.') };
+    if (!detail || !form) return { error: toUiError('bad_request', tr('queue', 'store.chooseWorkflow')) };
     const formErrors = validateForm(detail, form);
     const invalid = Object.entries(formErrors);
     if (invalid.length > 0) {
@@ -28,11 +29,11 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       // The first field in the form's order, by name: the form scrolls to it and focuses it (`field`).
       const [[key, message]] = invalid as [[string, string]];
       const more = invalid.length - 1;
-      const title = more === 0 ? message : `${message} (${more} more ${more === 1 ? 'field needs' : 'fields need'} attention)`;
+      const title = more === 0 ? message : tr('queue', 'store.moreFields', { message, count: more });
       return { error: { code: 'bad_request', title, detail: invalid.map(([, m]) => m).join(' '), field: fieldPathOf(key) } };
     }
     const { draft, settings } = state;
-    if (draft.paths.length === 0) return { error: { code: 'bad_request', title: 'Add photos first: drop them anywhere on the window or type a path.', detail: 'no input paths', field: 'inputs.paths' } };
+    if (draft.paths.length === 0) return { error: { code: 'bad_request', title: tr('queue', 'store.addPhotos'), detail: 'no input paths', field: 'inputs.paths' } };
     // Empty: main saves to a `Batchroom` folder next to the photos and says where in the estimate.
     const outputFolder = draft.outputFolder ?? settings?.outputFolder ?? '';
     const fixed = Object.entries(form.fixedImages);
@@ -173,8 +174,8 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
         get().selectBatch(summary.id);
         get().setView('queue');
         get().notify('info', summary.trialRest
-          ? `Trying “${summary.workflowName}” on ${summary.total} ${summary.total === 1 ? 'photo' : 'photos'} first: review them, then continue with the other ${summary.trialRest}.`
-          : `Started “${summary.workflowName}” on ${summary.total} ${summary.total === 1 ? 'photo' : 'photos'}.`);
+          ? tr('queue', 'store.trying', { workflow: summary.workflowName, photos: activeFormat().photos(summary.total), rest: summary.trialRest })
+          : tr('queue', 'store.started', { workflow: summary.workflowName, photos: activeFormat().photos(summary.total) }));
         return true;
       } catch (error) {
         set({ draftError: asUiError(error) });

@@ -4,7 +4,8 @@ import { inGroup } from '../../../shared/engine/item-states';
 import type { ItemView } from '../../../shared/engine/model';
 import { useActions, useApp } from '../../store/context';
 import { matchesFilter } from '../../store/queue-slice';
-import { ITEM_STATE_LABELS, stateTone } from './labels';
+import { ITEM_STATE_KEYS, stateTone } from './labels';
+import { useT } from '../../i18n';
 import { ResubmitDialog } from './ResubmitDialog';
 
 const ROW_HEIGHT = 48;
@@ -23,17 +24,19 @@ function Thumb({ path }: { path: string | undefined }) {
 
 const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; onResubmit: (item: ItemView) => void }) {
   const { cancelItem, moveToFront, openReview } = useActions();
+  const t = useT('queue');
   const active = inGroup('inFlight', item.state);
+  const stateWord = t(ITEM_STATE_KEYS[item.state]);
   return (
-    <div className="item-row" role="row" aria-label={`${item.displayName}: ${ITEM_STATE_LABELS[item.state]}${item.attention ? ', needs attention' : ''}`}>
+    <div className="item-row" role="row" aria-label={item.attention ? t('ItemRow.rowLabelAttention', { name: item.displayName, state: stateWord }) : t('ItemRow.rowLabel', { name: item.displayName, state: stateWord })}>
       <span role="cell" className="item-pos">{item.position + 1}</span>
       <span role="cell" className="item-name mono" title={Object.values(item.sources).join('\n')}>
         <Thumb path={Object.values(item.sources)[0]} />
         <span className="item-name-text">{item.displayName}</span>
       </span>
       <span role="cell" className="item-state">
-        <span className={`badge badge-${stateTone(item.state)}`}>{ITEM_STATE_LABELS[item.state]}</span>
-        {item.attention && <span className="badge badge-warning" title={item.attention}>Needs attention</span>}
+        <span className={`badge badge-${stateTone(item.state)}`}>{stateWord}</span>
+        {item.attention && <span className="badge badge-warning" title={item.attention}>{t('ItemRow.needsAttention')}</span>}
       </span>
       <span role="cell" className="item-progress">
         {/* A parked item (its state move was refused) says why first: its progress no longer moves. */}
@@ -43,7 +46,7 @@ const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; on
           // What preparing is doing now (reading the photo, or ready and waiting for a slot), not an empty bar.
           <span className="item-reason" title={item.reason}>{item.reason}</span>
         ) : active ? (
-          <span className="progress progress-small" role="progressbar" aria-label={`${item.displayName} progress`} aria-valuenow={Math.round(item.progress)} aria-valuemin={0} aria-valuemax={100}>
+          <span className="progress progress-small" role="progressbar" aria-label={t('ItemRow.progress', { name: item.displayName })} aria-valuenow={Math.round(item.progress)} aria-valuemin={0} aria-valuemax={100}>
             <span className="progress-fill" style={{ width: `${item.progress}%` }} />
           </span>
         ) : (
@@ -53,16 +56,16 @@ const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; on
       </span>
       <span role="cell" className="item-actions">
         {item.state === 'pending' && (
-          <button type="button" className="btn btn-small" aria-label={`Move ${item.displayName} to the front`} onClick={() => void moveToFront(item.batchId, [item.id])}>Move to front</button>
+          <button type="button" className="btn btn-small" aria-label={t('ItemRow.moveToFrontLabel', { name: item.displayName })} onClick={() => void moveToFront(item.batchId, [item.id])}>{t('BatchPanel.moveToFront')}</button>
         )}
         {(item.state === 'pending' || active) && (
-          <button type="button" className="btn btn-small" aria-label={`Cancel ${item.displayName}`} onClick={() => void cancelItem(item.id)}>Cancel</button>
+          <button type="button" className="btn btn-small" aria-label={t('ItemRow.cancelLabel', { name: item.displayName })} onClick={() => void cancelItem(item.id)}>{t('ItemRow.cancel')}</button>
         )}
         {(item.state === 'unknown' || item.state === 'charged-no-result') && (
-          <button type="button" className="btn btn-small btn-warning" aria-label={`Resubmit ${item.displayName}`} onClick={() => onResubmit(item)}>Resubmit…</button>
+          <button type="button" className="btn btn-small btn-warning" aria-label={t('ItemRow.resubmitLabel', { name: item.displayName })} onClick={() => onResubmit(item)}>{t('ItemRow.resubmit')}</button>
         )}
         {item.state === 'saved' && (
-          <button type="button" className="btn btn-small" aria-label={`Review ${item.displayName}`} onClick={() => openReview(item.batchId, item.id)}>Review</button>
+          <button type="button" className="btn btn-small" aria-label={t('ItemRow.reviewLabel', { name: item.displayName })} onClick={() => openReview(item.batchId, item.id)}>{t('ItemRow.review')}</button>
         )}
       </span>
     </div>
@@ -76,6 +79,7 @@ export function ItemList({ batchId }: { batchId: string }) {
   const filter = useApp((s) => s.statusFilter);
   const unitCost = useApp((s) => s.batches[batchId]?.unitCost ?? 0);
   const { resubmitItem } = useActions();
+  const t = useT('queue');
   const [confirming, setConfirming] = useState<ItemView | null>(null);
   const visible = useMemo(() => (filter === 'all' ? items : items.filter((i) => matchesFilter(i.state, filter))), [items, filter]);
   const scroller = useRef<HTMLDivElement>(null);
@@ -93,12 +97,12 @@ export function ItemList({ batchId }: { batchId: string }) {
     initialRect: { width: 900, height: 600 },
   });
 
-  if (!loaded && items.length === 0) return <p className="muted" role="status">Loading items…</p>;
+  if (!loaded && items.length === 0) return <p className="muted" role="status">{t('ItemList.loading')}</p>;
   return (
     <>
-      <div ref={scroller} className="item-scroller" role="table" aria-label="Items" aria-rowcount={visible.length} tabIndex={0}>
+      <div ref={scroller} className="item-scroller" role="table" aria-label={t('ItemList.items')} aria-rowcount={visible.length} tabIndex={0}>
         {visible.length === 0 ? (
-          <p className="muted item-empty">No items with this status.</p>
+          <p className="muted item-empty">{t('ItemList.empty')}</p>
         ) : (
           <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((row) => {

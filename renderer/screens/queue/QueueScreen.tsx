@@ -1,11 +1,15 @@
 import { EmptyState } from '../../components/EmptyState';
 import { ScreenTitle } from '../../components/ScreenTitle';
-import { percent, shortFolder } from '../../lib/format';
+import { shortFolder } from '../../lib/format';
+import { useFormat, useT } from '../../i18n';
 import { useActions, useApp } from '../../store/context';
 import { BatchPanel } from './BatchPanel';
-import { batchBadge, photos } from '../../../shared/engine/batch-badge';
+import { badgeWords } from './badge-words';
 
 export function QueueScreen() {
+  const t = useT('queue');
+  const common = useT('common');
+  const format = useFormat();
   const order = useApp((s) => s.batchOrder);
   const batches = useApp((s) => s.batches);
   const selectedId = useApp((s) => s.selectedBatchId);
@@ -16,29 +20,29 @@ export function QueueScreen() {
   if (order.length === 0) {
     return (
       <>
-      <ScreenTitle hidden>Queue</ScreenTitle>
+      <ScreenTitle hidden>{common('view.queue')}</ScreenTitle>
       <EmptyState
-        title="The queue is empty"
+        title={t('QueueScreen.emptyTitle')}
         icon="☰"
-        action={<button type="button" className="btn btn-primary" onClick={() => setView('workflows')}>Choose a workflow</button>}
+        action={<button type="button" className="btn btn-primary" onClick={() => setView('workflows')}>{t('QueueScreen.chooseWorkflow')}</button>}
       >
-        Pick a workflow, drop your photos, and the batch appears here with live progress.
+        {t('QueueScreen.emptyBody')}
       </EmptyState>
       </>
     );
   }
   return (
     <div className="split split-narrow">
-      <ScreenTitle hidden>Queue</ScreenTitle>
-      <section className="batch-list" aria-label="Batches">
+      <ScreenTitle hidden>{common('view.queue')}</ScreenTitle>
+      <section className="batch-list" aria-label={t('QueueScreen.batches')}>
         <div className="list-head">
-          <h2>Batches</h2>
-          {anyOpen && <button type="button" className="btn btn-small" onClick={() => void cancelAll()}>Cancel all</button>}
+          <h2>{t('QueueScreen.batches')}</h2>
+          {anyOpen && <button type="button" className="btn btn-small" onClick={() => void cancelAll()}>{t('QueueScreen.cancelAll')}</button>}
         </div>
         <ul>
           {order.map((id) => {
             const b = batches[id]!;
-            const badge = batchBadge(b);
+            const badge = badgeWords(b, t);
             return (
               <li key={id}>
                 <button type="button" className={`batch-card${id === selectedId ? ' is-selected' : ''}`} aria-pressed={id === selectedId} onClick={() => selectBatch(id)}>
@@ -46,17 +50,17 @@ export function QueueScreen() {
                     <span className="workflow-name">{b.workflowName}</span>
                     <span className={`badge badge-${badge.tone}`}>{badge.label}</span>
                   </span>
-                  <span className={`progress progress-small progress-${badge.tone}`} aria-hidden="true"><span className="progress-fill" style={{ width: percent(badge.fill) }} /></span>
-                  <span className="muted batch-card-meta">{photos(b.total)} · {new Date(b.createdAt).toLocaleString()}</span>
+                  <span className={`progress progress-small progress-${badge.tone}`} aria-hidden="true"><span className="progress-fill" style={{ width: `${Math.round(badge.fill * 100)}%` }} /></span>
+                  <span className="muted batch-card-meta">{format.photos(b.total)} · {format.dateTime(b.createdAt)}</span>
                   {/* Which photos: batches of one workflow (several CLI runs) were told apart by nothing else. */}
-                  <span className="muted mono batch-card-folder" title={`Results in ${b.outputFolder}`}>{shortFolder(b.outputFolder)}</span>
+                  <span className="muted mono batch-card-folder" title={t('QueueScreen.resultsIn', { folder: b.outputFolder })}>{shortFolder(b.outputFolder)}</span>
                 </button>
               </li>
             );
           })}
         </ul>
       </section>
-      {selected ? <BatchPanel batch={selected} /> : <EmptyState title="Select a batch">Choose a batch on the left to see its items.</EmptyState>}
+      {selected ? <BatchPanel batch={selected} /> : <EmptyState title={t('QueueScreen.selectTitle')}>{t('QueueScreen.selectBody')}</EmptyState>}
     </div>
   );
 }

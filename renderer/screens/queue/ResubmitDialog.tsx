@@ -1,50 +1,50 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ItemView } from '../../../shared/engine/model';
 import { Dialog } from '../../components/Dialog';
-import { formatCredits } from '../../lib/format';
+import { useFormat, useT } from '../../i18n';
 
-const credits = formatCredits;
+/** The photo's name in bold wherever the sentence puts it (languages place it differently). */
+function emphasize(text: string, name: string): ReactNode {
+  const at = name ? text.indexOf(name) : -1;
+  if (at < 0) return text;
+  return <>{text.slice(0, at)}<strong>{name}</strong>{text.slice(at + name.length)}</>;
+}
 
 /**
  * Resubmitting an `unknown` item may pay twice, a `charged-no-result` one pays again for sure: the user must say so
  * (and sees the cost) before the button works.
  */
 export function ResubmitDialog({ item, cost, onConfirm, onClose }: { item: ItemView; cost: number; onConfirm: () => void; onClose: () => void }) {
+  const t = useT('queue');
+  const credits = useFormat().credits;
   const [understood, setUnderstood] = useState(false);
   const charged = item.state === 'charged-no-result';
   return (
     <Dialog
-      title="Resubmit this photo?"
+      title={t('ResubmitDialog.title')}
       onClose={onClose}
       footer={
         <>
-          <button type="button" className="btn" onClick={onClose}>Keep as is</button>
-          <button type="button" className="btn btn-danger" disabled={!understood} onClick={onConfirm}>Resubmit</button>
+          <button type="button" className="btn" onClick={onClose}>{t('ResubmitDialog.keep')}</button>
+          <button type="button" className="btn btn-danger" disabled={!understood} onClick={onConfirm}>{t('ResubmitDialog.resubmit')}</button>
         </>
       }
     >
       {charged ? (
         <>
-          <p>
-            <strong>{item.displayName}</strong> was edited and charged ({credits(item.creditsCharged)}), but the service no
-            longer knows the execution, so its result cannot be fetched. Report it to the provider with the execution id
-            below (the batch's "Report to provider" exports them all).
-          </p>
-          <p className="callout callout-warning">Sending it again costs {credits(cost)} more.</p>
+          <p>{emphasize(t('ResubmitDialog.chargedBody', { name: item.displayName, credits: credits(item.creditsCharged) }), item.displayName)}</p>
+          <p className="callout callout-warning">{t('ResubmitDialog.chargedCost', { credits: credits(cost) })}</p>
         </>
       ) : (
         <>
-          <p>
-            <strong>{item.displayName}</strong> was sent to the service, but its answer was lost. The service may already
-            have edited it and charged for it.
-          </p>
-          <p className="callout callout-warning">Resubmitting may charge this photo twice ({credits(cost)}).</p>
+          <p>{emphasize(t('ResubmitDialog.unknownBody', { name: item.displayName }), item.displayName)}</p>
+          <p className="callout callout-warning">{t('ResubmitDialog.unknownCost', { credits: credits(cost) })}</p>
         </>
       )}
-      {item.executionId && <p className="muted">Execution: <span className="mono">{item.executionId}</span></p>}
+      {item.executionId && <p className="muted">{t('ResubmitDialog.execution')} <span className="mono">{item.executionId}</span></p>}
       <label className="inline-check">
         <input type="checkbox" checked={understood} onChange={(e) => setUnderstood(e.target.checked)} />
-        {charged ? `I understand this charges ${credits(cost)} again` : 'I understand this may be charged twice'}
+        {charged ? t('ResubmitDialog.understandCharged', { credits: credits(cost) }) : t('ResubmitDialog.understandTwice')}
       </label>
     </Dialog>
   );

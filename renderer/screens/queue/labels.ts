@@ -1,39 +1,35 @@
 import type { BatchState, ItemState } from '../../../shared/engine/model';
+import type { KeyOf } from '../../../shared/i18n';
 import type { StatusFilter } from '../../store/state';
 
-export const ITEM_STATE_LABELS: Record<ItemState, string> = {
-  pending: 'Waiting',
-  following: 'Already running elsewhere (paid once)',
-  encoding: 'Preparing',
-  submitting: 'Sending',
-  submitted: 'Sent',
-  running: 'Editing',
-  downloading: 'Saving',
-  saved: 'Saved',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-  unknown: 'May have been charged',
-  'charged-no-result': 'Charged, no result',
-  skipped: 'Skipped',
+// The catalog key (queue namespace) of each state's word: the words themselves are in shared/i18n/locales/*/queue.json.
+
+export const ITEM_STATE_KEYS: Record<ItemState, KeyOf<'queue'>> = {
+  pending: 'ItemState.pending',
+  following: 'ItemState.following',
+  encoding: 'ItemState.encoding',
+  submitting: 'ItemState.submitting',
+  submitted: 'ItemState.submitted',
+  running: 'ItemState.running',
+  downloading: 'ItemState.downloading',
+  saved: 'ItemState.saved',
+  failed: 'ItemState.failed',
+  cancelled: 'ItemState.cancelled',
+  unknown: 'ItemState.unknown',
+  'charged-no-result': 'ItemState.chargedNoResult',
+  skipped: 'ItemState.skipped',
 };
 
-export const BATCH_STATE_LABELS: Record<BatchState, string> = {
-  running: 'Running',
-  paused: 'Paused',
-  completed: 'Finished',
-  cancelled: 'Cancelled',
-};
-
-export const FILTER_LABELS: Record<StatusFilter, string> = {
-  all: 'All',
-  active: 'In progress',
-  pending: 'Waiting',
-  saved: 'Saved',
-  failed: 'Failed',
-  unknown: 'Unknown',
-  'charged-no-result': 'No result',
-  cancelled: 'Cancelled',
-  skipped: 'Skipped',
+export const FILTER_KEYS: Record<StatusFilter, KeyOf<'queue'>> = {
+  all: 'Filter.all',
+  active: 'Filter.active',
+  pending: 'Filter.pending',
+  saved: 'Filter.saved',
+  failed: 'Filter.failed',
+  unknown: 'Filter.unknown',
+  'charged-no-result': 'Filter.chargedNoResult',
+  cancelled: 'Filter.cancelled',
+  skipped: 'Filter.skipped',
 };
 
 export function stateTone(state: ItemState | BatchState): string {

@@ -27,6 +27,8 @@ export interface AcceptedBatch {
   id: string;
   job: string | null;
   client: string | null;
+  /** The batch's recipe fingerprint (spec.recipe): which recipe paid the photo. Absent or null: none. */
+  recipeFingerprint?: string | null;
 }
 
 export type ClaimResult =

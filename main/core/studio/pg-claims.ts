@@ -73,7 +73,7 @@ export async function claim(pool: pg.Pool, me: string, request: ClaimRequest): P
     if (!budget.ok) return { value: { kind: 'budget', budget: budget.budget, committed: budget.committed }, rollback: true };
     await client.query(`UPDATE batchroom_claims SET owner = $2, state = 'claimed', attempts = attempts + $3, credits_reserved = $4,
         credits_charged = 0, execution_id = NULL, outputs = '[]', reason = NULL, finished_at = NULL, claimed_at = now(), updated_at = now(),
-        folder_key = $5, rel_path = $6, source_path = $7, job = $8, client = $9, batch_id = NULL, accepted_at = NULL
+        folder_key = $5, rel_path = $6, source_path = $7, job = $8, client = $9, batch_id = NULL, accepted_at = NULL, recipe_fingerprint = NULL
       WHERE key = $1`, [key, me, retryable ? 1 : 0, cost, folderKey, request.relPath, request.sourcePath, request.job ?? null, request.client ?? null]);
     return { value: { kind: 'claimed' } };
   });
@@ -119,9 +119,10 @@ export async function markAccepted(pool: pg.Pool, me: string, key: string, execu
   // The batch's job and client win over the folder's at claim time (the folder's settings may have changed since).
   const { rowCount } = await pool.query(`UPDATE batchroom_claims SET state = 'accepted', execution_id = $3, credits_charged = $4,
       owner = $2, reason = NULL, finished_at = NULL, updated_at = now(), accepted_at = now(),
-      batch_id = COALESCE($5, batch_id), job = CASE WHEN $5::text IS NULL THEN job ELSE $6 END, client = CASE WHEN $5::text IS NULL THEN client ELSE $7 END
+      batch_id = COALESCE($5, batch_id), job = CASE WHEN $5::text IS NULL THEN job ELSE $6 END, client = CASE WHEN $5::text IS NULL THEN client ELSE $7 END,
+      recipe_fingerprint = CASE WHEN $5::text IS NULL THEN recipe_fingerprint ELSE $8 END
     WHERE key = $1 AND (owner = $2 OR state = 'unknown') AND state IN ('claimed', 'submitting', 'unknown')`,
-  [key, me, executionId, credits, batch?.id ?? null, batch?.job ?? null, batch?.client ?? null]);
+  [key, me, executionId, credits, batch?.id ?? null, batch?.job ?? null, batch?.client ?? null, batch?.recipeFingerprint ?? null]);
   return (rowCount ?? 0) > 0;
 }
 

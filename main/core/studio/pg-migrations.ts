@@ -72,6 +72,11 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE INDEX batchroom_claims_by_finish ON batchroom_claims (finished_at) WHERE finished_at IS NOT NULL;
   CREATE INDEX batchroom_claims_by_charge ON batchroom_claims ((COALESCE(accepted_at, finished_at)));
   `,
+  // 4: the recipe a photo was paid with (its batch's spec.recipe.fingerprint, shared/recipes/fingerprint.ts), set with
+  // the execution id: a claim row says which recipe paid it. Null: no recipe, or written before this version.
+  `
+  ALTER TABLE batchroom_claims ADD COLUMN recipe_fingerprint text;
+  `,
 ];
 
 const STATE_CHECK = 'batchroom_claims_state_check';

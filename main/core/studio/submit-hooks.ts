@@ -35,7 +35,9 @@ export function studioSubmitHooks(ledger: () => Ledger | null, required: boolean
     async accepted(item, batch, executionId) {
       const current = ledger();
       const key = keyOf(item, batch);
-      if (current?.shared && key) await current.accepted(key, executionId, batch.creditCost, { id: batch.id, job: batch.spec.job ?? null, client: batch.spec.client ?? null });
+      if (current?.shared && key) await current.accepted(key, executionId, batch.creditCost, {
+        id: batch.id, job: batch.spec.job ?? null, client: batch.spec.client ?? null, recipeFingerprint: batch.spec.recipe?.fingerprint ?? null,
+      });
     },
   };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { PG_MIGRATIONS } from '../../../main/core/studio/pg-migrations';
 import { openStudioLedger, type StudioLedger } from '../../../main/core/studio/studio-ledger';
 import type { ClaimRequest } from '../../../main/core/studio/ledger';
 import { readStudioJobReport } from '../../../main/core/studio/pg-report';
@@ -92,7 +93,7 @@ describe('studio report', () => {
       await expect(readStudioJobReport(server.url, { env: { PGPASSWORD: server.password } }, { by: 'job', from: null, to: null }, [], null))
         .rejects.toThrow(/has schema 2: start this Batchroom in studio mode once/);
     } finally {
-      await client.query('UPDATE batchroom_schema SET version = 3');
+      await client.query('UPDATE batchroom_schema SET version = $1', [PG_MIGRATIONS.length]);
       await client.end();
     }
   });

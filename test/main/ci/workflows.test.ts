@@ -38,7 +38,7 @@ describe('GitHub workflows', () => {
   });
 
   it('a broken copy fails it: an undefined matrix value, a job that needs a missing job, a bad runner label', async () => {
-    const source = readFileSync(join(ROOT, '.github/workflows/ci.yml'), 'utf8');
+    const source = readFileSync(join(ROOT, '.github/workflows/ci.yml'), 'utf8').replace(/\r\n/g, '\n');
     const broken = [
       ['runs-on: ${{ matrix.runner }}', 'runs-on: ${{ matrix.runnr }}'],
       ['    timeout-minutes: 45\n', '    timeout-minutes: 45\n    needs: [lint-everything]\n'],

@@ -9,6 +9,7 @@ import { HotFoldersScreen } from './screens/hotfolders/HotFoldersScreen';
 import { QueueScreen } from './screens/queue/QueueScreen';
 import { ReviewScreen } from './screens/review/ReviewScreen';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
+import { UpdateNotice } from './screens/settings/UpdateNotice';
 import { WorkflowsScreen } from './screens/workflows/WorkflowsScreen';
 import { useApp } from './store/context';
 import type { View } from './store/state';
@@ -33,7 +34,11 @@ function Shell() {
     <div className="app">
       <a className="skip-link" href="#main">{tc('App.skipToContent')}</a>
       <Header />
-      <Notices />
+      {/* One grid row (the notices strip) for both: the update notice under the app's notices. */}
+      <div style={{ gridRow: 2, minWidth: 0 }}>
+        <Notices />
+        <UpdateNotice />
+      </div>
       <div className="app-body">
         <Sidebar />
         <main id="main" className="app-main" aria-label={t(`view.${view}`)}>

@@ -17,6 +17,7 @@ import { ResultFileSettings } from './ResultFileSettings';
 import { ServiceUrlSetting } from './ServiceUrlSetting';
 import { SettingText } from './SettingText';
 import { StudioSection } from './StudioSection';
+import { UpdateSection } from './UpdateSection';
 import { METADATA_LABELS, RAW_PAIR_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
 
 const SANDBOX_LABELS: Record<SandboxMode, string> = {
@@ -127,6 +128,8 @@ export function SettingsScreen() {
       </section>
 
       <StudioSection />
+
+      <UpdateSection save={save} />
 
       <section className="panel" aria-label="Appearance">
         <h2 className="panel-title">Appearance</h2>

@@ -6,8 +6,9 @@ import { APP_VERSION } from '../../../shared/app-info';
 import { cliEnv, runCli } from '../cli/run-cli';
 import { startFeed, type Feed } from './feed';
 
-// The real `batchroom` command against a real feed on 127.0.0.1 (BATCHROOM_UPDATE_FEED_URL). The CLI runs on Linux
-// here, so it reads latest-linux.yml: the feed gets one written as electron-builder writes it.
+// The real `batchroom` command against a real feed on 127.0.0.1 (BATCHROOM_UPDATE_FEED_URL). The CLI reads the feed
+// file of the machine it runs on (latest.yml on Windows, latest-mac.yml on macOS, latest-linux[-arm64].yml on Linux):
+// the feed has them all, the Linux ones written here as electron-builder writes them.
 
 let feed: Feed;
 let dir: string;
@@ -16,9 +17,13 @@ let env: Record<string, string>;
 const [major, minor] = APP_VERSION.split('.').map(Number) as [number, number];
 const NEWER = `${major}.${minor + 1}.0`;
 
+const FEED_FILE = process.platform === 'win32' ? 'latest.yml' : process.platform === 'darwin' ? 'latest-mac.yml'
+  : `latest-linux${process.arch === 'x64' ? '' : `-${process.arch}`}.yml`;
+
 function publishLinux(version: string, channel: 'latest' | 'beta' = 'latest'): void {
   const { exeName } = feed.publish({ version, channel, releaseNotes: 'Batches resume faster.' });
-  writeFileSync(join(feed.dir, 'releases', `${channel}-linux.yml`), [
+  const linuxFile = `${channel}-linux${process.arch === 'x64' ? '' : `-${process.arch}`}.yml`;
+  writeFileSync(join(feed.dir, 'releases', linuxFile), [
     `version: ${version}`, 'files:', `  - url: ${exeName.replace('.exe', '.AppImage')}`, '    sha512: AAAA', '    size: 4',
     `path: ${exeName.replace('.exe', '.AppImage')}`, 'sha512: AAAA', 'releaseNotes: Batches resume faster.', '',
   ].join('\n'));
@@ -41,7 +46,7 @@ describe('batchroom update --check', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe(`Batchroom ${NEWER} is available on the stable channel (this is ${APP_VERSION}).`);
     expect(result.stdout).toContain('  Batches resume faster.');
-    expect(feed.requests).toEqual(['/releases/latest-linux.yml']);
+    expect(feed.requests).toEqual([`/releases/${FEED_FILE}`]);
   });
 
   it('says this is the newest when the feed has the same version, and --json says newer: false', async () => {

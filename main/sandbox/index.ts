@@ -57,6 +57,8 @@ export interface RunningSandbox {
    * refused for `ms` while executions keep progressing; afterwards it listens again on the same port.
    */
   setOutage(ms: number): void;
+  /** Expires every result stored now, as their time running out would: their URLs answer 410 Gone from here on. */
+  expireResults(): number;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     setOutage: (ms) => {
       core.outage!.begin(ms);
     },
+    expireResults: () => core.results.expireAll(),
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         core.close();

@@ -50,6 +50,13 @@ export class ResultStore {
     this.expired.add(token);
   }
 
+  /** Expires every live result now (tests of a result URL gone before the next chain step); returns how many. */
+  expireAll(): number {
+    const tokens = [...this.live.keys()];
+    for (const token of tokens) this.expire(token);
+    return tokens.length;
+  }
+
   /** A URL that answers 410 Gone: the result of a completed execution whose files expired in a sandbox now stopped. */
   goneUrl(): string {
     const token = randomBytes(16).toString('hex');

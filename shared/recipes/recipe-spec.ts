@@ -67,6 +67,10 @@ export function recipeWorkflowProblems(recipe: Recipe, workflow: WorkflowDetail,
 
 /** Why a hot folder cannot send this recipe's photos, or null (fixed images need a mapping per photo: `run --recipe` does that). */
 export function hotFolderRecipeRefusal(recipe: Recipe): string | null {
+  // A chain runs its steps one after the other as batches of their own (main/cli/chain-run.ts): not from a folder yet.
+  if (recipe.steps.length > 0) {
+    return `recipe '${recipe.name}' is a chain of ${recipe.steps.length + 1} steps: a hot folder runs one step (run it with \`batchroom run --recipe\`)`;
+  }
   const fixed = Object.keys(recipe.fixedImages);
   return fixed.length > 0
     ? `recipe '${recipe.name}' sends fixed images (${fixed.join(', ')}): a hot folder sends each photo alone, so it cannot run it (run it with \`batchroom run --recipe\`)`

@@ -3,6 +3,7 @@ import { BatchSpecSchema } from '../../shared/engine/model';
 import { describeChainStep } from '../../shared/engine/chain-mark';
 import { chainCosts, chainStepSpec, INTERMEDIATE_NAMING, type ChainContext } from '../../shared/recipes/chain-spec';
 import { recipeFingerprint } from '../../shared/recipes/fingerprint';
+import { hotFolderRecipeRefusal } from '../../shared/recipes/recipe-spec';
 import { makeRecipe, parseRecipe, serializeRecipe, MAX_CHAIN_STEPS } from '../../shared/recipes/recipe';
 import type { WorkflowDetail } from '../../shared/service/model';
 
@@ -68,5 +69,10 @@ describe('chain recipes', () => {
     expect(three.output).toEqual(first.output);
     expect(describeChainStep(three.chain!)).toBe('Step 3 of 3: CAPTION-WATERMARK');
     expect(chainCosts(context.workflows)).toEqual({ perStep: [1, 2, 2], perPhoto: 5 });
+  });
+
+  it('a hot folder refuses a chain with the reason (it runs one step); a one-step recipe still runs there', () => {
+    expect(hotFolderRecipeRefusal(chain())).toContain('is a chain of 3 steps');
+    expect(hotFolderRecipeRefusal(oneStep())).toBeNull();
   });
 });

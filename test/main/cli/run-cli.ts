@@ -25,7 +25,20 @@ export function cliEnv(stateDir: string, extra: Record<string, string> = {}): Re
 
 /** Spawns the real command (`node bin/batchroom.mjs …`), as a user or a script would. */
 export function startCli(args: string[], env: Record<string, string>): CliProcess {
-  const child = spawn(process.execPath, ['bin/batchroom.mjs', ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, signalled as a whole, as a terminal does: `run` relaunches itself under the memory profile
+  // (bin/memory-profile.mjs), so the pid spawned here is a wrapper. A SIGKILL to the wrapper alone would leave the
+  // real command running on — a kill -9 test that kills nothing, and a process left behind after the test.
+  const child = spawn(process.execPath, ['bin/batchroom.mjs', ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const killOne = child.kill.bind(child);
+  child.kill = (signal?: NodeJS.Signals | number) => {
+    if (child.pid === undefined) return killOne(signal);
+    try {
+      process.kill(-child.pid, signal);
+      return true;
+    } catch {
+      return killOne(signal);
+    }
+  };
   let stdout = '';
   let stderr = '';
   let partial = '';
@@ -40,7 +53,11 @@ export function startCli(args: string[], env: Record<string, string>): CliProces
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const done = new Promise<CliResult>((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+  // Done once every process of the group is gone (reaped too): the real command's engine lock is then free, as it
+  // is for a user whose shell prompt came back.
+  const done = new Promise<CliResult>((resolve) => child.once('close', (code) => {
+    void groupGone(child.pid).then(() => resolve({ code, stdout, stderr }));
+  }));
   return { child, onLine: (l) => listeners.push(l), done };
 }
 
@@ -50,4 +67,17 @@ export function runCli(args: string[], env: Record<string, string>): Promise<Cli
 
 export function ndjson(stdout: string): Array<Record<string, unknown>> {
   return stdout.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Resolves when no process of group `pid` is left (at most 10 s: a test then fails on its own terms). */
+async function groupGone(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  for (let waited = 0; waited < 10_000; waited += 20) {
+    try {
+      process.kill(-pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -64,9 +64,11 @@ export function createRecipeHandlers(deps: RecipeHandlerDeps): DomainHandlers<ty
         // A hash the form carried is of the file when it was picked: the file as it is now is what gets laid over.
         return { ...d, watermark: { ...d.watermark, sha256 } };
       }));
+      // The app's form edits a recipe's first step and its deliverables: a chain's later steps are kept as they were.
+      const chain = replace ? chainOf(store, rest.name) : {};
       let recipe: Recipe;
       try {
-        recipe = makeRecipe({ ...rest, fixedImages: await hashedImages(fixedImages), deliverables: withWatermarks, ...(await seenNow(deps, rest.workflowId)) });
+        recipe = makeRecipe({ ...rest, fixedImages: await hashedImages(fixedImages), deliverables: withWatermarks, ...(await seenNow(deps, rest.workflowId)), ...chain });
       } catch (error) {
         if (error instanceof AppError) throw error;
         throw new AppError('validation', (error as Error).message);
@@ -108,4 +110,14 @@ export function createRecipeHandlers(deps: RecipeHandlerDeps): DomainHandlers<ty
       return { fingerprint: recipeFingerprint(edit, account), parts: recipePaidParts(edit, account) };
     },
   };
+}
+
+/** The steps after the first of the saved recipe `name` (a chain), to keep through a save from the form; {} if none. */
+function chainOf(store: { get(name: string): Recipe }, name: string): Pick<Recipe, 'steps' | 'keepSteps'> | Record<string, never> {
+  try {
+    const saved = store.get(name);
+    return saved.steps.length > 0 ? { steps: saved.steps, keepSteps: saved.keepSteps } : {};
+  } catch {
+    return {};
+  }
 }

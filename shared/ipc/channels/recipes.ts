@@ -50,6 +50,7 @@ export const RecipePaidPartsSchema = z.object({
   parametersHash: z.string(),
   fixedImages: z.record(z.string(), z.string()),
   account: z.string(),
+  steps: z.array(z.object({ workflowId: z.string(), parametersHash: z.string(), imageField: z.string().nullable() })).optional(),
 });
 
 const RecipeWithImages = z.object({ recipe: RecipeSchema, images: z.array(RecipeImageCheckSchema) });

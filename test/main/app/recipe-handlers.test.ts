@@ -47,6 +47,16 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 describe('recipes:* handlers', () => {
+  it('a save from the form keeps a chain recipe\'s later steps (the form edits step 1 and the deliverables only)', async () => {
+    const chain = { kind: 'batchroom-recipe', version: 2, name: 'Chain', workflowId: 'color-grade', parameters: {},
+      steps: [{ workflowId: 'film-effects', parameters: { switchSelections: { effects: ['grain'] } } }], keepSteps: true };
+    expect(await dispatch('recipes:import', { text: JSON.stringify(chain) })).toMatchObject({ ok: true });
+    const saved = await dispatch('recipes:save', { ...form('Chain'), fixedImages: {}, replace: true });
+    expect(saved).toMatchObject({ ok: true, data: { recipe: { steps: chain.steps, keepSteps: true, deliverables: [{ format: 'jpeg' }, { format: 'png' }] } } });
+    const file = JSON.parse(readFileSync(join(root, 'state', 'recipes', 'chain.json'), 'utf8'));
+    expect(file).toMatchObject({ version: 2, steps: chain.steps, keepSteps: true });
+  });
+
   it('saves the form as a recipe file with its images hashed in main, and lists and reads it back', async () => {
     const watermark = { path: join(root, 'logo.png'), position: 'top-left', scale: 0.1, opacity: 0.5 };
     const saved = await dispatch('recipes:save', form('Client A web', {
@@ -120,7 +130,7 @@ describe('recipes:* handlers', () => {
 
   it('refuses a file that is not a recipe, naming the problem, and writes nothing', async () => {
     expect(await dispatch('recipes:import', { text: 'not json' })).toMatchObject({ ok: false, code: 'validation', message: expect.stringContaining('not valid JSON') });
-    const newer = JSON.stringify({ kind: 'batchroom-recipe', version: 2, name: 'x' });
+    const newer = JSON.stringify({ kind: 'batchroom-recipe', version: 3, name: 'x' });
     expect(await dispatch('recipes:import', { text: newer })).toMatchObject({ ok: false, message: expect.stringContaining('newer') });
     expect(await dispatch('recipes:list', {})).toEqual({ ok: true, data: { recipes: [], problems: [] } });
   });

@@ -98,7 +98,7 @@ describe('batchroom recipes', { timeout: 120_000 }, () => {
     const good = JSON.parse(serializeRecipe(makeRecipe({ name: 'Good', workflowId: 'upscale' }))) as Record<string, unknown>;
     const cases: Array<[string, string, string]> = [
       ['field.json', JSON.stringify({ ...good, deliverables: [{ format: 'bmp' }] }), 'deliverables.0.format'],
-      ['newer.json', JSON.stringify({ ...good, version: 2 }), 'made by a newer Batchroom'],
+      ['newer.json', JSON.stringify({ ...good, version: 3 }), 'made by a newer Batchroom'],
       ['broken.json', '{"kind": "batchroom-recipe",', 'not valid JSON'],
       ['other.json', JSON.stringify({ hello: 'world' }), 'not a Batchroom recipe file'],
     ];

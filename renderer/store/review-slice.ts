@@ -1,6 +1,7 @@
 import type { ItemView } from '../../shared/engine/model';
 import { asUiError, unwrap } from '../lib/errors';
 import type { ReviewSlice, AppState, SliceCreator } from './state';
+import { activeFormat, tr } from '../i18n';
 
 /** Items that have something to look at: saved, with at least one output. */
 export const isReviewable = (item: ItemView): boolean => item.state === 'saved' && item.outputs.length > 0;
@@ -71,15 +72,18 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
     try {
       const { batches, notExportable } = await unwrap(bridge.batches.export(request));
       if (batches.length === 0) {
-        get().notify('warning', notExportable.length > 0 ? `Nothing exported: ${notExportable[0]!.displayName}: ${notExportable[0]!.reason}` : 'Nothing exported: this batch has no paid results.');
+        get().notify('warning', notExportable.length > 0
+          ? tr('review', 'store.nothingExportedBecause', { name: notExportable[0]!.displayName, reason: notExportable[0]!.reason })
+          : tr('review', 'store.nothingExported'));
         return false;
       }
       get().upsertBatches(batches);
       get().selectBatch(batches[0]!.id);
       get().setView('queue');
       const files = batches.reduce((n, b) => n + b.total, 0);
-      const missing = notExportable.length > 0 ? ` ${notExportable.length} cannot be: ${notExportable.slice(0, 3).map((m) => `${m.displayName} (${m.reason})`).join('; ')}.` : '';
-      get().notify('info', `Exporting ${files} paid ${files === 1 ? 'result' : 'results'} again: 0 credits.${missing}`);
+      const exporting = tr('review', 'store.exporting', { count: files, credits: activeFormat().credits(0) });
+      const list = notExportable.slice(0, 3).map((m) => `${m.displayName} (${m.reason})`).join('; ');
+      get().notify('info', notExportable.length > 0 ? `${exporting} ${tr('review', 'store.cannotExport', { count: notExportable.length, list })}` : exporting);
       return true;
     } catch (error) {
       get().notifyError(asUiError(error));
@@ -90,7 +94,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
   async rerunRejected(batchId, parameters) {
     const rejected = (get().itemsByBatch[batchId]?.list ?? []).filter((i) => i.verdict === 'rejected').map((i) => i.id);
     if (rejected.length === 0) {
-      get().notify('info', 'Nothing to re-run: reject the results you want made again first.');
+      get().notify('info', tr('review', 'store.nothingToRerun'));
       return false;
     }
     try {
@@ -98,7 +102,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
       get().upsertBatches([summary]);
       get().selectBatch(summary.id);
       get().setView('queue');
-      get().notify('info', `Re-running ${rejected.length} rejected ${rejected.length === 1 ? 'photo' : 'photos'} as a new batch.`);
+      get().notify('info', tr('review', 'store.rerunning', { count: rejected.length }));
       return true;
     } catch (error) {
       get().notifyError(asUiError(error));

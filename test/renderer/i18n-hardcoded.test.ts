@@ -12,11 +12,9 @@ const SOURCES = Object.fromEntries(Object.entries(
  * empty, every user-visible text in renderer/ comes from a catalog.
  */
 const PENDING = [
-  'renderer/screens/review',
   'renderer/screens/history',
   'renderer/screens/hotfolders',
   'renderer/screens/recipes',
-  'renderer/screens/workflows',
   'renderer/screens/settings',
   'renderer/store',
   'renderer/bridge',

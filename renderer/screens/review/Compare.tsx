@@ -1,8 +1,10 @@
 import { useRef } from 'react';
 import { useActions, useApp } from '../../store/context';
+import { useT } from '../../i18n';
 
 function Img({ url, alt }: { url: string | null | undefined; alt: string }) {
-  if (url === undefined || url === null) return <div className="img-missing" role="img" aria-label={`${alt} (loading or unavailable)`}>{url === null ? 'Loading…' : 'No preview'}</div>;
+  const t = useT('review');
+  if (url === undefined || url === null) return <div className="img-missing" role="img" aria-label={t('Compare.missingLabel', { alt })}>{url === null ? t('Compare.loading') : t('Compare.noPreview')}</div>;
   return <img src={url} alt={alt} draggable={false} />;
 }
 
@@ -12,6 +14,9 @@ export function Compare({ beforeUrl, afterUrl, name }: { beforeUrl: string | nul
   const zoom = useApp((s) => s.zoom);
   const position = useApp((s) => s.sliderPosition);
   const { setSliderPosition } = useActions();
+  const t = useT('review');
+  const beforeAlt = t('Compare.beforeAlt', { name });
+  const afterAlt = t('Compare.afterAlt', { name });
   const frame = useRef<HTMLDivElement>(null);
   const dragging = useRef(false);
 
@@ -33,8 +38,8 @@ export function Compare({ beforeUrl, afterUrl, name }: { beforeUrl: string | nul
   if (mode === 'side') {
     return (
       <div className="compare-side">
-        <figure><div className="compare-scroll"><div style={{ zoom }}><Img url={beforeUrl} alt={`Before: ${name}`} /></div></div><figcaption>Before</figcaption></figure>
-        <figure><div className="compare-scroll"><div style={{ zoom }}><Img url={afterUrl} alt={`After: ${name}`} /></div></div><figcaption>After</figcaption></figure>
+        <figure><div className="compare-scroll"><div style={{ zoom }}><Img url={beforeUrl} alt={beforeAlt} /></div></div><figcaption>{t('Compare.before')}</figcaption></figure>
+        <figure><div className="compare-scroll"><div style={{ zoom }}><Img url={afterUrl} alt={afterAlt} /></div></div><figcaption>{t('Compare.after')}</figcaption></figure>
       </div>
     );
   }
@@ -55,22 +60,22 @@ export function Compare({ beforeUrl, afterUrl, name }: { beforeUrl: string | nul
         onPointerUp={() => (dragging.current = false)}
         onPointerCancel={() => (dragging.current = false)}
       >
-        <div className="compare-layer"><Img url={afterUrl} alt={`After: ${name}`} /></div>
+        <div className="compare-layer"><Img url={afterUrl} alt={afterAlt} /></div>
         <div className="compare-layer compare-before" style={{ clipPath: `inset(0 ${100 - position}% 0 0)` }}>
-          <Img url={beforeUrl} alt={`Before: ${name}`} />
+          <Img url={beforeUrl} alt={beforeAlt} />
         </div>
-        <span className="compare-tag compare-tag-before" aria-hidden="true">Before</span>
-        <span className="compare-tag compare-tag-after" aria-hidden="true">After</span>
+        <span className="compare-tag compare-tag-before" aria-hidden="true">{t('Compare.before')}</span>
+        <span className="compare-tag compare-tag-after" aria-hidden="true">{t('Compare.after')}</span>
         <div
           className="compare-handle"
           style={{ left: `${position}%` }}
           role="slider"
           tabIndex={0}
-          aria-label="Before and after divider"
+          aria-label={t('Compare.divider')}
           aria-valuemin={0}
           aria-valuemax={100}
           aria-valuenow={position}
-          aria-valuetext={`${position}% before`}
+          aria-valuetext={t('Compare.dividerValue', { position })}
           onKeyDown={onKeyDown}
         >
           <span className="compare-knob" aria-hidden="true">⟷</span>

@@ -9,6 +9,7 @@ import { ZOOM_LEVELS } from '../../store/state';
 import { Compare } from './Compare';
 import { RerunDialog } from './RerunDialog';
 import { ExportDialog } from './ExportDialog';
+import { useFormat, useT } from '../../i18n';
 
 const EMPTY: never[] = [];
 
@@ -23,6 +24,9 @@ export function ReviewScreen() {
   const zoom = useApp((s) => s.zoom);
   const previewUrls = useApp((s) => s.previewUrls);
   const actions = useActions();
+  const t = useT('review');
+  const common = useT('common');
+  const format = useFormat();
   const [rerunOpen, setRerunOpen] = useState(false);
   const [exportOpen, setExportOpen] = useState(false);
   const region = useRef<HTMLElement>(null);
@@ -59,44 +63,44 @@ export function ReviewScreen() {
   const withResults = order.filter((id) => (batches[id]?.counts.saved ?? 0) > 0);
   const picker = withResults.length > 0 && (
     <label className="inline-field">
-      <span className="muted">Batch</span>
-      <select className="input" aria-label="Batch to review" value={batchId ?? ''} onChange={(e) => actions.openReview(e.target.value)}>
-        {!batchId && <option value="">Choose…</option>}
-        {withResults.map((id) => <option key={id} value={id}>{batches[id]!.workflowName} · {new Date(batches[id]!.createdAt).toLocaleString()}</option>)}
+      <span className="muted">{t('ReviewScreen.batch')}</span>
+      <select className="input" aria-label={t('ReviewScreen.batchToReview')} value={batchId ?? ''} onChange={(e) => actions.openReview(e.target.value)}>
+        {!batchId && <option value="">{t('ReviewScreen.choose')}</option>}
+        {withResults.map((id) => <option key={id} value={id}>{batches[id]!.workflowName} · {format.dateTime(batches[id]!.createdAt)}</option>)}
       </select>
     </label>
   );
 
   if (!batch || items.length === 0 || !item) {
     return (
-      <section className="review" aria-label="Review">
-        <ScreenTitle hidden>Review</ScreenTitle>
+      <section className="review" aria-label={common('view.review')}>
+        <ScreenTitle hidden>{common('view.review')}</ScreenTitle>
         {picker}
-        <EmptyState title="Nothing to review yet" icon="◐" action={<button type="button" className="btn btn-primary" onClick={() => actions.setView('queue')}>Go to the queue</button>}>
-          Finished photos appear here to compare with the originals, approve or reject.
+        <EmptyState title={t('ReviewScreen.emptyTitle')} icon="◐" action={<button type="button" className="btn btn-primary" onClick={() => actions.setView('queue')}>{t('ReviewScreen.goToQueue')}</button>}>
+          {t('ReviewScreen.emptyBody')}
         </EmptyState>
       </section>
     );
   }
 
   return (
-    <section ref={region} className="review" aria-label="Review" onKeyDown={onKeyDown} tabIndex={-1}>
-      <ScreenTitle hidden>Review</ScreenTitle>
+    <section ref={region} className="review" aria-label={common('view.review')} onKeyDown={onKeyDown} tabIndex={-1}>
+      <ScreenTitle hidden>{common('view.review')}</ScreenTitle>
       <div className="review-toolbar">
         {picker}
         <div className="button-row">
-          <button type="button" className="btn" aria-label="Previous photo" disabled={index === 0} onClick={() => actions.stepReview(-1)}>←</button>
-          <span className="review-count" aria-live="polite">{index + 1} of {items.length}</span>
-          <button type="button" className="btn" aria-label="Next photo" disabled={index >= items.length - 1} onClick={() => actions.stepReview(1)}>→</button>
+          <button type="button" className="btn" aria-label={t('ReviewScreen.previous')} disabled={index === 0} onClick={() => actions.stepReview(-1)}>←</button>
+          <span className="review-count" aria-live="polite">{t('ReviewScreen.position', { at: index + 1, of: items.length })}</span>
+          <button type="button" className="btn" aria-label={t('ReviewScreen.next')} disabled={index >= items.length - 1} onClick={() => actions.stepReview(1)}>→</button>
         </div>
         <RadioGroup
-          label="Compare mode"
+          label={t('ReviewScreen.compareMode')}
           className="segmented"
           value={mode}
           onChange={actions.setCompareMode}
-          options={[{ value: 'slider', content: 'Slider' }, { value: 'side', content: 'Side by side' }]}
+          options={[{ value: 'slider', content: t('ReviewScreen.slider') }, { value: 'side', content: t('ReviewScreen.sideBySide') }]}
         />
-        <RadioGroup label="Zoom" className="segmented" value={zoom} onChange={actions.setZoom} options={ZOOM_LEVELS.map((z) => ({ value: z, content: `${z}×` }))} />
+        <RadioGroup label={t('ReviewScreen.zoom')} className="segmented" value={zoom} onChange={actions.setZoom} options={ZOOM_LEVELS.map((z) => ({ value: z, content: `${z}×` }))} />
       </div>
 
       <Compare beforeUrl={before ? previewUrls[before] : undefined} afterUrl={after ? previewUrls[after] : undefined} name={item.displayName} />
@@ -107,16 +111,16 @@ export function ReviewScreen() {
           {after && <p className="muted mono review-path" title={after}>{after}</p>}
         </div>
         <div className="button-row">
-          <button type="button" className={`btn verdict-approve${item.verdict === 'approved' ? ' is-on' : ''}`} aria-pressed={item.verdict === 'approved'} onClick={() => void actions.setVerdict(item.id, item.verdict === 'approved' ? null : 'approved')}>✓ Approve</button>
-          <button type="button" className={`btn verdict-reject${item.verdict === 'rejected' ? ' is-on' : ''}`} aria-pressed={item.verdict === 'rejected'} onClick={() => void actions.setVerdict(item.id, item.verdict === 'rejected' ? null : 'rejected')}>✕ Reject</button>
+          <button type="button" className={`btn verdict-approve${item.verdict === 'approved' ? ' is-on' : ''}`} aria-pressed={item.verdict === 'approved'} onClick={() => void actions.setVerdict(item.id, item.verdict === 'approved' ? null : 'approved')}>✓ {t('ReviewScreen.approve')}</button>
+          <button type="button" className={`btn verdict-reject${item.verdict === 'rejected' ? ' is-on' : ''}`} aria-pressed={item.verdict === 'rejected'} onClick={() => void actions.setVerdict(item.id, item.verdict === 'rejected' ? null : 'rejected')}>✕ {t('ReviewScreen.reject')}</button>
           {/* The result file itself (the browser host's /download route), not its screen rendition. */}
           {after && <PathActions path={after} kind="file" downloadUrl={`/download/${batch.id}/${item.id}`} downloadName={after.split(/[\\/]/).pop() ?? ''} />}
           <PathActions path={batch.outputFolder} kind="folder" downloadUrl={`/download/${batch.id}.zip`} />
-          <button type="button" className="btn" disabled={rejected === 0} onClick={() => setRerunOpen(true)}>Re-run rejected ({rejected})…</button>
-          <button type="button" className="btn" onClick={() => setExportOpen(true)}>Export again…</button>
+          <button type="button" className="btn" disabled={rejected === 0} onClick={() => setRerunOpen(true)}>{t('ReviewScreen.rerunRejected', { count: rejected })}</button>
+          <button type="button" className="btn" onClick={() => setExportOpen(true)}>{t('ReviewScreen.exportAgain')}</button>
         </div>
       </div>
-      <p className="muted key-hint">Keys: ← → next and previous · A approve · R reject · on the divider, ← → move it</p>
+      <p className="muted key-hint">{t('ReviewScreen.keyHint')}</p>
       {exportOpen && <ExportDialog batchId={batch.id} saved={items.length} onClose={() => setExportOpen(false)} />}
       {rerunOpen && <RerunDialog batchId={batch.id} workflowId={batch.workflowId} rejected={rejected} onClose={() => setRerunOpen(false)} />}
     </section>

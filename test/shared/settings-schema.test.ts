@@ -28,6 +28,9 @@ describe('settings schema', () => {
       hotFolders: [],
       studioLedgerUrl: null,
       studioLedgerAllowPlaintext: false,
+      updateChannel: 'stable',
+      updateStayOnThisVersion: false,
+      updateFeed: null,
     });
     expect(Object.keys(DEFAULT_SETTINGS).sort()).toEqual([...SETTINGS_KEYS].sort());
   });

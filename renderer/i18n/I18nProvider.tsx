@@ -37,6 +37,11 @@ function useI18n() {
   return useContext(I18nContext) ?? { translator: activeTranslator(), format: activeFormat() };
 }
 
+/** The page's translator (for helpers that need more than `t`). */
+export function useTranslator(): Translator {
+  return useI18n().translator;
+}
+
 /** `t(key, values)` for one namespace's catalog (shared/i18n/locales/<lang>/<namespace>.json). */
 export function useT<N extends Namespace>(namespace: N): TFunction<N> {
   const { translator } = useI18n();

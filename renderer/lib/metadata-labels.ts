@@ -1,19 +1,8 @@
 import type { ColourPolicy, MetadataPolicy, OutputFormat, RawPairs, SidecarKind } from '../../shared/engine/model';
-import type { KeyOf } from '../../shared/i18n';
-import { tr } from '../i18n/active';
+import { catalogLabels } from '../i18n/labels';
 
-/**
- * A menu's labels, read from the `lib` catalog each time one is shown (a getter per value), so the same constant
- * follows the page's language and every caller keeps `LABELS[value]`. Format names are the same in every language.
- */
-function labels<K extends string>(keys: Record<K, KeyOf<'lib'> | { same: string }>): Readonly<Record<K, string>> {
-  const out = {} as Record<K, string>;
-  for (const value of Object.keys(keys) as K[]) {
-    const key = keys[value];
-    Object.defineProperty(out, value, { enumerable: true, get: () => (typeof key === 'string' ? tr('lib', key) : key.same) });
-  }
-  return out;
-}
+// Menu labels from the `lib` catalog, in the page's language (format names are the same in every language).
+const labels = <K extends string>(keys: Parameters<typeof catalogLabels<'lib', K>>[1]) => catalogLabels('lib', keys);
 
 /** How each metadata policy reads in a menu (docs/photo-pipeline.md says what each keeps). */
 export const METADATA_LABELS = labels<MetadataPolicy>({ keep: 'metadata.keep', 'strip-gps': 'metadata.stripGps', strip: 'metadata.strip' });

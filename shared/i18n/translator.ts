@@ -15,6 +15,11 @@ export interface Translator {
   /** The Intl locale for numbers and dates (English for the pseudo-locale). */
   readonly locale: string;
   t<N extends Namespace>(namespace: N, key: KeyOf<N>, values?: MessageValues): string;
+  /**
+   * A message with tags (`<b>#</b> items`): each tag's function gets its formatted children and returns what stands
+   * in their place (a React element in the renderer). Answers the pieces in order.
+   */
+  rich<N extends Namespace, T>(namespace: N, key: KeyOf<N>, values: Record<string, PrimitiveType | T | ((chunks: (string | T)[]) => T)>): (string | T)[];
   /** A `t` bound to one namespace (what components use). */
   ns<N extends Namespace>(namespace: N): TFunction<N>;
 }
@@ -47,22 +52,29 @@ export function translatorFor(language: Language): Translator {
   const known = translators.get(language);
   if (known) return known;
   const compiled = new Map<string, IntlMessageFormat>();
-  const t = <N extends Namespace>(namespace: N, key: KeyOf<N>, values?: MessageValues): string => {
+  const formatOf = (namespace: Namespace, key: string): IntlMessageFormat | null => {
     const id = `${namespace}:${key}`;
     let format = compiled.get(id);
     if (!format) {
       const found = sourceOf(language, namespace, key);
-      // An unknown key is a programming error the type checker normally catches; show it rather than crash a screen.
-      if (!found) return id;
+      if (!found) return null;
       format = new IntlMessageFormat(found.source, found.locale);
       compiled.set(id, format);
     }
-    return String(format.format(values));
+    return format;
+  };
+  // An unknown key is a programming error the type checker normally catches; show it rather than crash a screen.
+  const t = <N extends Namespace>(namespace: N, key: KeyOf<N>, values?: MessageValues): string =>
+    String(formatOf(namespace, key)?.format(values) ?? `${namespace}:${key}`);
+  const rich = <N extends Namespace, T>(namespace: N, key: KeyOf<N>, values: Record<string, unknown>): (string | T)[] => {
+    const result = formatOf(namespace, key)?.format<T>(values as never) ?? `${namespace}:${key}`;
+    return Array.isArray(result) ? result : [result as string | T];
   };
   const translator: Translator = {
     language,
     locale: intlLocaleOf(language),
     t,
+    rich: rich as Translator['rich'],
     ns: (namespace) => (key, values) => t(namespace, key, values),
   };
   translators.set(language, translator);

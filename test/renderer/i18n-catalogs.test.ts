@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGS, createFormatters, LANGUAGES, NAMESPACES, resolveLanguage, translatorFor } from '../../shared/i18n';
 
 /** The arguments a message uses, with the kind of value each needs. */
-function argumentsOf(elements: MessageFormatElement[], out = new Map<string, 'number' | 'date' | 'string'>()) {
+function argumentsOf(elements: MessageFormatElement[], out = new Map<string, 'number' | 'date' | 'string' | 'tag'>()) {
   for (const el of elements) {
     if (el.type === TYPE.plural || el.type === TYPE.number) out.set(el.value, 'number');
     else if (el.type === TYPE.date || el.type === TYPE.time) out.set(el.value, 'date');
     else if (el.type === TYPE.argument || el.type === TYPE.select) { if (!out.has(el.value)) out.set(el.value, 'string'); }
     if (el.type === TYPE.plural || el.type === TYPE.select) Object.values(el.options).forEach((o) => argumentsOf(o.value, out));
-    if (el.type === TYPE.tag) argumentsOf(el.children, out);
+    if (el.type === TYPE.tag) { out.set(el.value, 'tag'); argumentsOf(el.children, out); }
   }
   return out;
 }
@@ -34,7 +34,7 @@ function selectorsOnly(elements: MessageFormatElement[]): Set<string> {
   return selectors;
 }
 
-const sample = { number: 3, date: new Date(Date.UTC(2026, 10, 27, 10, 0)), string: 'x' } as const;
+const sample = { number: 3, date: new Date(Date.UTC(2026, 10, 27, 10, 0)), string: 'x', tag: (chunks: unknown[]) => chunks.join('') } as const;
 
 describe('message catalogs', () => {
   for (const ns of NAMESPACES) {

@@ -2,7 +2,8 @@ import { Dialog } from '../../components/Dialog';
 import { describeResultFile } from '../../../shared/engine/result-file';
 import { describeDeliverables } from '../../../shared/engine/deliverables';
 import { ErrorMessage } from '../../components/ErrorMessage';
-import { baseName, formatCredits } from '../../lib/format';
+import { useFormat, useT } from '../../i18n';
+import { baseName } from '../../lib/format';
 import { describeAlreadyDone, describeFollowing, describeResultsGone } from '../../../shared/engine/done-summary';
 import { describeRawPairs, describeSkip } from '../../../shared/engine/skip-text';
 import { METADATA_LABELS } from '../../lib/metadata-labels';
@@ -13,6 +14,9 @@ import { useActions, useApp } from '../../store/context';
 const TRY_FIRST = 3;
 
 export function BatchSummaryDialog() {
+  const t = useT('workflows');
+  const format = useFormat();
+  const formatCredits = (n: number) => format.credits(n);
   const estimate = useApp((s) => s.estimate);
   const starting = useApp((s) => s.starting);
   const draftError = useApp((s) => s.draftError);
@@ -33,94 +37,96 @@ export function BatchSummaryDialog() {
 
   return (
     <Dialog
-      title="Batch summary"
+      title={t('BatchSummary.title')}
       onClose={resetEstimate}
       wide
       footer={
         <>
-          <button type="button" className="btn" onClick={resetEstimate}>Back</button>
+          <button type="button" className="btn" onClick={resetEstimate}>{t('BatchSummary.back')}</button>
           {canTry && (
             <button type="button" className="btn" disabled={blocked || starting} onClick={() => void startBatch({ tryFirst: TRY_FIRST })}>
-              Try on {TRY_FIRST} photos first
+              {t('BatchSummary.tryFirstButton', { count: TRY_FIRST })}
             </button>
           )}
           <button type="button" className="btn btn-primary" data-autofocus disabled={blocked || starting} onClick={() => void startBatch()}>
-            {starting ? 'Starting…' : `Start ${estimate.itemCount} ${estimate.itemCount === 1 ? 'photo' : 'photos'}`}
+            {starting ? t('BatchSummary.starting') : t('BatchSummary.start', { count: estimate.itemCount })}
           </button>
         </>
       }
     >
       <dl className="summary-grid">
-        <div><dt>Photos</dt><dd>{estimate.itemCount}</dd></div>
-        <div><dt>Skipped</dt><dd>{skippedCount}</dd></div>
+        <div><dt>{t('BatchSummary.photos')}</dt><dd>{format.number(estimate.itemCount)}</dd></div>
+        <div><dt>{t('BatchSummary.skipped')}</dt><dd>{format.number(skippedCount)}</dd></div>
         <div>
-          <dt>Cost</dt>
-          <dd>{formatCredits(estimate.totalCost)}<span className="dd-note">{formatCredits(estimate.costPerItem)} each</span></dd>
+          <dt>{t('BatchSummary.cost')}</dt>
+          <dd>{formatCredits(estimate.totalCost)}<span className="dd-note">{t('BatchSummary.each', { credits: formatCredits(estimate.costPerItem) })}</span></dd>
         </div>
         <div>
-          <dt>Balance</dt>
+          <dt>{t('BatchSummary.balance')}</dt>
           <dd className={estimate.fitsBalance ? '' : 'text-danger'}>
-            {estimate.balance === null ? 'unknown (offline)' : formatCredits(estimate.balance)}
+            {estimate.balance === null ? t('BatchSummary.balanceUnknown') : formatCredits(estimate.balance)}
             {estimate.balance !== null && estimate.fitsBalance && (
-              <span className="dd-note">{formatCredits(estimate.balance - estimate.totalCost)} after this batch</span>
+              <span className="dd-note">{t('BatchSummary.afterBatch', { credits: formatCredits(estimate.balance - estimate.totalCost) })}</span>
             )}
           </dd>
         </div>
       </dl>
       {done.length > 0 && !estimate.rerun && (
         <p className="callout" role="status" data-testid="already-done">
-          {describeAlreadyDone(done)}: skipped, nothing is paid for them.{' '}
+          {t('BatchSummary.doneSkipped', { done: describeAlreadyDone(done) })}{' '}
           <button type="button" className="btn btn-small" disabled={estimating} onClick={() => void setRerun(true)}>
-            Run them again ({formatCredits(rerunCost)})
+            {t('BatchSummary.runAgain', { credits: formatCredits(rerunCost) })}
           </button>
         </p>
       )}
       {done.length > 0 && estimate.rerun && (
         <p className="callout callout-warning" role="status" data-testid="already-done">
-          {describeAlreadyDone(done)}: running them again ({formatCredits(rerunCost)} included in the cost).{' '}
-          <button type="button" className="btn btn-small" disabled={estimating} onClick={() => void setRerun(false)}>Skip them</button>
+          {t('BatchSummary.doneRerun', { done: describeAlreadyDone(done), credits: formatCredits(rerunCost) })}{' '}
+          <button type="button" className="btn btn-small" disabled={estimating} onClick={() => void setRerun(false)}>{t('BatchSummary.skipThem')}</button>
         </p>
       )}
       {estimate.resultsGone.length > 0 && (
         <p className="callout" role="status" data-testid="results-gone">
-          {describeResultsGone(estimate.resultsGone)} ({formatCredits(estimate.resultsGone.length * estimate.costPerItem)} included in the cost).
+          {t('BatchSummary.gone', { gone: describeResultsGone(estimate.resultsGone), credits: formatCredits(estimate.resultsGone.length * estimate.costPerItem) })}
         </p>
       )}
       {estimate.following.length > 0 && (
-        <p className="callout" role="status" data-testid="already-running">{describeFollowing(estimate.following)}.</p>
+        <p className="callout" role="status" data-testid="already-running">{t('BatchSummary.following', { following: describeFollowing(estimate.following) })}</p>
       )}
-      {nothingToDo && done.length === 0 && <p className="callout callout-warning" role="alert">No photos to process: every file was skipped. See the reasons below.</p>}
+      {nothingToDo && done.length === 0 && <p className="callout callout-warning" role="alert">{t('BatchSummary.nothingToDo')}</p>}
       {!estimate.fitsBalance && (
         <p className="callout callout-danger" role="alert">
-          Not enough credits: this batch needs {formatCredits(estimate.totalCost)} but the balance is {formatCredits(estimate.balance ?? 0)}.
-          Top up, or remove some photos.
+          {t('BatchSummary.notEnough', { needed: formatCredits(estimate.totalCost), balance: formatCredits(estimate.balance ?? 0) })}
         </p>
       )}
-      {!estimate.fitsBudget && <p className="callout callout-danger" role="alert">This batch costs more than the budget you set.</p>}
-      <p className="summary-line"><span className="muted">Saved to</span> <span className="mono">{estimate.outputFolder}</span></p>
-      <p className="summary-line"><span className="muted">Photo metadata</span> {METADATA_LABELS[metadataPolicy]}</p>
+      {!estimate.fitsBudget && <p className="callout callout-danger" role="alert">{t('BatchSummary.overBudget')}</p>}
+      <p className="summary-line"><span className="muted">{t('BatchSummary.savedTo')}</span> <span className="mono">{estimate.outputFolder}</span></p>
+      <p className="summary-line"><span className="muted">{t('BatchSummary.metadata')}</span> {METADATA_LABELS[metadataPolicy]}</p>
       {(job || client) && (
         <p className="summary-line" data-testid="job-client">
-          {job && <><span className="muted">Job</span> {job}</>}{job && client && ' · '}{client && <><span className="muted">Client</span> {client}</>}
+          {job && <><span className="muted">{t('BatchSummary.job')}</span> {job}</>}{job && client && ' · '}{client && <><span className="muted">{t('BatchSummary.client')}</span> {client}</>}
         </p>
       )}
       {canTry && (
         <p className="summary-line" data-testid="try-first">
-          <span className="muted">Not sure yet?</span> Try {TRY_FIRST} photos first ({formatCredits(TRY_FIRST * estimate.costPerItem)}), review them, then
-          continue with the other {estimate.itemCount - TRY_FIRST} ({formatCredits((estimate.itemCount - TRY_FIRST) * estimate.costPerItem)}).
+          <span className="muted">{t('BatchSummary.notSure')}</span>{' '}
+          {t('BatchSummary.tryFirst', {
+            count: TRY_FIRST, credits: formatCredits(TRY_FIRST * estimate.costPerItem),
+            rest: estimate.itemCount - TRY_FIRST, restCredits: formatCredits((estimate.itemCount - TRY_FIRST) * estimate.costPerItem),
+          })}
         </p>
       )}
       {estimate.resultFile && <p className="summary-line">{describeResultFile(estimate.resultFile)}</p>}
       {estimate.deliverables.length > 1 && (
         <div className="summary-line" data-testid="deliverables">
-          <span className="muted">Each photo becomes {estimate.deliverables.length} files, paid once:</span>
+          <span className="muted">{t('BatchSummary.eachBecomes', { count: estimate.deliverables.length })}</span>
           <ul className="deliverable-lines">{describeDeliverables(estimate.deliverables).map((line) => <li key={line} className="mono">{line}</li>)}</ul>
         </div>
       )}
       {describeRawPairs(estimate.skipped) && <p className="summary-line" data-testid="raw-pairs">{describeRawPairs(estimate.skipped)}</p>}
       {estimate.namingPreview.length > 0 && (
-        <table className="table naming-preview" aria-label="Output names">
-          <thead><tr><th>Photo</th><th>Saved as</th></tr></thead>
+        <table className="table naming-preview" aria-label={t('BatchSummary.outputNames')}>
+          <thead><tr><th>{t('BatchSummary.photo')}</th><th>{t('BatchSummary.savedAs')}</th></tr></thead>
           <tbody>
             {estimate.namingPreview.map((n) => (
               <tr key={n.source}>
@@ -130,16 +136,16 @@ export function BatchSummaryDialog() {
             ))}
           </tbody>
           {estimate.namingPreviewMore > 0 && (
-            <tfoot><tr><td colSpan={2} className="muted">…and {estimate.namingPreviewMore} more</td></tr></tfoot>
+            <tfoot><tr><td colSpan={2} className="muted">{t('BatchSummary.andMore', { count: estimate.namingPreviewMore })}</td></tr></tfoot>
           )}
         </table>
       )}
       {skippedCount > 0 && (
         <details className="skipped">
-          <summary>{skippedCount} skipped {skippedCount === 1 ? 'file' : 'files'}</summary>
-          <ul aria-label="Skipped files">
+          <summary>{t('BatchSummary.skippedFiles', { count: skippedCount })}</summary>
+          <ul aria-label={t('BatchSummary.skippedList')}>
             {estimate.skipped.map((s, i) => <li key={`${i}:${s.path}`}><span className="mono">{baseName(s.path)}</span> — {describeSkip(s, 'app')}</li>)}
-            {estimate.duplicates.map((d) => <li key={d.path}><span className="mono">{baseName(d.path)}</span> — same photo as {baseName(d.duplicateOf)}</li>)}
+            {estimate.duplicates.map((d) => <li key={d.path}><span className="mono">{baseName(d.path)}</span> — {t('BatchSummary.sameAs', { name: baseName(d.duplicateOf) })}</li>)}
           </ul>
         </details>
       )}

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { ASPECT_RATIOS, DEFAULT_IMAGE_SIZE, IMAGE_SIZE_LONG_EDGE, IMAGE_SIZES, type AspectRatio, type SwitchField, type TextField } from '../../../shared/service/model';
 import { RadioGroup } from '../../components/RadioGroup';
+import { tr, useT } from '../../i18n';
 import { useActions, useApp } from '../../store/context';
 
 function FieldError({ id, message }: { id: string; message?: string }) {
@@ -8,6 +9,7 @@ function FieldError({ id, message }: { id: string; message?: string }) {
 }
 
 export function TextFieldInput({ field, error }: { field: TextField; error?: string }) {
+  const t = useT('workflows');
   const value = useApp((s) => s.form?.texts[field.id] ?? '');
   const { setText } = useActions();
   const id = useId();
@@ -26,8 +28,8 @@ export function TextFieldInput({ field, error }: { field: TextField; error?: str
       {field.description && <p className="field-hint">{field.description}</p>}
       {field.presetOptions ? (
         <select className="input" {...common} value={value} onChange={(e) => setText(field.id, e.target.value)}>
-          {!field.required && <option value="">Service default</option>}
-          {field.required && value === '' && <option value="">Choose…</option>}
+          {!field.required && <option value="">{t('FormFields.serviceDefault')}</option>}
+          {field.required && value === '' && <option value="">{t('FormFields.choose')}</option>}
           {field.presetOptions.map((o) => <option key={o.id} value={o.id}>{o.label}</option>)}
         </select>
       ) : (
@@ -74,37 +76,43 @@ function RatioShape({ ratio }: { ratio: AspectRatio }) {
   return <span className="ratio-shape" aria-hidden="true" style={{ width: `${w * scale}px`, height: `${h * scale}px` }} />;
 }
 
-const px = (n: number) => `${n.toLocaleString('en-US')} px`;
 /** "Default = 1,024 px · 1K = 1,024 px · 2K = 2,048 px on the long edge", from the service's sizes in shared/. */
-export const SIZE_HINT = `Default = ${px(IMAGE_SIZE_LONG_EDGE[DEFAULT_IMAGE_SIZE])} · ${IMAGE_SIZES.map((s) => `${s} = ${px(IMAGE_SIZE_LONG_EDGE[s])}`).join(' · ')} on the long edge`;
+export function sizeHint(): string {
+  const px = (n: number) => tr('workflows', 'FormFields.px', { n });
+  return tr('workflows', 'FormFields.sizeHint', {
+    defaultSize: px(IMAGE_SIZE_LONG_EDGE[DEFAULT_IMAGE_SIZE]),
+    sizes: IMAGE_SIZES.map((s) => `${s} = ${px(IMAGE_SIZE_LONG_EDGE[s])}`).join(' · '),
+  });
+}
 
 export function OutputOverrides() {
+  const t = useT('workflows');
   const aspect = useApp((s) => s.form?.aspectRatio ?? null);
   const size = useApp((s) => s.form?.imageSize ?? null);
   const { setAspectRatio, setImageSize } = useActions();
   return (
     <fieldset className="field overrides">
-      <legend className="field-label">Output shape and size</legend>
+      <legend className="field-label">{t('FormFields.outputShape')}</legend>
       <RadioGroup
-        label="Aspect ratio"
+        label={t('FormFields.aspectRatio')}
         className="ratio-grid"
         optionClassName="ratio-option"
         value={aspect}
         onChange={setAspectRatio}
         options={[
-          { value: null, content: <><span className="ratio-shape ratio-original" aria-hidden="true" /><span>Original</span></> },
-          ...ASPECT_RATIOS.map((r) => ({ value: r, label: `Aspect ratio ${r}`, content: <><RatioShape ratio={r} /><span>{r}</span></> })),
+          { value: null, content: <><span className="ratio-shape ratio-original" aria-hidden="true" /><span>{t('FormFields.original')}</span></> },
+          ...ASPECT_RATIOS.map((r) => ({ value: r, label: t('FormFields.aspectRatioOf', { ratio: r }), content: <><RatioShape ratio={r} /><span>{r}</span></> })),
         ]}
       />
       <RadioGroup
-        label="Image size"
+        label={t('FormFields.imageSize')}
         className="segmented"
         value={size}
         onChange={setImageSize}
-        options={[{ value: null, content: 'Default' }, ...IMAGE_SIZES.map((s) => ({ value: s, content: s }))]}
+        options={[{ value: null, content: t('FormFields.default') }, ...IMAGE_SIZES.map((s) => ({ value: s, content: s }))]}
       />
       {/* What each choice means in pixels: "Default" alone did not say how large the results are. */}
-      <p className="field-hint">{SIZE_HINT}</p>
+      <p className="field-hint">{sizeHint()}</p>
     </fieldset>
   );
 }

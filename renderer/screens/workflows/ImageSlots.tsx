@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { currentHost } from '../../bridge/host';
 import type { ImageField } from '../../../shared/service/model';
+import { useT } from '../../i18n';
 import { filesFromDrop, pathsFromFiles } from '../../lib/drop';
 import { baseName } from '../../lib/format';
 import { describeAdded } from '../../lib/path-kinds';
@@ -12,6 +13,7 @@ import { PathInput } from './PathInput';
  * takes one fixed file used for every item, such as a backdrop.
  */
 function ImageSlot({ field, isBatch, error, multiField }: { field: ImageField; isBatch: boolean; error?: string; multiField: boolean }) {
+  const t = useT('workflows');
   const fixed = useApp((s) => s.form?.fixedImages[field.id] ?? null);
   const paths = useApp((s) => s.draft.paths);
   const pathKinds = useApp((s) => s.pathKinds);
@@ -36,7 +38,7 @@ function ImageSlot({ field, isBatch, error, multiField }: { field: ImageField; i
     <div
       className={`image-slot${over ? ' is-over' : ''}${error ? ' has-error' : ''}`}
       role="group"
-      aria-label={`Image: ${field.label}`}
+      aria-label={t('ImageSlots.image', { field: field.label })}
       data-field={`image:${field.id}`}
       onDragOver={(e) => { e.preventDefault(); setOver(true); }}
       onDragLeave={() => setOver(false)}
@@ -47,22 +49,22 @@ function ImageSlot({ field, isBatch, error, multiField }: { field: ImageField; i
         {multiField && (
           <label className="inline-check">
             <input type="radio" name="batch-field" checked={isBatch} onChange={() => setBatchField(field.id)} />
-            Batch photos go here
+            {t('ImageSlots.batchGoesHere')}
           </label>
         )}
       </div>
       {field.description && <p className="field-hint">{field.description}</p>}
       {isBatch ? (
-        <p className="slot-body">{count === 0 ? 'Drop photos or folders here, or anywhere on the window.' : describeAdded(paths, pathKinds)}</p>
+        <p className="slot-body">{count === 0 ? t('ImageSlots.dropHere') : describeAdded(paths, pathKinds)}</p>
       ) : fixed ? (
         <div className="slot-body slot-fixed">
           <span className="mono" title={fixed}>{baseName(fixed)}</span>
-          <button type="button" className="btn btn-small" onClick={() => setFixedImage(field.id, null)} aria-label={`Remove ${field.label} image`}>Remove</button>
+          <button type="button" className="btn btn-small" onClick={() => setFixedImage(field.id, null)} aria-label={t('ImageSlots.removeImage', { field: field.label })}>{t('ImageSlots.remove')}</button>
         </div>
       ) : (
         <>
-          <p className="slot-body">Drop one photo here; it is used for every item.</p>
-          <PathInput label={`Path for ${field.label}`} multiple={false} onPaths={accept} />
+          <p className="slot-body">{t('ImageSlots.dropOne')}</p>
+          <PathInput label={t('ImageSlots.pathFor', { field: field.label })} multiple={false} onPaths={accept} />
         </>
       )}
       {error && <p className="field-error" role="alert">{error}</p>}

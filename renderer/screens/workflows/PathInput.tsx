@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from 'react';
+import { useT } from '../../i18n';
 import { pathsFromFiles } from '../../lib/drop';
 import { unwrap } from '../../lib/errors';
 import { useActions, useApp, useBridge } from '../../store/context';
@@ -13,6 +14,7 @@ export function PathInput({ label, onPaths, multiple = true, folder = false }: {
   multiple?: boolean;
   folder?: boolean;
 }) {
+  const t = useT('workflows');
   const [text, setText] = useState('');
   const isElectron = useApp((s) => s.appInfo?.host === 'electron');
   const bridge = useBridge();
@@ -41,7 +43,7 @@ export function PathInput({ label, onPaths, multiple = true, folder = false }: {
         if (chosen.length > 0) onPaths(multiple ? chosen : chosen.slice(0, 1));
       }
     } catch {
-      notify('info', 'No file picker here: type the path instead.');
+      notify('info', t('PathInput.noPicker'));
     }
   };
 
@@ -58,14 +60,14 @@ export function PathInput({ label, onPaths, multiple = true, folder = false }: {
       <input
         id={id}
         className="input input-mono"
-        placeholder={folder ? '/path/to/folder' : '/path/to/photo.jpg or a folder'}
+        placeholder={folder ? t('PathInput.folderPlaceholder') : t('PathInput.photoPlaceholder')}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => e.key === 'Enter' && (e.preventDefault(), submit())}
       />
-      <button type="button" className="btn" onClick={submit} disabled={!text.trim()}>Add</button>
+      <button type="button" className="btn" onClick={submit} disabled={!text.trim()}>{t('PathInput.add')}</button>
       {(isElectron || !folder) && (
-        <button type="button" className="btn" onClick={() => void pick()}>{folder ? 'Choose folder…' : 'Choose…'}</button>
+        <button type="button" className="btn" onClick={() => void pick()}>{folder ? t('PathInput.chooseFolder') : t('PathInput.choose')}</button>
       )}
       {!isElectron && !folder && (
         <input
@@ -74,7 +76,7 @@ export function PathInput({ label, onPaths, multiple = true, folder = false }: {
           accept="image/*"
           multiple={multiple}
           className="visually-hidden"
-          aria-label={`${label}: choose files`}
+          aria-label={t('PathInput.chooseFiles', { label })}
           tabIndex={-1}
           onChange={(e) => void onChosen(e.target.files)}
         />

@@ -2,8 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { WorkflowDetail } from '../../../shared/service/model';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { formKeyOf, validateForm } from '../../lib/form-model';
-import { formatCredits } from '../../lib/format';
-import { photos } from '../../../shared/engine/batch-badge';
+import { activeFormat, tr, useFormat, useT } from '../../i18n';
 import { useActions, useApp, useAppStore } from '../../store/context';
 import type { DraftPrice } from '../../store/state';
 import { OutputOverrides, SwitchChips, TextFieldInput } from './FormFields';
@@ -17,11 +16,14 @@ import { PhotosPanel } from './PhotosPanel';
  */
 function describeDraft(price: DraftPrice): string {
   switch (price.state) {
-    case 'none': return 'Nothing is spent until you confirm the summary.';
-    case 'incomplete': return 'Fill in the fields above to see what this costs.';
-    case 'estimating': return 'estimating…';
-    case 'failed': return 'Could not work out the cost yet: the summary shows it.';
-    case 'priced': return `${photos(price.estimate.itemCount)} · ${formatCredits(price.estimate.totalCost)}`;
+    case 'none': return tr('workflows', 'WorkflowForm.draftNone');
+    case 'incomplete': return tr('workflows', 'WorkflowForm.draftIncomplete');
+    case 'estimating': return tr('workflows', 'WorkflowForm.draftEstimating');
+    case 'failed': return tr('workflows', 'WorkflowForm.draftFailed');
+    case 'priced': {
+      const format = activeFormat();
+      return tr('workflows', 'WorkflowForm.draftPriced', { photos: format.photos(price.estimate.itemCount), credits: format.credits(price.estimate.totalCost) });
+    }
   }
 }
 
@@ -47,6 +49,8 @@ function focusField(form: HTMLFormElement, field: string): void {
 
 /** The form generated from a workflow's input schema, plus the photos and output of the batch. */
 export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
+  const t = useT('workflows');
+  const format = useFormat();
   const form = useApp((s) => s.form);
   const draft = useApp((s) => s.draft);
   const settings = useApp((s) => s.settings);
@@ -82,7 +86,7 @@ export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
     <form
       ref={formRef}
       className="workflow-form"
-      aria-label={`${detail.name} settings`}
+      aria-label={t('WorkflowForm.settingsOf', { name: detail.name })}
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -97,10 +101,10 @@ export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
           <h2>{detail.name}</h2>
           <p className="muted">{detail.description}</p>
         </div>
-        <span className="cost-pill cost-pill-large">{formatCredits(detail.creditCost)} / photo</span>
+        <span className="cost-pill cost-pill-large">{t('WorkflowForm.perPhoto', { credits: format.credits(detail.creditCost) })}</span>
       </header>
 
-      <section className="panel" aria-label="Workflow inputs">
+      <section className="panel" aria-label={t('WorkflowForm.inputs')}>
         <ImageSlots fields={imageFields} errors={shown} />
         {textFields.map((f) => <TextFieldInput key={f.id} field={f} error={shown[`text:${f.id}`]} />)}
         {switchFields.map((f) => <SwitchChips key={f.id} field={f} error={shown[`switch:${f.id}`]} />)}
@@ -118,12 +122,12 @@ export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
         {draftError ? (
           <p className="form-actions-error">{draftError.title}</p>
         ) : (
-          <span className="muted" role="status" aria-label="Cost of this batch">
+          <span className="muted" role="status" aria-label={t('WorkflowForm.costOfBatch')}>
             {describeDraft(draftPrice)}
           </span>
         )}
         <button type="submit" className="btn btn-primary" disabled={estimating}>
-          {estimating ? 'Checking…' : 'Review batch…'}
+          {estimating ? t('WorkflowForm.checking') : t('WorkflowForm.review')}
         </button>
       </div>
     </form>

@@ -1,6 +1,7 @@
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { ScreenTitle } from '../../components/ScreenTitle';
+import { useRichT, useT } from '../../i18n';
 import { selectCurrentDetail } from '../../store/catalog-slice';
 import { useActions, useApp } from '../../store/context';
 import { RecipeBar } from '../recipes/RecipeBar';
@@ -9,6 +10,9 @@ import { CatalogList } from './CatalogList';
 import { WorkflowForm } from './WorkflowForm';
 
 export function WorkflowsScreen() {
+  const t = useT('workflows');
+  const tc = useT('common');
+  const rt = useRichT('workflows');
   const detail = useApp(selectCurrentDetail);
   const selectedId = useApp((s) => s.selectedWorkflowId);
   const detailError = useApp((s) => s.detailError);
@@ -17,18 +21,18 @@ export function WorkflowsScreen() {
 
   return (
     <div className="split split-page">
-      <ScreenTitle hidden>Workflows</ScreenTitle>
+      <ScreenTitle hidden>{tc('view.workflows')}</ScreenTitle>
       <CatalogList />
-      <section className="detail" aria-label="Workflow">
+      <section className="detail" aria-label={t('WorkflowsScreen.workflow')}>
         <RecipeBar />
         {detailError && selectedId && <ErrorMessage error={detailError} onRetry={() => void selectWorkflow(selectedId)} />}
         {!selectedId && (
-          <EmptyState title="Pick a workflow to begin" icon="◧">
-            Choose an edit on the left. Its settings appear here; then drop your photos anywhere on the window.
-            {pending > 0 && <p><strong>{pending}</strong> {pending === 1 ? 'item is' : 'items are'} waiting for a workflow.</p>}
+          <EmptyState title={t('WorkflowsScreen.pickTitle')} icon="◧">
+            {t('WorkflowsScreen.pickText')}
+            {pending > 0 && <p>{rt('WorkflowsScreen.waiting', { count: pending })}</p>}
           </EmptyState>
         )}
-        {selectedId && !detail && !detailError && <p className="muted" role="status">Loading…</p>}
+        {selectedId && !detail && !detailError && <p className="muted" role="status">{t('WorkflowsScreen.loading')}</p>}
         {detail && <WorkflowForm detail={detail} />}
       </section>
       <BatchSummaryDialog />

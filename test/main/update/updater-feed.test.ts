@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../shared/settings/schema';
 import type { UpdateStatus } from '../../../shared/update/model';
 import { resolveUpdateConfig, type UpdateSettings } from '../../../main/core/update/config';
@@ -34,7 +34,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function controller(options: { platform?: NodeJS.Platform; currentVersion?: string } = {}): UpdateController {
+function controller(options: { platform?: NodeJS.Platform; currentVersion?: string; firstCheckMs?: number; checkEveryMs?: number } = {}): UpdateController {
   const currentVersion = options.currentVersion ?? '1.0.0';
   const updater = new NodeFeedUpdater({
     currentVersion, userDataPath: join(dir, 'state'), cacheDir: join(dir, 'cache'),
@@ -45,7 +45,17 @@ function controller(options: { platform?: NodeJS.Platform; currentVersion?: stri
     config: () => resolveUpdateConfig(settings, readUpdatePolicy([join(dir, 'policy')])),
     workInFlight: () => busy,
     onStatus: (s) => statuses.push(s),
+    ...(options.firstCheckMs !== undefined ? { firstCheckMs: options.firstCheckMs } : {}),
+    ...(options.checkEveryMs !== undefined ? { checkEveryMs: options.checkEveryMs } : {}),
   });
+}
+
+/** The real setTimeout, kept before any test fakes timers: real I/O (the feed's HTTP) is waited for with it. */
+const realSetTimeout = globalThis.setTimeout;
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => realSetTimeout(resolve, 5));
+  expect(condition()).toBe(true);
 }
 
 const downloads = () => feed.requests.filter((p) => p.endsWith('.exe') || p.endsWith('.zip'));
@@ -196,6 +206,30 @@ describe('update controller against a real feed', () => {
     const broken = await controller().check();
     expect(broken.state).toBe('pinned');
     expect(broken.message).toMatch(/is not valid \(stayOnThisVersion: .*\); updates stay off until it is fixed/);
+  });
+
+  it('checks once after start and then on every interval, and stops when stopped', async () => {
+    feed.publish({ version: '1.0.0' });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'] });
+    try {
+      const c = controller({ firstCheckMs: 1_000, checkEveryMs: 60_000 });
+      const checks = () => feed.requests.filter((p) => p === '/releases/latest.yml').length;
+      c.start();
+      expect(checks()).toBe(0);
+      vi.advanceTimersByTime(1_000);
+      await until(() => c.status().state === 'up-to-date');
+      expect(checks()).toBe(1);
+      feed.publish({ version: '1.1.0' });
+      vi.advanceTimersByTime(60_000);
+      await until(() => c.status().state === 'ready');
+      expect(checks()).toBe(2);
+      c.stop();
+      vi.advanceTimersByTime(600_000);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(checks()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('uses the defaults a fresh installation has: stable, not pinned', () => {

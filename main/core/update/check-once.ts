@@ -58,7 +58,9 @@ export async function checkFeedOnce(input: FeedCheckInput): Promise<FeedCheck> {
       available = { version: info.version, releaseName: info.releaseName ?? null, releaseNotes: releaseNotesText(info.releaseNotes), releaseDate: info.releaseDate ?? null };
     }
   } catch (error) {
-    throw new AppError('unavailable', `Could not read the update feed: ${(error as Error).message}`);
+    throw new AppError('unavailable', `Could not read the update feed: ${(error as Error).message}`, {
+      hint: 'Check the network connection, or the feed in Settings › Updates, batchroom-policy.json or BATCHROOM_UPDATE_FEED_URL.',
+    });
   }
   return {
     currentVersion: input.currentVersion, channel: config.channel, stayOnThisVersion: config.stayOnThisVersion,

@@ -66,6 +66,16 @@ describe('batchroom update --check', () => {
     expect(result.stdout).toContain(`This installation stays on ${APP_VERSION}: set by the update policy file ${join(dir, 'policy', 'batchroom-policy.json')}.`);
   });
 
+  it('says plainly when the feed cannot be read, and fails', async () => {
+    const url = feed.url;
+    await feed.close();
+    const result = await runCli(['update', '--check'], { ...env, BATCHROOM_UPDATE_FEED_URL: url });
+    feed = await startFeed();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Could not read the update feed');
+    expect(result.stderr).toContain('Check the network connection, or the feed in Settings › Updates');
+  });
+
   it('leaves --version offline', async () => {
     publishLinux(NEWER);
     const result = await runCli(['--version'], env);

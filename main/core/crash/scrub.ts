@@ -35,8 +35,13 @@ function spellings(path: string): string[] {
   return [...new Set([path, forward, back, back.replace(/\\/g, '\\\\')])].filter((p) => p.length > 1).sort((a, b) => b.length - a.length);
 }
 
+/** Longer strings are cut (after the secrets are masked, so no half of one survives): the regular expressions below
+ * stay fast on a huge log field, and a report needs no more of one. */
+const MAX_STRING = 4096;
+
 export function scrubText(text: string, options: ScrubOptions = {}): string {
   let out = redactSecrets(text, options.secrets ?? []);
+  if (out.length > MAX_STRING) out = `${out.slice(0, MAX_STRING)}… (${out.length - MAX_STRING} more characters)`;
   out = out.replace(URL, (_whole, scheme: string, host: string, rest: string) =>
     // A URL keeps its scheme and host (which service, which ledger), never its user, password, path or query.
     scheme.toLowerCase() === 'file' ? '<path>' : `${scheme}://${host.replace(/^[^@]*@/, '')}${rest ? '/<…>' : ''}`);

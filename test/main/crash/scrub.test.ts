@@ -25,6 +25,15 @@ describe('crash report scrubbing', () => {
     expect(scrubText('saved DSC_0042.NEF and wedding-07.jpeg for Ann', opts)).toBe('saved <photo> and <photo> for <user>');
   });
 
+  it('cuts a huge string after masking its secrets', () => {
+    // The password straddles the cut: masked first, no half of it is left.
+    const huge = `${'x'.repeat(4085)} pg-secret-Otter ${'a'.repeat(200_000)}.jpg`;
+    const out = scrubText(huge, opts);
+    expect(out).not.toContain('pg-secr');
+    expect(out.length).toBeLessThan(4200);
+    expect(out).toMatch(/… \(\d+ more characters\)$/);
+  });
+
   it('scrubs every string of a log record and keeps its shape', () => {
     const record = { at: 't', level: 'info', scope: 'app', message: 'saved', fields: { path: '/Users/ann/a.jpg', n: 3, list: ['C:\\x\\y'] } };
     expect(scrubValue(record, opts)).toEqual({ at: 't', level: 'info', scope: 'app', message: 'saved', fields: { path: '<path>', n: 3, list: ['<path>'] } });

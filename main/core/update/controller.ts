@@ -144,8 +144,9 @@ export function createUpdateController(options: UpdateControllerOptions): Update
       if (status.state !== 'ready' && status.state !== 'waiting') return status;
       if (options.workInFlight()) return offerOrWait();
       set({ state: 'installing', message: `Installing ${status.available?.version}…` });
-      // isSilent false (the installer shows its progress), isForceRunAfter true (the app starts again afterwards).
-      updater.quitAndInstall(false, true);
+      // Silent (the person already chose "Restart to update": no installer wizard on Windows), and the app starts
+      // again afterwards.
+      updater.quitAndInstall(true, true);
       return status;
     },
     workChanged() {

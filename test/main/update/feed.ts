@@ -101,12 +101,12 @@ export async function startFeed(): Promise<Feed> {
 }
 
 /** The native installer stand-in: records what it was asked to run (and the bytes it found there), runs nothing. */
-export function recordingInstaller(): NativeInstaller & { runs: Array<{ path: string; bytes: Buffer }> } {
-  const runs: Array<{ path: string; bytes: Buffer }> = [];
+export function recordingInstaller(): NativeInstaller & { runs: Array<{ path: string; bytes: Buffer; isSilent: boolean; isForceRunAfter: boolean }> } {
+  const runs: Array<{ path: string; bytes: Buffer; isSilent: boolean; isForceRunAfter: boolean }> = [];
   return {
     runs,
-    install(path) {
-      runs.push({ path, bytes: readFileSync(path) });
+    install(path, options) {
+      runs.push({ path, bytes: readFileSync(path), ...options });
       return true;
     },
   };

@@ -86,6 +86,8 @@ describe('update controller against a real feed', () => {
     c.install();
     expect(installer.runs).toHaveLength(1);
     expect(installer.runs[0]!.bytes.equals(bytes)).toBe(true);
+    // Silently (no installer wizard after "Restart to update"), and the app starts again.
+    expect(installer.runs[0]).toMatchObject({ isSilent: true, isForceRunAfter: true });
     expect(c.status().state).toBe('installing');
     await new Promise((resolve) => setImmediate(resolve));
     expect(quits).toBe(1);

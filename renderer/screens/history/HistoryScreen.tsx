@@ -10,6 +10,7 @@ import { useActions, useApp } from '../../store/context';
 import type { HistoryPeriod } from '../../store/history-state';
 import { BalanceLine } from './BalanceLine';
 import { HistoryTable } from './HistoryTable';
+import { useT } from '../../i18n';
 
 type PeriodKind = HistoryPeriod['kind'];
 
@@ -20,12 +21,13 @@ function customFrom(period: HistoryPeriod, now = new Date()): HistoryPeriod {
 
 function CustomPeriod({ period }: { period: Extract<HistoryPeriod, { kind: 'custom' }> }) {
   const { setHistoryPeriod } = useActions();
+  const t = useT('history');
   const id = useId();
   return (
     <div className="history-dates">
-      <label htmlFor={`${id}-from`} className="field-label">From</label>
+      <label htmlFor={`${id}-from`} className="field-label">{t('CustomPeriod.from')}</label>
       <input id={`${id}-from`} type="date" className="input" value={period.from} max={period.to || undefined} onChange={(e) => setHistoryPeriod({ ...period, from: e.target.value })} />
-      <label htmlFor={`${id}-to`} className="field-label">To</label>
+      <label htmlFor={`${id}-to`} className="field-label">{t('CustomPeriod.to')}</label>
       <input id={`${id}-to`} type="date" className="input" value={period.to} min={period.from || undefined} onChange={(e) => setHistoryPeriod({ ...period, to: e.target.value })} />
     </div>
   );
@@ -39,6 +41,8 @@ export function HistoryScreen() {
   const loading = useApp((s) => s.historyLoading);
   const error = useApp((s) => s.historyError);
   const { setHistoryBy, setHistoryPeriod, loadHistory, historyCsv } = useActions();
+  const t = useT('history');
+  const common = useT('common');
   // Read each time the screen opens, and again when a batch ends while it is open: its photos and credits count now.
   const ended = useApp((s) => s.batchOrder.filter((id) => s.batches[id]?.state === 'completed' || s.batches[id]?.state === 'cancelled').length);
   useEffect(() => { void loadHistory(); }, [loadHistory, ended]);
@@ -52,33 +56,33 @@ export function HistoryScreen() {
     <div className="history">
       <div className="screen-head">
         <div>
-          <ScreenTitle>History</ScreenTitle>
+          <ScreenTitle>{common('view.history')}</ScreenTitle>
           <p className="muted">
-            Photos and credits per job or client.{' '}
-            {shown?.source === 'studio' ? 'Every machine of the studio, through the shared ledger.' : 'Batches run on this computer.'}
+            {t('HistoryScreen.intro')}{' '}
+            {shown?.source === 'studio' ? t('HistoryScreen.studio') : t('HistoryScreen.local')}
           </p>
         </div>
-        <button type="button" className="btn" disabled={!shown} onClick={() => void exportCsv()}>Export CSV</button>
+        <button type="button" className="btn" disabled={!shown} onClick={() => void exportCsv()}>{t('HistoryScreen.exportCsv')}</button>
       </div>
       <div className="history-controls">
         <RadioGroup<ReportGrouping>
-          label="Group by" className="segmented" value={by} onChange={setHistoryBy}
-          options={[{ value: 'job', content: 'Per job' }, { value: 'client', content: 'Per client' }]}
+          label={t('HistoryScreen.groupBy')} className="segmented" value={by} onChange={setHistoryBy}
+          options={[{ value: 'job', content: t('HistoryScreen.perJob') }, { value: 'client', content: t('HistoryScreen.perClient') }]}
         />
         <RadioGroup<PeriodKind>
-          label="Period" className="segmented" value={period.kind}
+          label={t('HistoryScreen.period')} className="segmented" value={period.kind}
           onChange={(kind) => setHistoryPeriod(kind === 'custom' ? customFrom(period) : { kind })}
-          options={[{ value: 'this-month', content: 'This month' }, { value: 'last-month', content: 'Last month' }, { value: 'custom', content: 'From – to' }]}
+          options={[{ value: 'this-month', content: t('HistoryScreen.thisMonth') }, { value: 'last-month', content: t('HistoryScreen.lastMonth') }, { value: 'custom', content: t('HistoryScreen.custom') }]}
         />
         {period.kind === 'custom' && <CustomPeriod period={period} />}
-        {loading && <span className="muted" role="status">Loading…</span>}
+        {loading && <span className="muted" role="status">{t('HistoryScreen.loading')}</span>}
       </div>
       {error && <ErrorMessage error={error} onRetry={() => void loadHistory()} />}
       {shown && shown.groups.length === 0 && (
-        <EmptyState title="Nothing in this period" icon="◷">No batch saved a photo or was charged credits in this period.</EmptyState>
+        <EmptyState title={t('HistoryScreen.emptyTitle')} icon="◷">{t('HistoryScreen.emptyBody')}</EmptyState>
       )}
       {shown && shown.groups.length > 0 && (
-        <section className="panel" aria-label="Report">
+        <section className="panel" aria-label={t('HistoryScreen.report')}>
           <HistoryTable report={shown} />
           <BalanceLine balance={shown.balance} />
         </section>

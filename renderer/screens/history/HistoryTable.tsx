@@ -1,37 +1,38 @@
 import type { JobReport, JobReportFigures } from '../../../shared/reports/job-report';
-import { formatCredits, formatNumber } from '../../lib/format';
-
-const COLUMN = { job: 'Job', client: 'Client' } as const;
+import type { Formatters } from '../../../shared/i18n';
+import { useFormat, useT } from '../../i18n';
 
 /** Charged without a result: how many and what they cost, or a dash when none (the column is mostly empty). */
-function chargedNoResult({ chargedNoResult: c }: JobReportFigures): string {
-  return c.count === 0 ? '—' : `${formatNumber(c.count)} (${formatCredits(c.credits)})`;
+function chargedNoResult({ chargedNoResult: c }: JobReportFigures, format: Formatters): string {
+  return c.count === 0 ? '—' : `${format.number(c.count)} (${format.credits(c.credits)})`;
 }
 
 function Figures({ figures }: { figures: JobReportFigures }) {
+  const format = useFormat();
   return (
     <>
-      <td className="num">{formatNumber(figures.batches)}</td>
-      <td className="num">{formatNumber(figures.saved)}</td>
-      <td className="num">{figures.failed === 0 ? '—' : formatNumber(figures.failed)}</td>
-      <td className="num">{chargedNoResult(figures)}</td>
-      <td className="num">{formatCredits(figures.credits)}</td>
+      <td className="num">{format.number(figures.batches)}</td>
+      <td className="num">{format.number(figures.saved)}</td>
+      <td className="num">{figures.failed === 0 ? '—' : format.number(figures.failed)}</td>
+      <td className="num">{chargedNoResult(figures, format)}</td>
+      <td className="num">{format.credits(figures.credits)}</td>
     </>
   );
 }
 
 /** One row per job or client, most credits first, and the totals of the period under them. */
 export function HistoryTable({ report }: { report: JobReport }) {
+  const t = useT('history');
   return (
-    <table className="table history-table" aria-label={`Credits per ${report.by}`}>
+    <table className="table history-table" aria-label={report.by === 'job' ? t('HistoryTable.perJob') : t('HistoryTable.perClient')}>
       <thead>
         <tr>
-          <th scope="col">{COLUMN[report.by]}</th>
-          <th scope="col" className="num">Batches</th>
-          <th scope="col" className="num">Photos saved</th>
-          <th scope="col" className="num">Failed</th>
-          <th scope="col" className="num">Charged, no result</th>
-          <th scope="col" className="num">Credits</th>
+          <th scope="col">{report.by === 'job' ? t('HistoryTable.job') : t('HistoryTable.client')}</th>
+          <th scope="col" className="num">{t('HistoryTable.batches')}</th>
+          <th scope="col" className="num">{t('HistoryTable.saved')}</th>
+          <th scope="col" className="num">{t('HistoryTable.failed')}</th>
+          <th scope="col" className="num">{t('HistoryTable.chargedNoResult')}</th>
+          <th scope="col" className="num">{t('HistoryTable.credits')}</th>
         </tr>
       </thead>
       <tbody>
@@ -44,7 +45,7 @@ export function HistoryTable({ report }: { report: JobReport }) {
       </tbody>
       <tfoot>
         <tr>
-          <th scope="row">Total</th>
+          <th scope="row">{t('HistoryTable.total')}</th>
           <Figures figures={report.totals} />
         </tr>
       </tfoot>

@@ -14,15 +14,17 @@ const SOURCES = Object.fromEntries(Object.entries(
 const PENDING = [
   'renderer/screens/hotfolders',
   'renderer/screens/recipes',
-  'renderer/screens/settings',
   'renderer/store',
   'renderer/bridge',
+  // The updater's screens (issue 33 item 1), another engineer's files.
+  'renderer/screens/settings/UpdateSection.tsx',
+  'renderer/screens/settings/UpdateNotice.tsx',
 ];
 
 /** Never shown to a user: the queue benchmark's own page (npm run bench). */
 const NOT_UI = ['renderer/bench'];
 
-const skipped = (file: string) => [...PENDING, ...NOT_UI].some((dir) => file.startsWith(`${dir}/`));
+const skipped = (file: string) => [...PENDING, ...NOT_UI].some((entry) => file === entry || file.startsWith(`${entry}/`));
 
 describe('hard-coded user-visible text in renderer/', () => {
   it('finds every kind of hard-coded text in a fixture, and leaves keys, classes, symbols and names alone', () => {

@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { DEFAULT_OUTPUT_FOLDER_NAME } from '../../../shared/engine/model';
+import { useT } from '../../i18n';
 import { SettingText } from './SettingText';
 
 /**
@@ -7,12 +8,13 @@ import { SettingText } from './SettingText';
  * fixed folder. Stored as `outputFolder`: null means next to the originals.
  */
 export function OutputLocation({ folder, onSave }: { folder: string | null; onSave: (folder: string | null) => Promise<boolean> }) {
+  const t = useT('settings');
   const [fixed, setFixed] = useState(folder !== null);
   const name = useId();
   useEffect(() => setFixed(folder !== null), [folder]);
   return (
     <fieldset className="field radio-group">
-      <legend className="field-label">Save results</legend>
+      <legend className="field-label">{t('saveResults')}</legend>
       <label className="inline-check">
         <input
           type="radio"
@@ -23,20 +25,20 @@ export function OutputLocation({ folder, onSave }: { folder: string | null; onSa
             if (folder !== null) void onSave(null);
           }}
         />
-        In a “{DEFAULT_OUTPUT_FOLDER_NAME}” folder next to the originals
+        {t('nextToOriginals', { folder: DEFAULT_OUTPUT_FOLDER_NAME })}
       </label>
       <label className="inline-check">
         <input type="radio" name={name} checked={fixed} onChange={() => setFixed(true)} />
-        In one fixed folder
+        {t('oneFixedFolder')}
       </label>
       {fixed && (
         <SettingText
-          label="Fixed output folder"
+          label={t('fixedFolder')}
           mono
           value={folder ?? ''}
-          validate={(v) => (v.trim() === '' ? 'Enter a folder, or choose “next to the originals”.' : null)}
+          validate={(v) => (v.trim() === '' ? t('fixedFolderProblem') : null)}
           onSave={(v) => onSave(v.trim())}
-          hint="Used for new batches; each batch can still choose another."
+          hint={t('fixedFolderHint')}
         />
       )}
     </fieldset>

@@ -1,5 +1,6 @@
 import { isUnsetServiceUrl } from '../../../shared/settings/schema';
 import { useApp } from '../../store/context';
+import { useT } from '../../i18n';
 import { SettingText } from './SettingText';
 
 /**
@@ -8,19 +9,20 @@ import { SettingText } from './SettingText';
  * reserved `.example` value as if it were a real server.
  */
 export function ServiceUrlSetting({ validate, onSave }: { validate: (value: string) => string | null; onSave: (value: string) => Promise<boolean> }) {
+  const t = useT('settings');
   const serviceUrl = useApp((s) => s.settings?.serviceUrl ?? '');
   const unset = isUnsetServiceUrl(serviceUrl);
   return (
     <SettingText
-      label="Service URL"
+      label={t('serviceUrl')}
       mono
       type="url"
       value={unset ? '' : serviceUrl}
-      placeholder="https://…/api/v1 — the address your service provider gave you"
+      placeholder={t('serviceUrlPlaceholder')}
       validate={validate}
       onSave={onSave}
       hint={unset
-        ? 'None set: Batchroom runs against its built-in sandbox (test credits, simulated edits). Enter your provider’s address and add your key to use the live service.'
+        ? t('serviceUrlUnset')
         : undefined}
     />
   );

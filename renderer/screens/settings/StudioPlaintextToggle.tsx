@@ -1,3 +1,4 @@
+import { useRichT, useT } from '../../i18n';
 import { useActions, useApp } from '../../store/context';
 
 /**
@@ -5,18 +6,20 @@ import { useActions, useApp } from '../../store/context';
  * a ledger, ledger-tls.ts); switching it on asks first, since the password would then cross the network readable.
  */
 export function StudioPlaintextToggle() {
+  const t = useT('settings');
+  const rt = useRichT('settings');
   const allowed = useApp((s) => s.settings?.studioLedgerAllowPlaintext ?? false);
   const { updateSettings } = useActions();
   const change = (next: boolean) => {
-    if (next && !window.confirm('Without TLS, the ledger password and every claim cross the network unencrypted, readable by anyone on the way. Allow it anyway?')) return;
+    if (next && !window.confirm(t('studio.plaintextConfirm'))) return;
     void updateSettings({ studioLedgerAllowPlaintext: next });
   };
   return (
     <>
       <label className="inline-check">
-        <input type="checkbox" checked={allowed} onChange={(e) => change(e.target.checked)} /> Allow a ledger on another machine without TLS (no <code>?sslmode=require</code>)
+        <input type="checkbox" checked={allowed} onChange={(e) => change(e.target.checked)} /> {rt('studio.allowPlaintext')}
       </label>
-      {allowed && <p className="callout callout-warning" role="status">Unencrypted: the ledger password and claims are sent in clear text to any ledger not on this machine.</p>}
+      {allowed && <p className="callout callout-warning" role="status">{t('studio.plaintextOn')}</p>}
     </>
   );
 }

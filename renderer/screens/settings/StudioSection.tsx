@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { SETTINGS_FIELDS } from '../../../shared/settings/schema';
+import { tr, useRichT, useT } from '../../i18n';
 import { useActions, useApp } from '../../store/context';
 import type { StudioPasswordOutcome } from '../../store/state';
 import { StudioPlaintextToggle } from './StudioPlaintextToggle';
@@ -8,7 +9,7 @@ import { StudioPlaintextToggle } from './StudioPlaintextToggle';
 function urlProblem(text: string): string | null {
   if (!text.trim()) return null;
   const parsed = SETTINGS_FIELDS.studioLedgerUrl.safeParse(text);
-  return parsed.success ? null : parsed.error.issues[0]?.message ?? 'not a studio ledger URL';
+  return parsed.success ? null : parsed.error.issues[0]?.message ?? tr('settings', 'studio.notUrl');
 }
 
 /**
@@ -16,6 +17,8 @@ function urlProblem(text: string): string | null {
  * never stored in settings nor shown again. "Test connection" tries the URL as typed, saved or not.
  */
 export function StudioSection() {
+  const t = useT('settings');
+  const rt = useRichT('settings');
   const saved = useApp((s) => s.settings?.studioLedgerUrl ?? null);
   const test = useApp((s) => s.studioTest);
   const { updateSettings, testStudioConnection, saveStudioPassword, forgetStudioPassword } = useActions();
@@ -50,16 +53,17 @@ export function StudioSection() {
   };
 
   return (
-    <section className="panel" aria-label="Shared studio ledger">
-      <h2 className="panel-title">Shared studio ledger</h2>
-      <p className="muted">Several machines on one hot folder: each photo is processed once, the budget is shared. Leave empty on a single machine.</p>
+    <section className="panel" aria-label={t('studio.title')}>
+      <h2 className="panel-title">{t('studio.title')}</h2>
+      <p className="muted">{t('studio.intro')}</p>
       <div className="field">
-        <label htmlFor={ids.url} className="field-label">Ledger URL</label>
+        <label htmlFor={ids.url} className="field-label">{t('studio.url')}</label>
         <div className="path-input">
           <input
             id={ids.url}
             className="input input-mono"
             value={url}
+            // i18n-ignore: an address to copy, the same in every language
             placeholder="postgres://user@host:5432/batchroom"
             spellCheck={false}
             autoComplete="off"
@@ -73,21 +77,21 @@ export function StudioSection() {
             onKeyDown={(e) => e.key === 'Enter' && void commitUrl()}
           />
           <button type="button" className="btn" disabled={!typed || test.state === 'testing'} onClick={() => void testStudioConnection(typed)}>
-            {test.state === 'testing' ? 'Testing…' : 'Test connection'}
+            {test.state === 'testing' ? t('studio.testing') : t('studio.test')}
           </button>
         </div>
         {urlError && <p id={`${ids.url}-error`} className="field-error" role="alert">{urlError}</p>}
-        <p className="field-hint">PostgreSQL 13 or later, the same URL on every machine. Hot folders start using a new URL the next time Batchroom starts. A ledger on another machine needs <code>?sslmode=require</code>; a password is sent only to the saved URL's host, so save a new URL before testing it.</p>
+        <p className="field-hint">{rt('studio.urlHint')}</p>
         <StudioPlaintextToggle />
       </div>
       {test.state === 'done' && (
-        <p className={`callout ${test.result.ok ? 'callout-ok' : 'callout-danger'}`} role={test.result.ok ? 'status' : 'alert'} aria-label="Connection test">
-          {test.result.ok ? 'Connected: ' : 'Not connected: '}{test.result.message}
+        <p className={`callout ${test.result.ok ? 'callout-ok' : 'callout-danger'}`} role={test.result.ok ? 'status' : 'alert'} aria-label={t('studio.testResult')}>
+          {t(test.result.ok ? 'studio.connected' : 'studio.notConnected', { message: test.result.message })}
         </p>
       )}
       {test.state === 'failed' && <ErrorMessage error={test.error} />}
       <form className="key-form" onSubmit={(e) => void savePassword(e)}>
-        <label htmlFor={ids.password} className="field-label">Ledger password</label>
+        <label htmlFor={ids.password} className="field-label">{t('studio.password')}</label>
         <div className="path-input">
           <input
             id={ids.password}
@@ -97,10 +101,10 @@ export function StudioSection() {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
-          <button type="submit" className="btn btn-primary" disabled={!password || !typed}>Save password</button>
-          <button type="button" className="btn btn-danger-ghost" disabled={!typed} onClick={() => void forgetStudioPassword(typed).then(setOutcome)}>Forget password</button>
+          <button type="submit" className="btn btn-primary" disabled={!password || !typed}>{t('studio.savePassword')}</button>
+          <button type="button" className="btn btn-danger-ghost" disabled={!typed} onClick={() => void forgetStudioPassword(typed).then(setOutcome)}>{t('studio.forgetPassword')}</button>
         </div>
-        <p className="field-hint">Kept in your system keychain for this URL, never in a file. PGPASSWORD or ~/.pgpass work too, and come first.</p>
+        <p className="field-hint">{t('studio.passwordHint')}</p>
       </form>
       {outcome && <p className={`callout ${outcome.ok ? 'callout-ok' : 'callout-danger'}`} role={outcome.ok ? 'status' : 'alert'}>{outcome.message}</p>}
     </section>

@@ -1,14 +1,14 @@
 import { readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { ExtraDeliverable } from '../../../shared/engine/output-options';
 import { describeDrift, recipeDrift } from '../../../shared/recipes/recipe-seen';
-import { hotFolderRecipeRefusal, recipeSpecParts, recipeWorkflowProblems, type RecipeSpecParts } from '../../../shared/recipes/recipe-spec';
+import { recipeSpecParts, recipeWorkflowProblems, type RecipeSpecParts } from '../../../shared/recipes/recipe-spec';
 import { parseRecipe, type Recipe } from '../../../shared/recipes/recipe';
 import type { WorkflowDetail, WorkflowParameters } from '../../../shared/service/model';
 import { checkImportable } from './recipe-files';
 import { checkRecipeImages } from './recipe-images';
-import { createRecipeStore } from './recipe-store';
+import { createRecipeStore, RECIPES_DIR_NAME, recipeFileName } from './recipe-store';
 
 // A hot folder's recipe, looked up and checked each time the folder sends a batch: deleted, damaged, an image
 // changed, no longer fitting the workflow, its price changed, over its budget per photo — each a reason the folder
@@ -42,6 +42,36 @@ export interface FolderRecipe {
   output: RecipeSpecParts['output'];
   deliverables: ExtraDeliverable[];
   recipe: { name: string; fingerprint: string };
+  /** A recipe with fixed images: each photo is sent as a mapping with them (folder-unit.ts). Absent: photos alone. */
+  fixed?: FolderFixedImages;
+}
+
+/** The fixed images a folder's photos are sent with, and the field the photo goes in. */
+export interface FolderFixedImages {
+  photoField: string;
+  /** Field → path (what is sent) and field → SHA-256 (as the recipe saved it and as checked before this batch). */
+  paths: Record<string, string>;
+  hashes: Record<string, string>;
+}
+
+/**
+ * The photo's field and the fixed images, or null (none), or why the folder cannot send them: as `run --recipe`, the
+ * photo goes in the first image field without a fixed image (or the folder's image field), and a fixed image in a
+ * field before it is refused (a result is named after the first image field: every result would be named after it).
+ */
+function fixedImagesOf(recipe: Recipe, workflow: WorkflowDetail, imageField: string | undefined): FolderFixedImages | null | string {
+  const entries = Object.entries(recipe.fixedImages);
+  if (entries.length === 0) return null;
+  const order = workflow.inputSchema.imageFields.map((f) => f.id);
+  const photoField = imageField ?? order.find((id) => !(id in recipe.fixedImages));
+  if (!photoField || photoField in recipe.fixedImages) return `recipe '${recipe.name}' leaves no image field of ${workflow.id} for the photos`;
+  const before = entries.map(([field]) => field).filter((field) => order.indexOf(field) < order.indexOf(photoField));
+  if (before.length > 0) return `recipe '${recipe.name}' sends a fixed image in ${before.join(', ')}, before the photos' field ${photoField}: results would be named after it`;
+  return {
+    photoField,
+    paths: Object.fromEntries(entries.map(([field, image]) => [field, image.path])),
+    hashes: Object.fromEntries(entries.map(([field, image]) => [field, image.sha256])),
+  };
 }
 
 export type FolderRecipeCheck = { ok: true; value: FolderRecipe } | { ok: false; reason: string };
@@ -66,6 +96,8 @@ function statKey(path: string): string | null {
 /** What the check is asked about a folder. */
 export interface FolderRecipeAsk {
   workflowId: string;
+  /** The folder's image field for its photos, if set. */
+  imageField?: string | undefined;
   /** The price per photo accepted for the folder (`watch --recipe --yes`), or null. */
   recipeAcceptedCost?: number | null;
   /** Values the folder keeps whatever the recipe says (`watch --recipe --text …`): `recipeParameterOverrides`. */
@@ -128,7 +160,9 @@ export function createFolderRecipes(deps: FolderRecipeDeps) {
     return checks.filter((c) => c.status !== 'ok').map((c) => c.message ?? c.where);
   }
 
-  return async function check(ref: string, folder: FolderRecipeAsk): Promise<FolderRecipeCheck> {
+  return Object.assign(check, { stamp: (ref: string) => recipeStamp(ref, deps.stateDir) });
+
+  async function check(ref: string, folder: FolderRecipeAsk): Promise<FolderRecipeCheck> {
     const no = (why: string): FolderRecipeCheck => ({ ok: false, reason: `${why}: nothing is sent until it is fixed` });
     let recipe: Recipe;
     try {
@@ -137,8 +171,6 @@ export function createFolderRecipes(deps: FolderRecipeDeps) {
       const code = (error as { code?: unknown }).code;
       return no(code === 'not_found' ? `recipe '${ref}' is gone (deleted or renamed)` : `recipe '${ref}' cannot be read: ${(error as Error).message}`);
     }
-    const refusal = hotFolderRecipeRefusal(recipe);
-    if (refusal) return no(refusal);
     if (recipe.workflowId !== folder.workflowId) return no(`recipe '${recipe.name}' is for workflow ${recipe.workflowId}, the folder sends ${folder.workflowId}: choose the recipe again`);
     const images = await imageProblems(recipe);
     if (images.length > 0) return no(`recipe '${recipe.name}': ${images.join('; ')}`);
@@ -159,11 +191,19 @@ export function createFolderRecipes(deps: FolderRecipeDeps) {
     if (recipe.budgetPerPhoto !== null && workflow.creditCost > recipe.budgetPerPhoto) {
       return no(`a photo costs ${workflow.creditCost} credits, over recipe '${recipe.name}'s budget of ${recipe.budgetPerPhoto} a photo`);
     }
+    const fixed = fixedImagesOf(recipe, workflow, folder.imageField);
+    if (typeof fixed === 'string') return no(fixed);
     const parts = recipeSpecParts(recipe, deps.account(), parameters);
-    return { ok: true, value: { parameters, output: parts.output, deliverables: parts.deliverables, recipe: parts.recipe } };
-  };
+    return { ok: true, value: { parameters, output: parts.output, deliverables: parts.deliverables, recipe: parts.recipe, ...(fixed ? { fixed } : {}) } };
+  }
 }
-export type FolderRecipes = ReturnType<typeof createFolderRecipes>;
+/** A folder's recipe check, and the recipe file's stamp (path, size, times; null: none there): changed → check again. */
+export type FolderRecipes = ((ref: string, folder: FolderRecipeAsk) => Promise<FolderRecipeCheck>) & { stamp?: (ref: string) => string | null };
+
+/** The stamp of the file a recipe reference reads (a saved name's file in the store, or the file given). */
+export function recipeStamp(ref: string, stateDir: string): string | null {
+  return statKey(isFile(ref) ? resolve(ref) : join(stateDir, RECIPES_DIR_NAME, recipeFileName(ref)));
+}
 
 /**
  * A saved folder's workflow, parameters and first deliverable's format, naming… taken from its recipe as saved now

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { inGroup, statesOf } from '../../../shared/engine/item-states';
-import { ITEM_STATES, type ItemState } from '../../../shared/engine/model';
+import { ITEM_STATES, type BatchSpec, type ItemState } from '../../../shared/engine/model';
 import type { Engine } from '../engine';
 import { journalDoneLedger } from '../journal/done-ledger';
 import type { Journal } from '../journal/journal';
@@ -25,7 +25,14 @@ interface BatchFacts {
   hotFolderId: string | null;
   workflowId: string;
   parametersHash: string;
+  /** A batch of mappings (a recipe's fixed images): the field that holds the folder's photo. */
+  photoField: string | null;
 }
+
+/** The folder's photo of an item: in its field when the item is a mapping with fixed images, else its one source. */
+const photoOf = (sources: Record<string, string>, photoField: string | null): string =>
+  (photoField ? sources[photoField] : undefined) ?? Object.values(sources)[0] ?? '';
+const photoFieldOf = (spec: BatchSpec): string | null => (spec.inputs.mappings.length > 0 ? spec.inputs.imageField ?? null : null);
 
 /** Hot folders read and write the one done ledger every way in shares (see journal/done-ledger.ts). */
 export function journalLedger(journal: Journal): HotFolderLedger {
@@ -76,6 +83,7 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
       hotFolderId: batch.spec.source.kind === 'hotFolder' ? batch.spec.source.hotFolderId ?? null : null,
       workflowId: batch.spec.workflowId,
       parametersHash: parametersHash(batch.spec.parameters),
+      photoField: photoFieldOf(batch.spec),
     };
     batchFacts.set(batchId, facts);
     return facts;
@@ -88,7 +96,7 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
     if (!facts?.hotFolderId || !item) return;
     const outcome: HotFolderItemOutcome = {
       batchId: record.batchId,
-      sourcePath: Object.values(item.sources)[0] ?? '',
+      sourcePath: photoOf(item.sources, facts.photoField),
       state: record.state as HotFolderItemOutcome['state'],
       outputs: record.outputs,
       reason: record.reason,
@@ -119,13 +127,14 @@ export function engineHotFolderPort(engine: Engine, journal: Journal, client: Pi
     async submit(spec, options) {
       const summary = await engine.createBatch(spec, options);
       // Items the engine settled at creation (duplicates, unreadable files) arrive through the outbox like the rest.
-      const { items } = journal.listItems({ batchId: summary.id, limit: spec.inputs.paths.length + 10 });
+      const sent = spec.inputs.mappings.length > 0 ? spec.inputs.mappings.map((m) => photoOf(m, spec.inputs.imageField ?? null)) : spec.inputs.paths;
+      const { items } = journal.listItems({ batchId: summary.id, limit: sent.length + 10 });
       const seen = new Set<string>();
       for (const item of items) {
         for (const source of Object.values(item.sources)) seen.add(source);
         if (item.contentHash && spec.source.hotFolderId) indexItem(spec.source.hotFolderId, item.contentHash, item.id);
       }
-      for (const path of spec.inputs.paths.filter((p) => !seen.has(p))) {
+      for (const path of sent.filter((p) => !seen.has(p))) {
         for (const listener of listeners) {
           await listener({
             batchId: summary.id, sourcePath: path, state: 'skipped', outputs: [], reason: 'not accepted by the engine',
@@ -195,7 +204,7 @@ export function reconcileLedger(journal: Journal, logger?: Logger): number {
       if (journal.ledgerHas(key)) continue;
       journal.ledgerRecord({
         key, contentHash: item.contentHash, workflowId: batch.spec.workflowId, parametersHash: ph,
-        sourcePath: Object.values(item.sources)[0] ?? '', outcome: item.state as LedgerOutcome, outputs: item.outputs,
+        sourcePath: photoOf(item.sources, photoFieldOf(batch.spec)), outcome: item.state as LedgerOutcome, outputs: item.outputs,
         executionId: item.executionId, itemId: item.id, hotFolderId: batch.spec.source.hotFolderId ?? null,
       });
       recorded++;

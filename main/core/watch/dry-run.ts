@@ -52,7 +52,8 @@ export async function dryRunFolder(
     const classification = await deps.inspector.classify(path);
     if (!classification.supported) return void verdicts.set(path, { kind: 'unsupported', reason: classification.reason });
     if (runtime.pipeline.baseline.has(fingerprintOf(info))) return void verdicts.set(path, { kind: 'done' });
-    const contentHash = runtime.pipeline.hashes.get(hashCacheKey(info)) ?? await deps.hashLimit(() => deps.inspector.contentHash(path));
+    const photoHash = runtime.pipeline.hashes.get(hashCacheKey(info)) ?? await deps.hashLimit(() => deps.inspector.contentHash(path));
+    const contentHash = await runtime.pipeline.unitHashOf(photoHash);
     const done = (await runtime.pipeline.doneOutcome(contentHash)) !== null
       || (await deps.engine.isInFlight?.(contentHash, config.id)) === true;
     verdicts.set(path, { kind: done ? 'done' : 'process' });

@@ -17,6 +17,7 @@ import type { Ledger } from '../studio/ledger';
 import { realPathInside } from './link-guard';
 import type { FolderRecipeCheck, FolderRecipes } from '../recipes/recipe-plan';
 import type { WorkflowParameters } from '../../../shared/service/model';
+import { unitHash } from './folder-unit';
 
 /**
  * Where a candidate file came from. `event`/`scan`: process it if it is new. `review`: existing file under the
@@ -113,6 +114,15 @@ export class FilePipeline {
     return next;
   }
 
+  /**
+   * What is paid for a photo: its content, or — when the folder's recipe has fixed images — the photo with those
+   * images (folder-unit.ts), the engine's hash of the mapping it is sent as. The ledger, claims and in-flight checks
+   * all key on this.
+   */
+  async unitHashOf(photoHash: string): Promise<string> {
+    return unitHash(photoHash, await this.submitter.fixedImages());
+  }
+
   /** The ledger verdict for a content hash under the current settings or any earlier ones since the last reprocess. */
   async doneOutcome(contentHash: string): Promise<LedgerOutcome | null> {
     const settings = [
@@ -166,6 +176,8 @@ export class FilePipeline {
     }
     // Closed while it read the file (the rest reads the journal, which the host may be closing): stop here.
     if (!folder.armed) return;
+    const photoHash = contentHash;
+    contentHash = await this.unitHashOf(photoHash);
     const key = this.keyFor(contentHash);
     if (this.shared.inFlightKeys.has(key)) return;
     this.shared.inFlightKeys.set(key, path);
@@ -188,6 +200,7 @@ export class FilePipeline {
       const candidate: Candidate = {
         path, key, contentHash, fingerprint, batchId: null,
         workflowId: folder.config.workflowId, parametersHash: this.parametersHash, payAgain: origin === 'reprocess',
+        ...(photoHash !== contentHash ? { photoHash } : {}),
       };
       this.inFlight.set(path, candidate);
       this.submitter.enqueue(candidate);

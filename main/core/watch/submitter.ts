@@ -1,16 +1,16 @@
 import { finishedWithin } from '../finished-within';
-import { join } from 'node:path';
 import { BACKOFF, backoffDelay, startingAt } from '../service/retry';
-import { BatchSpecSchema, type BatchSpec } from '../../../shared/engine/model';
 import { unitsWithin } from '../../../shared/engine/money';
-import { safeRelDir } from '../../../shared/naming';
 import type { HotFolderActivity, HotFolderConfig, HotFolderStatus } from '../../../shared/hotfolders/model';
 import type { HotFolderEngine } from './ports';
 import { folderBatches, ScanBatches } from './batches';
-import type { FolderRecipe, FolderRecipeCheck, FolderRecipes } from '../recipes/recipe-plan';
+import type { FolderFixedImages, FolderRecipe, FolderRecipeCheck, FolderRecipes } from '../recipes/recipe-plan';
 import type { WorkflowParameters } from '../../../shared/service/model';
 import { parametersHash } from '../journal/ledger-key';
 import { previousSettingsAfterSave } from './previous-settings';
+import { folderBatchSpec, unitHash } from './folder-unit';
+
+export { folderBatchSpec };
 
 const WAITING = 'could not submit; retrying in';
 /** The batching window for a photo that arrives alone (after `coalesceMs` without any). */
@@ -27,6 +27,8 @@ export interface Candidate {
   parametersHash: string;
   /** The user asked to process it again (reprocess): it may pay again for a photo already paid for. */
   payAgain?: boolean;
+  /** The photo's own content hash when `contentHash` is that of the photo with the recipe's fixed images. */
+  photoHash?: string;
 }
 
 export interface SubmitterDeps {
@@ -46,36 +48,6 @@ export interface SubmitterFolder {
   config: HotFolderConfig;
   status: HotFolderStatus;
   activity(kind: HotFolderActivity['kind'], path: string, message: string): void;
-}
-
-/** The batch a folder sends for files of one sub-folder (`rel`, '/'-separated, '' for the folder itself): results mirror the folder's layout. */
-export function folderBatchSpec(config: HotFolderConfig, paths: string[], rel: string, payAgain: string[] = [], recipe?: FolderRecipe): BatchSpec {
-  return BatchSpecSchema.parse({
-    workflowId: config.workflowId,
-    parameters: config.parameters,
-    inputs: { paths, recursive: false, imageField: config.imageField, rawPairs: config.rawPairs, ...(payAgain.length > 0 ? { payAgain } : {}) },
-    output: {
-      // A recipe's first deliverable: its folder, size and watermark (the folder's own fields below are its format,
-      // naming… as the folder was saved from it, or as `watch --recipe --format …` replaced them).
-      ...(recipe ? recipe.output : {}),
-      outputFolder: rel ? join(config.outputFolder, ...safeRelDir(rel).split('/')) : config.outputFolder,
-      ...(config.namingTemplate ? { namingTemplate: config.namingTemplate } : {}),
-      collisionPolicy: config.collisionPolicy,
-      metadata: config.metadataPolicy,
-      format: config.outputFormat,
-      quality: config.jpegQuality,
-      colour: config.colourPolicy,
-      sidecar: config.sidecar,
-    },
-    budget: null,
-    // The folder already asked the done ledger (and honours its own reprocess): the engine runs what it sends.
-    rerun: true,
-    source: { kind: 'hotFolder', hotFolderId: config.id },
-    ...(config.job ? { job: config.job } : {}),
-    ...(config.client ? { client: config.client } : {}),
-    ...(config.priority ? { priority: config.priority } : {}),
-    ...(recipe ? { deliverables: recipe.deliverables, recipe: recipe.recipe } : {}),
-  });
 }
 
 /**
@@ -177,10 +149,12 @@ export class BatchSubmitter {
     if (batch.length > 0) await this.submitCandidates(batch);
   }
 
-  private async submitCandidates(candidates: Candidate[]): Promise<void> {
-    const recipe = await this.folderRecipe(candidates);
+  private async submitCandidates(incoming: Candidate[]): Promise<void> {
+    const recipe = await this.folderRecipe(incoming);
     if (recipe === false) return;
     if (recipe) this.takeRecipeParameters(recipe.parameters);
+    const candidates = recipe ? this.sameFixedImages(incoming, recipe.fixed) : incoming;
+    if (candidates.length === 0) return;
     const config = this.folder.config;
     const batch = await this.applyBudget(candidates);
     for (const { rel, items } of folderBatches(batch, (c) => c.path, config.path, this.deps.maxBatchSize)) {
@@ -236,13 +210,40 @@ export class BatchSubmitter {
     this.folder.config = { ...config, parameters, previousSettings: previousSettingsAfterSave(config, { workflowId: config.workflowId, parameters }) };
   }
 
+  /** Candidates looked at under other fixed images (the recipe saved meanwhile) are looked at again, not sent. */
+  private sameFixedImages(candidates: Candidate[], fixed: FolderFixedImages | undefined): Candidate[] {
+    const stale = candidates.filter((c) => unitHash(c.photoHash ?? c.contentHash, fixed) !== c.contentHash);
+    for (const c of stale) {
+      this.release(c);
+      this.reconsider(c.path);
+    }
+    return candidates.filter((c) => !stale.includes(c));
+  }
+
+  /** The fixed images of the recipe as last checked (null: none, or it cannot be sent now), and its file's stamp then. */
+  private lastFixed: { fixed: FolderFixedImages | null; stamp: string | null } | undefined;
+
+  /**
+   * The fixed images each photo goes with: its ledger key covers them (folder-unit.ts). Checked again when the recipe
+   * file changed since the last check (saved with another reference), else the last check's.
+   */
+  async fixedImages(): Promise<FolderFixedImages | null> {
+    const { recipe } = this.folder.config;
+    if (!recipe) return null;
+    if (this.lastFixed === undefined || this.lastFixed.stamp !== (this.deps.recipes?.stamp?.(recipe) ?? null)) await this.checkRecipe();
+    return this.lastFixed?.fixed ?? null;
+  }
+
   /** The folder's recipe checked now (null: it runs none): arming says at once what would stop its batches. */
   async checkRecipe(): Promise<FolderRecipeCheck | null> {
-    const { id, recipe, workflowId, recipeAcceptedCost } = this.folder.config;
+    const { id, recipe, workflowId, recipeAcceptedCost, imageField } = this.folder.config;
     if (!recipe) return null;
-    return this.deps.recipes
-      ? this.deps.recipes(recipe, { workflowId, recipeAcceptedCost, overrides: this.deps.recipeOverrides?.(id) ?? {} })
+    const stamp = this.deps.recipes?.stamp?.(recipe) ?? null;
+    const check: FolderRecipeCheck = this.deps.recipes
+      ? await this.deps.recipes(recipe, { workflowId, imageField, recipeAcceptedCost, overrides: this.deps.recipeOverrides?.(id) ?? {} })
       : { ok: false, reason: `recipe '${recipe}': recipes cannot be read here; nothing is sent` };
+    this.lastFixed = { fixed: check.ok ? check.value.fixed ?? null : null, stamp };
+    return check;
   }
 
   /**

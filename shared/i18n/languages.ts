@@ -37,10 +37,15 @@ export function intlLocaleOf(language: Language): string {
   return language === PSEUDO_LANGUAGE ? 'en' : language;
 }
 
-/** A shipped language for one OS/browser locale tag (`de-AT` → de, `zh-Hans-CN` → zh-CN), or null. */
-export function matchLanguage(tag: string): ShippedLanguage | null {
+/**
+ * A shipped language for one OS/browser locale tag (`de-AT` → de, `zh-Hans-CN` → zh-CN), or null. `en-XA`, the
+ * pseudo-locale tag Android and Chromium (`--lang=en-XA`) use, selects the pseudo-locale: that is how the layout tests
+ * ask for it.
+ */
+export function matchLanguage(tag: string): Language | null {
   const lower = tag.trim().replace(/_/g, '-').toLowerCase();
   if (!lower) return null;
+  if (lower === PSEUDO_LANGUAGE.toLowerCase()) return PSEUDO_LANGUAGE;
   const [base] = lower.split('-');
   if (base === 'zh') {
     // Simplified script or a Simplified region; a bare `zh` is Simplified by CLDR's likely subtags.

@@ -106,5 +106,6 @@ describe('message catalogs', () => {
     expect(resolveLanguage('system', ['pt-BR'])).toBe('en');
     expect(resolveLanguage('es', ['de-DE'])).toBe('es');
     expect(resolveLanguage(undefined, ['ja'])).toBe('ja');
+    expect(resolveLanguage('system', ['en-XA'])).toBe('en-XA');
   });
 });

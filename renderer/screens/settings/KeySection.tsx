@@ -37,7 +37,8 @@ export function KeySection() {
               : <span className="muted">{t('key.none')}</span>}
           </p>
           <p className="muted">{t('key.for')} <span className="mono">{keyStatus.serviceUrl}</span></p>
-          <p className="muted">{keyStatus.message}</p>
+          {/* Main's own sentence about the key (English, as the CLI prints it). */}
+          <p className="muted" data-from="main">{keyStatus.message}</p>
           {!keyStatus.keychainAvailable && <p className="callout callout-warning">{t('key.noKeychain')}</p>}
         </div>
       )}

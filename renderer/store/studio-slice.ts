@@ -1,4 +1,5 @@
 import { BridgeError, asUiError, unwrap, type UiError } from '../lib/errors';
+import { tr } from '../i18n';
 import type { SliceCreator, StudioPasswordOutcome, StudioSlice } from './state';
 
 /**
@@ -54,9 +55,9 @@ export const createStudioSlice: SliceCreator<StudioSlice> = (set, _get, bridge) 
       try {
         const saved = await unwrap(bridge.studio.savePassword({ url, password }));
         const note = saved.shadowedBy === 'PGPASSWORD'
-          ? ' PGPASSWORD is set where Batchroom runs, and it is used first.'
-          : saved.shadowedBy === 'pgpass' ? ' A matching line in ~/.pgpass is used first.' : '';
-        return { ok: true, message: `Password saved in the system keychain for ${saved.ledger}.${note}` };
+          ? ` ${tr('hotfolders', 'store.pgpasswordFirst')}`
+          : saved.shadowedBy === 'pgpass' ? ` ${tr('hotfolders', 'store.pgpassFirst')}` : '';
+        return { ok: true, message: `${tr('hotfolders', 'store.passwordSaved', { ledger: saved.ledger })}${note}` };
       } catch (error) {
         return failure(error);
       }
@@ -65,7 +66,7 @@ export const createStudioSlice: SliceCreator<StudioSlice> = (set, _get, bridge) 
     async forgetStudioPassword(url) {
       try {
         const { ledger, removed } = await unwrap(bridge.studio.forgetPassword({ url }));
-        return { ok: true, message: removed ? `Password for ${ledger} removed from the keychain.` : `No password was saved for ${ledger}.` };
+        return { ok: true, message: removed ? tr('hotfolders', 'store.passwordRemoved', { ledger }) : tr('hotfolders', 'store.noPassword', { ledger }) };
       } catch (error) {
         return failure(error);
       }

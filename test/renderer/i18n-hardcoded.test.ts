@@ -12,7 +12,6 @@ const SOURCES = Object.fromEntries(Object.entries(
  * empty, every user-visible text in renderer/ comes from a catalog.
  */
 const PENDING = [
-  'renderer/screens/hotfolders',
   'renderer/screens/recipes',
   'renderer/store',
   'renderer/bridge',

@@ -10,18 +10,23 @@ import { FolderPickButton } from '../../components/FolderPickButton';
 import { JobClientFields } from '../../components/JobClientFields';
 import { PriorityField } from './PriorityField';
 import { formFromParameters, toParameters, validateForm } from '../../lib/form-model';
-import { baseName, formatCredits } from '../../lib/format';
+import { baseName } from '../../lib/format';
+import { catalogLabels } from '../../i18n/labels';
+import { useFormat, useT } from '../../i18n';
 import { selectCurrentDetail } from '../../store/catalog-slice';
 import { useActions, useApp } from '../../store/context';
 import { OutputOverrides, SwitchChips, TextFieldInput } from '../workflows/FormFields';
 import { COLLISION_LABELS } from '../workflows/PhotosPanel';
 import { FORMAT_LABELS, METADATA_LABELS, RAW_PAIR_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
 
-const EXISTING_LABELS: Record<ExistingFilesPolicy, string> = {
-  'dry-run': 'Show me first (dry run), then I decide',
-  process: 'Process them too',
-  skip: 'Leave them; only new files',
-};
+const EXISTING_LABELS = catalogLabels('hotfolders', {
+  'dry-run': 'Existing.dryRun',
+  process: 'Existing.process',
+  skip: 'Existing.skip',
+});
+
+/** The namer's tokens, the same in every language. */
+const DEFAULT_NAMING = '{name}_{workflow}{ext}';
 
 const newId = () => (globalThis.crypto?.randomUUID?.() ?? `hf-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
 
@@ -67,6 +72,8 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
   const detail = useApp(selectCurrentDetail);
   const form = useApp((s) => s.form);
   const { saveHotFolder, selectWorkflow, replaceForm, revealFormErrors, borrowForm, noteJobClient, loadRecipes } = useActions();
+  const t = useT('hotfolders');
+  const format = useFormat();
   const recipes = useApp((s) => s.recipes);
   const recipesLoaded = useApp((s) => s.recipesLoaded);
   // The editor uses the store's one generated form; the batch form being built on Workflows is restored on close.
@@ -132,18 +139,18 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
 
   return (
     <Dialog
-      title={config ? 'Edit hot folder' : 'New hot folder'}
+      title={config ? t('Editor.editTitle') : t('Editor.newTitle')}
       onClose={onClose}
       wide
       footer={
         <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn" onClick={onClose}>{t('cancel')}</button>
           {draft.enabled ? (
-            <button type="button" className="btn btn-primary" onClick={() => void save()}>Save hot folder</button>
+            <button type="button" className="btn btn-primary" onClick={() => void save()}>{t('Editor.save')}</button>
           ) : (
             <>
-              <button type="button" className="btn" onClick={() => void save()} title="Saved Off: turn on “Watch” on its card later">Save hot folder</button>
-              <button type="button" className="btn btn-primary" onClick={() => void save(true)}>Save and arm</button>
+              <button type="button" className="btn" onClick={() => void save()} title={t('Editor.saveOffHint')}>{t('Editor.save')}</button>
+              <button type="button" className="btn btn-primary" onClick={() => void save(true)}>{t('Editor.saveAndArm')}</button>
             </>
           )}
         </>
@@ -151,33 +158,30 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
     >
       {errors.form && <p className="callout callout-danger" role="alert">{errors.form}</p>}
       <div className="field">
-        <label htmlFor={ids.path} className="field-label">Folder to watch</label>
+        <label htmlFor={ids.path} className="field-label">{t('Editor.folder')}</label>
         <div className="path-input">
-          <input id={ids.path} className="input input-mono" value={draft.path} placeholder="/Users/me/Pictures/Incoming" onChange={(e) => set({ path: e.target.value })} aria-invalid={errors.path ? true : undefined} />
-          <FolderPickButton title="Choose the folder to watch" onPick={(path) => set({ path })} />
+          <input id={ids.path} className="input input-mono" value={draft.path} placeholder={t('Editor.folderPlaceholder')} onChange={(e) => set({ path: e.target.value })} aria-invalid={errors.path ? true : undefined} />
+          <FolderPickButton title={t('Editor.chooseFolder')} onPick={(path) => set({ path })} />
         </div>
         {errors.path && <p className="field-error" role="alert">{errors.path}</p>}
-        <label className="inline-check"><input type="checkbox" checked={draft.recursive} onChange={(e) => set({ recursive: e.target.checked })} /> Watch subfolders too</label>
+        <label className="inline-check"><input type="checkbox" checked={draft.recursive} onChange={(e) => set({ recursive: e.target.checked })} /> {t('Editor.recursive')}</label>
       </div>
       <div className="field">
-        <label htmlFor={ids.recipe} className="field-label">Recipe</label>
+        <label htmlFor={ids.recipe} className="field-label">{t('Editor.recipe')}</label>
         <select id={ids.recipe} className="input" value={draft.recipe} onChange={(e) => pickRecipe(e.target.value)}>
-          <option value="">None: the settings below</option>
-          {draft.recipe && !recipe && recipesLoaded && <option value={draft.recipe}>{draft.recipe} (not found)</option>}
-          {recipes.map((r) => <option key={r.name} value={r.name}>{r.name} ({r.workflowId}, {r.deliverables.length === 1 ? '1 file' : `${r.deliverables.length} files`} per photo)</option>)}
+          <option value="">{t('Editor.noRecipe')}</option>
+          {draft.recipe && !recipe && recipesLoaded && <option value={draft.recipe}>{t('Editor.recipeNotFound', { name: draft.recipe })}</option>}
+          {recipes.map((r) => <option key={r.name} value={r.name}>{t('Editor.recipeOption', { name: r.name, workflow: r.workflowId, count: r.deliverables.length })}</option>)}
         </select>
         {draft.recipe && (
-          <p className="field-hint">
-            Every photo is sent as the recipe says — its workflow, settings, all its deliverables and its budget per photo, as saved when each
-            batch leaves. If the recipe is deleted, no longer fits its workflow or its price changes, the folder sends nothing and says why.
-          </p>
+          <p className="field-hint">{t('Editor.recipeHint')}</p>
         )}
       </div>
       <div className="field">
-        <label htmlFor={ids.workflow} className="field-label">Workflow</label>
+        <label htmlFor={ids.workflow} className="field-label">{t('Editor.workflow')}</label>
         <select id={ids.workflow} className="input" value={draft.workflowId} disabled={recipe !== null} onChange={(e) => set({ workflowId: e.target.value })} aria-invalid={errors.workflowId ? true : undefined}>
-          <option value="">Choose a workflow…</option>
-          {workflows.map((w) => <option key={w.id} value={w.id}>{w.name} ({formatCredits(w.creditCost)})</option>)}
+          <option value="">{t('Editor.chooseWorkflow')}</option>
+          {workflows.map((w) => <option key={w.id} value={w.id}>{w.name} ({format.credits(w.creditCost)})</option>)}
         </select>
         {errors.workflowId && <p className="field-error" role="alert">{errors.workflowId}</p>}
       </div>
@@ -189,56 +193,56 @@ export function HotFolderEditor({ config, initialPath, onClose }: { config: HotF
         </div>
       )}
       <div className="field">
-        <label htmlFor={ids.out} className="field-label">Save results to</label>
+        <label htmlFor={ids.out} className="field-label">{t('Editor.output')}</label>
         <div className="path-input">
           <input id={ids.out} className="input input-mono" value={draft.outputFolder} onChange={(e) => set({ outputFolder: e.target.value })} aria-invalid={errors.outputFolder ? true : undefined} />
-          <FolderPickButton title="Choose where results are saved" onPick={(outputFolder) => set({ outputFolder })} />
+          <FolderPickButton title={t('Editor.chooseOutput')} onPick={(outputFolder) => set({ outputFolder })} />
         </div>
         {errors.outputFolder && <p className="field-error" role="alert">{errors.outputFolder}</p>}
       </div>
       <div className="field-pair">
         <div className="field">
-          <label htmlFor={ids.naming} className="field-label">File names</label>
-          <input id={ids.naming} className="input input-mono" value={draft.namingTemplate} placeholder={settings?.namingTemplate ?? '{name}_{workflow}{ext}'} onChange={(e) => set({ namingTemplate: e.target.value })} />
+          <label htmlFor={ids.naming} className="field-label">{t('Editor.fileNames')}</label>
+          <input id={ids.naming} className="input input-mono" value={draft.namingTemplate} placeholder={settings?.namingTemplate ?? DEFAULT_NAMING} onChange={(e) => set({ namingTemplate: e.target.value })} />
         </div>
         <SelectField
-          label="If a file exists" id={ids.collision} value={draft.collisionPolicy} options={COLLISION_POLICIES} labels={COLLISION_LABELS}
+          label={t('Editor.ifExists')} id={ids.collision} value={draft.collisionPolicy} options={COLLISION_POLICIES} labels={COLLISION_LABELS}
           onChange={(v) => set({ collisionPolicy: v })}
         />
       </div>
       <JobClientFields value={draft} onChange={set} />
       <PriorityField value={draft.priority} onChange={(priority) => set({ priority })} />
       <SelectField
-        label="File format" id={ids.format} value={draft.outputFormat} options={OUTPUT_FORMATS} labels={FORMAT_LABELS}
+        label={t('Editor.fileFormat')} id={ids.format} value={draft.outputFormat} options={OUTPUT_FORMATS} labels={FORMAT_LABELS}
         onChange={(v) => set({ outputFormat: v })}
       />
       <SelectField
-        label="RAW+JPEG pairs" id={ids.rawPairs} value={draft.rawPairs} options={RAW_PAIR_MODES} labels={RAW_PAIR_LABELS}
+        label={t('Editor.rawPairs')} id={ids.rawPairs} value={draft.rawPairs} options={RAW_PAIR_MODES} labels={RAW_PAIR_LABELS}
         onChange={(v) => set({ rawPairs: v })}
       />
       <SelectField
-        label="Photo metadata" id={ids.metadata} value={draft.metadataPolicy} options={METADATA_POLICIES} labels={METADATA_LABELS}
+        label={t('Editor.metadata')} id={ids.metadata} value={draft.metadataPolicy} options={METADATA_POLICIES} labels={METADATA_LABELS}
         onChange={(v) => set({ metadataPolicy: v })}
       />
       <SelectField
-        label="Sidecar next to each result" id={ids.sidecar} value={draft.sidecar} options={SIDECAR_KINDS} labels={SIDECAR_LABELS}
+        label={t('Editor.sidecar')} id={ids.sidecar} value={draft.sidecar} options={SIDECAR_KINDS} labels={SIDECAR_LABELS}
         onChange={(v) => set({ sidecar: v })}
       />
       <div className="field">
-        <label htmlFor={ids.existing} className="field-label">Photos already in the folder</label>
+        <label htmlFor={ids.existing} className="field-label">{t('Editor.existing')}</label>
         <select id={ids.existing} className="input" value={draft.existingFiles} onChange={(e) => set({ existingFiles: e.target.value as ExistingFilesPolicy })}>
           {(Object.keys(EXISTING_LABELS) as ExistingFilesPolicy[]).map((p) => <option key={p} value={p}>{EXISTING_LABELS[p]}</option>)}
         </select>
       </div>
-      <label className="inline-check"><input type="checkbox" checked={draft.moveOriginals} onChange={(e) => set({ moveOriginals: e.target.checked })} /> Move originals into Done and Failed subfolders</label>
+      <label className="inline-check"><input type="checkbox" checked={draft.moveOriginals} onChange={(e) => set({ moveOriginals: e.target.checked })} /> {t('Editor.moveOriginals')}</label>
       {settings?.studioLedgerUrl && (
         <div className="field">
-          <label htmlFor={ids.studio} className="field-label">Studio folder name</label>
-          <input id={ids.studio} className="input input-mono" value={draft.studioFolder} placeholder={baseName(draft.path) || 'the folder’s own name'} onChange={(e) => set({ studioFolder: e.target.value })} />
-          <p className="field-hint">The same name on every machine that watches this folder through the shared studio ledger, wherever each one mounts it.</p>
+          <label htmlFor={ids.studio} className="field-label">{t('Editor.studioName')}</label>
+          <input id={ids.studio} className="input input-mono" value={draft.studioFolder} placeholder={baseName(draft.path) || t('Editor.studioNamePlaceholder')} onChange={(e) => set({ studioFolder: e.target.value })} />
+          <p className="field-hint">{t('Editor.studioNameHint')}</p>
         </div>
       )}
-      <label className="inline-check"><input type="checkbox" checked={draft.polling} onChange={(e) => set({ polling: e.target.checked })} /> Network drive (check by polling)</label>
+      <label className="inline-check"><input type="checkbox" checked={draft.polling} onChange={(e) => set({ polling: e.target.checked })} /> {t('Editor.polling')}</label>
     </Dialog>
   );
 }

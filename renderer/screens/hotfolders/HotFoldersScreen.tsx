@@ -8,6 +8,14 @@ import { useActions, useApp } from '../../store/context';
 import { HotFolderCard } from './HotFolderCard';
 import { HotFolderEditor } from './HotFolderEditor';
 import { StudioPanel } from './StudioPanel';
+import { useFormat, useT } from '../../i18n';
+import { catalogLabels } from '../../i18n/labels';
+
+/** What happened to a photo, as the activity list's badge says it (the kind itself is a code word). */
+const ACTIVITY_KINDS = catalogLabels('hotfolders', {
+  detected: 'Activity.detected', queued: 'Activity.queued', saved: 'Activity.saved', failed: 'Activity.failed', skipped: 'Activity.skipped',
+  moved: 'Activity.moved', unavailable: 'Activity.unavailable', recovered: 'Activity.recovered',
+});
 
 type Editing = { config: HotFolderConfig | null; initialPath?: string } | null;
 
@@ -20,6 +28,9 @@ export function HotFoldersScreen() {
   const studio = useApp((s) => Boolean(s.settings?.studioLedgerUrl));
   const { setPendingFolderPath, loadHotFolders } = useActions();
   const [editing, setEditing] = useState<Editing>(null);
+  const t = useT('hotfolders');
+  const common = useT('common');
+  const format = useFormat();
   const shown: Editing = editing ?? (pendingPath ? { config: null, initialPath: pendingPath } : null);
   const close = () => {
     setEditing(null);
@@ -30,16 +41,15 @@ export function HotFoldersScreen() {
     <div className="hot-screen">
       <div className="screen-head">
         <div>
-          <ScreenTitle>Hot folders</ScreenTitle>
-          <p className="muted">Photos saved into a watched folder are processed once each, automatically.</p>
+          <ScreenTitle>{common('view.hotFolders')}</ScreenTitle>
+          <p className="muted">{t('Screen.intro')}</p>
         </div>
-        <button type="button" className="btn btn-primary" onClick={() => setEditing({ config: null })}>Add hot folder</button>
+        <button type="button" className="btn btn-primary" onClick={() => setEditing({ config: null })}>{t('Screen.add')}</button>
       </div>
       {loadError && <ErrorMessage error={loadError} onRetry={() => void loadHotFolders()} />}
       {loaded && !loadError && folders.length === 0 && (
-        <EmptyState title="No hot folders yet" icon="⌂" action={<button type="button" className="btn btn-primary" onClick={() => setEditing({ config: null })}>Add hot folder</button>}>
-          Add a folder (or drop one on this window), choose a workflow, and every new photo saved into it is edited
-          and saved to your output folder.
+        <EmptyState title={t('Screen.emptyTitle')} icon="⌂" action={<button type="button" className="btn btn-primary" onClick={() => setEditing({ config: null })}>{t('Screen.add')}</button>}>
+          {t('Screen.emptyBody')}
         </EmptyState>
       )}
       <div className="hot-grid">
@@ -47,16 +57,16 @@ export function HotFoldersScreen() {
       </div>
       {studio && <StudioPanel />}
       {folders.length > 0 && (
-        <section className="panel activity" aria-label="Activity">
-          <h2 className="panel-title">Activity</h2>
+        <section className="panel activity" aria-label={t('Screen.activity')}>
+          <h2 className="panel-title">{t('Screen.activity')}</h2>
           {activity.length === 0 ? (
-            <p className="muted">Nothing yet. New photos appear here as they are detected and saved.</p>
+            <p className="muted">{t('Screen.noActivity')}</p>
           ) : (
             <ol className="activity-list" aria-live="polite">
               {activity.slice(0, 50).map((a, i) => (
                 <li key={`${a.at}-${i}`} className={`activity-${a.kind}`}>
-                  <time className="muted">{new Date(a.at).toLocaleTimeString()}</time>
-                  <span className={`badge badge-${a.kind === 'failed' || a.kind === 'unavailable' ? 'danger' : a.kind === 'saved' ? 'ok' : 'neutral'}`}>{a.kind}</span>
+                  <time className="muted">{format.time(a.at)}</time>
+                  <span className={`badge badge-${a.kind === 'failed' || a.kind === 'unavailable' ? 'danger' : a.kind === 'saved' ? 'ok' : 'neutral'}`}>{ACTIVITY_KINDS[a.kind]}</span>
                   <span className="mono">{baseName(a.path)}</span>
                   <span className="muted">{a.message}</span>
                 </li>

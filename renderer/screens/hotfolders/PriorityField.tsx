@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useT } from '../../i18n';
 
 // A hot folder's queue priority (issue 32 #5): its batches are sent before (higher) or after (lower) other batches
 // waiting in the engine. The field keeps what is typed; anything but a whole number in range reaches the draft as
@@ -8,6 +9,7 @@ const MIN = -100;
 const MAX = 100;
 
 export function PriorityField({ value, onChange }: { value: number; onChange: (priority: number) => void }) {
+  const t = useT('hotfolders');
   const id = useId();
   const hintId = useId();
   const [text, setText] = useState(String(value));
@@ -15,7 +17,7 @@ export function PriorityField({ value, onChange }: { value: number; onChange: (p
   const valid = parsed >= MIN && parsed <= MAX;
   return (
     <div className="field">
-      <label htmlFor={id} className="field-label">Queue priority</label>
+      <label htmlFor={id} className="field-label">{t('Priority.label')}</label>
       <input
         id={id}
         className="input"
@@ -34,8 +36,8 @@ export function PriorityField({ value, onChange }: { value: number; onChange: (p
       />
       <p id={hintId} className={valid ? 'field-hint' : 'field-error'} role={valid ? undefined : 'alert'}>
         {valid
-          ? 'Higher is sent before other batches waiting (0 = the usual order). Photos already at the service are never interrupted.'
-          : `A whole number from ${MIN} to ${MAX}.`}
+          ? t('Priority.hint')
+          : t('Priority.problem', { min: MIN, max: MAX })}
       </p>
     </div>
   );

@@ -1,9 +1,7 @@
 import { resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { BatchSpecInput } from '../../shared/engine/model';
-import { hotFolderRecipeRefusal } from '../../shared/recipes/recipe-spec';
 import type { WorkflowDetail } from '../../shared/service/model';
-import { UsageError } from './errors';
 import { credits } from './format';
 import { recipeDriftLine, refuseChangedPrice } from './recipe-drift';
 import { openRecipe, sessionAccount } from './recipe-run';
@@ -24,16 +22,11 @@ export interface RecipeWatch {
 /**
  * `watch DIR --recipe`: the folder's settings from the recipe, checked as `run --recipe` checks them, and the recipe
  * named in the folder's settings so that every batch is made from it as a hot folder's is (all its deliverables, its
- * fingerprint), and stops with the reason if the recipe goes or stops fitting. A hot folder sends each photo alone, so
- * a recipe with fixed images is refused rather than run without them; the per-photo budget and a changed price are
- * held against the workflow's price before the folder is armed.
+ * fingerprint, its fixed images with each photo), and stops with the reason if the recipe goes or stops fitting; the
+ * per-photo budget and a changed price are held against the workflow's price before the folder is armed.
  */
 export async function recipeWatchSpec(session: CliSession, ref: string, given: RunFlags & { yes?: boolean }, path: string): Promise<RecipeWatch> {
   const recipe = await openRecipe(ref, session.options.stateDir);
-  if (hotFolderRecipeRefusal(recipe)) {
-    throw new UsageError(`recipe '${recipe.name}' sends fixed images (${Object.keys(recipe.fixedImages).join(', ')}): a watched folder cannot send them yet (it sends each photo alone).`,
-      'Run it on the folder with `batchroom run --recipe` instead.');
-  }
   const [workflow, { settings }, { buildRunSpec }] = await Promise.all([
     getWorkflowOrUsage(session.call, recipe.workflowId), session.call('settings:get', {}), import('./run-spec'),
   ]);

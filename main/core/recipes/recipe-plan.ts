@@ -56,14 +56,16 @@ export interface FolderFixedImages {
 
 /**
  * The photo's field and the fixed images, or null (none), or why the folder cannot send them: as `run --recipe`, the
- * photo goes in the first image field without a fixed image (or the folder's image field), and a fixed image in a
+ * photo goes in the first required image field without a fixed image, else the first such (or the folder's image
+ * field), and a fixed image in a
  * field before it is refused (a result is named after the first image field: every result would be named after it).
  */
 function fixedImagesOf(recipe: Recipe, workflow: WorkflowDetail, imageField: string | undefined): FolderFixedImages | null | string {
   const entries = Object.entries(recipe.fixedImages);
   if (entries.length === 0) return null;
   const order = workflow.inputSchema.imageFields.map((f) => f.id);
-  const photoField = imageField ?? order.find((id) => !(id in recipe.fixedImages));
+  const free = workflow.inputSchema.imageFields.filter((f) => !(f.id in recipe.fixedImages));
+  const photoField = imageField ?? (free.find((f) => f.required) ?? free[0])?.id;
   if (!photoField || photoField in recipe.fixedImages) return `recipe '${recipe.name}' leaves no image field of ${workflow.id} for the photos`;
   const before = entries.map(([field]) => field).filter((field) => order.indexOf(field) < order.indexOf(photoField));
   if (before.length > 0) return `recipe '${recipe.name}' sends a fixed image in ${before.join(', ')}, before the photos' field ${photoField}: results would be named after it`;

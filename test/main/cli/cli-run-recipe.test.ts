@@ -156,14 +156,31 @@ describe('batchroom watch --recipe', { timeout: 120_000 }, () => {
     expect((await readdir(join(out, 'web'))).sort()).toEqual(['new-000_clientA.webp', 'new-000_clientA.webp.json']);
   });
 
-  it('refuses a recipe with fixed images: a watched folder sends each photo alone', async () => {
+  it('watch --recipe with fixed images sends each photo with them (one execution a photo, the backdrop in its field)', async () => {
     await mkdir(join(dir, 'watch-fixed'));
     const [backdrop] = await writePhotos(join(dir, 'watch-fixed'), 1, { prefix: 'bd' });
     const recipe = { name: 'Product', workflowId: 'product-backdrop', fixedImages: { backdrop: { path: backdrop, sha256: await sha256OfFile(backdrop!) } } };
-    const { shoot, file, cli } = await setUp('watch-fixed', recipe);
-    const run = await cli('watch', shoot, '--recipe', file, '--out', join(dir, 'watch-fixed', 'out'));
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("recipe 'Product' sends fixed images (backdrop): a watched folder cannot send them yet");
-    expect(await readdir(join(dir, 'watch-fixed'))).not.toContain('out');
+    const { file } = await setUp('watch-fixed', recipe);
+    const inbox = join(dir, 'watch-fixed', 'inbox');
+    const out = join(dir, 'watch-fixed', 'out');
+    await mkdir(inbox);
+    const env = cliEnv(join(dir, 'watch-fixed', 'state'), { BATCHROOM_API_KEY: sandbox.apiKey });
+    const before = sandbox.stats().executionsCreated;
+    const watch = startCli(['--service-url', sandbox.url, '--json', 'watch', inbox, '--recipe', file, '--out', out, '--yes'], env);
+    started.push(watch);
+    const saw = (test: (l: Record<string, unknown>) => boolean) => new Promise<void>((resolve, reject) => {
+      watch.onLine((line) => { if (test(JSON.parse(line) as Record<string, unknown>)) resolve(); });
+      void watch.done.then((r) => reject(new Error(`watch ended early: ${r.stdout}\n${r.stderr}`)));
+    });
+    const watching = saw((l) => l.type === 'watching');
+    const savedOne = saw((l) => l.type === 'activity' && l.kind === 'saved');
+    await watching;
+    await writePhotos(inbox, 1, { prefix: 'item' });
+    await savedOne;
+    watch.child.kill('SIGINT');
+    const result = await watch.done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(sandbox.stats().executionsCreated - before).toBe(1);
+    expect((await readdir(out)).filter((n) => !n.startsWith('.'))).toEqual(['item-000_product-backdrop.jpg']);
   });
 });

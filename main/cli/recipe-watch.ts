@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { BatchSpecInput } from '../../shared/engine/model';
 import type { WorkflowDetail } from '../../shared/service/model';
+import { hotFolderRecipeRefusal } from '../../shared/recipes/recipe-spec';
+import { UsageError } from './errors';
 import { credits } from './format';
 import { recipeDriftLine, refuseChangedPrice } from './recipe-drift';
 import { openRecipe, sessionAccount } from './recipe-run';
@@ -27,6 +29,9 @@ export interface RecipeWatch {
  */
 export async function recipeWatchSpec(session: CliSession, ref: string, given: RunFlags & { yes?: boolean }, path: string): Promise<RecipeWatch> {
   const recipe = await openRecipe(ref, session.options.stateDir);
+  // A chain is refused (a folder runs one step); fixed images are sent with each photo (main/core/watch/folder-unit.ts).
+  const chain = recipe.steps.length > 0 ? hotFolderRecipeRefusal(recipe) : null;
+  if (chain) throw new UsageError(`${chain}.`, 'Run it on the folder with `batchroom run --recipe` instead.');
   const [workflow, { settings }, { buildRunSpec }] = await Promise.all([
     getWorkflowOrUsage(session.call, recipe.workflowId), session.call('settings:get', {}), import('./run-spec'),
   ]);

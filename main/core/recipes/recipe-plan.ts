@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { ExtraDeliverable } from '../../../shared/engine/output-options';
 import { describeDrift, recipeDrift } from '../../../shared/recipes/recipe-seen';
-import { recipeSpecParts, recipeWorkflowProblems, type RecipeSpecParts } from '../../../shared/recipes/recipe-spec';
+import { hotFolderRecipeRefusal, recipeSpecParts, recipeWorkflowProblems, type RecipeSpecParts } from '../../../shared/recipes/recipe-spec';
 import { parseRecipe, type Recipe } from '../../../shared/recipes/recipe';
 import type { WorkflowDetail, WorkflowParameters } from '../../../shared/service/model';
 import { checkImportable } from './recipe-files';
@@ -173,6 +173,9 @@ export function createFolderRecipes(deps: FolderRecipeDeps) {
       const code = (error as { code?: unknown }).code;
       return no(code === 'not_found' ? `recipe '${ref}' is gone (deleted or renamed)` : `recipe '${ref}' cannot be read: ${(error as Error).message}`);
     }
+    // A chain is not run from a folder yet (hotFolderRecipeRefusal); fixed images are (folder-unit.ts): only the chain's refusal applies.
+    const refusal = recipe.steps.length > 0 ? hotFolderRecipeRefusal(recipe) : null;
+    if (refusal) return no(refusal);
     if (recipe.workflowId !== folder.workflowId) return no(`recipe '${recipe.name}' is for workflow ${recipe.workflowId}, the folder sends ${folder.workflowId}: choose the recipe again`);
     const images = await imageProblems(recipe);
     if (images.length > 0) return no(`recipe '${recipe.name}': ${images.join('; ')}`);

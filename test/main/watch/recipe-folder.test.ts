@@ -189,4 +189,14 @@ describe('a hot folder that runs a recipe', { timeout: 30_000 }, () => {
     expect(item!.output).toBe(join(out, 'full', 'a_wf-color.jpg'));
     expect(item!.outputs).toEqual([join(out, 'full', 'a_wf-color.jpg'), join(out, 'web', 'a_wf-color.png'), join(out, 'thumbs', 'a_wf-color.webp')]);
   });
+
+  it('a chain recipe is refused with the reason and nothing is sent (fixed images are sent, a chain is not yet)', async () => {
+    const { manager, engine } = start();
+    createRecipeStore(stateDir).save(makeRecipe({ ...recipe(), version: 2, steps: [{ workflowId: 'wf-color', parameters: { texts: { look: 'cool' } } }] }), { replace: true });
+    await manager.save(folderConfig({ path: inbox, outputFolder: out, recipe: 'Client A' }));
+    await drop('a.jpg');
+    await waitFor(() => manager.get('f1').status.reason?.includes("recipe 'Client A' is a chain of 2 steps") === true, 10_000, 'the reason');
+    await sleep(300);
+    expect(engine.submissions).toHaveLength(0);
+  });
 });

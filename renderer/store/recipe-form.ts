@@ -9,6 +9,7 @@ import { validateWorkflowParameters } from '../../shared/service/validate-reques
 import { canonicalJson } from '../../shared/canonical-json';
 import { formFromParameters, toParameters, type FormState } from '../lib/form-model';
 import type { BatchDraft } from './state';
+import { tr } from '../i18n';
 
 // Between the form and a recipe, both ways; pure, so the batch slice and the recipe slice say the same thing.
 
@@ -71,7 +72,7 @@ export function formFromRecipe(detail: WorkflowDetail, recipe: Pick<Recipe, 'par
   const fixedImages: Record<string, string> = {};
   for (const [field, image] of Object.entries(recipe.fixedImages)) {
     if (imageIds.has(field)) fixedImages[field] = image.path;
-    else warnings.push(`fixedImages.${field}: is not an image field of "${detail.name}" any more`);
+    else warnings.push(`fixedImages.${field}: ${tr('recipes', 'store.notImageField', { workflow: detail.name })}`);
   }
   const base = formFromParameters(detail, parameters);
   const batchField = detail.inputSchema.imageFields.find((f) => !fixedImages[f.id])?.id ?? null;
@@ -81,15 +82,15 @@ export function formFromRecipe(detail: WorkflowDetail, recipe: Pick<Recipe, 'par
 /** A changed fingerprint, part by part, in words (shared/recipes/fingerprint.ts recipePaidParts). */
 export function describePaidChanges(tried: RecipePaidParts, now: RecipePaidParts): string[] {
   const changes: string[] = [];
-  if (tried.workflowId !== now.workflowId) changes.push(`the workflow (${tried.workflowId} → ${now.workflowId})`);
-  if (tried.parametersHash !== now.parametersHash) changes.push('the texts, switches or size sent with each photo');
+  if (tried.workflowId !== now.workflowId) changes.push(tr('recipes', 'store.changedWorkflow', { before: tried.workflowId, after: now.workflowId }));
+  if (tried.parametersHash !== now.parametersHash) changes.push(tr('recipes', 'store.changedParameters'));
   for (const field of new Set([...Object.keys(tried.fixedImages), ...Object.keys(now.fixedImages)])) {
     const before = tried.fixedImages[field];
     const after = now.fixedImages[field];
     if (before === after) continue;
-    changes.push(!after ? `the fixed image ${field} (removed)` : !before ? `the fixed image ${field} (added)` : `the fixed image ${field} (another file's content)`);
+    changes.push(tr('recipes', !after ? 'store.imageRemoved' : !before ? 'store.imageAdded' : 'store.imageChanged', { field }));
   }
-  if (tried.account !== now.account) changes.push('the service account paid from');
+  if (tried.account !== now.account) changes.push(tr('recipes', 'store.changedAccount'));
   return changes;
 }
 

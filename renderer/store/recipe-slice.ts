@@ -5,6 +5,7 @@ import type { RecipePaidParts } from '../../shared/recipes/fingerprint';
 import type { WorkflowParameters } from '../../shared/service/model';
 import type { RecipeSlice, TrialRecord } from './recipe-state';
 import type { SliceCreator } from './state';
+import { activeFormat, tr } from '../i18n';
 
 /** Runs a recipes:* call; its failure is answered (a dialog shows it beside its field), never thrown at the UI. */
 async function attempt(fn: () => Promise<unknown>): Promise<UiError | null> {
@@ -46,7 +47,7 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
       const state = get();
       const detail = selectCurrentDetail(state);
       const { form, draft, settings, activeRecipe } = state;
-      if (!detail || !form) return toUiError('bad_request', 'Choose a workflow first.');
+      if (!detail || !form) return toUiError('bad_request', tr('recipes', 'store.chooseWorkflow'));
       // Deliverable 1 is the form's output; the recipe's other deliverables and budget come along when editing it.
       const kept = activeRecipe?.workflowId === detail.id ? activeRecipe : null;
       const deliverables = [firstDeliverable(kept?.deliverables[0], draft, settings), ...(kept?.deliverables.slice(1) ?? [])];
@@ -61,7 +62,7 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
           activeRecipe: { name: recipe.name, workflowId: recipe.workflowId, parameters: recipe.parameters, deliverables: recipe.deliverables, budgetPerPhoto: recipe.budgetPerPhoto, warnings: images.flatMap((i) => (i.message ? [i.message] : [])) },
           draft: { ...s.draft, namingTemplate: null, outputFormat: null, metadataPolicy: null },
         }));
-        get().notify('info', `Saved recipe “${recipe.name}”.`);
+        get().notify('info', tr('recipes', 'store.saved', { name: recipe.name }));
         await reload();
       });
     },
@@ -118,7 +119,8 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
     importRecipe: (text, options = {}) => attempt(async () => {
       const { recipe, images, replaced } = await unwrap(bridge.recipes.import({ text, ...options }));
       const missing = images.filter((i) => i.status !== 'ok').map((i) => i.message).filter(Boolean);
-      get().notify(missing.length ? 'warning' : 'info', `${replaced ? 'Replaced' : 'Imported'} recipe “${recipe.name}”.${missing.length ? ` ${missing.join(' ')}` : ''}`);
+      const done = replaced ? tr('recipes', 'store.replaced', { name: recipe.name }) : tr('recipes', 'store.imported', { name: recipe.name });
+      get().notify(missing.length ? 'warning' : 'info', missing.length ? `${done} ${missing.join(' ')}` : done);
       await reload();
     }),
 
@@ -139,7 +141,7 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
       const { activeRecipe, form } = get();
       if (!activeRecipe || activeRecipe.workflowId !== spec.workflowId || !form) return spec;
       if (activeRecipe.budgetPerPhoto !== null && costPerItem !== null && costPerItem > activeRecipe.budgetPerPhoto) {
-        throw new BridgeError('bad_request', `A photo costs ${costPerItem} credits now, over recipe “${activeRecipe.name}”'s budget of ${activeRecipe.budgetPerPhoto} per photo. Nothing was sent.`);
+        throw new BridgeError('bad_request', tr('recipes', 'store.overBudget', { cost: activeFormat().credits(costPerItem), name: activeRecipe.name, budget: activeFormat().credits(activeRecipe.budgetPerPhoto) }));
       }
       // What is sent: these parameters and these files' contents, from this account. Main hashes and names them.
       const { fingerprint, parts } = await unwrap(bridge.recipes.fingerprint({ workflowId: spec.workflowId, parameters: spec.parameters ?? {}, fixedImages: form.fixedImages }));
@@ -163,21 +165,21 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
       const against = async (label: string, workflowId: string, parameters: WorkflowParameters, fixedImages: Record<string, string>) => {
         const now = await unwrap(bridge.recipes.fingerprint({ workflowId, parameters, fixedImages }));
         if (now.fingerprint === trial.fingerprint) return;
-        changes.push(`${label}: ${trial.parts ? describePaidChanges(trial.parts, now.parts).join(', ') : 'what is sent and paid for is not what was tried'}`);
+        changes.push(`${label}: ${trial.parts ? describePaidChanges(trial.parts, now.parts).join(', ') : tr('recipes', 'store.notWhatWasTried')}`);
       };
       try {
         const { recipe } = await unwrap(bridge.recipes.get({ name: trial.name }));
         const detail = await detailOf(recipe.workflowId);
         // Through the form, as a batch from it would send it: a recipe written in another shape is not a change.
         const { form } = formFromRecipe(detail, recipe);
-        await against(`recipe “${recipe.name}” as saved now`, detail.id, sentParameters(detail, form, recipe), form.fixedImages);
+        await against(tr('recipes', 'store.asSavedNow', { name: recipe.name }), detail.id, sentParameters(detail, form, recipe), form.fixedImages);
       } catch (error) {
-        if (asUiError(error).code !== 'not_found') changes.push(`recipe “${trial.name}” could not be read (${asUiError(error).title})`);
+        if (asUiError(error).code !== 'not_found') changes.push(tr('recipes', 'store.unreadable', { name: trial.name, reason: asUiError(error).title }));
       }
       const { activeRecipe, form } = get();
       const detail = selectCurrentDetail(get());
       if (activeRecipe?.name === trial.name && form && detail) {
-        await against('the form', detail.id, sentParameters(detail, form, activeRecipe), form.fixedImages).catch(() => undefined);
+        await against(tr('recipes', 'store.theForm'), detail.id, sentParameters(detail, form, activeRecipe), form.fixedImages).catch(() => undefined);
       }
       return { name: trial.name, changes };
     },

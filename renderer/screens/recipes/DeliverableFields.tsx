@@ -4,13 +4,18 @@ import { COLOUR_POLICIES, METADATA_POLICIES, OUTPUT_FORMATS, SIDECAR_KINDS } fro
 import type { DeliverableDraft } from '../../../shared/ipc/channels/recipes';
 import { SelectField } from '../../components/SelectField';
 import { COLOUR_LABELS, FORMAT_LABELS, METADATA_LABELS, SIDECAR_LABELS } from '../../lib/metadata-labels';
+import { catalogLabels } from '../../i18n/labels';
+import { useT } from '../../i18n';
 
 const FITS = ['original', 'long-edge', 'contain', 'cover'] as const;
 type Fit = (typeof FITS)[number];
-const FIT_LABELS: Record<Fit, string> = {
-  original: 'As the result came', 'long-edge': 'Long edge', contain: 'Fit inside W×H', cover: 'Fill W×H (crop)',
-};
-const POSITION_LABELS = Object.fromEntries(WATERMARK_POSITIONS.map((p) => [p, p.replace('-', ' ')])) as Record<WatermarkPosition, string>;
+const FIT_LABELS = catalogLabels('recipes', {
+  original: 'Fit.original', 'long-edge': 'Fit.longEdge', contain: 'Fit.contain', cover: 'Fit.cover',
+}) satisfies Record<Fit, string>;
+const POSITION_LABELS = catalogLabels('recipes', {
+  'top-left': 'Position.topLeft', top: 'Position.top', 'top-right': 'Position.topRight', left: 'Position.left', centre: 'Position.centre', right: 'Position.right',
+  'bottom-left': 'Position.bottomLeft', bottom: 'Position.bottom', 'bottom-right': 'Position.bottomRight',
+}) satisfies Record<WatermarkPosition, string>;
 
 /** A number typed in a field: NaN while it is not one yet (main names the field if it is saved like that). */
 const num = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text));
@@ -38,6 +43,7 @@ function TextField({ label, value, onChange, hint }: { label: string; value: str
 
 /** One deliverable's options: folder, file names, format, quality, size, colour, metadata, sidecar, watermark. */
 export function DeliverableFields({ value, onChange }: { value: DeliverableDraft; onChange: (d: DeliverableDraft) => void }) {
+  const t = useT('recipes');
   const set = (patch: Partial<DeliverableDraft>) => onChange({ ...value, ...patch });
   const size = value.size ?? { fit: 'original' };
   const setFit = (fit: Fit) => set({
@@ -47,41 +53,41 @@ export function DeliverableFields({ value, onChange }: { value: DeliverableDraft
   return (
     <>
       <div className="field-pair">
-        <TextField label="Folder" value={value.folder ?? ''} onChange={(folder) => set({ folder })} hint="Inside the output folder; may use {job}, {client}, {capture_date}. Empty: the output folder itself." />
-        <TextField label="File names" value={value.namingTemplate ?? ''} onChange={(namingTemplate) => set({ namingTemplate })} />
+        <TextField label={t('Fields.folder')} value={value.folder ?? ''} onChange={(folder) => set({ folder })} hint={t('Fields.folderHint')} />
+        <TextField label={t('Fields.fileNames')} value={value.namingTemplate ?? ''} onChange={(namingTemplate) => set({ namingTemplate })} />
       </div>
       <div className="field-pair">
-        <SelectField label="File format" value={value.format ?? 'source'} options={OUTPUT_FORMATS} labels={FORMAT_LABELS} onChange={(format) => set({ format })} />
-        <NumberField label="Quality (JPEG, WebP)" value={value.quality} onChange={(quality) => set({ quality })} />
+        <SelectField label={t('Fields.fileFormat')} value={value.format ?? 'source'} options={OUTPUT_FORMATS} labels={FORMAT_LABELS} onChange={(format) => set({ format })} />
+        <NumberField label={t('Fields.quality')} value={value.quality} onChange={(quality) => set({ quality })} />
       </div>
       <div className="field-pair">
-        <SelectField label="Size" value={size.fit} options={FITS} labels={FIT_LABELS} onChange={setFit} />
-        {size.fit === 'long-edge' && <NumberField label="Long edge (px)" value={size.longEdge} onChange={(longEdge) => set({ size: { ...size, longEdge } })} />}
+        <SelectField label={t('Fields.size')} value={size.fit} options={FITS} labels={FIT_LABELS} onChange={setFit} />
+        {size.fit === 'long-edge' && <NumberField label={t('Fields.longEdge')} value={size.longEdge} onChange={(longEdge) => set({ size: { ...size, longEdge } })} />}
         {(size.fit === 'contain' || size.fit === 'cover') && (
           <>
-            <NumberField label="Width (px)" value={size.width} onChange={(width) => set({ size: { ...size, width } })} />
-            <NumberField label="Height (px)" value={size.height} onChange={(height) => set({ size: { ...size, height } })} />
+            <NumberField label={t('Fields.width')} value={size.width} onChange={(width) => set({ size: { ...size, width } })} />
+            <NumberField label={t('Fields.height')} value={size.height} onChange={(height) => set({ size: { ...size, height } })} />
           </>
         )}
       </div>
       <div className="field-pair">
-        <SelectField label="Colour" value={value.colour ?? 'srgb'} options={COLOUR_POLICIES} labels={COLOUR_LABELS} onChange={(colour) => set({ colour })} />
-        <SelectField label="Photo metadata" value={value.metadata ?? 'keep'} options={METADATA_POLICIES} labels={METADATA_LABELS} onChange={(metadata) => set({ metadata })} />
-        <SelectField label="Sidecar" value={value.sidecar ?? 'none'} options={SIDECAR_KINDS} labels={SIDECAR_LABELS} onChange={(sidecar) => set({ sidecar })} />
+        <SelectField label={t('Fields.colour')} value={value.colour ?? 'srgb'} options={COLOUR_POLICIES} labels={COLOUR_LABELS} onChange={(colour) => set({ colour })} />
+        <SelectField label={t('Fields.metadata')} value={value.metadata ?? 'keep'} options={METADATA_POLICIES} labels={METADATA_LABELS} onChange={(metadata) => set({ metadata })} />
+        <SelectField label={t('Fields.sidecar')} value={value.sidecar ?? 'none'} options={SIDECAR_KINDS} labels={SIDECAR_LABELS} onChange={(sidecar) => set({ sidecar })} />
       </div>
       {watermark ? (
         <fieldset className="field">
-          <legend className="field-label">Watermark</legend>
-          <TextField label="Watermark image" value={watermark.path} onChange={(path) => set({ watermark: { ...watermark, path } })} hint="The file's content is recorded when the recipe is saved." />
+          <legend className="field-label">{t('Fields.watermark')}</legend>
+          <TextField label={t('Fields.watermarkImage')} value={watermark.path} onChange={(path) => set({ watermark: { ...watermark, path } })} hint={t('Fields.watermarkHint')} />
           <div className="field-pair">
-            <SelectField label="Position" value={watermark.position ?? 'bottom-right'} options={WATERMARK_POSITIONS} labels={POSITION_LABELS} onChange={(position) => set({ watermark: { ...watermark, position } })} />
-            <NumberField label="Scale (share of the width)" step={0.05} value={watermark.scale} onChange={(scale) => set({ watermark: { ...watermark, scale } })} />
-            <NumberField label="Opacity" step={0.05} value={watermark.opacity} onChange={(opacity) => set({ watermark: { ...watermark, opacity } })} />
+            <SelectField label={t('Fields.position')} value={watermark.position ?? 'bottom-right'} options={WATERMARK_POSITIONS} labels={POSITION_LABELS} onChange={(position) => set({ watermark: { ...watermark, position } })} />
+            <NumberField label={t('Fields.scale')} step={0.05} value={watermark.scale} onChange={(scale) => set({ watermark: { ...watermark, scale } })} />
+            <NumberField label={t('Fields.opacity')} step={0.05} value={watermark.opacity} onChange={(opacity) => set({ watermark: { ...watermark, opacity } })} />
           </div>
-          <button type="button" className="btn" onClick={() => set({ watermark: undefined })}>Remove watermark</button>
+          <button type="button" className="btn" onClick={() => set({ watermark: undefined })}>{t('Fields.removeWatermark')}</button>
         </fieldset>
       ) : (
-        <button type="button" className="btn" onClick={() => set({ watermark: { path: '', position: 'bottom-right', scale: 0.2, opacity: 0.6 } })}>Add watermark</button>
+        <button type="button" className="btn" onClick={() => set({ watermark: { path: '', position: 'bottom-right', scale: 0.2, opacity: 0.6 } })}>{t('Fields.addWatermark')}</button>
       )}
     </>
   );

@@ -2,6 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { recipeNameProblem } from '../../../shared/recipes/recipe';
 import { Dialog } from '../../components/Dialog';
 import type { UiError } from '../../lib/errors';
+import { useT } from '../../i18n';
 
 /**
  * Asks for a recipe name (save as, duplicate, rename): the name's own rules are checked as it is typed, main's
@@ -16,13 +17,14 @@ export function NameDialog({ title, label, initial = '', confirmLabel, onSubmit,
   onClose: () => void;
   children?: ReactNode;
 }) {
+  const t = useT('recipes');
   const id = useId();
   const [name, setName] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const problem = name === '' ? null : recipeNameProblem(name);
   const submit = async () => {
-    if (name.trim() === '' || problem) return setError(problem ?? 'Give the recipe a name.');
+    if (name.trim() === '' || problem) return setError(problem ?? t('NameDialog.empty'));
     setBusy(true);
     const failed = await onSubmit(name);
     setBusy(false);
@@ -36,7 +38,7 @@ export function NameDialog({ title, label, initial = '', confirmLabel, onSubmit,
       onClose={onClose}
       footer={
         <>
-          <button type="button" className="btn" onClick={onClose}>Cancel</button>
+          <button type="button" className="btn" onClick={onClose}>{t('cancel')}</button>
           <button type="submit" form={`${id}-form`} className="btn btn-primary" disabled={busy}>{confirmLabel}</button>
         </>
       }

@@ -4,6 +4,7 @@ import { useActions, useApp } from '../../store/context';
 import { DeliverablesEditor } from './DeliverablesEditor';
 import { NameDialog } from './NameDialog';
 import { RecipesDialog } from './RecipesDialog';
+import { useT } from '../../i18n';
 
 /**
  * Recipes on the Workflows screen: pick one (the form is filled from it), save the form as one, open the list, and
@@ -17,6 +18,7 @@ export function RecipeBar() {
   const { pickRecipe, saveRecipe, clearRecipe, notifyError } = useActions();
   const [open, setOpen] = useState<'save' | 'list' | 'deliverables' | null>(null);
   const pickId = useId();
+  const t = useT('recipes');
   // A recipe shown as the form's only while the form is of its workflow (the catalog may have moved on).
   const current = active && detail?.id === active.workflowId ? active : null;
 
@@ -26,38 +28,38 @@ export function RecipeBar() {
     if (failed) notifyError(failed);
   };
   return (
-    <section className="panel recipe-bar" aria-label="Recipe">
+    <section className="panel recipe-bar" aria-label={t('Bar.recipe')}>
       <div className="button-row">
         <div className="field">
-          <label className="field-label" htmlFor={pickId}>Recipe</label>
+          <label className="field-label" htmlFor={pickId}>{t('Bar.recipe')}</label>
           <select id={pickId} className="input" value={current?.name ?? ''} onChange={(e) => void pick(e.target.value)}>
-            <option value="">None</option>
+            <option value="">{t('Bar.none')}</option>
             {recipes.map((r) => <option key={r.name} value={r.name}>{r.name}</option>)}
           </select>
         </div>
         {current && (
           <>
             <button type="button" className="btn" onClick={() => setOpen('deliverables')}>
-              Deliverables ({current.deliverables.length})…
+              {t('Bar.deliverables', { count: current.deliverables.length })}
             </button>
             <button type="button" className="btn" onClick={() => void saveRecipe(current.name, { replace: true }).then((e) => e && notifyError(e))}>
-              Save recipe
+              {t('saveRecipe')}
             </button>
           </>
         )}
-        <button type="button" className="btn" disabled={!hasForm} onClick={() => setOpen('save')}>Save as recipe…</button>
-        <button type="button" className="btn" onClick={() => setOpen('list')}>Recipes…</button>
+        <button type="button" className="btn" disabled={!hasForm} onClick={() => setOpen('save')}>{t('Bar.saveAs')}</button>
+        <button type="button" className="btn" onClick={() => setOpen('list')}>{t('Bar.recipes')}</button>
       </div>
       {current && current.warnings.length > 0 && (
-        <div className="callout callout-warning" role="status" aria-label="Recipe warnings">
-          <p>Recipe “{current.name}” does not match the workflow as the service describes it now, or its images:</p>
+        <div className="callout callout-warning" role="status" aria-label={t('Bar.warnings')}>
+          <p>{t('Bar.mismatch', { name: current.name })}</p>
           <ul>{current.warnings.map((w) => <li key={w}>{w}</li>)}</ul>
-          <p>Values the workflow no longer accepts were left out of the form: nothing it refuses is sent. The cost in the summary is today’s.</p>
+          <p>{t('Bar.leftOut')}</p>
         </div>
       )}
       {open === 'save' && (
-        <NameDialog title="Save as recipe" label="Recipe name" initial={current?.name ?? ''} confirmLabel="Save recipe" onClose={() => setOpen(null)} onSubmit={(name) => saveRecipe(name)}>
-          <p className="field-hint">Saves this workflow, its texts, switches, size, fixed images and the output options. Photos are not part of a recipe.</p>
+        <NameDialog title={t('Bar.saveAsTitle')} label={t('Bar.name')} initial={current?.name ?? ''} confirmLabel={t('saveRecipe')} onClose={() => setOpen(null)} onSubmit={(name) => saveRecipe(name)}>
+          <p className="field-hint">{t('Bar.saveHint')}</p>
         </NameDialog>
       )}
       {open === 'list' && <RecipesDialog onClose={() => setOpen(null)} />}

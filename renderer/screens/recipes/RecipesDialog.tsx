@@ -6,14 +6,20 @@ import { downloadText } from '../../lib/download';
 import type { UiError } from '../../lib/errors';
 import { useActions, useApp } from '../../store/context';
 import { NameDialog } from './NameDialog';
+import type { TFunction } from '../../../shared/i18n';
+import { useT } from '../../i18n';
 
 type Mode = { kind: 'list' } | { kind: 'duplicate' | 'rename' | 'delete'; name: string };
 
 /** What a list row says of a recipe: its workflow and what it makes. */
-function describe(recipe: { workflowId: string; deliverables: { format: string; folder: string }[]; fixedImages: Record<string, unknown> }): string {
-  const files = recipe.deliverables.map((d) => `${d.format === 'source' ? 'as the photo' : d.format.toUpperCase()}${d.folder ? ` in ${d.folder}` : ''}`);
+function describe(recipe: { workflowId: string; deliverables: { format: string; folder: string }[]; fixedImages: Record<string, unknown> }, t: TFunction<'recipes'>): string {
+  const files = recipe.deliverables.map((d) => {
+    const format = d.format === 'source' ? t('List.asThePhoto') : d.format.toUpperCase();
+    return d.folder ? t('List.formatIn', { format, folder: d.folder }) : format;
+  });
   const fixed = Object.keys(recipe.fixedImages).length;
-  return `${recipe.workflowId} · ${files.length === 1 ? '1 file' : `${files.length} files`} per photo: ${files.join(', ')}${fixed ? ` · ${fixed} fixed ${fixed === 1 ? 'image' : 'images'}` : ''}`;
+  const line = t('List.describe', { workflow: recipe.workflowId, count: files.length, files: files.join(', ') });
+  return fixed ? `${line} · ${t('List.fixedImages', { count: fixed })}` : line;
 }
 
 /** The saved recipes: use, edit (into the form), duplicate, rename, delete (asked first), share (a file) and import one. */
@@ -26,6 +32,7 @@ export function RecipesDialog({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState<UiError | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const importId = useId();
+  const t = useT('recipes');
   useEffect(() => { void loadRecipes(); }, [loadRecipes]);
 
   const use = async (name: string) => {
@@ -47,10 +54,10 @@ export function RecipesDialog({ onClose }: { onClose: () => void }) {
     const duplicate = mode.kind === 'duplicate';
     return (
       <NameDialog
-        title={duplicate ? `Duplicate “${mode.name}”` : `Rename “${mode.name}”`}
-        label={duplicate ? 'Name of the copy' : 'New name'}
-        initial={duplicate ? `${mode.name} copy` : mode.name}
-        confirmLabel={duplicate ? 'Duplicate' : 'Rename'}
+        title={duplicate ? t('List.duplicateTitle', { name: mode.name }) : t('List.renameTitle', { name: mode.name })}
+        label={duplicate ? t('List.copyName') : t('List.newName')}
+        initial={duplicate ? t('List.copyOf', { name: mode.name }) : mode.name}
+        confirmLabel={duplicate ? t('List.duplicate') : t('List.rename')}
         onClose={() => setMode({ kind: 'list' })}
         onSubmit={(to) => (duplicate ? duplicateRecipe(mode.name, to) : renameRecipe(mode.name, to))}
       />
@@ -59,50 +66,50 @@ export function RecipesDialog({ onClose }: { onClose: () => void }) {
   if (mode.kind === 'delete') {
     return (
       <ConfirmDialog
-        title={`Delete recipe “${mode.name}”?`}
-        confirmLabel="Delete recipe"
-        cancelLabel="Keep it"
+        title={t('List.deleteTitle', { name: mode.name })}
+        confirmLabel={t('List.deleteRecipe')}
+        cancelLabel={t('List.keepIt')}
         danger
         onClose={() => setMode({ kind: 'list' })}
         onConfirm={() => void deleteRecipe(mode.name).then(setError)}
       >
-        <p>The recipe goes from this computer. Results already made with it stay where they are; a file you shared stays valid.</p>
+        <p>{t('List.deleteBody')}</p>
       </ConfirmDialog>
     );
   }
   return (
-    <Dialog title="Recipes" onClose={onClose} wide footer={<button type="button" className="btn" onClick={onClose}>Close</button>}>
+    <Dialog title={t('List.title')} onClose={onClose} wide footer={<button type="button" className="btn" onClick={onClose}>{t('close')}</button>}>
       {loadError && <ErrorMessage error={loadError} />}
       {error && <ErrorMessage error={error} />}
-      {recipes.length === 0 && !loadError && <p className="muted">No recipes yet: fill in a workflow, then “Save as recipe…”.</p>}
-      <ul className="recipe-list" aria-label="Saved recipes">
+      {recipes.length === 0 && !loadError && <p className="muted">{t('List.empty')}</p>}
+      <ul className="recipe-list" aria-label={t('List.saved')}>
         {recipes.map((r) => (
           <li key={r.name} aria-label={r.name}>
             <div>
               <strong>{r.name}</strong>
-              <p className="muted">{describe(r)}</p>
+              <p className="muted">{describe(r, t)}</p>
             </div>
             <div className="button-row">
-              <button type="button" className="btn btn-primary" onClick={() => void use(r.name)}>Use</button>
-              <button type="button" className="btn" title="Loads it into the form: change it there, then “Save recipe”" onClick={() => void use(r.name)}>Edit</button>
-              <button type="button" className="btn" onClick={() => setMode({ kind: 'duplicate', name: r.name })}>Duplicate</button>
-              <button type="button" className="btn" onClick={() => setMode({ kind: 'rename', name: r.name })}>Rename</button>
-              <button type="button" className="btn" onClick={() => void share(r.name)}>Share</button>
-              <button type="button" className="btn btn-danger" onClick={() => setMode({ kind: 'delete', name: r.name })}>Delete</button>
+              <button type="button" className="btn btn-primary" onClick={() => void use(r.name)}>{t('List.use')}</button>
+              <button type="button" className="btn" title={t('List.editHint')} onClick={() => void use(r.name)}>{t('List.edit')}</button>
+              <button type="button" className="btn" onClick={() => setMode({ kind: 'duplicate', name: r.name })}>{t('List.duplicate')}</button>
+              <button type="button" className="btn" onClick={() => setMode({ kind: 'rename', name: r.name })}>{t('List.rename')}</button>
+              <button type="button" className="btn" onClick={() => void share(r.name)}>{t('List.share')}</button>
+              <button type="button" className="btn btn-danger" onClick={() => setMode({ kind: 'delete', name: r.name })}>{t('List.delete')}</button>
             </div>
           </li>
         ))}
       </ul>
       {problems.length > 0 && (
         <div className="callout callout-warning" role="status">
-          <p>Files in the recipes folder that are not readable recipes:</p>
+          <p>{t('List.problems')}</p>
           <ul>{problems.map((p) => <li key={p.file}>{p.message}</li>)}</ul>
         </div>
       )}
       <div className="field">
-        <label className="field-label" htmlFor={importId}>Import a recipe file</label>
+        <label className="field-label" htmlFor={importId}>{t('List.import')}</label>
         <input id={importId} ref={fileRef} type="file" accept=".json,application/json" className="input" onChange={(e) => void importFile(e.target.files?.[0])} />
-        <p className="field-hint">A .batchroom-recipe.json file from “Share” or `batchroom recipes export`.</p>
+        <p className="field-hint">{t('List.importHint')}</p>
       </div>
     </Dialog>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useActions } from '../../store/context';
+import { useT } from '../../i18n';
 
 /**
  * In "Continue with the other N?": a trial from a recipe whose recipe (or the form holding it) has changed since is
@@ -9,20 +10,21 @@ import { useActions } from '../../store/context';
  */
 export function TrialChanges({ batchId }: { batchId: string }) {
   const { trialChanges } = useActions();
+  const t = useT('recipes');
   const [found, setFound] = useState<{ name: string; changes: string[] } | null | undefined>(undefined);
   useEffect(() => {
     let live = true;
     void trialChanges(batchId).then((answer) => { if (live) setFound(answer); }, () => { if (live) setFound(null); });
     return () => { live = false; };
   }, [batchId, trialChanges]);
-  if (found === undefined) return <p className="muted" role="status">Checking the settings against what was tried…</p>;
+  if (found === undefined) return <p className="muted" role="status">{t('Trial.checking')}</p>;
   if (found === null) return null;
-  if (found.changes.length === 0) return <p className="muted">Recipe “{found.name}”: unchanged since this trial.</p>;
+  if (found.changes.length === 0) return <p className="muted">{t('Trial.unchanged', { name: found.name })}</p>;
   return (
-    <div className="callout callout-warning" role="alert" aria-label="Changed since the trial">
-      <p>Recipe “{found.name}” changed since this trial:</p>
+    <div className="callout callout-warning" role="alert" aria-label={t('Trial.changedLabel')}>
+      <p>{t('Trial.changed', { name: found.name })}</p>
       <ul>{found.changes.map((c) => <li key={c}>{c}</li>)}</ul>
-      <p>Continue runs the settings you tried and reviewed, not the changed ones. To use the changes, start a new batch from the recipe.</p>
+      <p>{t('Trial.continueRuns')}</p>
     </div>
   );
 }

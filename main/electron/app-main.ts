@@ -18,6 +18,7 @@ import { denyAllPermissions, hardenWebContents, isSafeExternalUrl, secureWindowO
 import { createTrayResidency } from './tray';
 import type { BatchProgressEvent } from '../../shared/engine/model';
 import { unreachableMessage } from '../../shared/engine/outage-text';
+import { resolveLanguage, translatorFor, type LanguageSetting } from '../../shared/i18n';
 import { installGracefulQuit, type GracefulQuit } from './graceful-quit';
 import { loadWindowState, saveWindowState, trackWindowState } from './window-state';
 import { installCliFromMenu, uninstallCliFromMenu } from './install-cli';
@@ -40,6 +41,8 @@ export interface ElectronAppDeps<W extends WindowPort = WindowPort, M = unknown>
   app: AppPort;
   platform: string;
   isDev: boolean;
+  /** The OS's preferred languages, best first (app.getPreferredSystemLanguages()): the `system` language setting. */
+  systemLanguages?: () => string[];
   argv: readonly string[];
   cwd: string;
   /** Paths that are the app itself, never documents (execPath, app path). */
@@ -133,10 +136,16 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
     },
   });
 
+  // The language of menus, dialogs and notifications: the setting, else the OS's (shared/i18n, docs/i18n.md).
+  let language: LanguageSetting | undefined;
+  const native = () => translatorFor(resolveLanguage(language, deps.systemLanguages?.() ?? []));
+  // Set once the menu exists (a settings change can arrive before that).
+  let rebuildMenu: (() => void) | null = null;
+
   try {
     core = await deps.createCore({
       host, stateDir: deps.paths.stateDir, env: deps.env, logger: deps.logger, startHotFolders: true,
-      confirmOriginChange: dialogOriginConsent((box) => deps.showMessageBox(win && !win.isDestroyed() ? win : null, box)),
+      confirmOriginChange: dialogOriginConsent((box) => deps.showMessageBox(win && !win.isDestroyed() ? win : null, box), () => native().ns('native')),
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -183,6 +192,7 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
     }),
     lowBalanceThreshold: () => lowBalance,
     isWindowFocused: () => Boolean(win && !win.isDestroyed() && win.isVisible() && win.isFocused()),
+    translator: native,
   });
   started.onEvent((channel, payload) => {
     attention.handle(channel, payload);
@@ -193,15 +203,20 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
       armedFromEvents = (payload as Array<{ config: { enabled: boolean } }>).filter((s) => s.config.enabled).length;
       residency.refresh();
     } else if (channel === 'settings:changed') {
-      const settings = payload as { theme: Theme; lowBalanceWarning: number };
+      const settings = payload as { theme: Theme; lowBalanceWarning: number; language?: LanguageSetting };
       deps.theme.set(settings.theme);
       lowBalance = settings.lowBalanceWarning;
+      if (settings.language !== language) {
+        language = settings.language;
+        rebuildMenu?.();
+      }
     }
   });
   try {
     const { settings } = await started.handlers['settings:get']({});
     deps.theme.set(settings.theme);
     lowBalance = settings.lowBalanceWarning;
+    language = settings.language;
   } catch (error) {
     log.warn('could not read settings for theme', { message: error instanceof Error ? error.message : String(error) });
   }
@@ -222,12 +237,14 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
     const paths = await pick();
     if (paths.length > 0) relay.push(paths);
   };
-  deps.setApplicationMenu(
+  // Built again when the language setting changes: native menus follow the app's language.
+  const installMenu = () => deps.setApplicationMenu(
     deps.buildMenu(
       appMenuTemplate({
         platform: deps.platform,
         appName: APP_NAME,
         isDev: deps.isDev,
+        t: native().ns('native'),
         actions: {
           addPhotos: () => void pickInto(() => host.pickFiles!()),
           addFolder: () => void pickInto(async () => [(await host.pickFolder!()) ?? ''].filter(Boolean)),
@@ -244,6 +261,8 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
       }),
     ),
   );
+  installMenu();
+  rebuildMenu = installMenu;
 
   const stateFile = join(deps.paths.userData, 'window-state.json');
   function openWindow(): W {

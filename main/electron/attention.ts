@@ -1,6 +1,7 @@
 import type { EventChannelName, EventPayload } from '../../shared/ipc/contract';
 import type { BatchSummary } from '../../shared/engine/model';
 import type { HotFolderState } from '../../shared/hotfolders/model';
+import { createFormatters, translatorFor, type Translator } from '../../shared/i18n';
 
 export type ProgressMode = 'none' | 'normal' | 'paused' | 'error';
 
@@ -14,6 +15,8 @@ export interface AttentionOptions {
   isWindowFocused(): boolean;
   /** The low-balance threshold from settings (0: never warn). */
   lowBalanceThreshold(): number;
+  /** The app's language for the notifications said here (`native` catalog); English when not given. */
+  translator?(): Translator;
 }
 
 export interface Attention {
@@ -29,6 +32,8 @@ export function createAttention(options: AttentionOptions): Attention {
   const batches = new Map<string, BatchSummary>();
   const folders = new Map<string, HotFolderState>();
   let lastBalance: number | null = null;
+  const translator = () => options.translator?.() ?? translatorFor('en');
+  const t: Translator['t'] = (ns, key, values) => translator().t(ns, key, values);
 
   const updateProgress = () => {
     const active = [...batches.values()].filter((b) => b.state === 'running' || b.state === 'paused');
@@ -54,9 +59,9 @@ export function createAttention(options: AttentionOptions): Attention {
       const name = next.config.path;
       if (previous.status.state !== next.status.state) {
         if (next.status.state === 'unavailable') {
-          options.notify('Hot folder unavailable', `${name}: ${next.status.reason ?? 'the folder cannot be read'}.`);
+          options.notify(t('native', 'notify.folderUnavailable'), t('native', 'notify.folderUnreadable', { name, reason: next.status.reason ?? t('native', 'notify.cannotRead') }));
         } else if (next.status.state === 'awaiting-review') {
-          options.notify('Hot folder needs review', `${name}: ${next.status.reason ?? 'review the files found before they are processed'}.`);
+          options.notify(t('native', 'notify.folderReview'), t('native', 'notify.folderUnreadable', { name, reason: next.status.reason ?? t('native', 'notify.reviewFiles') }));
         }
       }
     }
@@ -67,7 +72,8 @@ export function createAttention(options: AttentionOptions): Attention {
     const wasLow = lastBalance !== null && lastBalance < threshold;
     lastBalance = credits;
     if (threshold > 0 && credits < threshold && !wasLow) {
-      options.notify('Low balance', `${credits} API credits left (warning below ${threshold}).`);
+      const format = createFormatters(translator());
+      options.notify(t('native', 'notify.lowBalance'), t('native', 'notify.lowBalanceBody', { credits: format.number(credits, 2), threshold: format.number(threshold, 2) }));
     }
   };
 

@@ -1,3 +1,4 @@
+import { translatorFor, type TFunction } from '../../shared/i18n';
 import { describeConsent, type ConfirmOriginChange } from '../core/app/origin-consent';
 
 /** The part of Electron's `MessageBoxOptions` the question uses (entry.ts passes it to dialog.showMessageBox). */
@@ -16,14 +17,18 @@ export interface ConsentBox {
  * Electron's confirmation: a native, modal message box that main draws and the renderer cannot press. Cancel is the
  * default and the Escape answer, so a stray Enter never sends a key anywhere. The words come from the shared gate.
  */
-export function dialogOriginConsent(showMessageBox: (box: ConsentBox) => Promise<{ response: number }>): ConfirmOriginChange {
+export function dialogOriginConsent(
+  showMessageBox: (box: ConsentBox) => Promise<{ response: number }>,
+  /** The app's language for the button main names here (`native` catalog); the question's words are the core's. */
+  t: () => TFunction<'native'> = () => translatorFor('en').ns('native'),
+): ConfirmOriginChange {
   return {
     via: 'dialog',
     async confirm(request) {
       const text = describeConsent(request);
       const box: ConsentBox = {
         type: 'warning', title: text.title, message: text.message, detail: text.detail,
-        buttons: ['Cancel', text.confirmLabel], defaultId: 0, cancelId: 0, noLink: true,
+        buttons: [t()('dialog.cancel'), text.confirmLabel], defaultId: 0, cancelId: 0, noLink: true,
       };
       try {
         return (await showMessageBox(box)).response === 1;

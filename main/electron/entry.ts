@@ -101,6 +101,7 @@ function startDesktop(): void {
     app,
     platform: process.platform,
     isDev: !app.isPackaged,
+    systemLanguages: () => app.getPreferredSystemLanguages(),
     argv: process.argv,
     cwd: process.cwd(),
     selfPaths: [process.execPath, app.getAppPath(), '.'],

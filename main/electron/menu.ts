@@ -1,4 +1,5 @@
 import type { MenuItemConstructorOptions } from 'electron';
+import { translatorFor, type KeyOf, type TFunction } from '../../shared/i18n';
 import type { AppView } from '../../shared/ipc/channels/files';
 
 export interface MenuActions {
@@ -17,11 +18,11 @@ export interface MenuActions {
   navigate(view: AppView): void;
 }
 
-const VIEW_ITEMS: { view: AppView; label: string; key: string }[] = [
-  { view: 'workflows', label: 'Workflows', key: '1' },
-  { view: 'queue', label: 'Queue', key: '2' },
-  { view: 'review', label: 'Review', key: '3' },
-  { view: 'hotFolders', label: 'Hot Folders', key: '4' },
+const VIEW_ITEMS: { view: AppView; label: KeyOf<'native'>; key: string }[] = [
+  { view: 'workflows', label: 'menu.workflows', key: '1' },
+  { view: 'queue', label: 'menu.queue', key: '2' },
+  { view: 'review', label: 'menu.review', key: '3' },
+  { view: 'hotFolders', label: 'menu.hotFolders', key: '4' },
 ];
 
 /**
@@ -33,8 +34,11 @@ export function appMenuTemplate(options: {
   appName: string;
   isDev: boolean;
   actions: MenuActions;
+  /** Batchroom's own labels in the app's language (shared/i18n `native`); English when not given. Roles localise themselves. */
+  t?: TFunction<'native'>;
 }): MenuItemConstructorOptions[] {
   const mac = options.platform === 'darwin';
+  const t = options.t ?? translatorFor('en').ns('native');
   const { actions } = options;
   const menu: MenuItemConstructorOptions[] = [];
   if (mac) {
@@ -43,7 +47,7 @@ export function appMenuTemplate(options: {
       submenu: [
         { role: 'about' },
         { type: 'separator' },
-        { label: 'Settings…', accelerator: 'Cmd+,', click: () => actions.navigate('settings') },
+        { label: t('menu.settings'), accelerator: 'Cmd+,', click: () => actions.navigate('settings') },
         { type: 'separator' },
         { role: 'services' },
         { type: 'separator' },
@@ -56,18 +60,18 @@ export function appMenuTemplate(options: {
     });
   }
   menu.push({
-    label: 'File',
+    label: t('menu.file'),
     submenu: [
-      { label: 'Add Photos…', accelerator: 'CmdOrCtrl+O', click: () => actions.addPhotos() },
-      { label: 'Add Folder…', accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.addFolder() },
+      { label: t('menu.addPhotos'), accelerator: 'CmdOrCtrl+O', click: () => actions.addPhotos() },
+      { label: t('menu.addFolder'), accelerator: 'CmdOrCtrl+Shift+O', click: () => actions.addFolder() },
       // Windows and Linux keep Settings in File, where their users look for it.
-      ...(mac ? [] : [{ type: 'separator' }, { label: 'Settings…', accelerator: 'Ctrl+,', click: () => actions.navigate('settings') }] as MenuItemConstructorOptions[]),
+      ...(mac ? [] : [{ type: 'separator' }, { label: t('menu.settings'), accelerator: 'Ctrl+,', click: () => actions.navigate('settings') }] as MenuItemConstructorOptions[]),
       { type: 'separator' },
       mac ? { role: 'close' } : { role: 'quit' },
     ],
   });
   menu.push({
-    label: 'Edit',
+    label: t('menu.edit'),
     submenu: [
       { role: 'undo' },
       { role: 'redo' },
@@ -80,9 +84,9 @@ export function appMenuTemplate(options: {
     ],
   });
   menu.push({
-    label: 'View',
+    label: t('menu.view'),
     submenu: [
-      ...VIEW_ITEMS.map(({ view, label, key }) => ({ label, accelerator: `CmdOrCtrl+${key}`, click: () => actions.navigate(view) })),
+      ...VIEW_ITEMS.map(({ view, label, key }) => ({ label: t(label), accelerator: `CmdOrCtrl+${key}`, click: () => actions.navigate(view) })),
       { type: 'separator' },
       ...(options.isDev ? [{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[] : []),
       { role: 'resetZoom' },
@@ -101,12 +105,12 @@ export function appMenuTemplate(options: {
   menu.push({
     role: 'help',
     submenu: [
-      { label: 'Show Log Files', click: () => actions.showLogs() },
-      { label: 'Show Data Folder', click: () => actions.showDataFolder() },
+      { label: t('menu.showLogs'), click: () => actions.showLogs() },
+      { label: t('menu.showData'), click: () => actions.showDataFolder() },
       { type: 'separator' },
-      { label: 'Install Command-Line Tool…', click: () => actions.installCommandLineTool() },
-      { label: 'Uninstall Command-Line Tool', click: () => actions.uninstallCommandLineTool() },
-      ...(actions.reportProblem ? [{ type: 'separator' }, { label: 'Report a Problem…', click: actions.reportProblem }] as MenuItemConstructorOptions[] : []),
+      { label: t('menu.installCli'), click: () => actions.installCommandLineTool() },
+      { label: t('menu.uninstallCli'), click: () => actions.uninstallCommandLineTool() },
+      ...(actions.reportProblem ? [{ type: 'separator' }, { label: t('menu.reportProblem'), click: actions.reportProblem }] as MenuItemConstructorOptions[] : []),
     ],
   });
   return menu;

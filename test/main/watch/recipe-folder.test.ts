@@ -62,6 +62,9 @@ function start() {
   return { ...h, engine };
 }
 
+/** A recipe's fields without its kind and version (makeRecipe gives a chain version 2). */
+const withoutVersion = ({ kind: _kind, version: _version, ...rest }: ReturnType<typeof recipe>) => rest;
+
 const drop = async (name: string) => {
   const path = join(inbox, name);
   await writeFile(path, jpegBytes(`content of ${name}`));
@@ -192,7 +195,7 @@ describe('a hot folder that runs a recipe', { timeout: 30_000 }, () => {
 
   it('a chain recipe is refused with the reason and nothing is sent (fixed images are sent, a chain is not yet)', async () => {
     const { manager, engine } = start();
-    createRecipeStore(stateDir).save(makeRecipe({ ...recipe(), version: 2, steps: [{ workflowId: 'wf-color', parameters: { texts: { look: 'cool' } } }] }), { replace: true });
+    createRecipeStore(stateDir).save(makeRecipe({ ...withoutVersion(recipe()), steps: [{ workflowId: 'wf-color', parameters: { texts: { look: 'cool' } } }] }), { replace: true });
     await manager.save(folderConfig({ path: inbox, outputFolder: out, recipe: 'Client A' }));
     await drop('a.jpg');
     await waitFor(() => manager.get('f1').status.reason?.includes("recipe 'Client A' is a chain of 2 steps") === true, 10_000, 'the reason');

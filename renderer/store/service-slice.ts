@@ -1,5 +1,6 @@
 import { asUiError, unwrap } from '../lib/errors';
 import type { ServiceSlice, SliceCreator } from './state';
+import { tr } from '../i18n';
 
 export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge) => ({
   appInfo: null,
@@ -135,10 +136,11 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set, get, bridge)
 });
 
 function consentProblem(reason: 'wrong' | 'none' | 'expired' | 'invalidated' | undefined, triesLeft: number | undefined): string {
-  if (reason === 'wrong') return `That is not the code. ${triesLeft === 1 ? '1 try left.' : `${triesLeft ?? 0} tries left.`}`;
-  if (reason === 'expired') return 'That code has expired. Try again to get a new one.';
-  if (reason === 'invalidated') return 'Too many wrong codes: nothing was changed. Try again to get a new one.';
-  return 'No confirmation is waiting any more. Try again to get a new code.';
+  // The words live in the queue catalog with the other store texts (the Settings screen's catalog is not the store's).
+  if (reason === 'wrong') return tr('queue', 'store.consentWrong', { count: triesLeft ?? 0 });
+  if (reason === 'expired') return tr('queue', 'store.consentExpired');
+  if (reason === 'invalidated') return tr('queue', 'store.consentInvalidated');
+  return tr('queue', 'store.consentNone');
 }
 
 /** True when the balance is known and below the user's warning threshold. */

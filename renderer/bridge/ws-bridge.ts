@@ -9,6 +9,7 @@ import { makeBridge } from './make-bridge';
 
 type Pending = (result: IpcResult<unknown>) => void;
 
+// i18n-ignore: the technical detail behind "Details"; the sentence shown is lib's error.network, in the page's language.
 const LOST: IpcResult<never> = { ok: false, code: 'network', message: 'The connection to Batchroom was lost. Is `batchroom ui` still running?' };
 
 /** `ws://host/ws` (or `wss:`) for the page's origin; the token rides along when the page was opened with one. */

@@ -12,7 +12,6 @@ const SOURCES = Object.fromEntries(Object.entries(
  * empty, every user-visible text in renderer/ comes from a catalog.
  */
 const PENDING = [
-  'renderer/bridge',
   // The updater's screens (issue 33 item 1), another engineer's files.
   'renderer/screens/settings/UpdateSection.tsx',
   'renderer/screens/settings/UpdateNotice.tsx',

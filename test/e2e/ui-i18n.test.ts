@@ -103,10 +103,10 @@ function untranslated(page: Page, screen: string): Promise<Problem[]> {
   return page.evaluate(`(() => {
     const keep = /^(Batchroom|JPEG|PNG|TIFF|WebP|HEIC|AVIF|RAW|XMP|JSON|CSV|sRGB|EXIF|IPTC|GPS|DPI|LZW|API|URL|TLS|Lightroom|Capture|One|Display|Adobe|RGB|ProPhoto|PostgreSQL|PGPASSWORD|pgpass|px)$/;
     // Words from the service (workflows, their fields and tags, the credit breakdown), sentences main writes in
-    // English ([data-from=main]), code and paths; and the screens still being converted by others (recipes, updates).
+    // English ([data-from=main]), code and paths; and the updater's section, still being converted by its engineer.
     const service = '.workflow-name, .workflow-desc, .tag, .catalog .chip, .form-header, .workflow-form > .panel:first-of-type .field-label, '
       + '.workflow-form > .panel:first-of-type .field-hint, .chip-option, option, '
-      + '.tooltip-list, [data-from=main], .mono, code, .error-detail, .recipe-bar, section[aria-label=Updates]';
+      + '.tooltip-list, [data-from=main], .mono, code, .error-detail, section[aria-label=Updates]';
     const out = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {

@@ -1,7 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { OWNER_ONLY_FILE_MODE } from '../settings/state-dir';
 import { writeFileAtomic } from '../recipes/recipe-files';
-import type { BalanceReadingRecord } from './balance-readings';
 
 // balance-readings.jsonl only grows (one line per balance read; an unchanged one once a minute), so it is pruned to
 // what reports need. The rule (docs/recipes.md, "The balance"):
@@ -12,6 +11,13 @@ import type { BalanceReadingRecord } from './balance-readings';
 //    the readings it names);
 // 3. only if that is still over the cap (many accounts on one state folder), the oldest lines go until it fits, and
 //    the cap wins over the KEEP_DAYS.
+
+/** One reading as balance-readings.ts keeps it (declared here too: that file imports this one). */
+interface BalanceReadingRecord {
+  at: string;
+  account: string;
+  credits: number;
+}
 
 export const BALANCE_KEEP_DAYS = 400;
 export const BALANCE_MAX_BYTES = 16 * 1024 * 1024;

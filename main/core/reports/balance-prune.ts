@@ -41,7 +41,7 @@ export function pruneReadings(readings: BalanceReadingRecord[], now: Date, limit
     if (Date.parse(r.at) < cutoff) lastBefore.set(r.account, r);
     else recent.push(r);
   }
-  let kept = [...lastBefore.values(), ...recent].sort((a, b) => a.at.localeCompare(b.at));
+  let kept = [...lastBefore.values(), ...recent].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   if (bytesOf(kept) <= limits.maxBytes) return kept;
   const thinFrom = now.getTime() - DAY_MS;
   const lastOfHour = new Map<string, number>(); // account + hour → index of the last reading of that hour

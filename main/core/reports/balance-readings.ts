@@ -42,7 +42,8 @@ export function parseBalanceReadings(text: string): BalanceReadingRecord[] {
       // A line cut short by a crash: the others still count.
     }
   }
-  return readings.sort((a, b) => a.at.localeCompare(b.at));
+  // ISO times compare as plain strings; localeCompare took a second for a year of readings.
+  return readings.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
 export interface BalanceReadingsOptions {

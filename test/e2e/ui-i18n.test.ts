@@ -171,6 +171,19 @@ describe('German and Japanese', () => {
       const page = await openApp(locale);
       expect(await page.evaluate('document.documentElement.lang')).toBe(language);
       expect(await page.locator('.sidebar .nav-item').nth(5).innerText()).toContain(settingsWord);
+      if (language === 'ja') {
+        // A screenshot of empty boxes proves nothing: with no CJK font (Debian: fonts-noto-cjk, in .ci/run) every
+        // character is drawn as the same "missing glyph" box, so two different characters give the same pixels.
+        const differ = await page.evaluate(`(() => {
+          const draw = (ch) => {
+            const c = document.createElement('canvas'); c.width = 40; c.height = 40;
+            const g = c.getContext('2d'); g.font = '32px ' + getComputedStyle(document.body).fontFamily; g.fillText(ch, 2, 34);
+            return Array.from(g.getImageData(0, 0, 40, 40).data).join(',');
+          };
+          return draw('設') !== draw('定');
+        })()`);
+        expect(differ, 'Japanese glyphs render (install fonts-noto-cjk)').toBe(true);
+      }
       for (const [index, screen] of SCREENS.entries()) {
         await show(page, index);
         const path = join(SHOT_DIR, `${screen}-${language}.png`);

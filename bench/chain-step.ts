@@ -50,13 +50,13 @@ async function main(): Promise<void> {
     const url = ((execution.resultUrls ?? execution.results) as string[])[0]!;
     const saved = join(root, 'step-1.jpg');
     await writeFile(saved, Buffer.from(await (await client.downloadResult(url)).arrayBuffer()));
-    const links = { chainLinkOf: () => ({ executionId: id, resultIndex: 0 }) };
+    const links = { chainLinkOf: () => ({ executionId: id, resultIndex: 0, contentHash: 'saved' }) };
     const step2 = (image: string) => api('/workflows/film-effects/execute', { images: { photo: image }, switchSelections: { effects: ['grain'] } });
     const times = { url: [] as number[], upload: [] as number[] };
     const bytes = { url: 0, upload: 0 };
     for (let round = 0; round < ROUNDS; round++) {
       let at = performance.now();
-      const live = await liveChainResultUrl(links, client, saved);
+      const live = await liveChainResultUrl(links, client, saved, 'saved');
       if (!live) throw new Error('the step 1 result URL did not answer');
       await step2(live);
       times.url.push(performance.now() - at);

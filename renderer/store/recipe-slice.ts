@@ -59,7 +59,7 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
         }));
         // The saved recipe is now the form's: its deliverables as stored (hashes filled in), the draft's choices in them.
         set((s) => ({
-          activeRecipe: { name: recipe.name, workflowId: recipe.workflowId, parameters: recipe.parameters, deliverables: recipe.deliverables, budgetPerPhoto: recipe.budgetPerPhoto, warnings: images.flatMap((i) => (i.message ? [i.message] : [])) },
+          activeRecipe: { name: recipe.name, workflowId: recipe.workflowId, parameters: recipe.parameters, deliverables: recipe.deliverables, budgetPerPhoto: recipe.budgetPerPhoto, steps: recipe.steps, warnings: images.flatMap((i) => (i.message ? [i.message] : [])) },
           draft: { ...s.draft, namingTemplate: null, outputFormat: null, metadataPolicy: null },
         }));
         get().notify('info', tr('recipes', 'store.saved', { name: recipe.name }));
@@ -80,7 +80,7 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
           draft: { ...s.draft, namingTemplate: null, outputFormat: null, metadataPolicy: null, rerun: false },
           activeRecipe: {
             name: recipe.name, workflowId: recipe.workflowId, parameters: recipe.parameters, deliverables: recipe.deliverables, budgetPerPhoto: recipe.budgetPerPhoto,
-            warnings: [...warnings, ...images.flatMap((i) => (i.message ? [i.message] : []))],
+            steps: recipe.steps, warnings: [...warnings, ...images.flatMap((i) => (i.message ? [i.message] : []))],
           },
         }));
         get().resetEstimate();
@@ -140,6 +140,11 @@ export const createRecipeSlice: SliceCreator<RecipeSlice> = (set, get, bridge) =
     async stampRecipe(spec, costPerItem) {
       const { activeRecipe, form } = get();
       if (!activeRecipe || activeRecipe.workflowId !== spec.workflowId || !form) return spec;
+      // A chain runs its steps one after the other as batches of their own (docs/recipes.md "Chains"): the app does not
+      // start one yet, and never runs its first step alone as if it were the whole recipe.
+      if (activeRecipe.steps.length > 0) {
+        throw new BridgeError('bad_request', tr('recipes', 'store.chainNotHere', { name: activeRecipe.name, steps: activeRecipe.steps.length + 1 }));
+      }
       if (activeRecipe.budgetPerPhoto !== null && costPerItem !== null && costPerItem > activeRecipe.budgetPerPhoto) {
         throw new BridgeError('bad_request', tr('recipes', 'store.overBudget', { cost: activeFormat().credits(costPerItem), name: activeRecipe.name, budget: activeFormat().credits(activeRecipe.budgetPerPhoto) }));
       }

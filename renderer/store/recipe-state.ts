@@ -17,6 +17,8 @@ export interface ActiveRecipe {
   /** Deliverable 1 is the batch's output; the others are `spec.deliverables` (edited in the recipe editor). */
   deliverables: DeliverableDraft[];
   budgetPerPhoto: number | null;
+  /** A chain's steps after the first (shared/recipes/chain-step.ts): the app starts one-step recipes only. */
+  steps: { workflowId: string }[];
   /** What picking it found: values the workflow no longer accepts (left out of the form), images missing or changed. */
   warnings: string[];
 }

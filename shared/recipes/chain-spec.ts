@@ -48,7 +48,9 @@ export function chainStepSpec(first: BatchSpec, recipe: Pick<Recipe, 'steps' | '
     parameters: later ? later.parameters : first.parameters,
     inputs: inputs
       ? { paths: inputs.files.map((f) => f.path), recursive: false, mappings: [], imageField, relDirs: Object.fromEntries(inputs.files.map((f) => [f.path, f.relDir])) }
-      : first.inputs,
+      // Step 1 saves elsewhere than the chain's output folder: that folder (inside the photos' one by default) is
+      // still never searched, or a run again would price the last run's results as new photos.
+      : { ...first.inputs, exclude: [...(first.inputs.exclude ?? []), first.output.outputFolder].filter(Boolean) },
     budget: budgetLeft,
     // A trial picks its photos at step 1; the later steps take what it made: the chain is tried on those photos.
     tryFirst: step === 1 ? first.tryFirst : null,

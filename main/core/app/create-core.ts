@@ -151,6 +151,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         const spec = (await engine.ensure()).journal.getBatch(id)?.spec;
         return spec ? { workflowId: spec.workflowId, parameters: spec.parameters } : null;
       },
+      chainLinked: async (paths) => {
+        const { journal } = await engine.ensure();
+        return paths.filter((path) => journal.chainLinkOf(path) !== null);
+      },
     }),
     // Numbers only, no paths: outside the path grants.
     ...createReportHandlers({

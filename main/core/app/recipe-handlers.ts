@@ -18,6 +18,8 @@ export interface RecipeHandlerDeps {
   batchRecipe?: (batchId: string) => Promise<{ name: string; fingerprint: string } | null>;
   /** What a batch's spec sends (workflow, parameters), or null: the CLI's Continue compares it field by field. */
   batchSent?: (batchId: string) => Promise<{ workflowId: string; parameters: WorkflowParameters } | null>;
+  /** The files among `paths` a chain step saved as its result (the journal); none where there is no engine. */
+  chainLinked?: (paths: readonly string[]) => Promise<string[]>;
 }
 
 /** The workflow's price and fields for a recipe being saved; none when the service cannot say now (offline). */
@@ -101,6 +103,7 @@ export function createRecipeHandlers(deps: RecipeHandlerDeps): DomainHandlers<ty
       store.save(recipe, { replace });
       return { replaced, ...(await withImages(recipe)) };
     },
+    'recipes:chainLinked': async ({ paths }) => ({ linked: (await deps.chainLinked?.(paths)) ?? [] }),
     'recipes:ofBatch': async ({ batchId }) => ({ recipe: (await deps.batchRecipe?.(batchId)) ?? null, sent: (await deps.batchSent?.(batchId)) ?? null }),
     'recipes:fingerprint': async (args) => {
       const edit = 'name' in args

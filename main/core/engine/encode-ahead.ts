@@ -108,7 +108,7 @@ export class EncodeAhead {
           if (/^https?:\/\//i.test(source)) { images[field] = source; continue; }
           if (chainStep) {
             // The previous step's result, sent by its URL while the service still has it: nothing uploaded again.
-            const url = await liveChainResultUrl(core.o.journal, core.o.client, source);
+            const url = await liveChainResultUrl(core.o.journal, core.o.client, source, item.contentHash);
             if (url) { images[field] = url; core.stats.chainUrls += 1; continue; }
             core.stats.chainUploads += 1;
           }

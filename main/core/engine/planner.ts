@@ -163,7 +163,7 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
   if (spec.inputs.paths.length > 0) {
     const field = defaultImageField(workflow, spec);
     const scan = await resolveInputs(spec.inputs.paths, {
-      recursive: spec.inputs.recursive, exclude: [spec.output.outputFolder], rawPairs: spec.inputs.rawPairs ?? 'jpeg',
+      recursive: spec.inputs.recursive, exclude: [spec.output.outputFolder, ...(spec.inputs.exclude ?? [])], rawPairs: spec.inputs.rawPairs ?? 'jpeg',
       // a hot folder submits files as they arrive: a RAW's JPEG may have come (and been edited) a moment before
       partnersOnDisk: spec.source.kind === 'hotFolder',
     });

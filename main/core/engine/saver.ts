@@ -10,6 +10,7 @@ import { DownloadRetry, SaveAbandoned, SaveFailure, type SaveNotes } from './sav
 import { destinationStaysInside, narrowResultMode } from '../images/result-mode';
 import { classifyWriteError, download, place, removeTemp, requireOutputFolder, settleSaveError, throwIfUnwritable } from './save-steps';
 import type { SaverDeps } from './saver-deps';
+import { hashFile } from '../images/hash';
 import { MetadataWriterEnded, type Provenance, type ResultMetadataWriter } from '../images/result-metadata';
 import { writeSidecar, type SidecarContext } from '../images/sidecar';
 import { APP_NAME, APP_VERSION } from '../../../shared/app-info';
@@ -48,9 +49,12 @@ async function requireInsideOutput(folder: string, outputFolder: string): Promis
  * A chain step before the last: the file just placed is the next step's photo, sent as this result's URL. Recorded
  * before the item's outputs, so a saved intermediate always says where it came from (journal/chain-links.ts).
  */
-function linkChainResult(deps: SaverDeps, batch: BatchRecord, item: ItemRecord, path: string, resultIndex: number): void {
+async function linkChainResult(deps: SaverDeps, batch: BatchRecord, item: ItemRecord, path: string, resultIndex: number): Promise<void> {
   const chain = batch.spec.chain;
-  if (chain && chain.step < chain.steps && item.executionId) deps.journal.recordChainLink(path, { executionId: item.executionId, resultIndex });
+  if (!chain || chain.step >= chain.steps || !item.executionId) return;
+  // Its content as placed: the next step sends the URL only while the file is still this result (chain-input.ts).
+  const contentHash = await hashFile(path).catch(() => null);
+  deps.journal.recordChainLink(path, { executionId: item.executionId, resultIndex, contentHash });
 }
 
 export type SaveOutcome = { kind: 'saved'; outputs: string[]; warnings: string[] } | { kind: 'skipped'; reason: string };
@@ -65,7 +69,7 @@ export async function recoverPlacement(deps: SaverDeps, item: ItemRecord, batch:
       const count = deliverableCount(batch.spec);
       const slot = slotOf(item.outputs.length, count);
       await writeSidecar(sidecarKindOf(deliverablesOf(batch.spec)[slot.deliverable]!), deps.metadata, item.pendingFinal, sidecarContext(batch, item));
-      linkChainResult(deps, batch, item, item.pendingFinal, slot.result);
+      await linkChainResult(deps, batch, item, item.pendingFinal, slot.result);
       deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
       // The kept bytes serve the result's further deliverables: evictable only once its last one is placed.
       if (deps.cache && item.executionId && slot.deliverable === count - 1) await deps.cache.markSaved(item.executionId, slot.result);
@@ -172,7 +176,7 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       madeAny = true;
       const sidecarProblem = await writeSidecar(sidecarKindOf(output), deps.metadata, placed.path, sidecarContext(batch, item));
       if (sidecarProblem) warnings.push(sidecarProblem);
-      linkChainResult(deps, batch, item, placed.path, n);
+      await linkChainResult(deps, batch, item, placed.path, n);
       outputs.push(placed.path);
       deps.journal.updateItem(item.id, { outputs, pendingTemp: null, pendingFinal: null });
       // Kept until the result's last deliverable is written: the others are made from the same bytes, not a download.

@@ -15,6 +15,11 @@ export interface ChainLink {
   executionId: string;
   /** Its place among the execution's results (0-based). */
   resultIndex: number;
+  /**
+   * The saved file's content hash when it was placed: a file changed since (edited, replaced) is no longer that
+   * result, so it is uploaded as it is now instead of its URL being sent. Null: not known (then never the URL).
+   */
+  contentHash: string | null;
 }
 
 export interface ChainLinkStore {
@@ -26,13 +31,14 @@ export interface ChainLinkStore {
 export function createChainLinks(stmt: (sql: string) => Stmt, now: () => string): ChainLinkStore {
   return {
     recordChainLink: (path, link) => {
-      stmt(`INSERT INTO chain_links (path, execution_id, result_index, recorded_at) VALUES (?, ?, ?, ?)
-        ON CONFLICT(path) DO UPDATE SET execution_id = excluded.execution_id, result_index = excluded.result_index, recorded_at = excluded.recorded_at`)
-        .run(path, link.executionId, link.resultIndex, now());
+      stmt(`INSERT INTO chain_links (path, execution_id, result_index, content_hash, recorded_at) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT(path) DO UPDATE SET execution_id = excluded.execution_id, result_index = excluded.result_index,
+          content_hash = excluded.content_hash, recorded_at = excluded.recorded_at`)
+        .run(path, link.executionId, link.resultIndex, link.contentHash, now());
     },
     chainLinkOf: (path) => {
-      const row = stmt(`SELECT execution_id, result_index FROM chain_links WHERE path = ?`).get(path) as Row | undefined;
-      return row ? { executionId: String(row.execution_id), resultIndex: Number(row.result_index) } : null;
+      const row = stmt(`SELECT execution_id, result_index, content_hash FROM chain_links WHERE path = ?`).get(path) as Row | undefined;
+      return row ? { executionId: String(row.execution_id), resultIndex: Number(row.result_index), contentHash: row.content_hash === null ? null : String(row.content_hash) } : null;
     },
   };
 }

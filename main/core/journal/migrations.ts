@@ -168,6 +168,7 @@ export const MIGRATIONS: readonly string[] = [
     path TEXT PRIMARY KEY,
     execution_id TEXT NOT NULL,
     result_index INTEGER NOT NULL,
+    content_hash TEXT,
     recorded_at TEXT NOT NULL
   );
   `,

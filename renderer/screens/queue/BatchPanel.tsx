@@ -10,6 +10,7 @@ import { FILTER_KEYS } from './labels';
 import { ItemList } from './ItemList';
 import { badgeWords } from './badge-words';
 import { useFormat, useT } from '../../i18n';
+import { ChainSteps } from './ChainSteps';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { TrialChanges } from '../recipes/TrialChanges';
 import { RadioGroup } from '../../components/RadioGroup';
@@ -53,6 +54,7 @@ export function BatchPanel({ batch }: { batch: BatchSummary }) {
       <header className="batch-header">
         <div>
           <h2>{batch.workflowName}</h2>
+          {batch.chain && <ChainSteps chain={batch.chain} />}
           <p className="muted">
             <span className={`badge badge-${badge.tone}`}>{badge.label}</span>
             {batch.pausedReason && batch.pausedReason !== SERVICE_UNREACHABLE && <span className="paused-reason"> {batch.pausedReason}</span>}

@@ -48,6 +48,7 @@ export function QueueScreen() {
                 <button type="button" className={`batch-card${id === selectedId ? ' is-selected' : ''}`} aria-pressed={id === selectedId} onClick={() => selectBatch(id)}>
                   <span className="batch-card-top">
                     <span className="workflow-name">{b.workflowName}</span>
+                    {b.chain && <span className="chain-step-short">{t('ChainSteps.short', { step: b.chain.step, steps: b.chain.steps })}</span>}
                     <span className={`badge badge-${badge.tone}`}>{badge.label}</span>
                   </span>
                   <span className={`progress progress-small progress-${badge.tone}`} aria-hidden="true"><span className="progress-fill" style={{ width: `${Math.round(badge.fill * 100)}%` }} /></span>

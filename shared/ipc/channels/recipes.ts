@@ -98,4 +98,9 @@ export const recipeChannels = {
       sent: z.object({ workflowId: z.string(), parameters: WorkflowParametersSchema }).nullable().optional(),
     }),
   ),
+  /**
+   * Which of these files a chain step saved as its result (journal/chain-links.ts): only those go on to the next step.
+   * A file an ordinary batch made of the same edit is a deliverable (resized, converted), not the step's result.
+   */
+  'recipes:chainLinked': invoke(z.object({ paths: z.array(z.string().min(1)).max(10_000) }).strict(), z.object({ linked: z.array(z.string()) })),
 } as const;

@@ -25,13 +25,14 @@ export function cliEnv(stateDir: string, extra: Record<string, string> = {}): Re
 
 /** Spawns the real command (`node bin/batchroom.mjs …`), as a user or a script would. */
 export function startCli(args: string[], env: Record<string, string>): CliProcess {
-  // Its own process group, signalled as a whole, as a terminal does: `run` relaunches itself under the memory profile
-  // (bin/memory-profile.mjs), so the pid spawned here is a wrapper. A SIGKILL to the wrapper alone would leave the
-  // real command running on — a kill -9 test that kills nothing, and a process left behind after the test.
+  // Its own process group: `run` relaunches itself under the memory profile (bin/memory-profile.mjs), so the pid
+  // spawned here is a wrapper. It passes SIGINT and SIGTERM on, but nothing can pass SIGKILL on: sent to the wrapper
+  // alone it left the real command running — a kill -9 test that killed nothing, and a process left behind. So
+  // SIGKILL goes to the whole group; the others to the wrapper, as `kill <pid>` of the command would.
   const child = spawn(process.execPath, ['bin/batchroom.mjs', ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const killOne = child.kill.bind(child);
   child.kill = (signal?: NodeJS.Signals | number) => {
-    if (child.pid === undefined) return killOne(signal);
+    if (child.pid === undefined || (signal !== 'SIGKILL' && signal !== 9)) return killOne(signal);
     try {
       process.kill(-child.pid, signal);
       return true;

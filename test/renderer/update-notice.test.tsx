@@ -1,7 +1,7 @@
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UpdateStatus } from '../../shared/update/model';
-import { standardBridge } from './helpers/fixtures';
+import { settings, standardBridge } from './helpers/fixtures';
 import { renderApp, showView } from './helpers/render-app';
 
 // The renderer's side of auto-update: the "Restart to update" notice with the release notes, the wait while work is
@@ -67,5 +67,31 @@ describe('Settings › Updates', () => {
     expect(stay.checked).toBe(true);
     expect(stay.disabled).toBe(true);
     expect((within(section).getByLabelText('Update channel') as HTMLSelectElement).disabled).toBe(true);
+  });
+});
+
+describe('the updater in German', () => {
+  it('words the notice and Settings › Updates from the catalogs, the updater\'s own sentence left as main wrote it', async () => {
+    let current = status({ state: 'ready', available: release, message: 'Version 0.2.0 is ready. Restart to update.' });
+    const fake = standardBridge({
+      'settings:get': () => ({ settings: { ...settings, language: 'de' }, warnings: [] }),
+      'update:status': () => current,
+    });
+    const app = renderApp(fake);
+    await waitFor(() => expect(app.store.getState().settings?.language).toBe('de'));
+    const notice = (await screen.findByText('Batchroom 0.2.0 ist bereit zur Installation.')).closest('.notice') as HTMLElement;
+    expect(within(notice).getByText('Neu in 0.2.0')).toBeTruthy();
+    expect(within(notice).getByRole('button', { name: 'Neu starten und aktualisieren' })).toBeTruthy();
+    expect(within(notice).getByRole('button', { name: 'Später' })).toBeTruthy();
+
+    current = status({ state: 'downloading', percent: 42.4, message: 'Downloading version 0.2.0.' });
+    act(() => fake.emit('update:changed', current));
+    act(() => app.store.getState().setView('settings'));
+    const section = await screen.findByRole('region', { name: 'Updates' });
+    expect(await within(section).findByText(/^Wird geladen: 42\s%$/)).toBeTruthy();
+    expect(within(section).getByRole('button', { name: 'Wird geprüft …' })).toBeTruthy();
+    expect(within(section).getByLabelText('Bei dieser Version bleiben')).toBeTruthy();
+    expect(within(section).getByRole('option', { name: 'Beta: neue Funktionen früher, noch mit Ecken und Kanten' })).toBeTruthy();
+    expect(within(section).getByText('Downloading version 0.2.0.').getAttribute('data-from')).toBe('main');
   });
 });

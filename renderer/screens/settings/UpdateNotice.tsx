@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from '../../i18n';
 import { useUpdateStatus } from './update-status';
 
 /**
@@ -7,6 +8,7 @@ import { useUpdateStatus } from './update-status';
  * a refused download (checksum, signature) is said once, until dismissed. Nothing while there is nothing to act on.
  */
 export function UpdateNotice() {
+  const t = useT('settings');
   const { status, install } = useUpdateStatus();
   const [dismissed, setDismissed] = useState<string | null>(null);
   if (!status?.available) return null;
@@ -17,8 +19,8 @@ export function UpdateNotice() {
     return (
       <div className="notices">
         <div className="notice notice-error update-notice" role="alert">
-          <div className="notice-body"><p>{message}</p></div>
-          <button type="button" className="btn btn-icon" aria-label="Dismiss" onClick={() => setDismissed(key)}>✕</button>
+          <div className="notice-body"><p data-from="main">{message}</p></div>
+          <button type="button" className="btn btn-icon" aria-label={t('UpdateNotice.dismiss')} onClick={() => setDismissed(key)}>✕</button>
         </div>
       </div>
     );
@@ -28,16 +30,17 @@ export function UpdateNotice() {
     <div className="notices">
       <div className={`notice update-notice${state === 'waiting' ? ' notice-warning' : ''}`} role="status">
         <div className="notice-body">
-          <p>{state === 'ready' ? `Batchroom ${available.version} is ready to install.` : message}</p>
+          {/* Waiting: the updater's own sentence says why (main's words, still English: docs/i18n.md). */}
+          {state === 'ready' ? <p>{t('UpdateNotice.ready', { version: available.version })}</p> : <p data-from="main">{message}</p>}
           {available.releaseNotes && (
             <details>
-              <summary>What’s new in {available.version}</summary>
+              <summary>{t('UpdateNotice.whatsNew', { version: available.version })}</summary>
               <pre className="update-notes">{available.releaseNotes}</pre>
             </details>
           )}
         </div>
-        {state === 'ready' && <button type="button" className="btn btn-primary" onClick={() => void install()}>Restart to update</button>}
-        <button type="button" className="btn btn-icon" aria-label="Later" onClick={() => setDismissed(key)}>✕</button>
+        {state === 'ready' && <button type="button" className="btn btn-primary" onClick={() => void install()}>{t('UpdateNotice.restart')}</button>}
+        <button type="button" className="btn btn-icon" aria-label={t('UpdateNotice.later')} onClick={() => setDismissed(key)}>✕</button>
       </div>
     </div>
   );

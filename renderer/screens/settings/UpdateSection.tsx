@@ -2,18 +2,18 @@ import { useId } from 'react';
 import { UPDATE_CHANNELS, type UpdateChannel } from '../../../shared/update/model';
 import type { SettingsPatchInput } from '../../../shared/settings/schema';
 import { useApp } from '../../store/context';
+import { useFormat, useT } from '../../i18n';
 import { useUpdateStatus } from './update-status';
 
-const CHANNEL_LABELS: Record<UpdateChannel, string> = {
-  stable: 'Stable: tested releases',
-  beta: 'Beta: new features earlier, may have rough edges',
-};
+const CHANNEL_KEYS = { stable: 'UpdateSection.channelStable', beta: 'UpdateSection.channelBeta' } as const satisfies Record<UpdateChannel, string>;
 
 /**
  * Settings › Updates: the channel, "Stay on this version", a check on demand and what the updater last said. When
  * the admin's batchroom-policy.json decides, the controls show its choice and cannot be changed here.
  */
 export function UpdateSection({ save }: { save: (patch: SettingsPatchInput) => Promise<unknown> }) {
+  const t = useT('settings');
+  const format = useFormat();
   const settings = useApp((s) => s.settings);
   const { status, check } = useUpdateStatus();
   const ids = { channel: useId() };
@@ -23,27 +23,28 @@ export function UpdateSection({ save }: { save: (patch: SettingsPatchInput) => P
   const stay = managed ? status.stayOnThisVersion : settings.updateStayOnThisVersion;
   const busy = status?.state === 'checking' || status?.state === 'downloading';
   return (
-    <section className="panel" aria-label="Updates">
-      <h2 className="panel-title">Updates</h2>
-      {status && <p className="muted">Batchroom {status.currentVersion}</p>}
-      {managed && <p className="callout callout-warning">Your administrator manages updates on this computer (batchroom-policy.json).</p>}
+    <section className="panel" aria-label={t('UpdateSection.title')}>
+      <h2 className="panel-title">{t('UpdateSection.title')}</h2>
+      {status && <p className="muted">{t('UpdateSection.currentVersion', { version: status.currentVersion })}</p>}
+      {managed && <p className="callout callout-warning">{t('UpdateSection.managed')}</p>}
       <div className="field">
-        <label className="field-label" htmlFor={ids.channel}>Update channel</label>
+        <label className="field-label" htmlFor={ids.channel}>{t('UpdateSection.channel')}</label>
         <select id={ids.channel} className="input" value={channel} disabled={managed} onChange={(e) => void save({ updateChannel: e.target.value as UpdateChannel })}>
-          {UPDATE_CHANNELS.map((c) => <option key={c} value={c}>{CHANNEL_LABELS[c]}</option>)}
+          {UPDATE_CHANNELS.map((c) => <option key={c} value={c}>{t(CHANNEL_KEYS[c])}</option>)}
         </select>
       </div>
       <label className="inline-check">
-        <input type="checkbox" checked={stay} disabled={managed} onChange={(e) => void save({ updateStayOnThisVersion: e.target.checked })} /> Stay on this version
+        <input type="checkbox" checked={stay} disabled={managed} onChange={(e) => void save({ updateStayOnThisVersion: e.target.checked })} /> {t('UpdateSection.stay')}
       </label>
-      <p className="muted">Nothing is downloaded or installed while this is on, as a studio keeping one tested version on every machine wants.</p>
+      <p className="muted">{t('UpdateSection.stayHint')}</p>
       {status?.state !== 'unavailable' && (
         <button type="button" className="btn" disabled={!status || busy} onClick={() => void check().catch(() => undefined)}>
-          {busy ? 'Checking…' : 'Check for updates'}
+          {busy ? t('UpdateSection.checking') : t('UpdateSection.check')}
         </button>
       )}
-      {status?.message && <p className="muted" role="status">{status.message}</p>}
-      {status?.state === 'downloading' && status.percent !== null && <p className="muted">Downloading {Math.round(status.percent)} %</p>}
+      {/* The updater's own sentence (main's words, still English: docs/i18n.md). */}
+      {status?.message && <p className="muted" role="status" data-from="main">{status.message}</p>}
+      {status?.state === 'downloading' && status.percent !== null && <p className="muted">{t('UpdateSection.downloading', { percent: format.percent(status.percent / 100) })}</p>}
     </section>
   );
 }

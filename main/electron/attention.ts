@@ -2,6 +2,7 @@ import type { EventChannelName, EventPayload } from '../../shared/ipc/contract';
 import type { BatchSummary } from '../../shared/engine/model';
 import type { HotFolderState } from '../../shared/hotfolders/model';
 import { createFormatters, translatorFor, type Translator } from '../../shared/i18n';
+import { attentionText } from '../../shared/notify/attention-words';
 
 export type ProgressMode = 'none' | 'normal' | 'paused' | 'error';
 
@@ -86,7 +87,11 @@ export function createAttention(options: AttentionOptions): Attention {
         onFolders(payload as EventPayload<'hotFolders:changed'>);
       } else if (channel === 'app:attention') {
         const said = payload as EventPayload<'app:attention'>;
-        if (said.needsAction || !options.isWindowFocused()) options.notifyOpening(said.title, said.body, said.batchId);
+        if (said.needsAction || !options.isWindowFocused()) {
+          // The core's words, said in the app's language (the English sentence when the core sent no keys).
+          const { title, body } = attentionText(said, translator());
+          options.notifyOpening(title, body, said.batchId);
+        }
       } else if (channel === 'balance:changed') {
         onBalance((payload as EventPayload<'balance:changed'>).apiCredits);
       }

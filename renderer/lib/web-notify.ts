@@ -1,4 +1,6 @@
 import type { Attention } from '../../shared/notify/attention';
+import { attentionText } from '../../shared/notify/attention-words';
+import { activeTranslator } from '../i18n/active';
 
 // The browser host's way of saying "done" (`batchroom ui`): a Web Notification, once the page was allowed to show
 // them. The Electron app never uses this — its main process shows the same `app:attention` natively (and the window's
@@ -36,7 +38,9 @@ export async function requestWebNotifications(given?: WebNotificationApi): Promi
 export function showWebAttention(attention: Attention, onClick: () => void, given?: WebNotificationApi): boolean {
   const notifications = api(given);
   if (!notifications || notifications.permission !== 'granted') return false;
-  const shown = new notifications(attention.title, { body: attention.body, tag: `batchroom-${attention.batchId ?? attention.kind}` });
+  // Said in the page's language (the core sends message keys beside its English sentence).
+  const { title, body } = attentionText(attention, activeTranslator());
+  const shown = new notifications(title, { body, tag: `batchroom-${attention.batchId ?? attention.kind}` });
   shown.onclick = () => {
     if (typeof window !== 'undefined') window.focus();
     onClick();

@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Attention } from '../../shared/notify/attention';
+import { batchAttention, type Attention } from '../../shared/notify/attention';
 import { batch, counts, item, settings, standardBridge } from './helpers/fixtures';
 import { renderApp, showView } from './helpers/render-app';
 
@@ -65,6 +65,20 @@ describe('the browser host says "done" with a Web Notification', () => {
     expect(app.store.getState().selectedBatchId).toBe('b7');
     expect(FakeNotification.shown[0]!.closed).toBe(true);
     expect(focus).toHaveBeenCalled();
+    app.disconnect();
+  });
+
+  it("says the core's app:attention in the page's language from its keys (German here)", async () => {
+    const fake = standardBridge({
+      'app:info': () => ({ version: '0.1.0', host: 'browser', platform: 'linux' }),
+      'settings:get': () => ({ settings: { ...settings, notifyWhenDone: true, language: 'de' }, warnings: [] }),
+    });
+    const app = await ready(fake);
+    await waitFor(() => expect(app.store.getState().settings?.language).toBe('de'));
+    const before = batch({ id: 'b7', workflowName: 'Color Grade', state: 'running' });
+    const said = batchAttention(before, { ...before, state: 'completed', counts: counts({ saved: 24, failed: 1 }), creditsSpent: 24 })!;
+    act(() => fake.emit('app:attention', said));
+    expect(FakeNotification.shown.map((n) => [n.title, n.options?.body])).toEqual([['Stapel fertig – Color Grade', '24 gesichert, 1 fehlgeschlagen · 24 Credits']]);
     app.disconnect();
   });
 

@@ -53,7 +53,7 @@ describe('attention (the core watching its own events)', () => {
     progress(batch({ state: 'completed', counts: { saved: 4 }, creditsSpent: 4 }));
     progress(batch({ state: 'completed', counts: { saved: 4 }, creditsSpent: 4 }));
     await settle();
-    expect(said).toEqual([{ kind: 'batch-ended', title: 'Batch done — Relight', body: '4 saved · 4 credits', batchId: 'b1', needsAction: false }]);
+    expect(said).toMatchObject([{ kind: 'batch-ended', title: 'Batch done — Relight', body: '4 saved · 4 credits', batchId: 'b1', needsAction: false }]);
   });
 
   it('says a pause for money once per pause, and an outage once for every batch it paused', async () => {
@@ -82,7 +82,7 @@ describe('attention (the core watching its own events)', () => {
     expect(said).toEqual([]);
     bus.emit('hotFolders:changed', [folder({ queued: 0, processed: 3, creditsSpent: 3 })]);
     bus.emit('hotFolders:changed', [folder({ queued: 0, processed: 3, creditsSpent: 3 })]);
-    expect(said).toEqual([{ kind: 'hot-folder-run-ended', title: 'Hot folder done — inbox', body: '3 photos processed · 3 credits', batchId: 'h1', needsAction: false }]);
+    expect(said).toMatchObject([{ kind: 'hot-folder-run-ended', title: 'Hot folder done — inbox', body: '3 photos processed · 3 credits', batchId: 'h1', needsAction: false }]);
   });
 
   it('says nothing while notifyWhenDone is off', async () => {
@@ -125,7 +125,7 @@ describe('attention in the core with the sandbox', () => {
       expect(created).toMatchObject({ ok: true, data: { total: 2 } });
       const batchId = (created as { data: { id: string } }).data.id;
       await expect.poll(() => said.length, { timeout: 15_000, interval: 50 }).toBe(1);
-      expect(said[0]).toEqual({ kind: 'batch-ended', title: 'Batch done — Auto Enhance', body: '2 saved · 2 free test credits', batchId, needsAction: false });
+      expect(said[0]).toMatchObject({ kind: 'batch-ended', title: 'Batch done — Auto Enhance', body: '2 saved · 2 free test credits', batchId, needsAction: false });
       // Later events (the balance, the outbox's last progress) do not say it again.
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(progressEvents).toBeGreaterThan(1);

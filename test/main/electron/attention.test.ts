@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { HotFolderState } from '../../../shared/hotfolders/model';
 import { PAUSED_BY_USER } from '../../../shared/engine/model';
 import { createAttention, type ProgressMode } from '../../../main/electron/attention';
+import { translatorFor } from '../../../shared/i18n';
+import { batchAttention } from '../../../shared/notify/attention';
 import { batch } from './fakes';
 
 function folder(status: Partial<HotFolderState['status']>): HotFolderState {
@@ -11,7 +13,7 @@ function folder(status: Partial<HotFolderState['status']>): HotFolderState {
   } as HotFolderState;
 }
 
-function setup(options: { focused?: boolean; threshold?: number } = {}) {
+function setup(options: { focused?: boolean; threshold?: number; language?: 'en' | 'de' } = {}) {
   const progress: Array<[number, ProgressMode]> = [];
   const notices: Array<{ title: string; body: string; opens?: string | null }> = [];
   const attention = createAttention({
@@ -20,6 +22,7 @@ function setup(options: { focused?: boolean; threshold?: number } = {}) {
     notifyOpening: (title, body, opens) => notices.push({ title, body, opens }),
     lowBalanceThreshold: () => options.threshold ?? 50,
     isWindowFocused: () => options.focused ?? false,
+    ...(options.language ? { translator: () => translatorFor(options.language!) } : {}),
   });
   const progressEvent = (...batches: ReturnType<typeof batch>[]) => attention.handle('batches:progress', { batches, items: [] });
   return { attention, progress, notices, progressEvent };
@@ -50,6 +53,16 @@ describe('notifications', () => {
     expect(looking.notices).toEqual([]);
     looking.attention.handle('app:attention', { ...done, kind: 'batch-paused', title: 'Batch paused: out of credits', needsAction: true });
     expect(looking.notices.map((n) => n.title)).toEqual(['Batch paused: out of credits']);
+  });
+
+  it("says the core's app:attention in the app's language from its keys, English by default", () => {
+    const done = batchAttention(batch({ id: 'b1' }), batch({ id: 'b1', state: 'completed', counts: { saved: 10, failed: 2 }, creditsSpent: 10 }))!;
+    const german = setup({ language: 'de' });
+    german.attention.handle('app:attention', done);
+    expect(german.notices).toEqual([{ title: 'Stapel fertig – Relight', body: '10 gesichert, 2 fehlgeschlagen · 10 Credits', opens: 'b1' }]);
+    const english = setup();
+    english.attention.handle('app:attention', done);
+    expect(english.notices).toEqual([{ title: 'Batch done — Relight', body: '10 saved, 2 failed · 10 credits', opens: 'b1' }]);
   });
 
   it('no longer words batch endings and pauses itself (the core says them once, for every host)', () => {

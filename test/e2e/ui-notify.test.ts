@@ -7,12 +7,15 @@ import { buildRenderer, launchChromium, makePhotos, startUi, type RunningUi } fr
 
 // Issue 32 #6 in the real browser host: the core's app:attention crosses the WebSocket and the page, allowed to notify,
 // shows a Web Notification when the batch is done; its click opens Review. Chromium's own Notification is used, only
-// watched (each one created is recorded) so the test can read it and click it.
+// watched (each one created is recorded) so the test can read it and click it. A second page in a German browser
+// gets the same app:attention and says it in German (issue 33 #2: the core sends message keys, the page words them).
 
 let work: string;
 let ui: RunningUi;
 let browser: Browser;
 let page: Page;
+/** The same app open in a German browser (its OS language): the one app:attention, said in German there. */
+let germanPage: Page;
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'batchroom-ui-notify-'));
@@ -20,7 +23,12 @@ beforeAll(async () => {
   buildRenderer(rendererDir);
   ui = await startUi({ rendererDir, stateDir: join(work, 'state'), home: work });
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+  page = await watchedPage('en-US');
+  germanPage = await watchedPage('de-DE');
+});
+
+async function watchedPage(locale: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 }, locale });
   await context.grantPermissions(['notifications'], { origin: new URL(ui.url).origin });
   // Page code as text: this file is type-checked without the DOM library (tsconfig.node.json).
   await context.addInitScript({
@@ -36,9 +44,10 @@ beforeAll(async () => {
       window.__shown = shown;
     `,
   });
-  page = await context.newPage();
-  await page.goto(ui.url);
-});
+  const opened = await context.newPage();
+  await opened.goto(ui.url);
+  return opened;
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -46,7 +55,8 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-const shown = () => page.evaluate<Array<{ title: string; body?: string }>>('window.__shown.map(({ title, body }) => ({ title, body }))');
+const shownOn = (on: Page) => on.evaluate<Array<{ title: string; body?: string }>>('window.__shown.map(({ title, body }) => ({ title, body }))');
+const shown = () => shownOn(page);
 
 describe('a Web Notification when a batch is done (browser host)', () => {
   it('is shown once with what was saved and spent, and its click opens Review', async () => {
@@ -63,6 +73,7 @@ describe('a Web Notification when a batch is done (browser host)', () => {
     await page.getByRole('region', { name: 'Batch Color Grade' }).getByText('Finished').waitFor({ timeout: 60_000 });
 
     await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: 'Batch done — Color Grade', body: '2 saved · 2 free test credits' }]);
+    await expect.poll(() => shownOn(germanPage), { timeout: 10_000 }).toEqual([{ title: 'Stapel fertig – Color Grade', body: '2 gesichert · 2 kostenlose Test-Credits' }]);
     expect(await page.getByRole('img', { name: /^After: / }).count()).toBe(0); // the queue, not Review yet
     await page.evaluate("window.__shown[0].notification.onclick(new Event('click'))");
     await page.getByRole('img', { name: /^After: / }).waitFor({ timeout: 10_000 });

@@ -100,7 +100,8 @@ export function createUploadingHost(baseUrl: string, token?: string | null): Bat
           credentials: 'same-origin',
         });
         const body = (await response.json().catch(() => ({}))) as { path?: string; error?: string };
-        if (!response.ok || !body.path) throw new Error(`Could not add ${file.name}: ${body.error ?? `HTTP ${response.status}`}`);
+        // Only the facts (which file, what the host said): lib/drop.ts puts them in its sentence, in the page's language.
+        if (!response.ok || !body.path) throw new Error(`${file.name}: ${body.error ?? `HTTP ${response.status}`}`);
         paths.push(body.path);
       }
       return paths;

@@ -57,7 +57,8 @@ export function scrubText(text: string, options: ScrubOptions = {}): string {
   out = out.replace(/(?:[A-Za-z]:)?<home>(?:[^"'`\n\r()<>[\]{}:]|:(?!\s))*/g, keepTrailingSpace);
   out = out.replace(PATH, keepTrailingSpace);
   out = out.replace(PHOTO_NAME, '<photo>');
-  if (options.user && options.user.length >= 2) out = out.replace(new RegExp(`\\b${escapeRegExp(options.user)}\\b`, 'gi'), '<user>');
+  // A whole word in any script (\b is ASCII-only: it never matches around Ö or Ł).
+  if (options.user && options.user.length >= 2) out = out.replace(new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(options.user)}(?![\\p{L}\\p{N}_])`, 'giu'), '<user>');
   return out;
 }
 

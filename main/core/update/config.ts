@@ -21,7 +21,10 @@ export interface EffectiveUpdateConfig {
 export function resolveUpdateConfig(settings: UpdateSettings, policyRead: PolicyRead, env: NodeJS.ProcessEnv = {}): EffectiveUpdateConfig {
   const policy = policyRead.policy ?? {};
   const envUrl = env[UPDATE_FEED_ENV]?.trim();
-  const feed: UpdateFeed | null = envUrl ? { provider: 'generic', url: envUrl } : (policy.feed ?? settings.updateFeed ?? null);
+  // The admin's policy feed wins over everything; the environment's only over Settings, and only an https URL (or
+  // http on this computer, for tests): sha512 comes from the feed itself, so a plain-http feed would prove nothing.
+  const envFeed: UpdateFeed | null = envUrl && isTrustedFeedUrl(envUrl) ? { provider: 'generic', url: envUrl } : null;
+  const feed: UpdateFeed | null = policy.feed ?? envFeed ?? settings.updateFeed ?? null;
   if (policyRead.problem) {
     return { channel: settings.updateChannel, stayOnThisVersion: true, managedBy: 'policy', feed, problem: policyRead.problem };
   }
@@ -44,4 +47,14 @@ export function publishOptionsOf(feed: UpdateFeed, channel: UpdateChannel): Reco
 /** The feed's file names: electron-builder publishes stable releases as latest*.yml and betas as beta*.yml. */
 export function feedChannelOf(channel: UpdateChannel): string {
   return channel === 'beta' ? 'beta' : 'latest';
+}
+
+/** https anywhere; http only to this computer (a test feed on 127.0.0.1). */
+export function isTrustedFeedUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname));
+  } catch {
+    return false;
+  }
 }

@@ -83,6 +83,10 @@ export function createUpdateController(options: UpdateControllerOptions): Update
       const feed = JSON.stringify(cfg.feed) + cfg.channel;
       if (feed !== lastFeed) updater.setFeedURL(publishOptionsOf(cfg.feed, cfg.channel) as never);
       lastFeed = feed;
+    } else if (lastFeed !== '') {
+      // Back to the built-in feed (app-update.yml): electron-updater reads it again once it has no provider.
+      (updater as unknown as { clientPromise: unknown }).clientPromise = null;
+      lastFeed = '';
     }
     updater.channel = feedChannelOf(cfg.channel);
     // The channel setter turns downgrades on; this app never downgrades.
@@ -127,11 +131,28 @@ export function createUpdateController(options: UpdateControllerOptions): Update
       log.warn('update download refused', { version: available.version, message: (error as Error).message });
       return set({ state: 'failed', percent: null, message: downloadFailureMessage(available.version, error) });
     }
+    // "Stay on this version" chosen while it downloaded (configChanged said so): the download is not offered.
+    if (pinNow()) return status;
     return offerOrWait();
   };
 
+  /** Re-reads Settings and the policy file; when they now keep this version, a download is withdrawn. */
+  const pinNow = (): boolean => {
+    const next = options.config();
+    config = next;
+    if (!next.stayOnThisVersion) return false;
+    updater.autoInstallOnAppQuit = false;
+    if (['ready', 'waiting', 'downloading', 'pinned'].includes(status.state)) {
+      set({ state: 'pinned', channel: next.channel, managedBy: next.managedBy, stayOnThisVersion: true, percent: null,
+        message: next.problem ?? `Version ${status.available?.version} will not be installed: this installation stays on ${options.currentVersion}.` });
+    }
+    return true;
+  };
+
   const check = (): Promise<UpdateStatus> => {
-    // A download already verified (or being installed) is kept; a new check would only fetch it again.
+    // A download already verified (or being installed) is kept; a new check would only fetch it again — but the
+    // policy file is read at every check, so one dropped in since withdraws it.
+    if (['ready', 'waiting'].includes(status.state) && pinNow()) return Promise.resolve(status);
     if (['ready', 'waiting', 'installing'].includes(status.state)) return Promise.resolve(status);
     running ??= doCheck().finally(() => { running = null; });
     return running;
@@ -142,6 +163,7 @@ export function createUpdateController(options: UpdateControllerOptions): Update
     check,
     install() {
       if (status.state !== 'ready' && status.state !== 'waiting') return status;
+      if (pinNow()) return status;
       if (options.workInFlight()) return offerOrWait();
       set({ state: 'installing', message: `Installing ${status.available?.version}…` });
       // Silent (the person already chose "Restart to update": no installer wizard on Windows), and the app starts

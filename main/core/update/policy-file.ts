@@ -11,23 +11,24 @@ export interface PolicyRead {
 }
 
 /**
- * Where an admin may drop `batchroom-policy.json`, most specific first: `BATCHROOM_POLICY_DIR` (tests, scripted
- * deployments), next to the app (the folder of Batchroom.exe; the folder holding Batchroom.app), then the
- * machine-wide folder MDM and Group Policy tools write to (ProgramData, /Library/Application Support, /etc).
+ * Where an admin may drop `batchroom-policy.json`, the machine-wide folder first: MDM and Group Policy tools write
+ * there (ProgramData, /Library/Application Support, /etc) and a user cannot, so a user's own file never hides the
+ * admin's. Then next to the app (on Windows a per-user install folder, which an update replaces: prefer ProgramData),
+ * then `BATCHROOM_POLICY_DIR` (tests, scripted deployments).
  */
 export function policyDirs(input: { execPath: string; platform: NodeJS.Platform; env: NodeJS.ProcessEnv }): string[] {
   const dirs: string[] = [];
-  if (input.env.BATCHROOM_POLICY_DIR) dirs.push(input.env.BATCHROOM_POLICY_DIR);
   if (input.platform === 'darwin') {
+    dirs.push('/Library/Application Support/Batchroom');
     const bundle = /^(.*\.app)\/Contents\/MacOS\/[^/]+$/.exec(input.execPath)?.[1];
     if (bundle) dirs.push(dirname(bundle));
-    dirs.push('/Library/Application Support/Batchroom');
   } else if (input.platform === 'win32') {
-    dirs.push(dirname(input.execPath));
     if (input.env.ProgramData) dirs.push(join(input.env.ProgramData, 'Batchroom'));
+    dirs.push(dirname(input.execPath));
   } else {
-    dirs.push(dirname(input.execPath), '/etc/batchroom');
+    dirs.push('/etc/batchroom', dirname(input.execPath));
   }
+  if (input.env.BATCHROOM_POLICY_DIR) dirs.push(input.env.BATCHROOM_POLICY_DIR);
   return dirs;
 }
 

@@ -30,8 +30,11 @@ export function isSettled(batch: BatchSummary): boolean {
   if (batch.state === 'completed' || batch.state === 'cancelled') return true;
   if (batch.state !== 'paused') return false;
   if (batch.pauseCode === 'service-unreachable' || (batch.pauseCode === null && batch.pausedReason === SERVICE_UNREACHABLE)) return false;
+  // A photo encoded and waiting for a slot when the batch paused is not sent while it stays paused (nothing of it
+  // left: `encoding` goes back to pending on resume or restart) — waiting for it hung `run` when a disk filled up.
+  const encodedOnly = batch.counts.encoding ?? 0;
   const waiting = batch.pauseCode === 'output-unwritable' ? (batch.counts.downloading ?? 0) : 0;
-  return inFlight(batch) - waiting === 0;
+  return inFlight(batch) - waiting - encodedOnly === 0;
 }
 
 /**

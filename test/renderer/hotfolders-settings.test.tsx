@@ -18,8 +18,9 @@ describe('hot folders', () => {
     await user.click(within(await screen.findByRole('region', { name: 'No hot folders yet' })).getByRole('button', { name: 'Add hot folder' }));
     const dialog = screen.getByRole('dialog', { name: 'New hot folder' });
     await user.click(within(dialog).getByRole('button', { name: 'Save hot folder' }));
-    expect(within(dialog).getByText('choose a folder to watch')).toBeInTheDocument();
-    expect(within(dialog).getByText('choose a workflow')).toBeInTheDocument();
+    // The problems appear once the save's validation has rendered: waited for, not assumed (a loaded CI missed them).
+    expect(await within(dialog).findByText('choose a folder to watch')).toBeInTheDocument();
+    expect(await within(dialog).findByText('choose a workflow')).toBeInTheDocument();
     expect(saved).toHaveLength(0);
 
     await user.type(within(dialog).getByRole('textbox', { name: 'Folder to watch' }), '/watch/in');

@@ -1,17 +1,18 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../main/sandbox/index';
 import { startTestSandbox } from '../../helpers/sandbox';
-import { cliEnv, ndjson, runCli } from './run-cli';
+import { CHAIN_FINALS, CHAIN_PHOTOS, CHAIN_STEPS, chainCase, filesUnder, sandboxCounters, type Counters } from './chain-fixture';
+import { ndjson, runCli } from './run-cli';
 
 // Chains (issue 32 #3) at their edges, each found by a review and failing before its fix: the default output folder
 // inside the photos' folder, --rerun, an earlier ordinary batch of the same edit, a step that returns several
 // results a photo, a kept intermediate edited by hand, a missing path, and a name an earlier run already used.
 
-const PHOTOS = 3;
+const PHOTOS = CHAIN_PHOTOS;
 let dir: string;
 let sandbox: RunningSandbox;
 let cases = 0;
@@ -25,43 +26,13 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const CHAIN_STEPS = [
-  { workflowId: 'film-effects', parameters: { switchSelections: { effects: ['grain'] } } },
-  { workflowId: 'caption-watermark', parameters: { texts: { caption: 'Studio' } } },
-];
-
-async function setup(name: string, keepSteps = false) {
-  const photos = join(dir, `photos-${name}`);
-  await mkdir(join(photos, 'day-1'), { recursive: true });
-  const k = cases++;
-  for (let i = 0; i < PHOTOS; i++) {
-    const at = i === 0 ? join(photos, 'day-1', `p${i}.jpg`) : join(photos, `p${i}.jpg`);
-    await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 60 * i, g: 30 * k, b: 200 - 50 * i } } }).jpeg().toFile(at);
-  }
-  const recipe = join(dir, `${name}.batchroom-recipe.json`);
-  await writeFile(recipe, JSON.stringify({
-    kind: 'batchroom-recipe', version: 2, name: `Chain ${name}`, workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, steps: CHAIN_STEPS, keepSteps,
-  }));
-  const env = cliEnv(join(dir, `state-${name}`), { BATCHROOM_API_KEY: sandbox.apiKey });
-  return { env, out: join(dir, `out-${name}`), photos, recipe };
-}
-
+const setup = (name: string, keepSteps = false) => chainCase(dir, sandbox, name, cases++, keepSteps);
 const run = (env: Record<string, string>, ...args: string[]) => runCli(['--service-url', sandbox.url, '--json', 'run', ...args], env);
-
-async function filesUnder(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(folder.length + 1)).sort();
-}
-const counters = () => {
-  const s = sandbox.stats();
-  return { executions: s.executionsCreated, uploads: s.imageInputs.uploads, urls: s.imageInputs.urls };
-};
-const since = (before: ReturnType<typeof counters>) => {
-  const now = counters();
-  return { executions: now.executions - before.executions, uploads: now.uploads - before.uploads, urls: now.urls - before.urls };
-};
+const counter = () => sandboxCounters(sandbox);
+const counters = () => counter().now();
+const since = (before: Counters) => counter().since(before);
 const estimateOf = (stdout: string) => ndjson(stdout).find((r) => r.type === 'chainEstimate') as { steps: { photos: number; credits: number; upTo: boolean }[]; totalCost: number };
-const FINALS = ['day-1/p0_caption-watermark.jpg', 'p1_caption-watermark.jpg', 'p2_caption-watermark.jpg'];
+const FINALS = CHAIN_FINALS;
 
 describe('chains at their edges', { timeout: 180_000 }, () => {
   it('the default output folder inside the photos\' folder is never searched: the same command again pays 0', async () => {

@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../../main/sandbox/index';
 import { startTestSandbox } from '../../helpers/sandbox';
-import { cliEnv, ndjson, runCli, startCli, type CliProcess } from './run-cli';
+import { CHAIN_FINALS, CHAIN_PHOTOS, chainCase, filesUnder, sandboxCounters, type Counters } from './chain-fixture';
+import { ndjson, runCli, startCli, type CliProcess } from './run-cli';
 
 // Chains (issue 32 #3) with the real command, real signals and a real service in this process (killing the CLI does
 // not kill the service, whose counters say what was paid and what was uploaded): a 3-step recipe, kill -9 between
@@ -13,7 +13,7 @@ import { cliEnv, ndjson, runCli, startCli, type CliProcess } from './run-cli';
 // once (steps 2 and 3 are sent the previous result's URL), unless the service dropped that result: then the saved
 // file is uploaded instead, and nothing is paid twice.
 
-const PHOTOS = 3;
+const PHOTOS = CHAIN_PHOTOS;
 const STEPS = 3;
 let dir: string;
 let sandbox: RunningSandbox;
@@ -35,24 +35,7 @@ afterAll(async () => {
 });
 
 async function setup(name: string, keepSteps = false) {
-  const photos = join(dir, `photos-${name}`);
-  await mkdir(join(photos, 'day-1'), { recursive: true });
-  const k = cases++;
-  for (let i = 0; i < PHOTOS; i++) {
-    const at = i === 0 ? join(photos, 'day-1', `p${i}.jpg`) : join(photos, `p${i}.jpg`);
-    await sharp({ create: { width: 96, height: 64, channels: 3, background: { r: 60 * i, g: 30 * k, b: 200 - 50 * i } } }).jpeg().toFile(at);
-  }
-  const recipe = join(dir, `${name}.batchroom-recipe.json`);
-  await writeFile(recipe, JSON.stringify({
-    kind: 'batchroom-recipe', version: 2, name: `Chain ${name}`, workflowId: 'color-grade', parameters: { texts: { look: 'warm' } },
-    steps: [
-      { workflowId: 'film-effects', parameters: { switchSelections: { effects: ['grain'] } } },
-      { workflowId: 'caption-watermark', parameters: { texts: { caption: 'Studio' } } },
-    ],
-    keepSteps,
-  }));
-  const env = cliEnv(join(dir, `state-${name}`), { BATCHROOM_API_KEY: sandbox.apiKey });
-  const out = join(dir, `out-${name}`);
+  const { env, out, photos, recipe } = await chainCase(dir, sandbox, name, cases++, keepSteps);
   const args = ['--service-url', sandbox.url, '--json', 'run', '--recipe', recipe, '--recursive', '--yes', '--out', out, photos];
   return { env, out, args };
 }
@@ -63,19 +46,8 @@ function start(args: string[], env: Record<string, string>): CliProcess {
   return cli;
 }
 
-async function filesUnder(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(folder.length + 1)).sort();
-}
-
-const counters = () => {
-  const s = sandbox.stats();
-  return { executions: s.executionsCreated, uploads: s.imageInputs.uploads, urls: s.imageInputs.urls };
-};
-const since = (before: ReturnType<typeof counters>) => {
-  const now = counters();
-  return { executions: now.executions - before.executions, uploads: now.uploads - before.uploads, urls: now.urls - before.urls };
-};
+const counters = () => sandboxCounters(sandbox).now();
+const since = (before: Counters) => sandboxCounters(sandbox).since(before);
 
 /** Resolves when the running command prints a record that `match` accepts. */
 const waitForRecord = (cli: CliProcess, match: (record: Record<string, unknown>) => boolean) => new Promise<void>((resolve) => {
@@ -99,7 +71,7 @@ describe('chains: every step paid once, every photo uploaded once', { timeout: 1
     expect(estimate.totalCost).toBe(PHOTOS * 5);
     expect(since(before)).toEqual({ executions: PHOTOS * STEPS, uploads: PHOTOS, urls: PHOTOS * (STEPS - 1) });
     // Only the last step's results are in the output folder, each photo's sub-folder kept.
-    expect(await filesUnder(out)).toEqual(['day-1/p0_caption-watermark.jpg', 'p1_caption-watermark.jpg', 'p2_caption-watermark.jpg']);
+    expect(await filesUnder(out)).toEqual(CHAIN_FINALS);
     // The same command again: every step done, nothing paid.
     const again = counters();
     const second = await runCli(args, env);
@@ -127,7 +99,7 @@ describe('chains: every step paid once, every photo uploaded once', { timeout: 1
     const second = await runCli(args, env);
     expect(second.code, second.stderr).toBe(0);
     expect(since(before)).toEqual({ executions: PHOTOS * STEPS, uploads: PHOTOS, urls: PHOTOS * (STEPS - 1) });
-    expect(await filesUnder(out)).toEqual(['day-1/p0_caption-watermark.jpg', 'p1_caption-watermark.jpg', 'p2_caption-watermark.jpg']);
+    expect(await filesUnder(out)).toEqual(CHAIN_FINALS);
   });
 
   it('a step whose earlier result the service no longer has sends the saved file instead (kept steps in step-<n> folders)', async () => {
@@ -145,6 +117,6 @@ describe('chains: every step paid once, every photo uploaded once', { timeout: 1
     const files = await filesUnder(out);
     expect(files.filter((f) => f.startsWith('step-1/'))).toEqual(['step-1/day-1/p0.jpg', 'step-1/p1.jpg', 'step-1/p2.jpg']);
     expect(files.filter((f) => f.startsWith('step-2/'))).toHaveLength(PHOTOS);
-    expect(files.filter((f) => !f.startsWith('step-'))).toEqual(['day-1/p0_caption-watermark.jpg', 'p1_caption-watermark.jpg', 'p2_caption-watermark.jpg']);
+    expect(files.filter((f) => !f.startsWith('step-'))).toEqual(CHAIN_FINALS);
   });
 });

@@ -132,6 +132,9 @@ describe('exit codes and the summary line', () => {
     const unwritable = (c: Partial<BatchSummary['counts']>) => batch({ state: 'paused', pauseCode: 'output-unwritable', pausedReason: 'x', counts: counts(c) });
     expect(isSettled(unwritable({ downloading: 3, saved: 2 }))).toBe(true);
     expect(isSettled(unwritable({ downloading: 3, running: 1 }))).toBe(false);
+    // Encoded and waiting for a slot when the disk filled: not sent while paused, so not waited for (it hung `run`).
+    expect(isSettled(unwritable({ downloading: 2, encoding: 1 }))).toBe(true);
+    expect(isSettled(batch({ state: 'paused', pauseCode: 'budget', pausedReason: 'x', counts: counts({ encoding: 1 }) }))).toBe(true);
     expect(isSettled(batch({ state: 'paused', pauseCode: 'service-unreachable', pausedReason: 'service-unreachable', counts: counts({}) }))).toBe(false);
     expect(isSettled(batch({ state: 'paused', pauseCode: 'budget', pausedReason: 'x', counts: counts({ downloading: 1 }) }))).toBe(false);
   });

@@ -31,7 +31,7 @@ export function createUpdateHandlers(deps: UpdateHandlerDeps): DomainHandlers<ty
     return {
       state: 'unavailable', currentVersion: deps.currentVersion, channel: s.updateChannel, managedBy: 'settings',
       stayOnThisVersion: s.updateStayOnThisVersion, available: null, percent: null, lastCheckedAt: null,
-      message: 'This copy of Batchroom does not update itself: the installed desktop app does (`batchroom update --check` says whether a newer release exists).',
+      message: 'This copy of Batchroom does not update itself: the installed desktop app does (on the command line, batchroom update --check says whether a newer release exists).',
     };
   };
   return {

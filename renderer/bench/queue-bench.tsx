@@ -8,8 +8,9 @@ import { createScriptedBridge } from './scripted-bridge';
 // The queue screen with 10,000 items fed by a scripted progress source; bench/ui-queue.ts drives it in Chromium
 // through `window.queueBench`.
 
-const total = Number(new URLSearchParams(location.search).get('items') ?? 10_000);
-const scripted = createScriptedBridge(total);
+const query = new URLSearchParams(location.search);
+const total = Number(query.get('items') ?? 10_000);
+const scripted = createScriptedBridge(total, query.get('mixed') === '1');
 const store = createAppStore(scripted.api);
 connectStore(store, scripted.api);
 store.getState().setView('queue');
@@ -40,6 +41,68 @@ function measureScrolling(ms: number, pxPerFrame: number): Promise<{ intervals: 
   });
 }
 
+/**
+ * How many of the batch's items the store holds, whatever its shape: every distinct item object reachable from the
+ * state (the point of paging is that this stays a window, not the batch).
+ */
+function heldItems(): number {
+  const seen = new Set<unknown>();
+  const ids = new Set<string>();
+  const walk = (value: unknown, depth: number) => {
+    if (depth > 6 || value === null || typeof value !== 'object' || seen.has(value)) return;
+    seen.add(value);
+    const v = value as { batchId?: unknown; id?: unknown; position?: unknown };
+    if (v.batchId === 'bench' && typeof v.id === 'string' && typeof v.position === 'number') {
+      ids.add(v.id);
+      return;
+    }
+    for (const child of Array.isArray(value) ? value : Object.values(value)) walk(child, depth + 1);
+  };
+  walk(store.getState(), 0);
+  return ids.size;
+}
+
+const nextFrame = () => new Promise<number>((ok) => requestAnimationFrame(ok));
+const rowTable = () => document.querySelector<HTMLElement>('.item-scroller');
+const rows = () => [...document.querySelectorAll<HTMLElement>('.item-row')];
+
+/** Waits frame by frame until `done()` holds; answers the ms from `start` to the frame it held in. */
+async function until(start: number, done: () => boolean, timeoutMs = 30_000): Promise<number> {
+  for (;;) {
+    if (done()) return performance.now() - start;
+    if (performance.now() - start > timeoutMs) {
+      const shown = rows().slice(0, 3).map((r) => r.getAttribute('aria-label')).join(' | ');
+      throw new Error(`timed out: ${rowTable()?.getAttribute('aria-rowcount')} rows counted; first rows: ${shown}; page: ${document.querySelector('main')?.textContent?.slice(0, 300)}`);
+    }
+    await nextFrame();
+  }
+}
+
+/** Clicks a status chip and times it until the table says the filter's count and shows only such rows. */
+async function filterTo(label: string, expected: number, stateWord: string): Promise<{ ms: number; rowCount: number; rows: number }> {
+  const chip = [...document.querySelectorAll<HTMLElement>('[role="radio"]')].find((e) => e.textContent?.trim().startsWith(label));
+  if (!chip) throw new Error(`no status chip ${label}`);
+  const start = performance.now();
+  chip.click();
+  const ms = await until(start, () => {
+    const table = rowTable();
+    const shown = rows();
+    return table?.getAttribute('aria-rowcount') === String(expected) && shown.length > 0
+      && shown.every((r) => r.querySelector('.item-state')?.textContent?.startsWith(stateWord));
+  });
+  return { ms, rowCount: Number(rowTable()?.getAttribute('aria-rowcount')), rows: rows().length };
+}
+
+/** Scrolls the item table to its end and times it until the row of `lastName` is on screen. */
+async function scrollToEnd(lastName: string): Promise<{ ms: number; rows: number }> {
+  const scroller = rowTable();
+  if (!scroller) throw new Error('no queue scroller on the page');
+  const start = performance.now();
+  scroller.scrollTop = scroller.scrollHeight;
+  const ms = await until(start, () => rows().some((r) => r.querySelector('.item-name-text')?.textContent === lastName));
+  return { ms, rows: rows().length };
+}
+
 declare global {
   interface Window {
     queueBench: {
@@ -49,6 +112,13 @@ declare global {
       stopProgress(): void;
       stats(): { delivered: number[]; itemUpdates: number };
       measureScrolling(ms: number, pxPerFrame: number): Promise<{ intervals: number[]; costs: number[] }>;
+      heldItems(): number;
+      served(): { itemRequests: number; itemsSent: number; thumbnails: number };
+      counts(): Record<string, number>;
+      lastName(state: string | null): string;
+      filterTo(label: string, expected: number, stateWord: string): Promise<{ ms: number; rowCount: number; rows: number }>;
+      scrollToEnd(lastName: string): Promise<{ ms: number; rows: number }>;
+      openReview(): Promise<{ ms: number; position: string }>;
     };
   }
 }
@@ -60,6 +130,18 @@ window.queueBench = {
   stopProgress: () => scripted.stopProgress(),
   stats: () => scripted.stats(),
   measureScrolling,
+  heldItems,
+  served: () => scripted.served(),
+  counts: () => scripted.counts(),
+  lastName: (state) => scripted.lastName(state),
+  filterTo,
+  scrollToEnd,
+  async openReview() {
+    const start = performance.now();
+    store.getState().openReview('bench');
+    const ms = await until(start, () => /\d/.test(document.querySelector('.review-count')?.textContent ?? ''));
+    return { ms, position: document.querySelector('.review-count')?.textContent ?? '' };
+  },
 };
 
 createRoot(document.getElementById('root')!).render(

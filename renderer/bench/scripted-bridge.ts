@@ -10,11 +10,22 @@ import { makeBridge } from '../bridge/make-bridge';
 /** The in-flight states in order: each tick moves an item one step along them. */
 const ACTIVE = statesOf('inFlight');
 
-export function createScriptedBridge(total: number) {
-  const items: ItemView[] = Array.from({ length: total }, (_, n) => ({
-    id: `i${n}`, batchId: 'bench', position: n, displayName: `IMG_${String(n).padStart(5, '0')}.jpg`, sources: { photo: `/in/IMG_${n}.jpg` },
-    state: 'pending', progress: 0, reason: null, executionId: null, outputs: [], creditsCharged: 0, verdict: null, updatedAt: new Date(0).toISOString(),
-  }));
+/**
+ * `mixed`: a batch part-way through (every 50th item failed, every 3rd saved with a result, the rest pending), for
+ * the filter and Review figures of bench/scale-ui.ts; otherwise every item starts pending (bench/ui-queue.ts).
+ */
+export function createScriptedBridge(total: number, mixed = false) {
+  const stateAt = (n: number): ItemView['state'] => (!mixed ? 'pending' : n % 50 === 7 ? 'failed' : n % 3 === 0 ? 'saved' : 'pending');
+  const items: ItemView[] = Array.from({ length: total }, (_, n) => {
+    const state = stateAt(n);
+    return {
+      id: `i${n}`, batchId: 'bench', position: n, displayName: `IMG_${String(n).padStart(5, '0')}.jpg`, sources: { photo: `/in/IMG_${n}.jpg` },
+      state, progress: state === 'saved' ? 100 : 0, reason: state === 'failed' ? 'bench failure' : null, executionId: null,
+      outputs: state === 'saved' ? [`/out/IMG_${n}.jpg`] : [], creditsCharged: 0, verdict: null, updatedAt: new Date(0).toISOString(),
+    };
+  });
+  /** What main was asked for: item requests, items sent across, thumbnails asked. */
+  const served = { itemRequests: 0, itemsSent: 0, thumbnails: 0 };
   const counts = () => {
     const c = Object.fromEntries(ITEM_STATES.map((s) => [s, 0])) as BatchSummary['counts'];
     for (const i of items) c[i.state] += 1;
@@ -45,8 +56,15 @@ export function createScriptedBridge(total: number) {
       case 'batches:list': return ok([summary()]);
       case 'batches:items': {
         const { offset = 0, limit = 500 } = args as { offset?: number; limit?: number };
-        return ok({ total, items: items.slice(offset, offset + limit) });
+        const page = items.slice(offset, offset + limit);
+        served.itemRequests += 1;
+        served.itemsSent += page.length;
+        return ok({ total, items: page });
       }
+      case 'files:thumbnailUrl':
+        served.thumbnails += 1;
+        return ok({ url: null });
+      case 'files:previewUrl': return ok({ url: 'data:image/gif;base64,R0lGODlhAQABAAAAACw=' });
       default: return { ok: false, code: 'unsupported', message: `${channel} is not scripted` };
     }
   };
@@ -63,6 +81,7 @@ export function createScriptedBridge(total: number) {
     for (let k = 0; k < perMessage; k++) {
       const at = cursor++ % total;
       const item = items[at]!;
+      if (item.state === 'failed') continue; // failed stays failed: the filter bench has them to find
       const next: ItemView = item.state === 'saved'
         ? { ...item, state: 'running', progress: 5 }
         : item.progress >= 90 ? { ...item, state: 'saved', progress: 100, outputs: [`/out/${item.displayName}`] }
@@ -86,5 +105,10 @@ export function createScriptedBridge(total: number) {
       if (timer) clearInterval(timer);
     },
     stats: () => ({ delivered: [...delivered], itemUpdates }),
+    served: () => ({ ...served }),
+    /** The batch's items per state as main holds them now (what a filter must show). */
+    counts: () => counts(),
+    /** The name of the last item in a state (null: of the batch), where scrolling to the end must arrive. */
+    lastName: (state: string | null) => [...items].reverse().find((i) => state === null || i.state === state)?.displayName ?? '',
   };
 }

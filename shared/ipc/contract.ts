@@ -2,6 +2,7 @@ import type { BridgeApi, DomainHandlers, EventNames, InvokeNames, PayloadOf } fr
 import { batchChannels } from './channels/batches';
 import { appChannels, fileChannels } from './channels/files';
 import { hotFolderChannels } from './channels/hotfolders';
+import { itemWindowChannels } from './channels/item-window';
 import { reportChannels } from './channels/reports';
 import { recipeChannels } from './channels/recipes';
 import { serviceChannels } from './channels/service';
@@ -17,6 +18,7 @@ export const contract = {
   ...serviceChannels,
   ...settingsChannels,
   ...batchChannels,
+  ...itemWindowChannels,
   ...hotFolderChannels,
   ...studioChannels,
   ...recipeChannels,

@@ -11,6 +11,7 @@ import { startAttention } from './attention';
 import { createEventBus } from './event-bus';
 import { createConsentGate, originOf } from './origin-consent';
 import { createPathGrants, grantPathsIn } from './path-grants';
+import { createItemWindowHandlers } from './item-window-handler';
 import { createRecipeHandlers } from './recipe-handlers';
 import { createRecipeStore } from '../recipes/recipe-store';
 import { openBalanceReadings, recordingBalances } from '../reports/balance-readings';
@@ -185,6 +186,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         ...(options.confirmOriginChange ? { consentPort: options.confirmOriginChange } : {}),
       }),
       ...runtime.handlers,
+      // A page of a batch's items for the Queue and Review lists (its paths granted like batches:items').
+      ...createItemWindowHandlers(async () => (await engine.ensure()).journal),
     }, (result) => grantPathsIn(result, grants)),
   };
 

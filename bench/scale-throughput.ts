@@ -93,7 +93,9 @@ export interface EngineResult {
 
 /** The engine through the sandbox (its own process) at L and C, from Start to every result saved. */
 export async function engineRun(files: readonly string[]): Promise<EngineResult> {
-  const sandbox = await spawnSandbox(['--duration-ms', String(SERVICE_LATENCY_MS), '--credits', '10000000', '--rate-limit', '100000', '--max-concurrent', '64']);
+  const sandbox = await spawnSandbox(['--duration-ms', String(SERVICE_LATENCY_MS), '--credits', '10000000', '--rate-limit', '100000', '--max-concurrent', '64'],
+    // A shared, loaded machine (load 20+ on 2 cores) can take longer than the default 20 s to start a Node process.
+    { timeoutMs: 120_000 });
   const root = await mkdtemp(join(tmpdir(), 'batchroom-scale-throughput-'));
   const journal = openJournal(join(root, 'state'));
   const client = createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });

@@ -95,15 +95,21 @@ export function trackBatches(session: CliSession, batchIds: string[], listener: 
   });
 }
 
-/** Every item of a batch, paged (a 10,000-item batch is a few calls). */
-export async function allItems(session: CliSession, batchId: string): Promise<ItemView[]> {
-  const items: ItemView[] = [];
+/** Every item of a batch, a page at a time (2,000 items): only the page is held while `visit` looks at it. */
+export async function forEachItemPage(session: CliSession, batchId: string, visit: (items: ItemView[]) => void): Promise<void> {
   for (let offset = 0; ; ) {
     const page = await session.call('batches:items', { batchId, offset, limit: 2000 });
-    items.push(...page.items);
+    visit(page.items);
     offset += page.items.length;
-    if (page.items.length === 0 || offset >= page.total) return items;
+    if (page.items.length === 0 || offset >= page.total) return;
   }
+}
+
+/** Every item of a batch in one list (a chain step's results, which the next step takes as its inputs). */
+export async function allItems(session: CliSession, batchId: string): Promise<ItemView[]> {
+  const items: ItemView[] = [];
+  await forEachItemPage(session, batchId, (page) => items.push(...page));
+  return items;
 }
 
 /** Ctrl-C (and SIGTERM) abort the returned signal once; a second Ctrl-C leaves at once. */

@@ -1,9 +1,9 @@
 import type { BatchSummary, ItemView } from '../../shared/engine/model';
-import { allItems, interruptSignal, trackBatches } from './batch-tracker';
+import { forEachItemPage, interruptSignal, trackBatches } from './batch-tracker';
 import { EXIT, type ExitCode } from './exit-codes';
 import { pickReporter } from './reporters';
 import type { CliSession } from './session';
-import { exitCodeFor, summarize, summaryText } from './summary';
+import { exitCodeFor, SummaryTally } from './summary';
 import { creditKindOf } from '../../shared/service/credit-kind';
 import { fit, lineWidth } from './format';
 
@@ -32,10 +32,12 @@ export async function followBatches(session: CliSession, batches: BatchSummary[]
     process.stderr.write(`${fit(said, lineWidth(process.stderr), '  ')}\n`);
     return EXIT.interrupted;
   }
-  const items = [...extraSkipped];
-  for (const batch of outcome.batches) items.push(...(await allItems(session, batch.id)));
-  const summary = summarize({ batches: outcome.batches, items });
+  // A page of items at a time: the tally keeps counts, the files saved (for --json) and the few it lists.
+  const tally = new SummaryTally(out.json);
+  tally.add(extraSkipped);
+  for (const batch of outcome.batches) await forEachItemPage(session, batch.id, (page) => tally.add(page));
+  const summary = tally.summary(outcome.batches);
   if (out.json) out.record(summary);
-  else out.result(summaryText({ batches: outcome.batches, items }, summary, kind, lineWidth(process.stdout)));
+  else out.result(tally.text(outcome.batches, summary, kind, lineWidth(process.stdout)));
   return exitCodeFor(summary, outcome.batches);
 }

@@ -12,6 +12,8 @@ import type { Output } from './session';
 
 export interface Reporter extends TrackerListener {
   stop(): void;
+  /** How many items the reporter keeps something of (tests: it stays the number in flight, not the batch's size). */
+  held?(): number;
 }
 
 /** How often a progress line is written without a terminal: under 5 s, so a CI log never goes 5 s without one. */
@@ -66,7 +68,9 @@ export function ndjsonReporter(out: Output): Reporter {
       }
     },
     outcome(o) {
-      lastState.set(o.itemId, o.state);
+      // A finished item needs no entry: progress never repeats a terminal state, and a retry's first new state is
+      // news. Kept, the map held every item of the batch to the end.
+      lastState.delete(o.itemId);
       out.record({
         type: 'item', batchId: o.batchId, id: o.itemId, name: o.displayName, state: o.state, attempt: o.attempt,
         reason: o.reason, executionId: o.executionId, outputs: o.outputs, creditsCharged: o.creditsCharged,
@@ -82,6 +86,7 @@ export function ndjsonReporter(out: Output): Reporter {
       }
     },
     stop: stopBeat,
+    held: () => lastState.size,
   };
 }
 

@@ -8,6 +8,7 @@ import type { ItemOutcomeEvent } from '../../shared/engine/model';
 import type { Core, HostCapabilities } from '../core/app/types';
 import { createLogger, type LogRecord } from '../core/log';
 import { knownSecrets, rememberSecret } from './secrets-seen';
+import { createOutcomeBuffer } from './outcome-buffer';
 import type { startEmbeddedSandbox as StartEmbeddedSandbox } from '../sandbox/embedded';
 
 // Loaded when a command needs it, not at start: `batchroom --help` should not wait for sharp and the sandbox.
@@ -78,8 +79,9 @@ export interface CliSession {
   /** The service this session talks to (live, or the embedded sandbox), as of its start. */
   readonly status: ServiceStatus;
   /**
-   * Every item outcome of this session (`batches:outcome`), from the first — replayed to a new listener, then live:
-   * an item settled while its batch was being created (a duplicate, an unreadable file) is not missed.
+   * Every item outcome of this session (`batches:outcome`) from now on, and first those that came while nobody
+   * listened (replayed once, to this listener): an item settled while its batch was being created (a duplicate, an
+   * unreadable file) is not missed. A later listener does not get what an earlier one was given.
    */
   onOutcome(listener: (outcome: ItemOutcomeEvent) => void): () => void;
   close(options?: { graceful?: boolean }): Promise<void>;
@@ -131,15 +133,9 @@ export async function openSession(command: Command, extra: SessionNeeds = {}): P
     ...(extra.ledgerUrl ? { ledgerUrl: extra.ledgerUrl } : {}),
   });
   for (const secret of core.secrets()) rememberSecret(secret);
-  // Kept until the command follows its batches (run/resume subscribe right after creating them); bounded for the
-  // commands that never do (watch runs for weeks).
-  const outcomes: ItemOutcomeEvent[] = [];
-  const outcomeListeners = new Set<(outcome: ItemOutcomeEvent) => void>();
+  const outcomes = createOutcomeBuffer(MAX_BUFFERED_OUTCOMES);
   core.onEvent((channel, payload) => {
-    if (channel !== 'batches:outcome') return;
-    const outcome = payload as ItemOutcomeEvent;
-    if (outcomes.length < MAX_BUFFERED_OUTCOMES) outcomes.push(outcome);
-    for (const listener of outcomeListeners) listener(outcome);
+    if (channel === 'batches:outcome') outcomes.push(payload as ItemOutcomeEvent);
   });
   const dispatch = createInvokeDispatcher(contract, core.handlers, { secrets: () => [...knownSecrets(), ...core.secrets()] });
   const call = (async (channel: string, args: unknown) => unwrap(await dispatch(channel, args))) as CallChannel;
@@ -152,11 +148,7 @@ export async function openSession(command: Command, extra: SessionNeeds = {}): P
     options,
     call,
     status,
-    onOutcome(listener) {
-      for (const outcome of outcomes) listener(outcome);
-      outcomeListeners.add(listener);
-      return () => outcomeListeners.delete(listener);
-    },
+    onOutcome: (listener) => outcomes.subscribe(listener),
     async close(closeOptions = {}) {
       if (closed) return;
       closed = true;

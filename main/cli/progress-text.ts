@@ -81,3 +81,11 @@ export function barLine(label: string, progress: number, status: string, width: 
   const head = `${label} ${pct} `;
   return head + elide(status, Math.max(1, max - head.length));
 }
+
+/** The estimate's progress line: "Reading photos  12,345 / 100,000 (12%) · 8s" (or the walk of the folders before). */
+export function estimateProgressText(progress: { phase: 'scanning' | 'reading'; done: number; total: number; elapsedMs: number }): string {
+  const elapsed = duration(progress.elapsedMs);
+  if (progress.phase === 'scanning') return `Looking through the folders… · ${elapsed}`;
+  const share = progress.total === 0 ? 1 : progress.done / progress.total;
+  return `Reading photos  ${progress.done.toLocaleString('en-US')} / ${progress.total.toLocaleString('en-US')} (${Math.floor(share * 100)}%) · ${elapsed} · Ctrl-C cancels`;
+}

@@ -46,6 +46,8 @@ export interface RunFlags {
   client?: string;
   /** The batch's queue priority, -100…100 (priority-flag.ts); flags only. */
   priority?: string;
+  /** Show the estimate's progress line on stderr even without a terminal. */
+  progress?: boolean;
 }
 
 function splitPair(raw: string, flag: string, example: string): [string, string] {

@@ -52,6 +52,7 @@ export function registerRunCommand(program: Command): void {
     .option('--job <name>', 'the job the batch is for: `batchroom report --by job` adds its credits up')
     .option('--client <name>', 'the client the batch is for: `batchroom report --by client` adds its credits up')
     .option('-y, --yes', 'do not ask before spending credits')
+    .option('--progress', 'show the estimate\'s progress line on stderr even without a terminal (after 1 s; Ctrl-C cancels it)')
     .action(async (paths: string[], flags: RunFlags, command: Command) => {
       // Checked here, not by commander's requiredOption: its message cannot say where the ids are listed.
       if (!flags.workflow && !flags.recipe) throw new UsageError('--workflow is required.', '`batchroom workflows` lists them; for example: batchroom run --workflow <id> photos/');
@@ -70,7 +71,7 @@ export function registerRunCommand(program: Command): void {
         const missing = (spec.inputs?.paths ?? []).filter((path) => !existsSync(path));
         if (missing.length > 0) throw new UsageError(`not found: ${missing.join(', ')}`, 'Check the path; quote names that contain spaces.');
         const kind = creditKindOf(session.status);
-        const estimate = await call('batches:estimate', spec);
+        const estimate = await (await import('../estimate-progress')).estimateWithProgress(session, spec, { progress: flags.progress });
         if (recipe) reportRecipe(out, recipe, spec.recipe?.fingerprint ?? '', overrides, said);
         reportEstimate(out, estimate, workflow.name, kind);
         // A workflow changed since the recipe was saved: said with the estimate; a new price needs --yes (exit 4).

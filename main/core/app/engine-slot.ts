@@ -3,6 +3,7 @@ import { batchChannels } from '../../../shared/ipc/channels/batches';
 import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
 import { createBatchHandlers, createEngine, type Engine, type SubmitHooks } from '../engine';
 import { consumeOutcomes } from '../engine/outcome-consumer';
+import { createEstimateRuns } from '../engine/estimate-runs';
 import { openJournal, type Journal } from '../journal';
 import type { Logger } from '../log';
 import type { ServiceClient } from '../service/types';
@@ -68,6 +69,8 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
         ...(deps.resultCacheBytes ? { resultCacheBytes: deps.resultCacheBytes() } : {}),
         ...(deps.studio ? { balanceEvidence: false as const } : {}),
       });
+      const estimates = createEstimateRuns();
+      const stopEstimates = estimates.onProgress((progress) => deps.bus.emit('batches:estimateProgress', progress));
       const stopProgress = engine.onProgress((event) => deps.bus.emit('batches:progress', event));
       // A live relay of the outcome outbox (consumer "events"): listeners (the CLI's item lines, notifications)
       // see every attempt's outcome once, including one recorded while this host was between its last event and a
@@ -77,10 +80,10 @@ export function createEngineSlot(deps: EngineSlotDeps): EngineSlot {
         const displayName = opened.getItem(outcome.itemId)?.displayName ?? outcome.itemId;
         deps.bus.emit('batches:outcome', { ...outcome, displayName });
       }, { onError: (error) => deps.logger.warn('outcome relay failed', { error: String(error) }) });
-      unsubscribe = () => { stopProgress(); relay.stop(); };
+      unsubscribe = () => { stopProgress(); stopEstimates(); relay.stop(); };
       beforeStartStep('recovery', signal, deps.logger);
       await (recoverOnly ? engine.recover() : engine.start());
-      running = { engine, journal, handlers: createBatchHandlers(engine), unsubscribe, release };
+      running = { engine, journal, handlers: createBatchHandlers(engine, estimates), unsubscribe, release };
       return running;
     } catch (error) {
       // In the reverse order of the above: a start stopped (or failed) half way leaves no journal open, no lock held.

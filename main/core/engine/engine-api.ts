@@ -15,6 +15,7 @@ import type { BalanceCheckOptions } from './balance-check';
 import type { ProgressListener } from './events';
 import type { EngineStats } from './runner-core';
 import type { SubmitHooks } from './submit-hooks';
+import type { PlanOptions } from './planner';
 
 // What the engine offers (engine.ts builds it) and what it is built from.
 
@@ -48,7 +49,8 @@ export interface EngineOptions {
 
 
 export interface Engine {
-  estimate(spec: BatchSpecInput): Promise<BatchEstimate>;
+  /** `onProgress` follows the photos read; `signal` cancels it between two files (AppError 'cancelled'). */
+  estimate(spec: BatchSpecInput, options?: PlanOptions): Promise<BatchEstimate>;
   /**
    * Refused with AppError 'insufficient_credits' / 'budget_exceeded' unless the whole batch fits. Once `signal`
    * aborts (a caller that stopped waiting: a hot folder closing), nothing is journalled and it rejects with its reason.

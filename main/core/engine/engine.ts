@@ -13,7 +13,7 @@ import { createCoalescer } from './events';
 import { isOutagePause, outagePause } from './outage-pause';
 import { checkOutputFolder, removeIfEmpty, specWithOutputFolder } from './output-folder';
 import { validateWorkflowParameters } from '../../../shared/service/validate-request';
-import { planBatch, trialOf } from './planner';
+import { planBatch, trialOf, type PlanOptions } from './planner';
 import { buildEstimate, refuseUnrunnable } from './estimate';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner } from './runner';
@@ -55,7 +55,8 @@ export function createEngine(options: EngineOptions): Engine {
   const recentReads = createRecentReads(nowMs);
   const resultMetadata = options.resultMetadata ?? createResultMetadataWriter({ configDir: dirname(journal.path), creatorTool: `${APP_NAME} ${APP_VERSION}` });
   // The estimate reads every input; Start, moments later, finds them unchanged and does not read them again.
-  const fileFacts = createFileFacts({ raw: createRawPreviewCheck(resultMetadata.command) });
+  // Kept in the state folder too (file-facts.db): the next estimate of the same photos reads none of them again.
+  const fileFacts = createFileFacts({ raw: createRawPreviewCheck(resultMetadata.command), dir: dirname(journal.path) });
   const runner: Runner = new Runner({
     journal, client, logger, concurrency, now,
     encodeConcurrency: options.encodeConcurrency,
@@ -87,7 +88,7 @@ export function createEngine(options: EngineOptions): Engine {
   const { readService, reusedBalance } = serviceReadsFor({ client, runner, logger, nowMs });
 
   /** `forStart`: a batch is being created, which may reuse what the estimate just read (recent-reads.ts). */
-  async function plan(input: BatchSpecInput, forStart = false) {
+  async function plan(input: BatchSpecInput, forStart = false, planOptions: PlanOptions = {}) {
     const spec = await specWithOutputFolder(input);
     const recent = forStart ? recentReads.take(spec.workflowId, client.account) : null;
     const fresh = recent ? null : readService(spec.workflowId);
@@ -98,15 +99,15 @@ export function createEngine(options: EngineOptions): Engine {
       const [first] = checked.problems;
       throw new AppError('validation', `${first!.field} ${first!.message}`, { field: first!.field });
     }
-    const full = await planBatch(spec, workflow, fileFacts, doneLedger, journalPlanLookup(journal, client));
+    const full = await planBatch(spec, workflow, fileFacts, doneLedger, journalPlanLookup(journal, client), planOptions);
     const planned = spec.tryFirst ? trialOf(full, spec.tryFirst) : full;
     const balance = fresh ? (await fresh.balance).value : reusedBalance(recent!.balance);
     return { spec, workflow, planned, balance, fresh, estimate: await buildEstimate(spec, workflow, planned, balance, now(), fileFacts, resultMetadata.capture) };
   }
 
-  async function estimate(input: BatchSpecInput) {
+  async function estimate(input: BatchSpecInput, planOptions: PlanOptions = {}) {
     recentReads.forget(); // a failed estimate leaves nothing behind for Start
-    const planned = await plan(input);
+    const planned = await plan(input, false, planOptions);
     if (planned.fresh) recentReads.remember(planned.spec.workflowId, await planned.fresh.workflow, await planned.fresh.balance);
     return planned.estimate;
   }
@@ -279,6 +280,7 @@ export function createEngine(options: EngineOptions): Engine {
       await resultMetadata.end().catch((error: unknown) => logger.warn('ExifTool did not end cleanly', { error: String(error) }));
       coalescer.flush();
       coalescer.close();
+      fileFacts.close();
     },
     onProgress: (listener) => coalescer.on(listener),
     get offline() { return offline; },

@@ -1,11 +1,13 @@
 import type { DomainHandlers } from '../../../shared/ipc/contract-kit';
 import type { batchChannels } from '../../../shared/ipc/channels/batches';
 import type { Engine } from './engine';
+import { createEstimateRuns, type EstimateRuns } from './estimate-runs';
 
 /** The `batches:*` / `items:*` invoke channels served by one engine (hosts compose this with other domains). */
-export function createBatchHandlers(engine: Engine): DomainHandlers<typeof batchChannels> {
+export function createBatchHandlers(engine: Engine, estimates: EstimateRuns = createEstimateRuns()): DomainHandlers<typeof batchChannels> {
   return {
-    'batches:estimate': (spec) => engine.estimate(spec),
+    'batches:estimate': (spec) => estimates.run((options) => engine.estimate(spec, options)),
+    'batches:cancelEstimate': () => ({ cancelled: estimates.cancelAll() }),
     'batches:create': (spec) => engine.createBatch(spec),
     'batches:list': () => engine.listBatches(),
     'batches:items': ({ batchId, offset, limit, states }) => engine.listItems({ batchId, offset, limit, states }),

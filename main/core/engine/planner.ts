@@ -71,11 +71,36 @@ export function defaultImageField(workflow: WorkflowDetail, spec: BatchSpec): st
   return (required[0] ?? fields[0])!.id;
 }
 
+/** How far planning is: the photos found (`total`, known once the folders are walked) and those read so far. */
+export interface PlanProgress {
+  phase: 'scanning' | 'reading';
+  done: number;
+  total: number;
+}
+
+export interface PlanOptions {
+  /** Called as planning goes (often: the host decides how often to show it). */
+  onProgress?: (progress: PlanProgress) => void;
+  /** Cancels planning between two files: it rejects with AppError 'cancelled' and reads nothing more. */
+  signal?: AbortSignal;
+}
+
+/** Files read at once: each read is mostly waiting on the disk (or on the thread pool that hashes), not on this thread. */
+const READ_CONCURRENCY = 8;
+
+const refuseIfCancelled = (signal: AbortSignal | undefined) => {
+  if (signal?.aborted) throw new AppError('cancelled', 'the estimate was cancelled: nothing was read further, nothing was sent');
+};
+
 /**
  * `done`: the done ledger. A photo it knows as saved under this workflow and these parameters is skipped with the
  * day and place of its results, unless the spec asks to `rerun`; if those results are all gone it runs again.
  */
-export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts: FileFacts, done?: DoneLedger, claims?: ClaimLookup): Promise<Plan> {
+export async function planBatch(
+  spec: BatchSpec, workflow: WorkflowDetail, facts: FileFacts, done?: DoneLedger, claims?: ClaimLookup, options: PlanOptions = {},
+): Promise<Plan> {
+  const { onProgress, signal } = options;
+  refuseIfCancelled(signal);
   const paramsHash = parametersHash(spec.parameters);
   const items: NewItem[] = [];
   const skipped: SkippedInput[] = [];
@@ -162,18 +187,23 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
 
   if (spec.inputs.paths.length > 0) {
     const field = defaultImageField(workflow, spec);
+    onProgress?.({ phase: 'scanning', done: 0, total: 0 });
     const scan = await resolveInputs(spec.inputs.paths, {
       recursive: spec.inputs.recursive, exclude: [spec.output.outputFolder, ...(spec.inputs.exclude ?? [])], rawPairs: spec.inputs.rawPairs ?? 'jpeg',
       // a hot folder submits files as they arrive: a RAW's JPEG may have come (and been edited) a moment before
       partnersOnDisk: spec.source.kind === 'hotFolder',
     });
+    refuseIfCancelled(signal);
+    const total = scan.files.length;
+    onProgress?.({ phase: 'reading', done: 0, total });
     for (const skip of scan.skipped) {
       skipped.push(skip);
       push({ [field]: skip.path }, '', basename(skip.path), null, skip.reason);
     }
     // Read a few files at once (each read is mostly waiting on the disk), but decide in the selection's order: which
     // of two identical photos is "the duplicate" must not depend on which read finished first.
-    const limit = pLimit(4);
+    facts.prefetch(scan.files.map((f) => f.path));
+    const limit = pLimit(READ_CONCURRENCY);
     const hashes = scan.files.map((file) => {
       const hash = limit(() => facts.contentHash(file.path));
       hash.catch(() => undefined); // awaited in order below; a failure before its turn is not an unhandled rejection
@@ -183,6 +213,8 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
     const refusals = scan.files.map((file) => rawRefusalOf(file.path));
     try {
       for (const [index, scanned] of scan.files.entries()) {
+        refuseIfCancelled(signal);
+        onProgress?.({ phase: 'reading', done: index, total });
         // A chain step's inputs keep their original photo's sub-folder (inputs.relDirs).
         const file = { ...scanned, relDir: spec.inputs.relDirs?.[scanned.path] ?? scanned.relDir };
         const display = file.relDir ? join(file.relDir, basename(file.path)) : basename(file.path);
@@ -203,8 +235,10 @@ export async function planBatch(spec: BatchSpec, workflow: WorkflowDetail, facts
         }
         await addRunnable({ [field]: file.path }, file.relDir, display, hash, file.path);
       }
+      onProgress?.({ phase: 'reading', done: total, total });
     } finally {
-      limit.clearQueue(); // planning failed part-way (the ledger unreadable): the rest of the shoot is not read for nothing
+      limit.clearQueue(); // planning failed or was cancelled part-way: the rest of the shoot is not read for nothing
+      facts.flush(); // what was read is kept even when the host exits right after (a CLI without a terminal to ask on)
     }
   }
 

@@ -1,19 +1,22 @@
 import { stat } from 'node:fs/promises';
-import sharp from 'sharp';
-import { hashFile } from './hash';
+import { openFactsStore, type FactsStore, type StoredFacts } from './file-facts-store';
+import { identityOfStats, readFileFacts } from './file-read';
 import type { RawFacts } from './raw-check';
 
 // What the planner learns about an input file — its content hash (the done ledger's key: never pay twice) and its
-// long edge (the estimate's "originals up to N px") — remembered while the file is unchanged. The estimate reads
-// every photo, and Start reads them all again moments later to create the batch: for 500 photos that second pass
-// was most of the half second between Start and the first upload.
+// long edge (the estimate's "originals up to N px") — remembered while the file is unchanged: in memory for this
+// process (Start, moments after the estimate, reads nothing again), and in the state folder's file-facts.db
+// (file-facts-store.ts) so that the next estimate of the same shoot — the next run of the same command, the app
+// after a restart — reads nothing either ("warm": a stat and a lookup per photo).
 //
 // "Unchanged" is the file's identity as git's index has it: device, inode, size, modification and change time in
-// nanoseconds. On most disks rewriting a file moves its ctime, which no tool can set back — but FAT/exFAT cards report
-// the modification time as ctime, and network shares cache what stat says for seconds. So a fact lives only as long
-// as the estimate → Start gap needs (10 minutes): the ledger key of a photo edited later (even one edit that keeps
-// size and date) is always read from its bytes. As in git's "racy" rule, nothing is kept of a file changed in the
-// last 2 s: times come from a coarse clock, and a file still being written is simply read each time.
+// nanoseconds. On most disks rewriting a file moves its ctime, which no tool can set back. (FAT/exFAT cards report the
+// modification time as ctime: there, a tool that rewrites a photo in place keeping its size and restoring its date
+// to the nanosecond goes unseen — the same trust the hot folders' hash cache has always put in inode, size and
+// date.) As in git's "racy" rule, nothing is kept of a file changed in the last 2 s: times come from a coarse clock,
+// and a file still being written is simply read each time.
+//
+// A file is read once for both facts (file-read.ts): one open, one fstat, one read, its hash and its header.
 
 export interface FileFacts {
   /** SHA-256 of the file's bytes, hex. Rejects when the file cannot be read. */
@@ -22,72 +25,112 @@ export interface FileFacts {
   longEdge(path: string): Promise<number>;
   /** What the RAW checker (raw-check.ts) says of a RAW: its refusal and sensor size; null without a checker. */
   raw(path: string): Promise<RawFacts | null>;
+  /** Looks up what the state folder keeps of these files in a few queries (planning knows its list before reading). */
+  prefetch(paths: readonly string[]): void;
+  /** Writes the kept facts now (a CLI may exit right after its estimate). */
+  flush(): void;
+  close(): void;
 }
 
-interface Entry {
-  identity: string;
-  /** When the first fact was read (ms): the entry is forgotten FACT_LIFETIME_MS later. */
-  readAt: number;
-  hash?: string;
-  longEdge?: number;
-  raw?: RawFacts;
-}
-
-/** Files remembered at most (a few hundred bytes each): a few shoots' worth; the oldest looked-at goes first. */
-const DEFAULT_MAX_ENTRIES = 50_000;
+/** Files remembered in memory at most (a few hundred bytes each); beyond it the state folder's store answers. */
+const DEFAULT_MAX_ENTRIES = 150_000;
 const RACY_MS = 2_000;
-const FACT_LIFETIME_MS = 10 * 60_000;
 
-async function identityOf(path: string, nowMs: number): Promise<{ identity: string; racy: boolean }> {
-  const s = await stat(path, { bigint: true });
-  const changedMs = Number((s.mtimeNs > s.ctimeNs ? s.mtimeNs : s.ctimeNs) / 1_000_000n);
-  return { identity: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, racy: nowMs - changedMs < RACY_MS };
-}
-
-async function readLongEdge(path: string): Promise<number> {
-  try {
-    const { width, height } = await sharp(path).metadata();
-    return Math.max(width ?? 0, height ?? 0);
-  } catch {
-    return 0; // HEIC or unreadable: the size sentence simply leaves it out
-  }
-}
+let filesRead = 0;
+/** Files this process has read to learn a fact (hashes and headers): what "Start re-reads nothing" counts. */
+export const fileFactReads = (): number => filesRead;
 
 export function createFileFacts(options: {
-  maxEntries?: number; hash?: (path: string) => Promise<string>; now?: () => number;
+  maxEntries?: number; now?: () => number;
+  /** The state folder: facts are kept there between runs (absent: in memory only). */
+  dir?: string;
   /** The engine's RAW checker (its ExifTool); without one a RAW is judged when it is encoded, as before planning knew. */
   raw?: (path: string) => Promise<RawFacts>;
 } = {}): FileFacts {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
-  const hash = options.hash ?? hashFile;
   const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
+  const entries = new Map<string, StoredFacts>();
+  /** The files of the last prefetch (until planning ends) and the rows the store had of them. */
+  let covered = new Set<string>();
+  let prefetched = new Map<string, StoredFacts>();
+  let store: FactsStore | null | undefined = options.dir ? undefined : null;
+  const kept = () => (store === undefined ? (store = openFactsStore(options.dir!)) : store);
 
   // Map order is the eviction order: an entry is moved to the end whenever it is used.
-  const touch = (path: string, entry: Entry) => {
+  const touch = (path: string, entry: StoredFacts) => {
     entries.delete(path);
     entries.set(path, entry);
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
   };
+  const remember = (path: string, entry: StoredFacts) => {
+    touch(path, entry);
+    kept()?.put(path, entry);
+  };
 
-  async function fact<K extends 'hash' | 'longEdge' | 'raw'>(path: string, key: K, read: (path: string) => Promise<Entry[K] & {}>): Promise<Entry[K] & {}> {
-    const at = now();
-    const { identity, racy } = await identityOf(path, at);
-    const known = entries.get(path);
-    const current = known && known.identity === identity && at - known.readAt < FACT_LIFETIME_MS ? known : undefined;
-    if (current?.[key] !== undefined) {
-      touch(path, current);
-      return current[key]!;
-    }
-    const value = await read(path);
-    if (!racy) touch(path, { ...(current ?? { identity, readAt: at }), [key]: value });
-    else if (known) entries.delete(path);
-    return value;
+  /** What is known of this version of the file, or undefined; `racy` when it changed too recently to be kept. */
+  async function known(path: string): Promise<{ identity: string; racy: boolean; entry: StoredFacts | undefined }> {
+    const { identity, changedMs } = identityOfStats(await stat(path, { bigint: true }));
+    const racy = now() - changedMs < RACY_MS;
+    const candidate = entries.get(path) ?? (covered.has(path) ? prefetched.get(path) : kept()?.get(path));
+    return { identity, racy, entry: candidate?.identity === identity ? candidate : undefined };
+  }
+
+  /** Hash and long edge, read together; kept unless the file is racy or changed while it was read. */
+  async function readBoth(path: string, previous: StoredFacts | undefined): Promise<StoredFacts> {
+    filesRead++;
+    const read = await readFileFacts(path);
+    const entry: StoredFacts = { ...(previous?.identity === read.identity ? previous : {}), identity: read.identity, hash: read.hash, longEdge: read.longEdge };
+    if (now() - read.changedMs >= RACY_MS) remember(path, entry);
+    else entries.delete(path);
+    return entry;
   }
 
   return {
-    contentHash: (path) => fact(path, 'hash', hash),
-    longEdge: (path) => fact(path, 'longEdge', readLongEdge).catch(() => 0),
-    raw: async (path) => (options.raw ? fact(path, 'raw', options.raw) : null),
+    async contentHash(path) {
+      const { racy, entry } = await known(path);
+      if (entry?.hash !== undefined && !racy) {
+        touch(path, entry);
+        return entry.hash;
+      }
+      return (await readBoth(path, entry)).hash!;
+    },
+    async longEdge(path) {
+      // Only the estimate's size sentence uses it: a fact this process read (or checked) is taken without a stat.
+      const inMemory = entries.get(path);
+      if (inMemory?.longEdge !== undefined) return inMemory.longEdge;
+      try {
+        const { racy, entry } = await known(path);
+        if (entry?.longEdge !== undefined && !racy) return entry.longEdge;
+        return (await readBoth(path, entry)).longEdge ?? 0;
+      } catch {
+        return 0;
+      }
+    },
+    async raw(path) {
+      if (!options.raw) return null;
+      const { identity, racy, entry } = await known(path);
+      if (entry?.raw !== undefined && !racy) {
+        touch(path, entry);
+        return entry.raw;
+      }
+      const value = await options.raw(path);
+      if (!racy) remember(path, { ...(entry ?? { identity }), raw: value });
+      return value;
+    },
+    prefetch(paths) {
+      const store = kept();
+      if (!store) return;
+      covered = new Set(paths);
+      prefetched = store.getMany(paths.filter((p) => !entries.has(p)));
+    },
+    flush: () => {
+      covered = new Set();
+      prefetched = new Map();
+      kept()?.flush();
+    },
+    close: () => {
+      if (store) store.close();
+      store = null;
+    },
   };
 }

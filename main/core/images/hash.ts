@@ -1,9 +1,26 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 
-/** sha256 of a file's content, streamed so a 200 MB TIFF never sits in memory. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * sha256 of a file's content, read in chunks of at most 1 MB so a 200 MB TIFF never sits in memory — and no bigger
+ * than the file: a stream's fixed 1 MB buffer per file made hashing thousands of small photos mostly garbage.
+ */
 export async function hashFile(path: string): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
-  return hash.digest('hex');
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const chunk = Buffer.allocUnsafe(Math.max(1, Math.min(CHUNK_BYTES, size)));
+    for (let position = 0; ;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
+      if (bytesRead === 0) break;
+      hash.update(chunk.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+    return hash.digest('hex');
+  } finally {
+    await handle.close();
+  }
 }

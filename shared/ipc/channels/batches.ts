@@ -9,11 +9,25 @@ import { WorkflowParametersSchema } from '../../service/model';
 import { event, invoke } from '../contract-kit';
 
 const BatchRef = z.object({ batchId: z.string().min(1) }).strict();
+
+/** How far a running estimate is: photos found (`total`, 0 while folders are walked) and read so far. */
+export const EstimateProgressSchema = z.object({
+  estimateId: z.number().int().positive(),
+  phase: z.enum(['scanning', 'reading']),
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+  elapsedMs: z.number().nonnegative(),
+});
+export type EstimateProgress = z.infer<typeof EstimateProgressSchema>;
 const ItemRef = z.object({ itemId: z.string().min(1) }).strict();
 
 export const batchChannels = {
   /** Scan inputs and price the batch before anything is spent: items, skipped files, cost vs balance, names. */
   'batches:estimate': invoke(BatchSpecSchema, BatchEstimateSchema),
+  /** A long estimate's progress: first after 1 s, then at most 5 a second (main/core/engine/estimate-runs.ts). */
+  'batches:estimateProgress': event(EstimateProgressSchema),
+  /** Stops every estimate running now (it rejects with 'cancelled'); nothing was sent or spent. */
+  'batches:cancelEstimate': invoke(z.object({}).strict(), z.object({ cancelled: z.number().int().nonnegative() })),
   /** Create and start a batch. Refused with `insufficient_credits` / `budget_exceeded` unless it fits. */
   'batches:create': invoke(BatchSpecSchema, BatchSummarySchema),
   'batches:list': invoke(z.object({}).strict(), z.array(BatchSummarySchema)),

@@ -1,0 +1,147 @@
+// Issue 34, item 1: planning grows linearly, and fast. The estimate of N small photos (N = 1k, 10k, 100k × BENCH_SCALE)
+// against a bare Node loop that stats, reads, SHA-256s and reads the header (sharp) of the same files, in one run:
+//  - ms per photo of a cold estimate (a new state folder) at each N: largest / smallest ≤ 1.2 (linear);
+//  - cold estimate / bare loop ≤ 2 at the largest N; warm (a new engine on the same state folder: the file facts kept
+//    from the first) / bare loop ≤ 0.5;
+//  - the end-to-end figure from the built CLI (`batchroom --json run`, no terminal: spawn → the estimate record), cold
+//    then warm, against the same loop;
+//  - Start after the estimate reads no file again (file reads counted between the estimate and the first submit).
+// Last line: one JSON object of metrics.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { BatchSpecInput } from '../shared/engine/model';
+import { createEngine } from '../main/core/engine';
+import { openJournal } from '../main/core/journal';
+import { createServiceClient } from '../main/core/service';
+import { startSandbox, type RunningSandbox } from '../main/sandbox/index';
+import { bareLoop, planningFixture, pointInputs, type PlanningFixture } from './_planning-fixtures';
+
+const SCALE = Number(process.env.BENCH_SCALE ?? '1');
+const FULL = 100_000;
+const root = join(import.meta.dirname, '..');
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const load = () => `load ${loadavg()[0]!.toFixed(2)}`;
+const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+const r2 = (x: number) => Number(x.toFixed(3));
+
+/** 1k, 10k, 100k at full scale; never fewer than 10 photos, and distinct sizes only. */
+export function benchPoints(scale: number): number[] {
+  return [...new Set([FULL / 100, FULL / 10, FULL].map((n) => Math.max(10, Math.round(n * scale))))];
+}
+
+export function specFor(inputs: string[], out: string): BatchSpecInput {
+  return {
+    workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: inputs, recursive: true },
+    output: { outputFolder: out },
+  };
+}
+
+/** One estimate in a new engine over `stateDir` (a new folder: cold; one an earlier engine used: warm). */
+export async function engineEstimate(sandbox: RunningSandbox, stateDir: string, inputs: string[], out: string): Promise<{ ms: number; count: number }> {
+  const journal = openJournal(stateDir);
+  const engine = createEngine({ journal, client: createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }) });
+  await engine.start();
+  try {
+    const started = performance.now();
+    const estimate = await engine.estimate(specFor(inputs, out));
+    return { ms: performance.now() - started, count: estimate.itemCount };
+  } finally {
+    await engine.stop({ graceful: false });
+    journal.close();
+  }
+}
+
+/** The built CLI, without a terminal: spawn → its `estimate` record on stdout. It then stops (no --yes: nothing spent). */
+export async function cliEstimate(sandbox: RunningSandbox, stateDir: string, inputs: string[], out: string): Promise<{ ms: number; count: number }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('BATCHROOM_') && key !== 'DBUS_SESSION_BUS_ADDRESS'));
+  const args = ['--service-url', sandbox.url, '--json', '--state-dir', stateDir, 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--recursive', '--out', out, ...inputs];
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(root, 'bin/batchroom.mjs'), ...args], {
+    cwd: root, env: { ...env, BATCHROOM_API_KEY: sandbox.apiKey, DISPLAY: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let found: { ms: number; count: number } | null = null;
+  try {
+    for await (const line of createInterface({ input: child.stdout! })) {
+      if (!line.startsWith('{')) continue;
+      const record = JSON.parse(line) as { type?: string; itemCount?: number };
+      if (record.type === 'estimate') found ??= { ms: performance.now() - started, count: record.itemCount ?? -1 };
+    }
+    // Without a terminal and without --yes it refuses to spend and exits by itself (2): its state folder is then free.
+    const code = await exited;
+    if (!found) throw new Error(`batchroom run printed no estimate (exit ${code}): ${stderr}`);
+    return found;
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGKILL'); // the CLI re-executes itself under the memory profile: its whole group goes
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const points = benchPoints(SCALE);
+  const largest = points.at(-1)!;
+  log(`planning scale: N = ${points.join(', ')} small photos (BENCH_SCALE ${SCALE}; ${load()})`);
+  const fixtureStarted = performance.now();
+  const fixture: PlanningFixture = await planningFixture(largest);
+  log(`fixture: ${largest} photos in ${fixture.dir} (${Math.round(performance.now() - fixtureStarted)} ms, cached for the next run)`);
+  const sandbox = await startSandbox({ seed: 1, useEnv: false, credits: 100_000_000 });
+  const work = await mkdtemp(join(tmpdir(), 'batchroom-bench-planning-'));
+  const metrics: Record<string, unknown> = { scale: SCALE, points };
+  try {
+    // Both the loop and the estimates read files the page cache holds: this warms it once for all of them.
+    await bareLoop(fixture.files.slice(0, largest));
+    const perPhoto: number[] = [];
+    let lastBare = 0;
+    let lastCold = 0;
+    let lastWarm = 0;
+    let counts = true;
+    for (const n of points) {
+      const inputs = pointInputs(fixture, n);
+      const bare = await bareLoop(fixture.files.slice(0, n));
+      const state = join(work, `state-${n}`);
+      const cold = await engineEstimate(sandbox, state, inputs, join(work, `out-${n}`));
+      const warm = await engineEstimate(sandbox, state, inputs, join(work, `out-${n}`));
+      counts &&= cold.count === n && warm.count === n && bare.edges === n;
+      perPhoto.push(cold.ms / n);
+      log(`N=${n}: estimate cold ${(cold.ms / n).toFixed(3)} ms/photo (${Math.round(cold.ms)} ms), warm ${(warm.ms / n).toFixed(3)} ms/photo, ` +
+        `bare loop ${(bare.ms / n).toFixed(3)} ms/photo → cold/bare ${(cold.ms / bare.ms).toFixed(2)}, warm/bare ${(warm.ms / bare.ms).toFixed(2)}; ` +
+        `counted ${cold.count}/${warm.count} of ${n} (${load()})`);
+      metrics[`n${n}`] = { coldMs: Math.round(cold.ms), warmMs: Math.round(warm.ms), bareMs: Math.round(bare.ms), coldCount: cold.count, warmCount: warm.count };
+      [lastBare, lastCold, lastWarm] = [bare.ms, cold.ms, warm.ms];
+    }
+    const linear = Math.max(...perPhoto) / Math.min(...perPhoto);
+    log(`ms per photo, largest / smallest over N = ${points.join(', ')}: ${linear.toFixed(2)} (goal ≤ 1.2: ${verdict(linear <= 1.2)})`);
+    log(`cold estimate / bare loop at N=${largest}: ${(lastCold / lastBare).toFixed(2)} (goal ≤ 2: ${verdict(lastCold / lastBare <= 2)})`);
+    log(`warm estimate / bare loop at N=${largest}: ${(lastWarm / lastBare).toFixed(2)} (goal ≤ 0.5: ${verdict(lastWarm / lastBare <= 0.5)})`);
+    Object.assign(metrics, { linearity: r2(linear), coldOverBare: r2(lastCold / lastBare), warmOverBare: r2(lastWarm / lastBare), countsRight: counts });
+
+    // End to end, the built CLI: a new state folder (cold), then the same one again (warm).
+    const cliState = join(work, 'cli-state');
+    const inputs = pointInputs(fixture, largest);
+    const cliCold = await cliEstimate(sandbox, cliState, inputs, join(work, 'cli-out'));
+    const cliWarm = await cliEstimate(sandbox, cliState, inputs, join(work, 'cli-out'));
+    const bare = await bareLoop(fixture.files.slice(0, largest));
+    log(`built CLI, N=${largest}: spawn → estimate cold ${(cliCold.ms / 1000).toFixed(2)} s, warm ${(cliWarm.ms / 1000).toFixed(2)} s, bare loop ${(bare.ms / 1000).toFixed(2)} s ` +
+      `→ cold/bare ${(cliCold.ms / bare.ms).toFixed(2)} (goal ≤ 2: ${verdict(cliCold.ms / bare.ms <= 2)}), warm/bare ${(cliWarm.ms / bare.ms).toFixed(2)} ` +
+      `(goal ≤ 0.5: ${verdict(cliWarm.ms / bare.ms <= 0.5)}); counted ${cliCold.count}/${cliWarm.count} (${load()})`);
+    Object.assign(metrics, {
+      cliColdMs: Math.round(cliCold.ms), cliWarmMs: Math.round(cliWarm.ms), cliBareMs: Math.round(bare.ms), cliColdOverBare: r2(cliCold.ms / bare.ms),
+      cliWarmOverBare: r2(cliWarm.ms / bare.ms), cliCounts: [cliCold.count, cliWarm.count],
+    });
+    metrics.countsRight = counts && cliCold.count === largest && cliWarm.count === largest;
+  } finally {
+    await sandbox.close();
+    await rm(work, { recursive: true, force: true });
+  }
+  log(JSON.stringify(metrics));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -45,6 +45,7 @@ export function connectStore(store: AppStore, bridge: Api, options: { notificati
       s().applyProgress(event);
       if (finished) void s().refreshBalance();
     }),
+    bridge.batches.onEstimateProgress((progress) => s().applyEstimateProgress(progress)),
     bridge.balance.onChanged((balance) => s().applyBalance(balance)),
     bridge.service.onChanged((status) => {
       s().applyServiceStatus(status);

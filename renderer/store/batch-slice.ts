@@ -68,16 +68,22 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
   // the answer recent (a folder's photos or the balance may have changed since: the summary must say what Start does).
   let priceTimer: ReturnType<typeof setTimeout> | undefined;
   let asked: { key: string; answer: Promise<BatchEstimate>; at: number } | undefined;
+  /** The draft whose estimate main is working on now: only its progress is shown. */
+  let inFlight: string | undefined;
   const estimateOf = (spec: BatchSpecInput, maxAgeMs = Number.POSITIVE_INFINITY): { key: string; answer: Promise<BatchEstimate> } => {
     const key = JSON.stringify(spec);
     if (asked?.key !== key || Date.now() - asked.at > maxAgeMs) {
       const answer = unwrap(bridge.batches.estimate(spec));
       asked = { key, answer, at: Date.now() };
+      inFlight = key;
+      const settled = () => { if (inFlight === key) inFlight = undefined; };
+      answer.then(settled, settled);
       // The draft price follows whichever asked first; a newer draft's answer wins.
       answer.then(
-        (estimate) => { if (asked?.key === key) set({ draftPrice: { state: 'priced', key, estimate } }); },
+        (estimate) => { if (asked?.key === key) set({ draftPrice: { state: 'priced', key, estimate }, estimateProgress: null }); },
         () => {
           if (asked?.key !== key) return;
+          set({ estimateProgress: null });
           asked = undefined; // asked again next time (the service may answer then)
           set({ draftPrice: { state: 'failed', key } });
         },
@@ -105,6 +111,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
     draftPrice: { state: 'none' },
     estimate: null,
     estimating: false,
+    estimateProgress: null,
     starting: false,
     draftError: null,
 
@@ -130,10 +137,22 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       try {
         set({ estimate: await estimateOf(built.spec, SUMMARY_REUSE_MS).answer });
       } catch (error) {
-        set({ draftError: asUiError(error) });
+        const uiError = asUiError(error);
+        // Cancelled by the user: nothing to explain.
+        if (uiError.code !== 'cancelled') set({ draftError: uiError });
       } finally {
         set({ estimating: false });
       }
+    },
+    applyEstimateProgress(progress) {
+      if (inFlight) set({ estimateProgress: progress }); // one that ended before its word arrived is not shown again
+    },
+    async cancelEstimate() {
+      clearTimeout(priceTimer);
+      asked = undefined; // its answer (a 'cancelled' refusal) is nobody's price; the next change asks again
+      inFlight = undefined;
+      set({ estimateProgress: null, draftPrice: { state: 'none' } });
+      await bridge.batches.cancelEstimate({});
     },
     scheduleDraftPrice() {
       clearTimeout(priceTimer);

@@ -4,6 +4,7 @@ import type { ProviderReport } from '../../shared/engine/provider-report';
 import type { DryRunReport, HotFolderActivity, HotFolderConfigInput, HotFolderState } from '../../shared/hotfolders/model';
 import type { Api } from '../../shared/ipc/contract';
 import { APP_VIEWS, type AppInfo, type AppView, type PathKind } from '../../shared/ipc/channels/files';
+import type { EstimateProgress } from '../../shared/ipc/channels/batches';
 import type { ServiceStatus } from '../../shared/ipc/channels/service';
 import type { ConsentRequest } from '../../shared/ipc/channels/settings';
 import type { AspectRatio, Balance, ImageSize, SwitchField, WorkflowDetail, WorkflowSummary } from '../../shared/service/model';
@@ -58,6 +59,8 @@ export interface BatchSlice {
   draftPrice: DraftPrice;
   estimate: BatchEstimate | null;
   estimating: boolean;
+  /** How far main's running estimate is (batches:estimateProgress: only one that takes over 1 s says so); null otherwise. */
+  estimateProgress: EstimateProgress | null;
   starting: boolean;
   /** Why the estimate or the start failed (shown in the form or the summary, not as a passing notice). */
   draftError: UiError | null;
@@ -69,6 +72,9 @@ export interface BatchSlice {
   setDraft(patch: Partial<BatchDraft>): void;
   /** Validates the form, then asks main to scan and price the batch; opens the summary on success. */
   requestEstimate(): Promise<void>;
+  applyEstimateProgress(progress: EstimateProgress): void;
+  /** Stops the running estimate (the Cancel beside its progress bar): nothing was sent; the draft is priced again when it changes. */
+  cancelEstimate(): Promise<void>;
   /** The draft changed: price it again shortly (quietly: no form errors shown, no summary opened). */
   scheduleDraftPrice(): void;
   resetEstimate(): void;

@@ -6,6 +6,7 @@ import { activeFormat, tr, useFormat, useT } from '../../i18n';
 import { useActions, useApp, useAppStore } from '../../store/context';
 import type { DraftPrice } from '../../store/state';
 import { OutputOverrides, SwitchChips, TextFieldInput } from './FormFields';
+import { EstimateProgress } from './EstimateProgress';
 import { ImageSlots } from './ImageSlots';
 import { PhotosPanel } from './PhotosPanel';
 
@@ -126,6 +127,7 @@ export function WorkflowForm({ detail }: { detail: WorkflowDetail }) {
             {describeDraft(draftPrice)}
           </span>
         )}
+        <EstimateProgress />
         <button type="submit" className="btn btn-primary" disabled={estimating}>
           {estimating ? t('WorkflowForm.checking') : t('WorkflowForm.review')}
         </button>

@@ -18,6 +18,7 @@ import { realPathInside } from './link-guard';
 import type { FolderRecipeCheck, FolderRecipes } from '../recipes/recipe-plan';
 import type { WorkflowParameters } from '../../../shared/service/model';
 import { unitHash } from './folder-unit';
+import type { WalkedFile } from './walk-snapshot';
 
 /**
  * Where a candidate file came from. `event`/`scan`: process it if it is new. `review`: existing file under the
@@ -70,6 +71,8 @@ export class FilePipeline {
   baseline = new Set<string>();
   /** Content hashes by (inode, size, mtime), loaded when the folder is armed. */
   hashes = new Map<string, string>();
+  /** While the arm's scan runs: a file as the watcher's walk saw it (walk-snapshot.ts), instead of a stat and a realpath. */
+  walked: ((path: string) => WalkedFile | undefined) | null = null;
   private readonly inFlight = new Map<string, Candidate>();
   private readonly chains = new Map<string, Promise<void>>();
   private readonly sessionFailed = new Set<string>();
@@ -140,13 +143,15 @@ export class FilePipeline {
   private async evaluate(path: string, origin: Origin): Promise<void> {
     const folder = this.folder;
     if (!folder.armed || folder.isIgnored(path)) return;
-    const info = await stat(path).catch(() => null);
-    if (!info?.isFile()) {
+    const walked = origin === 'scan' ? this.walked?.(path) : undefined;
+    const info = walked ?? (await stat(path).then((s) => (s.isFile() ? s : null), () => null));
+    if (!info) {
       this.writeFinish.forget(path);
       return;
     }
     // Another user's link in a shared folder must not make Batchroom read a file only its owner can (link-guard.ts).
-    if (!(await realPathInside(path, folder.config.path))) {
+    // A file the walk found is no link, and was reached through real folders only.
+    if (!walked && !(await realPathInside(path, folder.config.path))) {
       if (origin === 'event' || origin === 'scan') folder.activity('skipped', path, 'a link to a file outside the watched folder: not followed');
       return;
     }

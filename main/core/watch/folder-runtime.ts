@@ -9,6 +9,7 @@ import { ignoreRulesFor, type IgnoreRules } from './ignore';
 import type { BaselineStore } from './ports';
 import { scanFolder } from './scan';
 import { LEDGER_UNREACHABLE } from './claim-step';
+import { isWatchLimitError, watchLimitReason } from './watch-limit';
 
 /** Marker kept in the baseline store while existing files wait for review, so a restart asks again. */
 export const REVIEW_MARKER = '!review-pending';
@@ -42,6 +43,8 @@ export class FolderRuntime {
   private recheckTimer: NodeJS.Timeout | null = null;
   private ignored: IgnoreRules;
   private generation = 0;
+  /** Why this folder is polled though it asked for native events (the system's watch limit), or null. */
+  private pollingFallback: string | null = null;
 
   constructor(public config: HotFolderConfig, private readonly deps: RuntimeDeps) {
     this.status = {
@@ -65,7 +68,7 @@ export class FolderRuntime {
 
   setState(state: HotFolderStatus['state'], reason: string | null = null): void {
     this.status.state = state;
-    this.status.reason = reason ?? (this.status.studio === 'unreachable' ? LEDGER_UNREACHABLE : null);
+    this.status.reason = reason ?? (this.status.studio === 'unreachable' ? LEDGER_UNREACHABLE : this.pollingFallback);
     this.deps.onStatusChange();
   }
 
@@ -116,15 +119,23 @@ export class FolderRuntime {
     if (generation !== this.generation) return;
     const policy = fresh || reviewPending ? this.config.existingFiles : null;
     const skipped: string[] = [];
-    await this.pipeline.considerInOrder(files, 'scan', this.deps.hashConcurrency, async (path) => {
-      if (generation !== this.generation) return;
-      if (policy === 'skip') {
-        const info = await stat(path).catch(() => null);
-        if (info?.isFile()) skipped.push(fingerprintOf(info));
-        return;
-      }
-      await this.pipeline.consider(path, policy === 'dry-run' ? 'review' : 'scan');
-    });
+    // What the watcher's walk just saw of each file stands in for a stat (and a realpath) per file: an archive of
+    // 100,000 photos is looked at without touching it again. A file changed since is no longer in the walk's snapshot.
+    const walked = (path: string) => this.watcher?.walked(path);
+    this.pipeline.walked = walked;
+    try {
+      await this.pipeline.considerInOrder(files, 'scan', this.deps.hashConcurrency, async (path) => {
+        if (generation !== this.generation) return;
+        if (policy === 'skip') {
+          const info = walked(path) ?? (await stat(path).then((s) => (s.isFile() ? s : null), () => null));
+          if (info) skipped.push(fingerprintOf(info));
+          return;
+        }
+        await this.pipeline.consider(path, policy === 'dry-run' ? 'review' : 'scan');
+      });
+    } finally {
+      this.pipeline.walked = null;
+    }
     if (generation !== this.generation) return;
     if (skipped.length > 0) {
       await baseline.add(this.config.id, skipped);
@@ -180,6 +191,7 @@ export class FolderRuntime {
     this.pipeline.claims.clear();
     this.pipeline.held.clear();
     this.status.awaitingReview = 0;
+    this.pollingFallback = null;
     this.setState('disarmed');
   }
 
@@ -187,7 +199,7 @@ export class FolderRuntime {
     const watcher = startFolderWatcher({
       root: this.config.path,
       recursive: this.config.recursive,
-      polling: this.config.polling,
+      polling: this.config.polling || this.pollingFallback !== null,
       ignored: this.ignored,
       timings: this.deps.timings,
       onFile: (path) => {
@@ -195,7 +207,8 @@ export class FolderRuntime {
       },
       onError: (error) => {
         this.deps.logger.warn('watcher error', { folder: this.config.id, error: error.message });
-        void this.checkAvailability();
+        if (isWatchLimitError(error) && this.pollingFallback === null && generation === this.generation) void this.fallBackToPolling(error);
+        else void this.checkAvailability();
       },
       onRootGone: () => void this.checkAvailability(),
     });
@@ -206,6 +219,16 @@ export class FolderRuntime {
       if (this.watcher === watcher) this.watcher = null;
       await watcher.close().catch(() => undefined);
     }
+  }
+
+  /**
+   * Native watches ran out (a folder chokidar could not watch would never report its new files): the folder is
+   * watched again by polling and scanned as on a restart, so a photo that arrived meanwhile is picked up once.
+   */
+  private async fallBackToPolling(error: Error): Promise<void> {
+    this.pollingFallback = watchLimitReason(error);
+    this.deps.logger.warn('native watches ran out: polling this folder instead', { folder: this.config.id, reason: this.pollingFallback });
+    if (!this.closed && this.armed) await this.arm('resume');
   }
 
   private async stopWatching(): Promise<void> {

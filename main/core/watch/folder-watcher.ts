@@ -1,9 +1,8 @@
 import { watch, type FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
-import { resolve } from 'node:path';
-import { isInside } from '../media/inside-root';
+import { join, resolve } from 'node:path';
 import type { IgnoreRules } from './ignore';
-import { NewFilePoller, ReportOnce } from './new-file-poller';
+import { WalkSnapshot, type WalkedFile } from './walk-snapshot';
 
 export interface WatchTimings {
   /**
@@ -15,9 +14,9 @@ export interface WatchTimings {
   unprovenStableMs: number;
   /** How often a file being written is re-checked. */
   writePollMs: number;
-  /** Polling-mode folders (network shares): how often each known file is looked at for changes. */
+  /** Polling-mode folders (network shares): how often each new photo is looked at for changes (chokidar's binaryInterval). */
   pollingIntervalMs: number;
-  /** Polling-mode folders: how often the folders' listings are looked at for new files (one stat per folder). */
+  /** Polling-mode folders: how often each folder is looked at for new files (one stat per folder, chokidar's interval). */
   newFilePollMs: number;
 }
 
@@ -26,8 +25,9 @@ export interface WatchTimings {
  * 200 ms of unchanged size (its own end marker and structure prove the rest, `format-complete.ts`); other formats
  * keep the 500 ms window that is enough for local copies and most sync clients. Slower writers (stalling network
  * copies) are caught by the completeness check in `complete-file.ts`, which defers JPEG/PNG files whose end marker
- * has not arrived yet. Polling folders find new files within `newFilePollMs` (new-file-poller.ts) while each
- * file's own changes are polled at the slower `pollingIntervalMs`.
+ * has not arrived yet. Polling folders find new files within `newFilePollMs` (each folder's mtime, polled by
+ * chokidar in libuv: no JavaScript runs unless it changed) while a new photo's own changes are polled at the slower
+ * `pollingIntervalMs`.
  */
 export const DEFAULT_WATCH_TIMINGS: WatchTimings = {
   stabilityThresholdMs: 200, unprovenStableMs: 500, writePollMs: 50, pollingIntervalMs: 2_000, newFilePollMs: 250,
@@ -52,48 +52,44 @@ export interface FolderWatcher {
    * walk done or not (nothing is delivered then).
    */
   ready: Promise<void>;
+  /** A file the initial walk found, as it found it, while no change to it has been seen (walk-snapshot.ts). */
+  walked(path: string): WalkedFile | undefined;
   close(): Promise<void>;
 }
 
 /**
  * One chokidar watcher per hot folder. `ignoreInitial`: files already present are the scan's business (it applies
- * the existing-files policy and the ledger), the watcher only reports what arrives or changes afterwards.
+ * the existing-files policy and the ledger), the watcher only reports what arrives or changes afterwards — and so it
+ * does not even watch them (walk-snapshot.ts): a folder holding an archive costs one watch per subfolder, not one
+ * per file.
  */
 export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher {
   const { timings } = options;
   const root = resolve(options.root);
-  let poller: NewFilePoller | null = null;
+  const existing = new WalkSnapshot();
   const watcher: FSWatcher = watch(root, {
     persistent: true,
     ignoreInitial: true,
     followSymlinks: false,
     depth: options.recursive ? undefined : 0,
     usePolling: options.polling,
-    interval: timings.pollingIntervalMs,
+    // Polling: `interval` is what folders are polled at (and files chokidar does not count as binary: HEIC, CR3…),
+    // `binaryInterval` what a new photo is. A folder's stat is done by libuv (fs.watchFile), so 1,000 folders at
+    // 250 ms cost ~3 % of a core, where a stat loop in JavaScript cost ~14 %.
+    interval: timings.newFilePollMs,
     binaryInterval: timings.pollingIntervalMs,
-    ignored: (path: string) => options.ignored(path),
+    ignored: (path: string, stats?: Stats) => options.ignored(path) || existing.skip(path, stats),
     ignorePermissionErrors: true,
     awaitWriteFinish: { stabilityThreshold: timings.stabilityThresholdMs, pollInterval: timings.writePollMs },
   });
-  if (!options.polling) {
-    watcher.on('add', (path) => options.onFile(path, 'add'));
-    watcher.on('change', (path) => options.onFile(path, 'change'));
-  } else {
-    const once = new ReportOnce(60_000);
-    const report = (path: string, kind: 'add' | 'change', stats?: Stats) =>
-      void once.pass(path, stats).then((pass) => pass && options.onFile(path, kind));
-    watcher.on('add', (path, stats) => report(path, 'add', stats));
-    watcher.on('change', (path, stats) => report(path, 'change', stats));
-    poller = new NewFilePoller({
-      watched: () => Object.fromEntries(Object.entries(watcher.getWatched())
-        .filter(([dir]) => (options.recursive ? isInside(dir, root) : dir === root))),
-      ignored: (path) => options.ignored(path),
-      intervalMs: timings.newFilePollMs,
-      writePollMs: timings.writePollMs,
-      stabilityThresholdMs: timings.stabilityThresholdMs,
-      onFile: (path) => report(path, 'add'),
-    });
-  }
+  watcher.on('add', (path) => options.onFile(path, 'add'));
+  watcher.on('change', (path) => options.onFile(path, 'change'));
+  // A name created, deleted or renamed in a watched folder (inotify's 'rename'): if it is a file the walk saw, it may
+  // come back with the same size, mtime and inode (moved out and in again), and is then new to the watcher.
+  watcher.on('raw', (event, name, details) => {
+    const dir = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+    if (event === 'rename' && name && typeof dir === 'string') existing.touched(join(dir, name));
+  });
   watcher.on('unlinkDir', (path) => {
     if (path === root) options.onRootGone();
   });
@@ -101,17 +97,18 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
   // chokidar's close() removes every listener, 'ready' included: closed during its initial walk (a tree of thousands
   // of folders takes seconds), 'ready' never comes, and the arm waiting for it — and every close, disarm or shutdown
   // waiting for that arm — would wait for ever. close() ends the wait itself.
-  let closed = false;
   let endWait: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => {
     endWait = resolve;
-    watcher.once('ready', () => resolve());
-  }).then(() => (closed ? undefined : poller?.start()));
+    watcher.once('ready', () => {
+      existing.walked();
+      resolve();
+    });
+  });
   return {
     ready,
+    walked: (path) => existing.get(path),
     close: () => {
-      closed = true;
-      poller?.close();
       endWait();
       return watcher.close();
     },

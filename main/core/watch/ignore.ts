@@ -1,4 +1,4 @@
-import { basename, join, resolve } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { junkReason as junkNameReason, skippedFolderReason } from '../../../shared/media/input-policy';
 import { isInside, segmentsInside } from '../media/inside-root';
 
@@ -29,16 +29,49 @@ export interface IgnoreRules {
  */
 export function ignoreRulesFor(root: string, outputFolder: string): IgnoreRules {
   const excludedDirs = [outputFolder, join(root, DONE_DIR), join(root, FAILED_DIR)].map((dir) => resolve(dir));
-  const rules = ((path: string) => {
+  const slow = (path: string) => {
     const below = segmentsInside(root, path);
     if (below !== null && below.length === 0) return false;
     if (excludedDirs.some((dir) => isInside(path, dir))) return true;
     // The last segment may be a file or a folder (chokidar does not always say): both rules apply to it.
     const parts = below ?? [basename(path)];
-    if (parts.slice(0, -1).some((part) => skippedFolderReason(part) !== null)) return true;
-    const last = parts[parts.length - 1]!;
-    return skippedFolderReason(last) !== null || junkNameReason(last) !== null;
+    return partsIgnored(parts);
+  };
+  const fast = fastInsideRoot(root, excludedDirs);
+  const rules = ((path: string) => {
+    // The watcher's walk and the scan ask this of every file of the folder (100,000 in an archive): a clean path
+    // below the root is answered on its string alone; anything else by the segment-by-segment rule.
+    const verdict = fast(path);
+    return verdict === null ? slow(path) : verdict;
   }) as IgnoreRules;
   rules.excludedDirs = excludedDirs;
   return rules;
+}
+
+function partsIgnored(parts: readonly string[]): boolean {
+  for (let i = 0; i < parts.length - 1; i++) if (skippedFolderReason(parts[i]!) !== null) return true;
+  const last = parts[parts.length - 1]!;
+  return skippedFolderReason(last) !== null || junkNameReason(last) !== null;
+}
+
+/**
+ * The same verdict as the segment rule for a path that is the root's resolved spelling, a separator, then clean
+ * segments (no empty, `.` or `..` ones; on Windows no `/`), compared case-folded where volumes are case-insensitive.
+ * Null: not such a path, ask the segment rule.
+ */
+export function fastInsideRoot(root: string, excludedDirs: readonly string[], platform: string = process.platform, separator: string = sep) {
+  const fold = platform === 'win32' || platform === 'darwin' ? (s: string) => s.toLowerCase() : (s: string) => s;
+  const resolvedRoot = fold(resolve(root));
+  const prefix = resolvedRoot.endsWith(separator) ? resolvedRoot : resolvedRoot + separator;
+  const excluded = excludedDirs.map((dir) => fold(dir));
+  return (path: string): boolean | null => {
+    const folded = fold(path);
+    if (!folded.startsWith(prefix) || folded.length === prefix.length) return null;
+    const rest = path.slice(prefix.length);
+    if (platform === 'win32' && rest.includes('/')) return null;
+    const parts = rest.split(separator);
+    for (const part of parts) if (part === '' || part === '.' || part === '..') return null;
+    for (const dir of excluded) if (folded === dir || folded.startsWith(dir.endsWith(separator) ? dir : dir + separator)) return true;
+    return partsIgnored(parts);
+  };
 }

@@ -17,10 +17,6 @@ const DONE_STATES: ReadonlySet<string> = CLAIM_STATE_GROUPS.done;
 /** A failed photo is tried at most this often across the studio (then it waits for a person: reprocess). */
 const MAX_ATTEMPTS = 2;
 
-async function ensureFolder(client: Queryable, folderKey: string): Promise<void> {
-  await client.query('INSERT INTO batchroom_folders (folder_key) VALUES ($1) ON CONFLICT (folder_key) DO NOTHING', [folderKey]);
-}
-
 /** Adds `delta` credits to the folder's committed total if its budget has room; false (nothing changed) if not. */
 async function reserve(client: Queryable, folderKey: string, delta: number): Promise<{ ok: boolean; budget: number; committed: number }> {
   // $2 is numeric: compared with the literal 0 alone, PostgreSQL took it for an integer and refused 1.5 credits.
@@ -43,40 +39,24 @@ export async function getOutcome(pool: pg.Pool, key: string): Promise<{ outcome:
   return state && (DONE_STATES.has(state) || state === 'failed') ? { outcome: state as LedgerOutcome } : null;
 }
 
+/**
+ * One statement (batchroom_claim, schema 5): the first instance to insert the key owns the photo; a finished photo is
+ * done for everyone; a claim of an instance that is gone and never sent is taken again; a failure elsewhere gets one
+ * more try here (a full disk on one machine is not the photo's fault). The budget reservation is in the same call.
+ */
 export async function claim(pool: pg.Pool, me: string, request: ClaimRequest): Promise<ClaimResult> {
   const { key, folderKey, cost } = request;
-  return inTransaction<ClaimResult>(pool, async (client) => {
-    await ensureFolder(client, folderKey);
-    const { rows } = await client.query(`SELECT c.state, c.owner, c.attempts, c.credits_reserved,
-        (i.id IS NULL OR i.lease_until < now()) AS owner_gone
-      FROM batchroom_claims c LEFT JOIN batchroom_instances i ON i.id = c.owner WHERE c.key = $1 FOR UPDATE OF c`, [key]);
-    const row = rows[0] as { state: string; owner: string | null; attempts: number; credits_reserved: string; owner_gone: boolean } | undefined;
-    if (!row) {
-      const inserted = await client.query(`INSERT INTO batchroom_claims (key, folder_key, content_hash, workflow_id, parameters_hash,
-          rel_path, source_path, owner, state, credits_reserved, job, client)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'claimed', $9, $10, $11) ON CONFLICT (key) DO NOTHING RETURNING key`,
-      [key, folderKey, request.contentHash, request.workflowId, request.parametersHash, request.relPath, request.sourcePath, me, cost,
-        request.job ?? null, request.client ?? null]);
-      // Someone inserted it between our SELECT and INSERT (we waited on their row and now see it): theirs.
-      if (inserted.rowCount === 0) return { value: { kind: 'taken', owner: null, state: 'claimed' } };
-      const budget = await reserve(client, folderKey, cost);
-      if (!budget.ok) return { value: { kind: 'budget', budget: budget.budget, committed: budget.committed }, rollback: true };
-      return { value: { kind: 'claimed' } };
-    }
-    if (DONE_STATES.has(row.state)) return { value: { kind: 'done', outcome: row.state as LedgerOutcome } };
-    // Not yet submitted by an instance that is gone: nothing was sent, so it is claimed again. A failure elsewhere
-    // gets one more try here (a photo that failed on one machine may succeed on another, e.g. a full disk there).
-    const abandoned = row.state === 'claimed' && row.owner_gone;
-    const retryable = row.state === 'failed' && row.attempts < MAX_ATTEMPTS && row.owner !== me;
-    if (!abandoned && !retryable) return { value: { kind: 'taken', owner: row.owner, state: row.state } };
-    const budget = await reserve(client, folderKey, cost - (abandoned ? num(row.credits_reserved) : 0));
-    if (!budget.ok) return { value: { kind: 'budget', budget: budget.budget, committed: budget.committed }, rollback: true };
-    await client.query(`UPDATE batchroom_claims SET owner = $2, state = 'claimed', attempts = attempts + $3, credits_reserved = $4,
-        credits_charged = 0, execution_id = NULL, outputs = '[]', reason = NULL, finished_at = NULL, claimed_at = now(), updated_at = now(),
-        folder_key = $5, rel_path = $6, source_path = $7, job = $8, client = $9, batch_id = NULL, accepted_at = NULL, recipe_fingerprint = NULL
-      WHERE key = $1`, [key, me, retryable ? 1 : 0, cost, folderKey, request.relPath, request.sourcePath, request.job ?? null, request.client ?? null]);
-    return { value: { kind: 'claimed' } };
-  });
+  const { rows } = await pool.query(`SELECT o_kind, o_state, o_owner, o_budget, o_committed
+    FROM batchroom_claim($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11, $12::text[], $13, $14::numeric)`,
+  [me, key, folderKey, request.contentHash, request.workflowId, request.parametersHash, request.relPath, request.sourcePath, cost,
+    request.job ?? null, request.client ?? null, [...DONE_STATES], MAX_ATTEMPTS, CREDIT_TOLERANCE]);
+  const row = rows[0] as { o_kind: ClaimResult['kind']; o_state: string | null; o_owner: string | null; o_budget: string | null; o_committed: string | null };
+  switch (row.o_kind) {
+    case 'claimed': return { kind: 'claimed' };
+    case 'done': return { kind: 'done', outcome: row.o_state as LedgerOutcome };
+    case 'taken': return { kind: 'taken', owner: row.o_owner, state: row.o_state ?? 'claimed' };
+    case 'budget': return { kind: 'budget', budget: num(row.o_budget), committed: num(row.o_committed) };
+  }
 }
 
 /** Gives an unsubmitted claim back (and its budget reservation). */
@@ -126,38 +106,15 @@ export async function markAccepted(pool: pg.Pool, me: string, key: string, execu
   return (rowCount ?? 0) > 0;
 }
 
-const countsAsFailed = (state: string) => state === 'failed' || state === 'unknown';
+/** Outcomes the folder and instance counters count as failed. */
+const FAILED_OUTCOMES = ['failed', 'unknown'];
 
-/** The final outcome: claim row, the folder's budget (reservation → actual charge) and counters, one transaction. */
+/**
+ * The final outcome: claim row, the folder's budget (reservation → actual charge) and counters, one statement
+ * (batchroom_record_outcome, schema 5). Another instance's live claim (ours was lost and taken over) is theirs to finish.
+ */
 export async function recordOutcome(pool: pg.Pool, me: string, folderKey: string, entry: LedgerRecord): Promise<void> {
-  const charged = entry.creditsCharged ?? 0;
-  await inTransaction(pool, async (client) => {
-    await ensureFolder(client, folderKey);
-    const { rows } = await client.query(`SELECT state, owner, credits_reserved, folder_key FROM batchroom_claims WHERE key = $1 FOR UPDATE`, [entry.key]);
-    const row = rows[0] as { state: string; owner: string | null; credits_reserved: string; folder_key: string } | undefined;
-    let before = 'none';
-    let reserved = 0;
-    let folder = folderKey;
-    if (!row) {
-      await client.query(`INSERT INTO batchroom_claims (key, folder_key, content_hash, workflow_id, parameters_hash, rel_path, source_path, owner, state)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'claimed')`,
-      [entry.key, folderKey, entry.contentHash, entry.workflowId, entry.parametersHash, entry.sourcePath, entry.sourcePath, me]);
-    } else {
-      // Another instance's live claim (ours was lost and taken over) is theirs to finish.
-      if (row.owner !== me && row.owner !== null && row.state !== 'unknown') return { value: undefined };
-      before = row.state;
-      reserved = num(row.credits_reserved);
-      folder = row.folder_key;
-    }
-    await client.query(`UPDATE batchroom_claims SET state = $2, outputs = $3, execution_id = COALESCE($4, execution_id), credits_charged = $5,
-        credits_reserved = 0, reason = $6, owner = $7, finished_at = now(), updated_at = now() WHERE key = $1`,
-    [entry.key, entry.outcome, JSON.stringify(entry.outputs), entry.executionId, charged, entry.reason ?? null, me]);
-    const processed = (entry.outcome === 'saved' ? 1 : 0) - (before === 'saved' ? 1 : 0);
-    const failed = (countsAsFailed(entry.outcome) ? 1 : 0) - (countsAsFailed(before) ? 1 : 0);
-    await client.query(`UPDATE batchroom_folders SET credits_committed = GREATEST(0, credits_committed + $2), processed = processed + $3,
-      failed = failed + $4, updated_at = now() WHERE folder_key = $1`, [folder, charged - reserved, processed, failed]);
-    await client.query(`UPDATE batchroom_instances SET processed = processed + $2, failed = failed + $3, credits_spent = credits_spent + $4
-      WHERE id = $1`, [me, Math.max(0, processed), Math.max(0, failed), charged]);
-    return { value: undefined };
-  });
+  await pool.query(`SELECT batchroom_record_outcome($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::numeric, $12, $13::text[])`,
+  [me, folderKey, entry.key, entry.contentHash, entry.workflowId, entry.parametersHash, entry.sourcePath, entry.outcome,
+    JSON.stringify(entry.outputs), entry.executionId, entry.creditsCharged ?? 0, entry.reason ?? null, FAILED_OUTCOMES]);
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { CLAIM_STATES, claimStateCheck } from '../../../shared/engine/claim-states';
+import { CLAIM_FUNCTION, OUTCOME_FUNCTION } from './pg-functions';
 
 // Versioned schema migrations of the studio ledger, applied in order in one transaction, with the version
 // recorded in batchroom_schema. Several instances may start at once: a transaction-scoped advisory lock makes the
@@ -76,6 +77,15 @@ export const PG_MIGRATIONS: readonly string[] = [
   // the execution id: a claim row says which recipe paid it. Null: no recipe, or written before this version.
   `
   ALTER TABLE batchroom_claims ADD COLUMN recipe_fingerprint text;
+  `,
+  // 5: a claim and an outcome are one statement each (pg-functions.ts): the folder's row lock (the shared budget) is
+  // no longer held across network round trips, which made three instances' claims queue behind each other.
+  CLAIM_FUNCTION + OUTCOME_FUNCTION,
+  // 6: the retention rule (pg-retention.ts): when it last ran (one instance a day, by the database's clock), and the
+  // index that finds what it may remove (failed, never charged, finished long ago) without reading the whole ledger.
+  `
+  CREATE TABLE batchroom_maintenance (task text PRIMARY KEY, last_run_at timestamptz NOT NULL, removed bigint NOT NULL DEFAULT 0);
+  CREATE INDEX batchroom_claims_failed_by_finish ON batchroom_claims (finished_at) WHERE state = 'failed';
   `,
 ];
 

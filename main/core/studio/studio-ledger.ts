@@ -12,6 +12,7 @@ import { claim, getOutcome, markAccepted, markNotSent, markSubmitting, recordOut
 import { heartbeat, registerInstance, settledKeys, stopInstance, takeOver, type FollowScope, type TakenOver } from './pg-instances';
 import { migrateLedger } from './pg-migrations';
 import { createLedgerPool, ledgerError } from './pg-pool';
+import { runRetention, type RetentionOptions } from './pg-retention';
 import { readStatus } from './pg-status';
 
 export interface StudioLedgerOptions {
@@ -35,6 +36,8 @@ export interface StudioLedgerOptions {
    * be sent, and none of it may have been. Our claims left `submitting` are then claimed again rather than unknown.
    */
   unsentLocally?: (key: string) => boolean;
+  /** The retention rule (pg-retention.ts); `checkMs`: how often this instance asks whether it is due (default hourly). */
+  retention?: RetentionOptions & { checkMs?: number };
 }
 
 export interface StudioLedger extends Ledger {
@@ -112,6 +115,20 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
     }
   };
 
+  const retentionCheckMs = options.retention?.checkMs ?? 3_600_000;
+  let retentionAskedAt = Number.NEGATIVE_INFINITY;
+  /** Asks at most every `checkMs` whether the retention rule is due; the instance that gets its lock runs it. */
+  const retention = async () => {
+    if (Date.now() - retentionAskedAt < retentionCheckMs) return;
+    retentionAskedAt = Date.now();
+    try {
+      const result = await op(() => runRetention(pool, options.retention));
+      if (result.ran) logger.info('studio ledger retention ran', { removed: result.removed });
+    } catch (error) {
+      logger.debug('studio ledger retention failed', { error: (error as Error).message });
+    }
+  };
+
   let ticking: Promise<void> | null = null;
   const tick = async () => {
     if (closed) return;
@@ -124,6 +141,7 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
           await op(() => recordOutcome(pool, me, folderKeyOf(entry), entry));
           pending.delete(key);
         }
+        await retention();
         if (scopes.length === 0 || takeoverListeners.size === 0) return;
         const taken = await op(() => takeOver(pool, me, scopes));
         if (taken.length === 0) return;

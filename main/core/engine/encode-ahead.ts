@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { encodeForUpload, toDataUrl } from '../images/encode';
+import { DEFAULT_OUTPUT_SIZE, encodeForUpload, OUTPUT_LONG_EDGE, toDataUrl } from '../images/encode';
+import { decodeFootprint } from '../images/decode-footprint';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { RunnerCore } from './runner-core';
 import { addPhase } from './phase-times';
@@ -19,7 +20,11 @@ export const ENCODE_PHASES = {
   ready: 'Ready to send: waiting for a free slot',
 } as const;
 
-/** Input bytes being decoded at once beyond which no further encode starts alongside the running ones. */
+/**
+ * Input bytes being decoded at once beyond which no further encode starts alongside the running ones. A JPEG shrunk
+ * on load counts for the pixels it really decodes (decode-footprint.ts): two 24 MP photos sent at 1K decode together
+ * (one core each); one sent at 2K (libjpeg cannot shrink it: sharp decodes it whole) or at its own size decodes alone.
+ */
 const ENCODE_BYTE_BUDGET = 4 * 1024 * 1024;
 /** Pending items turned into followers in one scheduling pass at most. */
 const MAX_FOLLOWS_PER_PASS = 256;
@@ -95,8 +100,9 @@ export class EncodeAhead {
     // The row says what is happening rather than a bare "Preparing" (issue 31 #15): reading, then waiting for a slot.
     core.update(item.id, { event: 'encode', reason: ENCODE_PHASES.reading });
     let bytes = 0;
+    const fitEdge = batch.spec.encode.uploadSizePolicy === 'fit' ? OUTPUT_LONG_EDGE[batch.spec.parameters.globalOverrides?.imageSize ?? DEFAULT_OUTPUT_SIZE] : null;
     for (const source of Object.values(item.sources)) {
-      try { if (!/^https?:/i.test(source)) bytes += statSync(source).size; } catch { /* the encoder reports it */ }
+      try { if (!/^https?:/i.test(source)) bytes += decodeFootprint(source, statSync(source).size, fitEdge); } catch { /* the encoder reports it */ }
     }
     this.activeBytes += bytes;
     core.run(async () => {

@@ -36,7 +36,7 @@ export function readJpegFrame(path: string): JpegFrame | null {
     for (let walked = 0; walked < MAX_SEGMENTS; walked++) {
       const got = readSync(fd, head, 0, 10, at);
       if (got < 4 || head[0] !== 0xff) return null;
-      const marker = head[1]!;
+      const marker = head.readUInt8(1);
       if (marker === 0xff) { at += 1; continue; } // fill byte before a marker
       if (isFrameMarker(marker)) return got < 10 ? null : { height: head.readUInt16BE(5), width: head.readUInt16BE(7), components: head[9]! };
       if (marker === 0xda || marker === 0xd9) return null;

@@ -289,7 +289,7 @@ export function createEngine(options: EngineOptions): Engine {
       concurrency = Math.max(1, Math.floor(value));
       runner.setConcurrency(concurrency);
     },
-    stats: () => ({ ...runner.stats, phases: structuredClone(runner.stats.phases) }),
+    stats: () => ({ ...runner.stats, phases: structuredClone(runner.stats.phases), held: runner.heldSizes() }),
     busy: () => runner.isBusy(),
     readBalance: () => runner.credits.read(),
   };

@@ -73,6 +73,11 @@ export interface EngineStats {
   chainUploads: number;
   /** Time per phase of an execution's life (phase-times.ts). */
   phases: PhaseTotals;
+  /**
+   * What the runner holds in memory right now (batches cached, ready payloads, originals kept, executions followed,
+   * downloads, encodes): each bounded by the window in flight, never by a batch's size (issue 34, item 2).
+   */
+  held?: Record<string, number>;
 }
 
 /** An encoded item waiting for an execution slot: its upload payload (data URLs or remote URLs) per image field. */

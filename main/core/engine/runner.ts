@@ -1,5 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
 import type { BatchPause } from '../../../shared/engine/model';
 import { inGroup } from '../../../shared/engine/item-states';
 import { AppError } from '../../../shared/errors';
@@ -25,7 +24,7 @@ import { nowMs } from './clock';
 import { UnsentSubmissions } from './unsent-submissions';
 import { ClaimFollowers } from './claim-followers';
 import { queueRanks, rankOf, readyInQueueOrder } from './runner-order';
-import { itemsOfBatch } from '../journal/item-pages';
+import { BatchOriginals } from './batch-originals';
 export type { EngineStats, RunnerOptions } from './runner-core';
 
 /** How long a non-graceful stop waits for cut downloads and saves to tidy up (an aborted transfer takes ms; a save
@@ -48,7 +47,7 @@ export class Runner implements RunnerCore {
   private readonly ops = new Set<Promise<unknown>>();
   /** Submissions not sent yet (beforeSend): a non-graceful stop waits for them to put their items back. */
   private readonly unsent = new UnsentSubmissions();
-  private readonly originals = new Map<string, Set<string>>();
+  private readonly originals: BatchOriginals;
   private readonly encoder: EncodeAhead;
   private readonly follower: ExecutionFollower;
   private readonly downloads: DownloadPool;
@@ -61,6 +60,7 @@ export class Runner implements RunnerCore {
   private readonly saverDeps: SaverDeps;
 
   constructor(readonly o: RunnerOptions) {
+    this.originals = new BatchOriginals(o.journal);
     this.gate = new RequestGate({
       requestsPerSecond: o.requestsPerSecond ?? 40,
       probe: async () => { await this.credits.read({ timeoutMs: 5_000 }); },
@@ -79,7 +79,7 @@ export class Runner implements RunnerCore {
     this.credits = new CreditGuard({ gate: this.gate, client: o.client, balanceRefreshMs: o.balanceRefreshMs, kick: () => this.kick(), evidence: this.evidence });
     this.saverDeps = {
       journal: o.journal, client: o.client, gate: this.gate, now: o.now,
-      originalsOf: (batchId) => this.originalsOf(batchId), onChange: (item) => o.onItem(item), namePlans: new NamePlanCache(),
+      originalsOf: (batchId) => this.originals.of(batchId, this.batch(batchId).outputFolder), onChange: (item) => o.onItem(item), namePlans: new NamePlanCache(),
       onPhase: (phase, ms) => addPhase(this.stats.phases, phase, ms),
       metadata: o.resultMetadata,
     };
@@ -116,15 +116,9 @@ export class Runner implements RunnerCore {
     if (state === 'running') { this.followers.resumed(); this.kick(); }
   }
 
-  /** Every source path of the batch: a result is never saved over one of them, whatever the collision policy. */
-  private originalsOf(batchId: string): Set<string> {
-    let set = this.originals.get(batchId);
-    if (!set) {
-      set = new Set();
-      for (const item of itemsOfBatch(this.o.journal, batchId)) for (const source of Object.values(item.sources)) set.add(resolve(source));
-      this.originals.set(batchId, set);
-    }
-    return set;
+  /** What the runner keeps per batch and per item, for the bounded-memory checks (test/main/engine). */
+  heldSizes(): Record<string, number> {
+    return { batches: this.batches.size, ready: this.ready.size, ...this.originals.sizes(), flights: this.follower.size, downloads: this.downloads.size, encoding: this.encoder.size };
   }
 
   itemMsOf(batchId: string): number | null {
@@ -269,6 +263,14 @@ export class Runner implements RunnerCore {
     const open = Object.entries(counts).some(([state, n]) => !inGroup('terminal', state as ItemRecord['state']) && (n ?? 0) > 0);
     if (!open && batch.state !== 'completed' && batch.state !== 'cancelled') this.setBatchState(batchId, 'completed', null);
     else this.o.onBatch(batchId);
+    // Nothing of an ended batch is saved any more (a retry or an export reads it again): the engine runs for weeks.
+    if (!open) this.forgetBatch(batchId);
+  }
+
+  /** Drops what the runner keeps of a batch with nothing open (its originals, its cached record). */
+  private forgetBatch(batchId: string): void {
+    this.originals.forget(batchId);
+    this.batches.delete(batchId);
   }
 
   // ---- controls used by the engine API -----------------------------------------------------------------------

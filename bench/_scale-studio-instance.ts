@@ -65,9 +65,16 @@ async function main(): Promise<void> {
       out.claimMs.push(performance.now() - t0);
       out.kinds[result.kind] = (out.kinds[result.kind] ?? 0) + 1;
       if (result.kind !== 'claimed') continue;
-      out.won.push(key);
       const executionId = `exe-${me}-${key.slice(0, 16)}`;
-      await markSubmitting(pool, me, key);
+      try {
+        await markSubmitting(pool, me, key);
+      } catch (error) {
+        // Granted, then taken by another instance before it was sent (schema 4's race, pg-functions.ts): not sent here.
+        if ((error as { code?: string }).code !== 'conflict') throw error;
+        out.kinds.takenAfterClaim = (out.kinds.takenAfterClaim ?? 0) + 1;
+        continue;
+      }
+      out.won.push(key);
       await markAccepted(pool, me, key, executionId, 1, { id: `batch-${me}`, job: 'scale', client: null });
       await fns.outcome(pool, me, folderKey, { key, contentHash: key, workflowId: SEASON_WORKFLOW, parametersHash: SEASON_PARAMETERS, sourcePath,
         outcome: 'saved', outputs: [`/Volumes/share/edited/${key.slice(0, 8)}.jpg`], executionId, itemId: null, hotFolderId: null, creditsCharged: 1 });

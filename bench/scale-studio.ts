@@ -88,7 +88,9 @@ async function retentionRound(server: TestPostgres, admin: pg.Client, metrics: R
   if (!paidKept) throw new Error('retention removed a row that proves a payment');
 }
 
-function claimFigures(path: string, results: InstanceResult[], photos: number, rows: number): { p50: number; p95: number; p99: number; life95: number; wonOnce: boolean; won: number; claims: number } {
+function claimFigures(path: string, results: InstanceResult[], photos: number, rows: number): {
+  p50: number; p95: number; p99: number; life95: number; wonOnce: boolean; won: number; claims: number; takenAfterClaim: number;
+} {
   const of = results.map((r) => r.results[path]!);
   const claims = of.flatMap((r) => r.claimMs).sort((a, b) => a - b);
   const lifecycle = of.flatMap((r) => r.lifecycleMs).sort((a, b) => a - b);
@@ -96,8 +98,10 @@ function claimFigures(path: string, results: InstanceResult[], photos: number, r
   const expected = new Set(photoKeys(photos, rows, path).filter((_, i) => i % 10 !== 0));
   const wonSet = new Set(won);
   const wonOnce = wonSet.size === won.length && [...expected].every((k) => wonSet.has(k));
+  const takenAfterClaim = of.reduce((n, r) => n + (r.kinds.takenAfterClaim ?? 0), 0);
+  log(`  ${path}: ${takenAfterClaim} live claims taken over as abandoned (goal 0) → ${verdict(takenAfterClaim === 0)}`);
   log(`  ${path}: verdicts ${results.map((r) => `${r.instance} ${JSON.stringify(r.results[path]!.kinds)}`).join('; ')}; every new photo won exactly once: ${wonOnce ? 'yes' : 'NO'}`);
-  return { p50: r2(pct(claims, 0.5)), p95: r2(pct(claims, 0.95)), p99: r2(pct(claims, 0.99)), life95: r2(pct(lifecycle, 0.95)), wonOnce, won: won.length, claims: claims.length };
+  return { p50: r2(pct(claims, 0.5)), p95: r2(pct(claims, 0.95)), p99: r2(pct(claims, 0.99)), life95: r2(pct(lifecycle, 0.95)), wonOnce, won: won.length, claims: claims.length, takenAfterClaim };
 }
 
 async function main(): Promise<void> {
@@ -131,6 +135,7 @@ async function main(): Promise<void> {
       Object.assign(metrics, {
         claims: v5.claims, claimsWon: v5.won, claimP50Ms: v5.p50, claimP95Ms: v5.p95, claimP99Ms: v5.p99, photoLedgerP95Ms: v5.life95,
         v4ClaimP50Ms: v4.p50, v4ClaimP95Ms: v4.p95, v4ClaimP99Ms: v4.p99, v4PhotoLedgerP95Ms: v4.life95, claimP95OverV4: r2(v5.p95 / v4.p95),
+        takenAfterClaim: v5.takenAfterClaim, v4TakenAfterClaim: v4.takenAfterClaim,
       });
       log(`claim (schema 5, one statement): p50 ${v5.p50} ms, p95 ${v5.p95} ms (goal ≤ ${GOAL_P95_MS} ms) → ${verdict(v5.p95 <= GOAL_P95_MS)}, p99 ${v5.p99} ms`);
       log(`claim (schema 4, a transaction of 6 round trips), same run: p50 ${v4.p50} ms, p95 ${v4.p95} ms, p99 ${v4.p99} ms → p95 schema 5 / schema 4 = ${metrics.claimP95OverV4}`);

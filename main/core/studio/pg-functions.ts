@@ -17,14 +17,21 @@ DECLARE
   r record;
   f record;
   existed boolean;
+  owner_gone boolean;
   abandoned boolean;
   retryable boolean;
   delta numeric;
 BEGIN
   INSERT INTO batchroom_folders (folder_key) VALUES (p_folder) ON CONFLICT (folder_key) DO NOTHING;
-  SELECT c.state, c.owner, c.attempts, c.credits_reserved, (i.id IS NULL OR i.lease_until < now()) AS owner_gone INTO r
-    FROM batchroom_claims c LEFT JOIN batchroom_instances i ON i.id = c.owner WHERE c.key = p_key FOR UPDATE OF c;
+  -- The row is locked first and its owner's lease read after, in a statement of its own. Read in one statement (a
+  -- LEFT JOIN … FOR UPDATE OF c, as schema 4 did), a row another instance claimed while this one waited on its lock
+  -- was re-checked against the old owner's instance row, came back with no instance, and a live claim was taken as
+  -- abandoned (bench/scale-studio.ts hit it; test/main/studio/pg-scale.test.ts).
+  SELECT state, owner, attempts, credits_reserved INTO r FROM batchroom_claims WHERE key = p_key FOR UPDATE;
   existed := FOUND;
+  IF existed THEN
+    owner_gone := NOT EXISTS (SELECT 1 FROM batchroom_instances WHERE id = r.owner AND lease_until >= now());
+  END IF;
   IF NOT existed THEN
     INSERT INTO batchroom_claims (key, folder_key, content_hash, workflow_id, parameters_hash, rel_path, source_path, owner, state,
         credits_reserved, job, client)
@@ -40,7 +47,7 @@ BEGIN
       o_kind := 'done'; o_state := r.state;
       RETURN;
     END IF;
-    abandoned := r.state = 'claimed' AND r.owner_gone;
+    abandoned := r.state = 'claimed' AND owner_gone;
     retryable := r.state = 'failed' AND r.attempts < p_max_attempts AND r.owner IS DISTINCT FROM p_me;
     IF NOT abandoned AND NOT retryable THEN
       o_kind := 'taken'; o_state := r.state; o_owner := r.owner;

@@ -49,6 +49,7 @@ describe('bench/scale-studio.ts', () => {
       expect(metrics.claimsWon).toBeGreaterThanOrEqual(54);
       for (const key of ['claimP50Ms', 'claimP95Ms', 'claimP99Ms', 'v4ClaimP95Ms', 'claimP95OverV4']) expect(metrics[key], key).toBeGreaterThan(0);
       expect(stdout).toMatch(/every new photo won exactly once: yes/);
+      expect(metrics.takenAfterClaim).toBe(0);
       expect(stdout).toMatch(/claim \(schema 5, one statement\): .*goal ≤ 20 ms\) → (met|MISSED)/);
       expect(stdout).toMatch(/every paid\/done row kept: yes/);
     } finally {

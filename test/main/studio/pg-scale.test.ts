@@ -101,4 +101,36 @@ describe('studio ledger at scale (PostgreSQL, 20,000 rows)', () => {
       parametersHash: SEASON_PARAMETERS, relPath: 'x.jpg', sourcePath: '/s/x.jpg', cost: 1 })));
     expect(again.filter((r) => r.kind === 'claimed')).toHaveLength(1);
   }, 120_000);
+
+  it('never takes a live instance\'s claim as abandoned when it was claimed while this instance waited on its row', async () => {
+    const a = await open('race-a');
+    const b = await open('race-b');
+    await admin.query(`INSERT INTO batchroom_claims (key, folder_key, content_hash, workflow_id, parameters_hash, rel_path, source_path, owner, state,
+        attempts, finished_at) VALUES ('race-key', $1, 'h', $2, $3, 'r.jpg', '/s/r.jpg', 'inst-2', 'failed', 1, now())`,
+    [SEASON_FOLDERS[2], SEASON_WORKFLOW, SEASON_PARAMETERS]);
+    // Instance a retries the failed photo; its transaction holds the row while b asks for the same photo.
+    const held = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom' });
+    await held.connect();
+    try {
+      await held.query('BEGIN');
+      await held.query(`SELECT 1 FROM batchroom_claims WHERE key = 'race-key' FOR UPDATE`);
+      await held.query(`UPDATE batchroom_claims SET state = 'claimed', owner = 'race-a', attempts = 2, finished_at = NULL WHERE key = 'race-key'`);
+      const asked = b.claim({ key: 'race-key', folderKey: SEASON_FOLDERS[2], contentHash: 'h', workflowId: SEASON_WORKFLOW, parametersHash: SEASON_PARAMETERS,
+        relPath: 'r.jpg', sourcePath: '/s/r.jpg', cost: 1 });
+      // b waits on the row lock (PostgreSQL says so), then a's claim commits.
+      for (let waited = 0; ; waited++) {
+        const waiting = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%batchroom_claim%'`);
+        if (waiting.rows[0].n > 0) break;
+        expect(waited).toBeLessThan(200);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await held.query('COMMIT');
+      // a is alive: b sees its claim, it does not take it (it used to: the re-checked join lost a's instance row).
+      expect(await asked).toEqual({ kind: 'taken', owner: 'race-a', state: 'claimed' });
+      expect((await admin.query(`SELECT owner FROM batchroom_claims WHERE key = 'race-key'`)).rows).toEqual([{ owner: 'race-a' }]);
+      await a.submitting('race-key');
+    } finally {
+      await held.end();
+    }
+  }, 60_000);
 });

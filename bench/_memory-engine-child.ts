@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { relaunchWithMemoryProfile } from '../bin/memory-profile.mjs';
 import { createEngine } from '../main/core/engine';
 import { openJournal } from '../main/core/journal';
@@ -55,6 +56,8 @@ try {
   sample();
   clearInterval(timer);
   const heapAtEnd = retained();
+  // BENCH_MEMORY_HEAPSNAPSHOT=<dir>: what the engine still holds once the batch is done, for a heap-snapshot reader.
+  if (process.env.BENCH_MEMORY_HEAPSNAPSHOT) writeHeapSnapshot(join(process.env.BENCH_MEMORY_HEAPSNAPSHOT, `engine-${N}.heapsnapshot`));
   const batch = engine.getBatch(id);
   process.stdout.write(`${JSON.stringify({
     startRss, samples, heapAtQuarter, heapAtEnd, saved: batch.counts.saved, total: batch.total, events,

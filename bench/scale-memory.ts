@@ -18,8 +18,8 @@ import { spawnSandbox, type SpawnedSandbox } from '../test/helpers/sandbox';
 import { descendantsOf, mb, mbPer1k, peakOf, photoFixture, procMemory, slopePerItem, type MemorySample } from './_memory-samples';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
-const N = Math.max(40, Math.round(100_000 * SCALE));
-const CLI_N = Math.max(40, Math.round(N * Number(process.env.BENCH_MEMORY_CLI_SHARE ?? '0.1')));
+const N = Math.max(10, Math.round(100_000 * SCALE));
+const CLI_N = Math.max(10, Math.round(N * Number(process.env.BENCH_MEMORY_CLI_SHARE ?? '0.1')));
 const CONCURRENCY = 32;
 const PEAK_GOAL_MB = 250;
 /** "Flat": each further 1,000 items may add at most this much RSS (≤ 15 MB over the last 75k of a 100k batch). */
@@ -112,14 +112,14 @@ try {
   spawnSync(process.execPath, ['scripts/build-cli.mjs'], { cwd: root, stdio: 'ignore' });
   if (!only || only === 'engine') {
     const photos = await photoFixture(N);
-    sandbox = await spawnSandbox(sandboxArgs());
+    sandbox = await spawnSandbox(sandboxArgs(), { timeoutMs: 120_000 });
     Object.assign(metrics, await enginePart(photos, sandbox));
     await sandbox.kill();
     sandbox = null;
   }
   if (!only || only === 'cli') {
     const photos = await photoFixture(CLI_N);
-    sandbox = await spawnSandbox(sandboxArgs());
+    sandbox = await spawnSandbox(sandboxArgs(), { timeoutMs: 120_000 });
     Object.assign(metrics, await cliPart(photos, sandbox, work));
   }
 } finally {

@@ -3,6 +3,7 @@ import { APP_NAME, APP_VERSION } from '../../shared/app-info';
 import { isAppError } from '../../shared/errors';
 import { registerBalanceCommand, registerWorkflowCommand, registerWorkflowsCommand } from './commands/catalog';
 import { registerExportCommand } from './commands/export';
+import { registerJournalCommand } from './commands/journal';
 import { registerKeyCommand } from './commands/key';
 import { registerRecipesCommand } from './commands/recipes';
 import { registerReportCommand } from './commands/report';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   registerResumeCommand(program);
   registerReportCommand(program);
   registerExportCommand(program);
+  registerJournalCommand(program);
   registerUiCommand(program);
   registerWatchCommand(program);
   registerKeyCommand(program);

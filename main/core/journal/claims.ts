@@ -7,6 +7,8 @@ import { AppError } from '../../../shared/errors';
 import type { ItemState } from '../../../shared/engine/model';
 import type { ItemChange, ItemRecord } from './types';
 import { ITEM_COLUMNS, mapItem } from './rows';
+import { SETTLED_SQL } from './settled';
+import { compactedOf } from './compact';
 
 // The journal's claims (shared/engine/claim-states.ts): one row per paid unit, owned by the one item that sends it.
 // The row moves with its owner's item events, in the same transaction (applyChange calls `onItemEvent`), so a crash
@@ -158,20 +160,21 @@ export function createClaimStore(stmt: (sql: string) => Stmt, now: () => string)
     followersToLookAt: (batchId) => (stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE batch_id = ? AND state = 'following'
       AND NOT EXISTS (SELECT 1 FROM claims c WHERE c.key = items.claim_key AND c.owner_item_id <> items.id AND c.state IN ('submitting', 'accepted'))
       ORDER BY position`).all(batchId) as Row[]).map(mapItem),
-    followersOf: (key) => (stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE claim_key = ? AND state = 'following'`).all(key) as Row[]).map(mapItem),
+    followersOf: (key) => (stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE claim_key = ? AND state = 'following' AND ${SETTLED_SQL}`).all(key) as Row[]).map(mapItem),
     takeMovedClaims: () => {
       const keys = [...moved];
       moved = new Set();
       return keys;
     },
     countPaidElsewhere: (batchId) => Number((stmt(`SELECT COUNT(*) AS n FROM items WHERE batch_id = ? AND claim_key IS NOT NULL
-      AND state <> 'skipped' AND credits_charged = 0 AND (state = 'following' OR (attempts = 0 AND execution_id IS NOT NULL))`).get(batchId) as Row).n),
+      AND state <> 'skipped' AND credits_charged = 0 AND (state = 'following' OR (attempts = 0 AND execution_id IS NOT NULL))`).get(batchId) as Row).n)
+      + (compactedOf(stmt, batchId)?.paidElsewhere ?? 0),
     claimHolder(key, exceptItemId) {
       const claim = claimGet(key);
       const open = claim && inClaimGroup('open', claim.state) && claim.ownerItemId !== exceptItemId ? claim : null;
       const placeholders = HOLDING_ITEM_STATES.map(() => '?').join(', ');
       const row = stmt(`SELECT i.id, i.batch_id, i.state FROM items i JOIN batches b ON b.id = i.batch_id
-        WHERE i.claim_key = ? AND i.id <> ? AND i.state IN (${placeholders}) AND b.state = 'running'
+        WHERE i.claim_key = ? AND i.id <> ? AND i.state IN (${placeholders}) AND i.${SETTLED_SQL} AND b.state = 'running'
         ORDER BY b.created_at, i.position LIMIT 1`).get(key, exceptItemId ?? '', ...HOLDING_ITEM_STATES) as Row | undefined;
       return {
         claim: open ? claim : null,

@@ -6,6 +6,7 @@ import type { ClaimStore } from './claims';
 import type { ReportReads } from './report-reads';
 import type { BatchOrderStore } from './batch-order';
 import type { ChainLinkStore } from './chain-links';
+import type { CompactOptions, CompactResult } from './compact';
 import type { BatchRecord, ExecutionRecord, ItemChange, ItemRecord, LedgerEntry, NewItem } from './types';
 
 // What the journal offers (journal.ts implements it over SQLite).
@@ -15,6 +16,12 @@ export interface ListItemsQuery {
   offset?: number;
   limit?: number;
   states?: readonly ItemState[];
+}
+
+/** Where a page of items ended (journal-reads.ts itemsPage). */
+export interface ItemCursor {
+  position: number;
+  rowid: number;
 }
 
 export interface ItemWriteOptions {
@@ -34,6 +41,8 @@ export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore
   updateBatch(id: string, patch: { state?: BatchState; pausedReason?: string | null; pauseCode?: PauseCode | null }): void;
   getItem(id: string): ItemRecord | null;
   listItems(query: ListItemsQuery): { total: number; items: ItemRecord[] };
+  /** A page of a batch's items in position order after `after` (null: from the start); `next` continues it (null: done). */
+  itemsPage(batchId: string, after: ItemCursor | null, limit: number): { items: ItemRecord[]; next: ItemCursor | null };
   /** Items of a batch in the given states, in queue order. */
   itemsInStates(batchId: string | null, states: readonly ItemState[], limit?: number): ItemRecord[];
   countByState(batchId: string): Partial<Record<ItemState, number>>;
@@ -61,5 +70,7 @@ export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore
   ledgerRecord(entry: LedgerEntry): void;
   /** Photos the ledger has as saved with the recipe of this fingerprint (`recipes show`). */
   ledgerCountByRecipe(fingerprint: string): number;
+  /** Removes the saved and skipped items of batches finished before a moment, keeping what needs them (compact.ts). */
+  compact(options: CompactOptions): CompactResult;
   close(): void;
 }

@@ -1,6 +1,8 @@
 import type { ItemState } from '../../../shared/engine/model';
 import type { Journal } from './journal-api';
 import { mapBatch, mapExecution, mapItem, mapLedger, BATCH_COLUMNS, ITEM_COLUMNS } from './rows';
+import { movingOnly } from './settled';
+import { compactedOf, withCompacted } from './compact';
 
 // The journal's reads (journal.ts composes them with its writes): batches, items, executions and the done ledger.
 
@@ -13,7 +15,7 @@ interface Stmt {
 /** `?, ?, ?` for an IN list of `states`. */
 export const placeholdersFor = (states: readonly ItemState[]): string => states.map(() => '?').join(', ');
 
-export type JournalReads = Pick<Journal, 'getBatch' | 'listBatches' | 'batchIdsInState' | 'getItem' | 'listItems' | 'itemsInStates'
+export type JournalReads = Pick<Journal, 'getBatch' | 'listBatches' | 'batchIdsInState' | 'getItem' | 'listItems' | 'itemsPage' | 'itemsInStates'
   | 'countByState' | 'progressSum' | 'listExecutions' | 'ledgerHas' | 'ledgerGet' | 'ledgerCountByRecipe'>;
 
 export function createJournalReads(stmt: (sql: string) => Stmt): JournalReads {
@@ -36,22 +38,34 @@ export function createJournalReads(stmt: (sql: string) => Stmt): JournalReads {
         .all(...args, limit, offset) as Row[];
       return { total, items: rows.map(mapItem) };
     },
+    itemsPage: (batchId, after, limit) => {
+      // Keyset paging on the index's own order (items_by_batch: position, then rowid): each page starts where the last
+      // ended, so reading a 100k-item batch is one pass, not a count and a skip over everything read before.
+      const rows = (after
+        ? stmt(`SELECT rowid AS row_id, ${ITEM_COLUMNS} FROM items WHERE batch_id = ? AND (position, rowid) > (?, ?) ORDER BY position, rowid LIMIT ?`)
+          .all(batchId, after.position, after.rowid, limit)
+        : stmt(`SELECT rowid AS row_id, ${ITEM_COLUMNS} FROM items WHERE batch_id = ? ORDER BY position, rowid LIMIT ?`).all(batchId, limit)) as Row[];
+      const last = rows[rows.length - 1];
+      return { items: rows.map(mapItem), next: last && rows.length === limit ? { position: Number(last.position), rowid: Number(last.row_id) } : null };
+    },
     itemsInStates: (batchId, states, limit = -1) => {
       const byBatch = batchId === null ? '' : 'batch_id = ? AND ';
       const args = batchId === null ? [...states] : [batchId, ...states];
-      return (stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE ${byBatch}state IN (${placeholdersFor(states)}) ORDER BY position, rowid LIMIT ?`)
+      return (stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE ${byBatch}state IN (${placeholdersFor(states)})${movingOnly(states)} ORDER BY position, rowid LIMIT ?`)
         .all(...args, limit) as Row[]).map(mapItem);
     },
     countByState: (batchId) => {
       const rows = stmt(`SELECT state, COUNT(*) AS n FROM items WHERE batch_id = ? GROUP BY state`).all(batchId) as Row[];
       const out: Partial<Record<ItemState, number>> = {};
       for (const row of rows) out[row.state as ItemState] = Number(row.n);
-      return out;
+      // A compacted batch's removed items (journal/compact.ts) still count.
+      return withCompacted(out, compactedOf(stmt, batchId));
     },
     progressSum: (batchId, states) => {
       const row = stmt(`SELECT COALESCE(SUM(progress), 0) AS p FROM items WHERE batch_id = ? AND state IN (${placeholdersFor(states)})`)
         .get(batchId, ...states) as Row;
-      return Number(row.p);
+      const compacted = compactedOf(stmt, batchId);
+      return Number(row.p) + (compacted ? states.reduce((sum, s) => sum + (compacted.progress[s] ?? 0), 0) : 0);
     },
     listExecutions: (batchId) => {
       const cols = 'id, item_id, batch_id, created_at, status, credits, error, completed_at';

@@ -1,4 +1,4 @@
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'libsql';
 import type { ItemState } from '../../../shared/engine/model';
@@ -14,6 +14,7 @@ import { createClaimStore } from './claims';
 import { createReportReads } from './report-reads';
 import { createBatchOrder } from './batch-order';
 import { createChainLinks } from './chain-links';
+import { compactJournal } from './compact';
 import { parkingIllegalMoves, transitionChecker, type TransitionPolicy } from './transitions';
 import type { BatchRecord, ItemChange, LedgerEntry, NewItem } from './types';
 
@@ -65,6 +66,9 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   db.exec('PRAGMA busy_timeout = 5000');
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');
+  // After a checkpoint the WAL file is cut back to this: without it, it keeps the size of its largest moment (a
+  // compaction's VACUUM writes the whole database through it) on disk for good.
+  db.exec('PRAGMA journal_size_limit = 4194304');
   db.exec('PRAGMA foreign_keys = ON');
   migrate(db);
   restrictToOwner(sidecars);
@@ -253,6 +257,10 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     ...createReportReads(stmt),
     ...createBatchOrder(stmt, (work) => db.transaction(work).immediate(), now),
     ...createChainLinks(stmt, now),
+    compact: (compactOptions) => compactJournal({
+      stmt, now, transaction: (work) => db.transaction(work).immediate(), exec: (sql) => { db.exec(sql); },
+      bytes: () => sidecars.slice(0, 2).reduce((sum, p) => sum + (existsSync(p) ? statSync(p).size : 0), 0),
+    }, compactOptions),
     close: () => {
       if (closed) return;
       closed = true;

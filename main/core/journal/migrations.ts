@@ -179,4 +179,52 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE claims SET recipe_fingerprint = (SELECT json_extract(b.spec_json, '$.recipe.fingerprint')
     FROM items i JOIN batches b ON b.id = i.batch_id WHERE i.id = claims.owner_item_id);
   `,
+  // 14: a small journal at 100k items (issue 34 #3, journal/compact.ts).
+  // - Indexes only over items still moving (not saved, skipped or cancelled: SETTLED_SQL in journal/settled.ts, whose
+  //   queries carry that very term so SQLite may use them): a finished item costs nothing in them, and the engine's
+  //   "next pending item of this batch" no longer walks past every finished one. items_by_execution and
+  //   claims_by_owner served no query.
+  // - A compacted batch (journal/compact.ts) keeps its counts in compacted_json once its saved and skipped items are
+  //   removed; outcomes and executions lose their foreign key to items so that the report rows of such an item stay.
+  `
+  DROP INDEX items_by_execution;
+  DROP INDEX claims_by_owner;
+  DROP INDEX items_by_claim;
+  CREATE INDEX items_by_claim ON items(claim_key) WHERE claim_key IS NOT NULL AND state NOT IN ('saved', 'skipped', 'cancelled');
+  CREATE INDEX items_open ON items(batch_id, state, position) WHERE state NOT IN ('saved', 'skipped', 'cancelled');
+  ALTER TABLE batches ADD COLUMN compacted_json TEXT;
+  CREATE TABLE outcomes_kept (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    item_id TEXT NOT NULL,
+    batch_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    reason TEXT,
+    outputs_json TEXT NOT NULL DEFAULT '[]',
+    execution_id TEXT,
+    credits_charged REAL NOT NULL DEFAULT 0,
+    recorded_at TEXT NOT NULL,
+    UNIQUE (item_id, attempt)
+  );
+  INSERT INTO outcomes_kept (seq, item_id, batch_id, attempt, state, reason, outputs_json, execution_id, credits_charged, recorded_at)
+    SELECT seq, item_id, batch_id, attempt, state, reason, outputs_json, execution_id, credits_charged, recorded_at FROM outcomes;
+  DROP TABLE outcomes;
+  ALTER TABLE outcomes_kept RENAME TO outcomes;
+  CREATE INDEX outcomes_by_batch ON outcomes(batch_id, seq);
+  CREATE INDEX outcomes_by_time ON outcomes(recorded_at);
+  CREATE TABLE executions_kept (
+    id TEXT PRIMARY KEY,
+    item_id TEXT NOT NULL,
+    batch_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    status TEXT NOT NULL,
+    credits REAL NOT NULL DEFAULT 0,
+    error TEXT,
+    completed_at TEXT
+  );
+  INSERT INTO executions_kept SELECT id, item_id, batch_id, created_at, status, credits, error, completed_at FROM executions;
+  DROP TABLE executions;
+  ALTER TABLE executions_kept RENAME TO executions;
+  CREATE INDEX executions_by_time ON executions(created_at);
+  `,
 ];

@@ -1,0 +1,337 @@
+// Issue 34 item 3: the journal stays small and fast at 100k items. N = 100,000 × BENCH_SCALE (default 1).
+//  size:     bytes on disk (journal.db + its -wal) per finished item, every item sent, accepted, polled, saved and
+//            in the done ledger exactly as the engine journals it (bench/_journal-seed.ts); then after compaction.
+//  writes:   each write of that sequence timed one transaction at a time, as the engine makes it, in a journal that
+//            already holds N items: p95 of all writes, and of the ordinary and the durable (fsynced) ones apart.
+//  recovery: a real `batchroom resume` running a batch of N items (half of them saved) against the sandbox in its own
+//            process, SIGKILLed mid-batch, started again: from the new process's start to the first new execution
+//            the sandbox accepts. Beside it: the same command on a batch of 1,000 items, in the same run.
+// Prints one human line per figure with its goal, then one JSON line of metrics. BENCH_JOURNAL_ONLY=size|recovery,
+// BENCH_JOURNAL_RESTARTS (default 3).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import Database from 'libsql';
+import { openJournal, type Journal } from '../main/core/journal';
+import { createServiceClient } from '../main/core/service';
+import { accountIdOf } from '../main/core/service/account-id';
+import { specWithOutputFolder } from '../main/core/engine/output-folder';
+import { fetchSandboxStats, spawnSandbox } from '../test/helpers/sandbox';
+import { plannedBatch, saveSequence, type SeedSource } from './_journal-seed';
+
+const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+const SCALE = Number(process.env.BENCH_SCALE ?? '1');
+const N = Math.max(200, Math.round(100_000 * SCALE));
+const ONLY = process.env.BENCH_JOURNAL_ONLY ?? '';
+/** Kill-and-restart rounds timed at N (and at 1,000 beside it). */
+const RESTARTS = Math.max(1, Number(process.env.BENCH_JOURNAL_RESTARTS ?? '3'));
+const FIXTURES = '/tmp/batchroom-scale-fixtures';
+
+const GOAL_BYTES = 2048;
+const GOAL_WRITE_P95_MS = 2;
+const GOAL_RECOVERY_MS = 2000;
+
+const now = () => new Date().toISOString();
+const ms = (ns: bigint) => Number(ns) / 1e6;
+const pct = (values: number[], p: number): number => {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+const load = () => loadavg()[0]!.toFixed(1);
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+/** journal.db + journal.db-wal, in bytes. */
+export function journalBytes(path: string): number {
+  const size = (p: string) => (existsSync(p) ? statSync(p).size : 0);
+  return size(path) + size(`${path}-wal`);
+}
+
+/** Bytes per table and index (SQLite's dbstat), largest first. */
+export function spaceByObject(path: string): { name: string; bytes: number }[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    const rows = db.prepare(`SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC`).all() as { name: string; bytes: number }[];
+    return rows.map((r) => ({ name: String(r.name), bytes: Number(r.bytes) }));
+  } finally {
+    db.close();
+  }
+}
+
+interface Service { url: string; apiKey: string }
+
+async function specAndWorkflow(service: Service, inputRoot: string, outputFolder: string) {
+  const client = createServiceClient({ baseUrl: service.url, apiKey: service.apiKey, timeoutMs: 10_000 });
+  const spec = await specWithOutputFolder({ workflowId: 'color-grade', parameters: { texts: { look: 'warm' } }, inputs: { paths: [inputRoot] }, output: { outputFolder } });
+  const workflow = await client.getWorkflow('color-grade');
+  return { spec, workflow, accountId: accountIdOf(client) };
+}
+
+/**
+ * A journal holding one batch of `count` items; the first `finished` of them sent and saved, one write per
+ * transaction as the engine makes them. Built in memory-backed /dev/shm (its fsyncs cost nothing: 300k of them on
+ * disk would take an hour), then moved to `root` on disk, where it is measured.
+ */
+export async function seedJournal(service: Service, root: string, count: number, finished: number, source?: (i: number) => SeedSource | null) {
+  const scratch = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'batchroom-seed-'));
+  try {
+    const { spec, workflow, accountId } = await specAndWorkflow(service, join(root, 'in'), join(root, 'out'));
+    const seedJournal = openJournal(scratch);
+    const seeded = plannedBatch(spec, workflow, accountId, count, join(root, 'in'), source);
+    seedJournal.createBatch(seeded.batch, seeded.items);
+    for (const item of seeded.items.slice(0, finished)) for (const step of saveSequence(seedJournal, seeded.batch, item, now)) step.run();
+    seedJournal.close();
+    const stateDir = join(root, 'state');
+    await mkdir(stateDir, { recursive: true });
+    await mkdir(join(root, 'out'), { recursive: true });
+    // Whatever of it is still in the WAL goes along (a closed handle may not have checkpointed yet).
+    for (const file of ['journal.db', 'journal.db-wal']) if (existsSync(join(scratch, file))) await copyFile(join(scratch, file), join(stateDir, file));
+    return { journal: openJournal(stateDir), stateDir, seeded };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+// ---- size and write latency ---------------------------------------------------------------------------------------
+
+export interface SizeFigures {
+  items: number;
+  bytesPerItem: number;
+  writeP50Ms: number;
+  writeP95Ms: number;
+  ordinaryP95Ms: number;
+  durableP95Ms: number;
+  fsyncP95Ms: number;
+  writes: number;
+  compactedBytesPerItem: number | null;
+  /** Items compaction removed, and the batch's saved count after it (N both: the counts stay). */
+  itemsCompacted: number | null;
+  savedAfter: number;
+  largest: { name: string; bytes: number }[];
+}
+
+async function sizeAndWrites(service: Service): Promise<SizeFigures> {
+  const root = await mkdtemp(join(tmpdir(), 'batchroom-scale-journal-'));
+  try {
+    // The last `timed` items are sent one write per transaction, timed, once the journal holds all N.
+    const timed = Math.min(1000, Math.max(50, Math.round(N / 20)));
+    const { journal, seeded } = await seedJournal(service, root, N, N - timed);
+    const all: number[] = [];
+    const ordinary: number[] = [];
+    const durable: number[] = [];
+    for (const item of seeded.items.slice(N - timed)) {
+      for (const step of saveSequence(journal, seeded.batch, item, now)) {
+        const t0 = process.hrtime.bigint();
+        step.run();
+        const took = ms(process.hrtime.bigint() - t0);
+        all.push(took);
+        (step.durable ? durable : ordinary).push(took);
+      }
+    }
+    journal.updateBatch(seeded.batch.id, { state: 'completed' });
+    const bytes = journalBytes(journal.path);
+    const largest = spaceByObject(journal.path).slice(0, 8);
+    // The disk's own price of a durable write, in the same run: append 4 KB and fdatasync, as a WAL commit does.
+    const fsyncs = bareFsyncs(join(root, 'fsync-probe'), durable.length);
+    // Compaction of the finished batch (every consumer has read its outcomes: the bench has none).
+    const compacted = compactAll(journal);
+    const counts = journal.countByState(seeded.batch.id);
+    journal.close();
+    return {
+      items: N, bytesPerItem: bytes / N, writeP50Ms: pct(all, 50), writeP95Ms: pct(all, 95), ordinaryP95Ms: pct(ordinary, 95),
+      durableP95Ms: pct(durable, 95), fsyncP95Ms: pct(fsyncs, 95), writes: all.length, largest,
+      compactedBytesPerItem: compacted === null ? null : compacted.bytesAfter / N,
+      itemsCompacted: compacted?.itemsRemoved ?? null, savedAfter: counts.saved ?? 0,
+    };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+function bareFsyncs(path: string, count: number): number[] {
+  const fd = openSync(path, 'w');
+  const block = Buffer.alloc(4096, 7);
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < Math.max(20, count); i++) {
+      const t0 = process.hrtime.bigint();
+      writeSync(fd, block);
+      fdatasyncSync(fd);
+      out.push(ms(process.hrtime.bigint() - t0));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return out;
+}
+
+/** Compacts every finished batch: the journal's bytes after and the items removed (null: this build cannot compact). */
+function compactAll(journal: Journal): { bytesAfter: number; itemsRemoved: number } | null {
+  const compact = (journal as Partial<Pick<Journal, 'compact'>>).compact;
+  if (!compact) return null;
+  return compact({ finishedBefore: new Date(Date.now() + 60_000).toISOString() });
+}
+
+// ---- recovery after kill -9 ---------------------------------------------------------------------------------------
+
+/** `count` distinct small JPEGs (a few pixels differ), cached across runs under /tmp/batchroom-scale-fixtures. */
+export async function photoFixtures(count: number): Promise<SeedSource[]> {
+  const dir = join(FIXTURES, `journal-photos-${count}`);
+  const index = join(dir, 'index.json');
+  if (existsSync(index)) return JSON.parse(readFileSync(index, 'utf8')) as SeedSource[];
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const sources: SeedSource[] = [];
+  for (let i = 0; i < count; i++) {
+    const pixels = Buffer.alloc(32 * 24 * 3, 90);
+    pixels.writeUInt32BE(i, 0);
+    pixels.writeUInt32BE(i * 2654435761 >>> 0, 40);
+    const bytes = await sharp(pixels, { raw: { width: 32, height: 24, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+    const path = join(dir, `photo-${String(i).padStart(5, '0')}.jpg`);
+    await writeFile(path, bytes);
+    sources.push({ path, contentHash: createHash('sha256').update(bytes).digest('hex') });
+  }
+  await writeFile(index, JSON.stringify(sources));
+  return sources;
+}
+
+interface Started { child: ChildProcess; startedAt: number; exited: Promise<void>; output: () => string }
+
+/**
+ * Submissions the kill cut off (unknown when the restarted command first reports the batch): the engine then holds
+ * new submissions until balance evidence judged them (docs/engine.md), which is not recovery work.
+ */
+function lostAtStart(output: string): number {
+  const line = output.split('\n').find((l) => l.startsWith('{"type":"batch"'));
+  if (!line) return 0;
+  try {
+    return Number((JSON.parse(line) as { counts?: { unknown?: number } }).counts?.unknown ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** `batchroom resume` on `stateDir` against the sandbox, in its own process group (kill -9 reaches the re-exec too). */
+function startResume(stateDir: string, service: Service): Started {
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, ['bin/batchroom.mjs', 'resume', '--json', '--state-dir', stateDir, '--service-url', service.url], {
+    cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BATCHROOM_API_KEY: service.apiKey, BATCHROOM_STATE_DIR: stateDir },
+  });
+  let output = '';
+  // What it printed first (NDJSON and notices): the batch as it found it, and why it ended if it sent nothing.
+  const keep = (chunk: Buffer) => { if (output.length < 4000) output += chunk.toString().slice(0, 4000); };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { child, startedAt, exited, output: () => output };
+}
+
+async function killGroup(started: Started): Promise<void> {
+  if (started.child.exitCode === null && started.child.signalCode === null) {
+    try { process.kill(-started.child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+  }
+  await started.exited;
+}
+
+const executionsCreated = async (service: Service) => ((await fetchSandboxStats(service.url)) as { executionsCreated: number }).executionsCreated;
+
+/** From `started` to the sandbox's next execution (polled every 5 ms); null if none within `timeoutMs`. */
+async function untilNextExecution(service: Service, started: Started, before: number, timeoutMs: number): Promise<number | null> {
+  while (performance.now() - started.startedAt < timeoutMs) {
+    if ((await executionsCreated(service)) > before) return performance.now() - started.startedAt;
+    if (started.child.exitCode !== null) {
+      process.stderr.write(`batchroom resume exited ${started.child.exitCode} before sending anything: ${started.output().slice(0, 1200)}\n`);
+      return null;
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return null;
+}
+
+export interface RecoveryFigures { items: number; restarts: { ms: number | null; lost: number }[]; smallMs: number | null }
+
+async function recoveryAfterKill(service: Service, count: number, restarts: number): Promise<{ ms: number | null; lost: number }[]> {
+  const root = await mkdtemp(join(tmpdir(), 'batchroom-scale-recovery-'));
+  try {
+    const photos = await photoFixtures(400);
+    const half = Math.floor(count / 2);
+    // Saved: the first half. Then real photos (what the restarts send), then the rest of the batch.
+    const { journal, stateDir } = await seedJournal(service, root, count, half, (i) => (i >= half && i - half < photos.length ? photos[i - half]! : null));
+    journal.close();
+    const out: { ms: number | null; lost: number }[] = [];
+    // The first start runs until it has sent a few, then is killed; each restart is timed and killed the same way.
+    for (let run = 0; run <= restarts; run++) {
+      const before = await executionsCreated(service);
+      const started = startResume(stateDir, service);
+      const first = await untilNextExecution(service, started, before, 60_000);
+      if (run > 0) out.push({ ms: first, lost: lostAtStart(started.output()) });
+      // Mid-batch: a few more accepted, then kill -9.
+      const target = (await executionsCreated(service)) + 3;
+      const deadline = performance.now() + 10_000;
+      while (performance.now() < deadline && (await executionsCreated(service)) < target && started.child.exitCode === null) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // Not at the very moment a submission was answered (its item is then still `submitting` in the journal, and
+      // the restart would wait for balance evidence): a moment later, as a kill at a random time mostly lands.
+      await new Promise((r) => setTimeout(r, 400));
+      await killGroup(started);
+    }
+    return out;
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+// ---- main ---------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  // Builds the CLI bundle now if sources changed, so no timed start pays for it.
+  spawnSync(process.execPath, ['bin/batchroom.mjs', '--help'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  const sandbox = await spawnSandbox(['--duration-ms', '1500', '--credits', '100000000', '--rate-limit', '100000', '--max-concurrent', '64'], { timeoutMs: 120_000 });
+  const metrics: Record<string, unknown> = { scale: SCALE, items: N, load: Number(load()) };
+  try {
+    if (ONLY === '' || ONLY === 'size') {
+      const size = await sizeAndWrites(sandbox);
+      print(`journal bytes per finished item, N=${N}: ${Math.round(size.bytesPerItem)} B (goal ≤ ${GOAL_BYTES}) ${verdict(size.bytesPerItem <= GOAL_BYTES)}`);
+      const after = size.compactedBytesPerItem;
+      print(`  after compaction: ${after === null ? 'n/a (no compaction in this build)' : `${Math.round(after)} B (goal ≤ ${GOAL_BYTES}) ${verdict(after <= GOAL_BYTES)}`}`);
+      print(`  largest: ${size.largest.map((o) => `${o.name} ${(o.bytes / N).toFixed(0)} B/item`).join(', ')}`);
+      print(`write per state change at ${N} rows: p50 ${size.writeP50Ms.toFixed(3)} ms, p95 ${size.writeP95Ms.toFixed(3)} ms (goal ≤ ${GOAL_WRITE_P95_MS}) ${verdict(size.writeP95Ms <= GOAL_WRITE_P95_MS)}; `
+        + `ordinary p95 ${size.ordinaryP95Ms.toFixed(3)} ms, durable (fsync) p95 ${size.durableP95Ms.toFixed(3)} ms = ${(size.durableP95Ms / size.fsyncP95Ms).toFixed(2)}× `
+        + `a bare 4 KB write + fdatasync on the same disk (p95 ${size.fsyncP95Ms.toFixed(3)} ms), ${size.writes} writes, load ${load()}`);
+      Object.assign(metrics, {
+        bytesPerItem: Math.round(size.bytesPerItem), writeP50Ms: size.writeP50Ms, writeP95Ms: size.writeP95Ms,
+        ordinaryWriteP95Ms: size.ordinaryP95Ms, durableWriteP95Ms: size.durableP95Ms, bareFsyncP95Ms: size.fsyncP95Ms, writes: size.writes,
+        compactedBytesPerItem: after === null ? null : Math.round(after), itemsCompacted: size.itemsCompacted, savedAfter: size.savedAfter,
+      });
+    }
+    if (ONLY === '' || ONLY === 'recovery') {
+      const restarts = await recoveryAfterKill(sandbox, N, RESTARTS);
+      const small = await recoveryAfterKill(sandbox, Math.min(N, 1000), Math.min(2, RESTARTS));
+      const clean = restarts.filter((r) => r.lost === 0 && r.ms !== null).map((r) => r.ms!);
+      const median = clean.length > 0 ? pct(clean, 50) : null;
+      print(`kill -9 mid-batch, N=${N}: process start → first new execution accepted: ${restarts.map((r) => `${r.ms === null ? 'none' : Math.round(r.ms)} ms${r.lost ? ` (${r.lost} lost: held for balance evidence)` : ''}`).join(', ')}`
+        + `; median without lost submissions ${median === null ? 'n/a' : Math.round(median)} ms (goal ≤ ${GOAL_RECOVERY_MS}) ${verdict(median !== null && median <= GOAL_RECOVERY_MS)}; `
+        + `the same at N=1000: ${small.map((r) => `${r.ms === null ? 'none' : Math.round(r.ms)} ms${r.lost ? ` (${r.lost} lost)` : ''}`).join(', ')}; load ${load()}`);
+      Object.assign(metrics, {
+        recoveryMs: median, recoveryRuns: restarts, recoverySmallRuns: small,
+        restartsThatSent: [...restarts, ...small].filter((r) => r.ms !== null).length, restartsRun: restarts.length + small.length,
+      });
+    }
+  } finally {
+    await sandbox.kill();
+  }
+  print(JSON.stringify(metrics));
+}
+
+// Runnable as a script (`node --import tsx bench/scale-journal.ts`, `npm run bench scale-journal`).
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await main();
+}

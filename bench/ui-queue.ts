@@ -66,10 +66,11 @@ try {
   const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
   const loadStart = Date.now();
   await page.goto(`http://127.0.0.1:${port}/bench/queue-bench.html?items=${ITEMS}`);
-  await page.waitForFunction((n) => (globalThis as unknown as QueueBenchPage).queueBench?.loadedItems() === n, ITEMS, { timeout: 60_000 });
-  await page.waitForFunction(() => (globalThis as unknown as QueueBenchPage).queueBench.renderedRows() > 0);
+  // The store holds a window of the batch, not the batch (issue 34): the first rows on screen are the load.
+  await page.waitForFunction(() => (globalThis as unknown as QueueBenchPage).queueBench?.renderedRows() > 0, undefined, { timeout: 60_000 });
   const loadMs = Date.now() - loadStart;
   const rows = await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.renderedRows());
+  const held = await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.loadedItems());
 
   const idle = await page.evaluate(([ms, px]) => (globalThis as unknown as QueueBenchPage).queueBench.measureScrolling(ms, px), [SCROLL_MS / 2, PX_PER_FRAME] as const);
 
@@ -91,7 +92,7 @@ try {
   const loadedCost = describe(loaded.costs);
   const loadedInterval = describe(loaded.intervals);
 
-  console.log(`items ${ITEMS}, DOM rows ${rows}, initial load ${loadMs} ms`);
+  console.log(`items ${ITEMS}, DOM rows ${rows}, items held by the renderer ${held}, initial load ${loadMs} ms`);
   console.log(`messages/s max ${Math.max(...windows)} (limit 10), item updates/s ${Math.round(itemUpdates / Math.max(seconds, 0.001))}`);
   console.log(`frame cost idle scroll     p50 ${idleCost.p50} p95 ${idleCost.p95} p99 ${idleCost.p99} max ${idleCost.max} ms`);
   console.log(`frame cost scroll+progress p50 ${loadedCost.p50} p95 ${loadedCost.p95} p99 ${loadedCost.p99} max ${loadedCost.max} ms (${over16(loaded.costs)}% over 16.7 ms)`);
@@ -99,7 +100,7 @@ try {
   console.log(`machine load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores (frame numbers are only comparable at similar load)`);
   console.log(`frame interval scroll+progress p50 ${loadedInterval.p50} p95 ${loadedInterval.p95} max ${loadedInterval.max} ms (${over16(loaded.intervals)}% of frames late)`);
   console.log(JSON.stringify({
-    items: ITEMS, domRows: rows, loadMs,
+    items: ITEMS, domRows: rows, heldItems: held, loadMs,
     messagesPerSecondMax: Math.max(...windows), itemUpdatesPerSecond: Math.round(itemUpdates / Math.max(seconds, 0.001)),
     idleFrameCostMs: idleCost, frameCostMs: loadedCost, frameIntervalMs: loadedInterval, progressCostRatioP50: round(loadedCost.p50 / Math.max(idleCost.p50, 0.01)),
     loadAverage: round(loadavg()[0]!), cores: cpus().length,

@@ -124,7 +124,7 @@ declare global {
 }
 
 window.queueBench = {
-  loadedItems: () => store.getState().itemsByBatch.bench?.list.length ?? 0,
+  loadedItems: () => heldItems(),
   renderedRows: () => document.querySelectorAll('.item-row').length,
   startProgress: (rate, perMessage) => scripted.startProgress(rate, perMessage),
   stopProgress: () => scripted.stopProgress(),

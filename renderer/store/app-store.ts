@@ -5,6 +5,7 @@ import { createBatchSlice } from './batch-slice';
 import { createCatalogSlice } from './catalog-slice';
 import { createHistorySlice } from './history-slice';
 import { createHotFolderSlice } from './hotfolder-slice';
+import { coalesceProgress } from './progress-coalescer';
 import { createQueueSlice } from './queue-slice';
 import { createRecipeSlice } from './recipe-slice';
 import { createReviewSlice } from './review-slice';
@@ -38,13 +39,16 @@ export function connectStore(store: AppStore, bridge: Api, options: { notificati
   /** Review of the batch a notification named (a hot-folder run without a known batch: the queue). */
   const openBatch = (view: 'review' | 'queue', batchId: string | null | undefined) =>
     (view === 'review' && batchId ? s().openReview(batchId) : s().setView(view));
+  // Progress is applied once per frame, however many messages arrived in it (one store change, one render).
+  const coalescer = coalesceProgress((event) => {
+    // A batch that just finished has spent credits: read the balance again rather than wait for main to say so.
+    const finished = event.batches.some((b) => b.state !== 'running' && b.state !== 'paused' && s().batches[b.id]?.state === 'running');
+    s().applyProgress(event);
+    if (finished) void s().refreshBalance();
+  });
   const unsubscribers = [
-    bridge.batches.onProgress((event) => {
-      // A batch that just finished has spent credits: read the balance again rather than wait for main to say so.
-      const finished = event.batches.some((b) => b.state !== 'running' && b.state !== 'paused' && s().batches[b.id]?.state === 'running');
-      s().applyProgress(event);
-      if (finished) void s().refreshBalance();
-    }),
+    coalescer.stop,
+    bridge.batches.onProgress((event) => coalescer.push(event)),
     bridge.batches.onEstimateProgress((progress) => s().applyEstimateProgress(progress)),
     bridge.balance.onChanged((balance) => s().applyBalance(balance)),
     bridge.service.onChanged((status) => {

@@ -1,42 +1,21 @@
-import { inGroup } from '../../shared/engine/item-states';
-import type {  BatchSummary, ItemState, ItemView } from '../../shared/engine/model';
+import type { BatchSummary, ItemState, ItemView } from '../../shared/engine/model';
+import { matchesItemFilter, statesOfFilter } from '../../shared/ipc/channels/item-window';
 import { asUiError, unwrap } from '../lib/errors';
+import { emptyList, listKey, patchList, PAGE_SIZE, withPage, type ItemList } from './item-lists';
 import type { StatusFilter, QueueSlice, SliceCreator } from './state';
 
 export function matchesFilter(state: ItemState, filter: StatusFilter): boolean {
-  if (filter === 'all') return true;
-  if (filter === 'active') return inGroup('inFlight', state);
-  return state === filter;
+  return matchesItemFilter(state, filter);
 }
 
-const PAGE = 5_000;
-
-/** Position lookups per batch, kept beside the store so a progress event patches in O(changed items). */
-const positions = new WeakMap<ItemView[], Map<string, number>>();
-function indexOf(list: ItemView[]): Map<string, number> {
-  let index = positions.get(list);
-  if (!index) {
-    index = new Map(list.map((item, i) => [item.id, i]));
-    positions.set(list, index);
-  }
-  return index;
+/** How many items of a batch a filter shows, from the batch summary's counts (what the chips say). */
+export function filterTotal(batch: BatchSummary, filter: StatusFilter): number {
+  const states = statesOfFilter(filter);
+  return states === null ? batch.total : states.reduce((sum, state) => sum + (batch.counts[state] ?? 0), 0);
 }
 
-function mergeItems(list: ItemView[], changed: ItemView[]): ItemView[] {
-  const index = indexOf(list);
-  const next = list.slice();
-  let appended = false;
-  for (const item of changed) {
-    const at = index.get(item.id);
-    if (at === undefined) {
-      next.push(item);
-      appended = true;
-    } else next[at] = item;
-  }
-  if (appended) next.sort((a, b) => a.position - b.position);
-  else positions.set(next, index); // same ids at the same places: the lookup stays valid
-  return next;
-}
+/** A list read again at most this often while progress moves items in and out of its filter. */
+const REFRESH_MS = 1000;
 
 // Open batches first, in the order the engine submits them (priority, then queue order: docs/engine.md "Queue
 // order"), so a move shows where the batch went; then the finished ones newest first. ISO timestamps sort as plain
@@ -65,32 +44,51 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
     }
   };
 
+  // One request per list page at a time: the list asking as rows appear and a refresh share it.
   const inFlight = new Map<string, Promise<void>>();
-  const fetchAll = async (batchId: string) => {
+  const fetchPage = async (batchId: string, filter: StatusFilter, page: number) => {
+    const key = listKey(batchId, filter);
     try {
-      const list: ItemView[] = [];
-      let total = 0;
-      do {
-        const page = await unwrap(bridge.batches.items({ batchId, offset: list.length, limit: PAGE }));
-        total = page.total;
-        list.push(...page.items);
-        if (page.items.length === 0) break;
-      } while (list.length < total);
-      list.sort((a, b) => a.position - b.position);
-      // Events that arrived while pages loaded are newer than the pages: keep them.
-      const during = get().itemsByBatch[batchId]?.list ?? [];
-      const merged = mergeItems(list, during);
-      set((s) => ({ itemsByBatch: { ...s.itemsByBatch, [batchId]: { total, list: merged, loaded: true } } }));
+      const answer = await unwrap(bridge.batches.itemWindow({ batchId, filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE }));
+      set((s) => {
+        const list = s.itemLists[key] ?? emptyList(batchId, filter);
+        const next: ItemList = { ...list, total: answer.total, pages: withPage(list.pages, page, answer.items), loaded: true };
+        return { itemLists: { ...s.itemLists, [key]: next } };
+      });
     } catch (error) {
       get().notifyError(asUiError(error));
     }
+  };
+  const loadPage = (batchId: string, filter: StatusFilter, page: number): Promise<void> => {
+    const id = `${listKey(batchId, filter)}#${page}`;
+    const running = inFlight.get(id);
+    if (running) return running;
+    const load = fetchPage(batchId, filter, page).finally(() => inFlight.delete(id));
+    inFlight.set(id, load);
+    return load;
+  };
+  /** Reads a list's loaded pages again (page 0 when none is loaded). */
+  const reload = async (batchId: string, filter: StatusFilter) => {
+    const list = get().itemLists[listKey(batchId, filter)];
+    const pages = list ? Object.keys(list.pages).map(Number) : [];
+    set((s) => (s.itemLists[listKey(batchId, filter)] ? { itemLists: { ...s.itemLists, [listKey(batchId, filter)]: { ...s.itemLists[listKey(batchId, filter)]!, stale: false } } } : {}));
+    await Promise.all((pages.length > 0 ? pages : [0]).map((page) => loadPage(batchId, filter, page)));
+  };
+  const refreshTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const scheduleRefresh = (list: ItemList) => {
+    const key = listKey(list.batchId, list.filter);
+    if (refreshTimers.has(key)) return;
+    refreshTimers.set(key, setTimeout(() => {
+      refreshTimers.delete(key);
+      if (get().itemLists[key]?.stale) void reload(list.batchId, list.filter);
+    }, REFRESH_MS));
   };
 
   return {
     batches: {},
     batchOrder: [],
     selectedBatchId: null,
-    itemsByBatch: {},
+    itemLists: {},
     statusFilter: 'all',
     progressEvents: 0,
     unreachable: null,
@@ -106,20 +104,30 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
       }
     },
 
-    loadItems(batchId) {
-      // One load per batch at a time: selecting a batch and an explicit refresh share the same request.
-      const running = inFlight.get(batchId);
-      if (running) return running;
-      const load = fetchAll(batchId).finally(() => inFlight.delete(batchId));
-      inFlight.set(batchId, load);
-      return load;
+    loadItemPage: (batchId, filter, page) => {
+      const list = get().itemLists[listKey(batchId, filter)];
+      if (list?.pages[page] && !list.stale) return Promise.resolve();
+      return loadPage(batchId, filter, page);
+    },
+
+    async loadItems(batchId) {
+      // Every list of the batch read again where it is loaded (after a retry or a reorder changed its items).
+      const lists = Object.values(get().itemLists).filter((l) => l.batchId === batchId);
+      const filters = new Set<StatusFilter>([get().statusFilter, ...lists.map((l) => l.filter)]);
+      await Promise.all([...filters].map((filter) => reload(batchId, filter)));
     },
 
     selectBatch(batchId) {
       set({ selectedBatchId: batchId });
-      if (batchId && !get().itemsByBatch[batchId]?.loaded) void get().loadItems(batchId);
+      if (batchId && !get().itemLists[listKey(batchId, get().statusFilter)]?.loaded) void loadPage(batchId, get().statusFilter, 0);
     },
-    setStatusFilter: (statusFilter) => set({ statusFilter }),
+    setStatusFilter(statusFilter) {
+      const { selectedBatchId, itemLists } = get();
+      // The other filters' queue lists are dropped (Review's list of saved items stays): one window per screen.
+      const kept = Object.fromEntries(Object.entries(itemLists).filter(([, l]) => l.batchId !== selectedBatchId || l.filter === 'saved'));
+      set({ statusFilter, itemLists: kept });
+      if (selectedBatchId) void loadPage(selectedBatchId, statusFilter, 0);
+    },
 
     upsertBatches(list) {
       if (list.length === 0) return;
@@ -137,6 +145,8 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
         group.push(item);
         byBatch.set(item.batchId, group);
       }
+      const summaries = new Map(event.batches.map((b) => [b.id, b]));
+      const refresh: ItemList[] = [];
       // One state change per event, so subscribers render once per message.
       set((s) => {
         let { batches, batchOrder } = s;
@@ -145,18 +155,22 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
           for (const b of event.batches) batches[b.id] = b;
           batchOrder = orderOf(batches);
         }
-        let itemsByBatch = s.itemsByBatch;
-        for (const [batchId, changed] of byBatch) {
-          const current = itemsByBatch[batchId];
-          // Batches whose items were never opened are not kept item by item: their summary is enough.
-          if (!current) continue;
-          if (itemsByBatch === s.itemsByBatch) itemsByBatch = { ...itemsByBatch };
-          const list = mergeItems(current.list, changed);
-          itemsByBatch[batchId] = { ...current, list, total: Math.max(current.total, list.length) };
+        let itemLists = s.itemLists;
+        for (const [key, list] of Object.entries(s.itemLists)) {
+          // Only the windows on screen are kept item by item: a batch nobody looks at is its summary.
+          const changed = byBatch.get(list.batchId);
+          const summary = summaries.get(list.batchId);
+          let next = changed ? patchList(list, changed) : list;
+          if (summary && next.loaded && filterTotal(summary, next.filter) !== next.total) next = { ...next, total: filterTotal(summary, next.filter), stale: true };
+          if (next === list) continue;
+          if (itemLists === s.itemLists) itemLists = { ...itemLists };
+          itemLists[key] = next;
+          if (next.stale) refresh.push(next);
         }
         const unreachable = event.engine ? event.engine.unreachable ?? null : s.unreachable;
-        return { batches, batchOrder, itemsByBatch, unreachable, progressEvents: s.progressEvents + 1 };
+        return { batches, batchOrder, itemLists, unreachable, progressEvents: s.progressEvents + 1 };
       });
+      for (const list of refresh) scheduleRefresh(list);
     },
 
     pauseBatch: (batchId) => control(() => unwrap(bridge.batches.pause({ batchId }))),

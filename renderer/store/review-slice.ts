@@ -1,17 +1,49 @@
 import type { ItemView } from '../../shared/engine/model';
 import { asUiError, unwrap } from '../lib/errors';
+import { itemAt, listKey, PAGE_SIZE } from './item-lists';
 import type { ReviewSlice, AppState, SliceCreator } from './state';
 import { activeFormat, tr } from '../i18n';
 
 /** Items that have something to look at: saved, with at least one output. */
 export const isReviewable = (item: ItemView): boolean => item.state === 'saved' && item.outputs.length > 0;
 
-export function reviewableItems(s: Pick<AppState, 'itemsByBatch'>, batchId: string | null): ItemView[] {
-  return batchId ? (s.itemsByBatch[batchId]?.list ?? []).filter(isReviewable) : [];
+/** Review walks the batch's saved items, a window at a time like the queue (never the whole batch). */
+export const reviewKey = (batchId: string): string => listKey(batchId, 'saved');
+
+/** The batch's rejected items the renderer knows of: in the loaded pages, and the verdicts given since. */
+export function rejectedIds(s: Pick<AppState, 'itemLists' | 'verdicts'>, batchId: string): Set<string> {
+  const ids = new Set<string>();
+  for (const page of Object.values(s.itemLists[reviewKey(batchId)]?.pages ?? {})) for (const i of page) if (i.verdict === 'rejected') ids.add(i.id);
+  for (const [id, v] of Object.entries(s.verdicts[batchId] ?? {})) if (v === 'rejected') ids.add(id); else ids.delete(id);
+  return ids;
 }
 
-export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) => ({
+export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) => {
+  /** The index of an item in the batch's saved list: from the loaded pages, else read from main 1,000 at a time. */
+  const indexOfSaved = async (batchId: string, itemId: string): Promise<number> => {
+    const list = get().itemLists[reviewKey(batchId)];
+    for (const [page, items] of Object.entries(list?.pages ?? {})) {
+      const at = items.findIndex((i) => i.id === itemId);
+      if (at >= 0) return Number(page) * PAGE_SIZE + at;
+    }
+    for (let offset = 0; ; offset += 1000) {
+      const window = await unwrap(bridge.batches.itemWindow({ batchId, filter: 'saved', offset, limit: 1000 }));
+      const at = window.items.findIndex((i) => i.id === itemId);
+      if (at >= 0) return offset + at;
+      if (window.items.length < 1000) return 0;
+    }
+  };
+  /** Shows the saved item at `index` once its page is here (the page is asked for first). */
+  const showIndex = async (batchId: string, index: number) => {
+    set({ reviewIndex: index });
+    await get().loadItemPage(batchId, 'saved', Math.floor(index / PAGE_SIZE));
+    if (get().reviewIndex === index && get().selectedBatchId === batchId) set({ reviewItemId: itemAt(get().itemLists[reviewKey(batchId)], index)?.id ?? null });
+  };
+
+  return {
   reviewItemId: null,
+  reviewIndex: 0,
+  verdicts: {},
   compareMode: 'slider',
   zoom: 1,
   sliderPosition: 50,
@@ -20,17 +52,24 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
 
   openReview(batchId, itemId) {
     get().selectBatch(batchId);
-    const first = reviewableItems(get(), batchId)[0];
-    set({ reviewItemId: itemId ?? first?.id ?? null, view: 'review', zoom: 1 });
+    set({ reviewItemId: itemId ?? null, reviewIndex: 0, view: 'review', zoom: 1 });
+    void (async () => {
+      try {
+        await get().loadItemPage(batchId, 'saved', 0);
+        await showIndex(batchId, itemId ? await indexOfSaved(batchId, itemId) : 0);
+      } catch (error) {
+        get().notifyError(asUiError(error));
+      }
+    })();
   },
 
   stepReview(delta) {
     const s = get();
-    const list = reviewableItems(s, s.selectedBatchId);
-    if (list.length === 0) return;
-    const at = list.findIndex((i) => i.id === s.reviewItemId);
-    const next = at < 0 ? 0 : Math.max(0, Math.min(list.length - 1, at + delta));
-    set({ reviewItemId: list[next]!.id });
+    const batchId = s.selectedBatchId;
+    const total = batchId ? s.itemLists[reviewKey(batchId)]?.total ?? 0 : 0;
+    if (!batchId || total === 0) return;
+    const next = Math.max(0, Math.min(total - 1, s.reviewIndex + delta));
+    void showIndex(batchId, next);
   },
 
   setCompareMode: (compareMode) => set({ compareMode }),
@@ -62,6 +101,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
   async setVerdict(itemId, verdict) {
     try {
       const item = await unwrap(bridge.items.setVerdict({ itemId, verdict }));
+      set((s) => ({ verdicts: { ...s.verdicts, [item.batchId]: { ...s.verdicts[item.batchId], [item.id]: item.verdict } } }));
       get().applyProgress({ batches: [], items: [item] });
     } catch (error) {
       get().notifyError(asUiError(error));
@@ -92,7 +132,21 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
   },
 
   async rerunRejected(batchId, parameters) {
-    const rejected = (get().itemsByBatch[batchId]?.list ?? []).filter((i) => i.verdict === 'rejected').map((i) => i.id);
+    // Every rejected item of the batch, not only the loaded pages': the saved list read 1,000 at a time.
+    const found = rejectedIds(get(), batchId);
+    try {
+      for (let offset = 0; ; offset += 1000) {
+        const window = await unwrap(bridge.batches.itemWindow({ batchId, filter: 'saved', offset, limit: 1000 }));
+        // A verdict given in this session is newer than the page (it was read before it, or by a slower reply).
+        const given = get().verdicts[batchId] ?? {};
+        for (const i of window.items) if (i.verdict === 'rejected' && (given[i.id] ?? 'rejected') === 'rejected') found.add(i.id);
+        if (window.items.length < 1000) break;
+      }
+    } catch (error) {
+      get().notifyError(asUiError(error));
+      return false;
+    }
+    const rejected = [...found];
     if (rejected.length === 0) {
       get().notify('info', tr('review', 'store.nothingToRerun'));
       return false;
@@ -124,4 +178,5 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
       get().notifyError(asUiError(error));
     }
   },
-});
+  };
+};

@@ -12,6 +12,10 @@ export type Zoom = (typeof ZOOM_LEVELS)[number];
 
 export interface ReviewSlice {
   reviewItemId: string | null;
+  /** Where Review is in the batch's saved items (0-based; its page may still be loading). */
+  reviewIndex: number;
+  /** Verdicts given in this session, per batch (item id → verdict): "Re-run rejected" counts them before their pages load. */
+  verdicts: Record<string, Record<string, Verdict>>;
   compareMode: CompareMode;
   zoom: Zoom;
   /** Before/after divider, 0–100 (% from the left). */

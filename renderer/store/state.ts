@@ -1,9 +1,10 @@
 import type { StoreApi } from 'zustand/vanilla';
-import type { BatchEstimate, BatchProgressEvent, BatchSummary, CollisionPolicy, ItemView, MetadataPolicy, OutputFormat, ServiceUnreachable } from '../../shared/engine/model';
+import type { BatchEstimate, BatchProgressEvent, BatchSummary, CollisionPolicy, MetadataPolicy, OutputFormat, ServiceUnreachable } from '../../shared/engine/model';
 import type { ProviderReport } from '../../shared/engine/provider-report';
 import type { DryRunReport, HotFolderActivity, HotFolderConfigInput, HotFolderState } from '../../shared/hotfolders/model';
 import type { Api } from '../../shared/ipc/contract';
 import { APP_VIEWS, type AppInfo, type AppView, type PathKind } from '../../shared/ipc/channels/files';
+import { ITEM_FILTERS, type ItemFilter } from '../../shared/ipc/channels/item-window';
 import type { EstimateProgress } from '../../shared/ipc/channels/batches';
 import type { ServiceStatus } from '../../shared/ipc/channels/service';
 import type { ConsentRequest } from '../../shared/ipc/channels/settings';
@@ -16,6 +17,7 @@ import type { FormState } from '../lib/form-model';
 import type { RecipeSlice } from './recipe-state';
 import type { HistorySlice } from './history-state';
 import type { ReviewSlice } from './review-state';
+import type { ItemList } from './item-lists';
 
 // The store's whole shape in one place: every slice's state and actions, the combined AppState and the creator
 // type. Slices implement these and import them from here; nothing here imports a slice, so there is no cycle
@@ -137,29 +139,27 @@ export interface HotFolderSlice {
   applyActivity(activity: HotFolderActivity): void;
 }
 
-export const STATUS_FILTERS = ['all', 'active', 'pending', 'saved', 'failed', 'unknown', 'charged-no-result', 'cancelled', 'skipped'] as const;
+/** The status chips: the same filters main's batches:itemWindow answers. */
+export const STATUS_FILTERS = ITEM_FILTERS;
 
-export type StatusFilter = (typeof STATUS_FILTERS)[number];
-
-export interface BatchItems {
-  total: number;
-  /** Sorted by queue position. */
-  list: ItemView[];
-  loaded: boolean;
-}
+export type StatusFilter = ItemFilter;
 
 export interface QueueSlice {
   batches: Record<string, BatchSummary>;
   /** Open batches in submit order (priority, then queue order), then the finished ones newest first. */
   batchOrder: string[];
   selectedBatchId: string | null;
-  itemsByBatch: Record<string, BatchItems>;
+  /** Windows of batches' items (item-lists.ts), by listKey(batchId, filter): never a whole 100k-item batch. */
+  itemLists: Record<string, ItemList>;
   statusFilter: StatusFilter;
   progressEvents: number;
   /** Set while the engine cannot reach the service (from the progress events): drives the outage banners. */
   unreachable: ServiceUnreachable | null;
   loadBatches(): Promise<void>;
+  /** Reads the batch's loaded item pages again. */
   loadItems(batchId: string): Promise<void>;
+  /** Loads one page (PAGE_SIZE items) of a batch's list under a filter, unless it is loaded and current. */
+  loadItemPage(batchId: string, filter: StatusFilter, page: number): Promise<void>;
   selectBatch(batchId: string | null): void;
   setStatusFilter(filter: StatusFilter): void;
   upsertBatches(batches: BatchSummary[]): void;

@@ -22,7 +22,7 @@ function reviewBridge() {
 async function openReview(fake = reviewBridge()) {
   const user = userEvent.setup({ delay: null });
   const app = renderApp(fake);
-  await waitFor(() => expect(app.store.getState().itemsByBatch.b1?.loaded).toBe(true));
+  await waitFor(() => expect(Object.values(app.store.getState().itemLists).some((l) => l.batchId === 'b1' && l.loaded)).toBe(true));
   act(() => app.store.getState().openReview('b1'));
   await screen.findByRole('region', { name: 'Review' });
   return { user, fake, ...app };

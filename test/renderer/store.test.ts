@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { connectStore, createAppStore } from '../../renderer/store/app-store';
 import { filterWorkflows } from '../../renderer/store/catalog-slice';
+import { listKey, MAX_PAGES, PAGE_SIZE } from '../../renderer/store/item-lists';
 import { selectLowBalance } from '../../renderer/store/service-slice';
 import { FakeFailure } from './helpers/fake-bridge';
 import { batch, caption, estimate, item, settings, standardBridge, summaryOf, WORKFLOWS } from './helpers/fixtures';
@@ -125,24 +126,52 @@ describe('estimate and start', () => {
 });
 
 describe('queue', () => {
-  it('loads 10,000 items in pages and patches them from progress events by id', async () => {
-    const all = Array.from({ length: 10_000 }, (_, n) => item(n));
+  it('holds a window of a 100,000-item batch, never the batch: pages asked for as the list needs them, older ones dropped', async () => {
+    const all = Array.from({ length: 100_000 }, (_, n) => item(n, n % 50 === 7 ? 'failed' : 'pending'));
     const fake = standardBridge({
-      'batches:list': () => [batch({ total: 10_000 })],
+      'batches:list': () => [batch({ total: 100_000 })],
+      'batches:itemWindow': ({ batchId, filter = 'all', offset = 0, limit = 200 }) => {
+        const matching = filter === 'all' ? all : all.filter((i) => i.state === filter);
+        return { batchId, filter, offset, total: matching.length, items: matching.slice(offset, offset + limit) };
+      },
+    });
+    const { s } = await readyStore(fake);
+    await s().loadBatches();
+    await vi.waitFor(() => expect(s().itemLists[listKey('b1', 'all')]?.loaded).toBe(true));
+    for (let page = 0; page < 500; page += 25) await s().loadItemPage('b1', 'all', page);
+    await s().loadItemPage('b1', 'all', 499);
+    const list = s().itemLists[listKey('b1', 'all')]!;
+    expect(list.total).toBe(100_000);
+    expect(Object.keys(list.pages).length).toBe(MAX_PAGES);
+    expect(list.pages[499]?.at(-1)?.id).toBe('i99999');
+    expect(Object.values(list.pages).flat().length).toBeLessThanOrEqual(MAX_PAGES * PAGE_SIZE);
+    expect((fake.callsTo('batches:itemWindow') as { limit: number }[]).every((c) => c.limit <= PAGE_SIZE)).toBe(true);
+
+    s().setStatusFilter('failed');
+    await vi.waitFor(() => expect(s().itemLists[listKey('b1', 'failed')]?.loaded).toBe(true));
+    expect(s().itemLists[listKey('b1', 'failed')]?.total).toBe(2000);
+    expect(s().itemLists[listKey('b1', 'all')]).toBeUndefined();
+    expect(fake.callsTo('batches:itemWindow').at(-1)).toEqual({ batchId: 'b1', filter: 'failed', offset: 0, limit: PAGE_SIZE });
+  });
+
+  it('patches a progress event into the loaded page by id: only that page is a new array, the other rows stay the same objects', async () => {
+    const all = Array.from({ length: 1000 }, (_, n) => item(n));
+    const fake = standardBridge({
+      'batches:list': () => [batch({ total: 1000 })],
       'batches:items': ({ offset = 0, limit = 500 }) => ({ total: all.length, items: all.slice(offset, offset + limit) }),
     });
     const { s } = await readyStore(fake);
     await s().loadBatches();
-    await s().loadItems('b1');
-    expect(s().itemsByBatch.b1?.list).toHaveLength(10_000);
-    expect(fake.callsTo('batches:items').length).toBe(2);
-    const before = s().itemsByBatch.b1!.list;
-    s().applyProgress({ batches: [batch({ progress: 0.5 })], items: [item(42, 'running', { progress: 40 }), item(9_999, 'saved')] });
-    const after = s().itemsByBatch.b1!.list;
-    expect(after).not.toBe(before);
-    expect(after[42]).toMatchObject({ state: 'running', progress: 40 });
-    expect(after[9_999]?.state).toBe('saved');
-    expect(after[0]).toBe(before[0]);
+    await s().loadItemPage('b1', 'all', 0);
+    await s().loadItemPage('b1', 'all', 1);
+    const before = s().itemLists[listKey('b1', 'all')]!;
+    s().applyProgress({ batches: [batch({ progress: 0.5, total: 1000 })], items: [item(42, 'running', { progress: 40 }), item(999, 'saved')] });
+    const after = s().itemLists[listKey('b1', 'all')]!;
+    expect(after.pages[0]).not.toBe(before.pages[0]);
+    expect(after.pages[0]![42]).toMatchObject({ state: 'running', progress: 40 });
+    expect(after.pages[0]![41]).toBe(before.pages[0]![41]);
+    expect(after.pages[1]).toBe(before.pages[1]);
+    expect(after.pages[4]).toBeUndefined();
     expect(s().batches.b1?.progress).toBe(0.5);
   });
 
@@ -150,7 +179,7 @@ describe('queue', () => {
     const { s } = await readyStore();
     s().applyProgress({ batches: [batch({ id: 'b2' })], items: [item(1, 'saved', { batchId: 'b2' })] });
     expect(s().batches.b2).toBeDefined();
-    expect(s().itemsByBatch.b2).toBeUndefined();
+    expect(Object.values(s().itemLists).some((l) => l.batchId === 'b2')).toBe(false);
   });
 
   it('sends pause, resume, cancel, retry, reorder and resubmit with the acknowledgement', async () => {
@@ -193,15 +222,14 @@ describe('review', () => {
       'items:rerun': () => batch({ id: 'b2' }),
     });
     const { s } = await readyStore(fake);
-    await s().loadItems('b1');
     s().openReview('b1');
-    expect(s().reviewItemId).toBe('i0');
+    await vi.waitFor(() => expect(s().reviewItemId).toBe('i0'));
     s().stepReview(1);
-    expect(s().reviewItemId).toBe('i2');
+    await vi.waitFor(() => expect(s().reviewItemId).toBe('i2'));
     s().stepReview(5);
-    expect(s().reviewItemId).toBe('i3');
+    await vi.waitFor(() => expect(s().reviewItemId).toBe('i3'));
     await s().setVerdict('i3', 'rejected');
-    expect(s().itemsByBatch.b1?.list[3]?.verdict).toBe('rejected');
+    expect(s().itemLists[listKey('b1', 'saved')]?.pages[0]?.[2]?.verdict).toBe('rejected');
     expect(await s().rerunRejected('b1', { texts: { look: 'cool' } })).toBe(true);
     expect(fake.callsTo('items:rerun')).toEqual([{ itemIds: ['i3'], parameters: { texts: { look: 'cool' } } }]);
     expect(s().selectedBatchId).toBe('b2');

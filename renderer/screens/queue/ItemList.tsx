@@ -1,15 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { inGroup } from '../../../shared/engine/item-states';
 import type { ItemView } from '../../../shared/engine/model';
 import { useActions, useApp } from '../../store/context';
-import { matchesFilter } from '../../store/queue-slice';
+import { itemAt, listKey, PAGE_SIZE } from '../../store/item-lists';
 import { ITEM_STATE_KEYS, stateTone } from './labels';
 import { useT } from '../../i18n';
 import { ResubmitDialog } from './ResubmitDialog';
 
 const ROW_HEIGHT = 48;
-const EMPTY: ItemView[] = [];
 const estimateSize = () => ROW_HEIGHT;
 
 /** The original's small picture: asked for when the row first shows (only visible rows exist), made by main. */
@@ -72,44 +71,62 @@ const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; on
   );
 });
 
-/** Every item of the batch, virtualized: 10,000 rows cost what the visible thirty cost. */
+/** A row whose page is not loaded yet: the same height, so the scrollbar and the rows around it do not move. */
+function PendingRow() {
+  return <div className="item-row item-row-loading" role="row" aria-busy="true"><span role="cell" className="item-pos" /></div>;
+}
+
+/**
+ * The batch's items under the status filter, virtualized and paged: only the rows on screen exist, and only their
+ * pages (PAGE_SIZE items, at most MAX_PAGES kept) are asked of main — 100,000 rows cost what the visible thirty cost.
+ */
 export function ItemList({ batchId }: { batchId: string }) {
-  const items = useApp((s) => s.itemsByBatch[batchId]?.list ?? EMPTY);
-  const loaded = useApp((s) => s.itemsByBatch[batchId]?.loaded ?? false);
   const filter = useApp((s) => s.statusFilter);
+  const list = useApp((s) => s.itemLists[listKey(batchId, s.statusFilter)]);
   const unitCost = useApp((s) => s.batches[batchId]?.unitCost ?? 0);
-  const { resubmitItem } = useActions();
+  const { resubmitItem, loadItemPage } = useActions();
   const t = useT('queue');
   const [confirming, setConfirming] = useState<ItemView | null>(null);
-  const visible = useMemo(() => (filter === 'all' ? items : items.filter((i) => matchesFilter(i.state, filter))), [items, filter]);
+  const count = list?.total ?? 0;
+  const loaded = list?.loaded ?? false;
   const scroller = useRef<HTMLDivElement>(null);
-  // Stable option functions: the virtualizer rebuilds its 10,000 measurements whenever one changes, which must
-  // happen when the list changes (≤ 10 times a second), never on every scrolled frame.
-  const getItemKey = useCallback((index: number) => visible[index]?.id ?? index, [visible]);
+  // Stable option functions: the virtualizer rebuilds its measurements whenever one changes, which must happen
+  // when the list's length or filter changes, never on every scrolled frame or progress tick.
   const getScrollElement = useCallback(() => scroller.current, []);
   const virtualizer = useVirtualizer({
-    count: visible.length,
+    count,
     getScrollElement,
     estimateSize,
     overscan: 8,
-    getItemKey,
     // jsdom (tests) has no layout: start from a plausible viewport so rows render there too.
     initialRect: { width: 900, height: 600 },
   });
+  const rows = virtualizer.getVirtualItems();
+  const first = rows[0]?.index ?? 0;
+  const last = rows.at(-1)?.index ?? 0;
+  const pages = list?.pages;
+  const stale = list?.stale ?? false;
+  // The pages under the rows on screen: asked for as they appear (loadItemPage skips loaded, current ones).
+  useEffect(() => {
+    if (count === 0) return;
+    for (let page = Math.floor(first / PAGE_SIZE); page <= Math.floor(last / PAGE_SIZE); page++) {
+      if (!pages?.[page] || stale) void loadItemPage(batchId, filter, page);
+    }
+  }, [batchId, filter, first, last, count, pages, stale, loadItemPage]);
 
-  if (!loaded && items.length === 0) return <p className="muted" role="status">{t('ItemList.loading')}</p>;
+  if (!loaded) return <p className="muted" role="status">{t('ItemList.loading')}</p>;
   return (
     <>
-      <div ref={scroller} className="item-scroller" role="table" aria-label={t('ItemList.items')} aria-rowcount={visible.length} tabIndex={0}>
-        {visible.length === 0 ? (
+      <div ref={scroller} className="item-scroller" role="table" aria-label={t('ItemList.items')} aria-rowcount={count} tabIndex={0}>
+        {count === 0 ? (
           <p className="muted item-empty">{t('ItemList.empty')}</p>
         ) : (
           <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {virtualizer.getVirtualItems().map((row) => {
-              const item = visible[row.index]!;
+            {rows.map((row) => {
+              const item = itemAt(list, row.index);
               return (
                 <div key={row.key} className="item-row-wrap" style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}>
-                  <ItemRow item={item} onResubmit={setConfirming} />
+                  {item ? <ItemRow item={item} onResubmit={setConfirming} /> : <PendingRow />}
                 </div>
               );
             })}

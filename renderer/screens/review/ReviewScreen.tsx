@@ -1,25 +1,26 @@
 import { PathActions } from '../../components/PathActions';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { RadioGroup } from '../../components/RadioGroup';
 import { EmptyState } from '../../components/EmptyState';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { useActions, useApp } from '../../store/context';
-import { isReviewable } from '../../store/review-slice';
+import { itemAt } from '../../store/item-lists';
+import { rejectedIds, reviewKey } from '../../store/review-slice';
 import { ZOOM_LEVELS } from '../../store/state';
 import { Compare } from './Compare';
 import { RerunDialog } from './RerunDialog';
 import { ExportDialog } from './ExportDialog';
 import { useFormat, useT } from '../../i18n';
 
-const EMPTY: never[] = [];
-
 export function ReviewScreen() {
   const batchId = useApp((s) => s.selectedBatchId);
   const batch = useApp((s) => (s.selectedBatchId ? s.batches[s.selectedBatchId] : undefined));
   const order = useApp((s) => s.batchOrder);
   const batches = useApp((s) => s.batches);
-  const list = useApp((s) => s.itemsByBatch[batchId ?? '']?.list ?? EMPTY);
-  const reviewItemId = useApp((s) => s.reviewItemId);
+  // The batch's saved items, a window at a time (a 100k batch is never loaded whole).
+  const list = useApp((s) => (s.selectedBatchId ? s.itemLists[reviewKey(s.selectedBatchId)] : undefined));
+  const index = useApp((s) => s.reviewIndex);
+  const rejected = useApp((s) => (s.selectedBatchId ? rejectedIds(s, s.selectedBatchId).size : 0));
   const mode = useApp((s) => s.compareMode);
   const zoom = useApp((s) => s.zoom);
   const previewUrls = useApp((s) => s.previewUrls);
@@ -35,20 +36,18 @@ export function ReviewScreen() {
     if (document.activeElement === document.body || document.activeElement === null) region.current?.focus();
   }, []);
 
-  const items = useMemo(() => list.filter(isReviewable), [list]);
-  const index = Math.max(0, items.findIndex((i) => i.id === reviewItemId));
-  const item = items[index];
+  const total = list?.total ?? 0;
+  const item = itemAt(list, index);
   const before = item ? Object.values(item.sources)[0] : undefined;
   const after = item?.outputs[0];
-  const rejected = list.filter((i) => i.verdict === 'rejected').length;
+  const nextAfter = itemAt(list, index + 1)?.outputs[0];
 
   useEffect(() => {
     if (before) void actions.loadPreview(before);
     if (after) void actions.loadPreview(after);
     // Warm the next photo so stepping through a batch feels instant.
-    const next = items[index + 1];
-    if (next?.outputs[0]) void actions.loadPreview(next.outputs[0]);
-  }, [before, after, items, index, actions]);
+    if (nextAfter) void actions.loadPreview(nextAfter);
+  }, [before, after, nextAfter, actions]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (!item || (e.target as HTMLElement).closest('input, select, textarea, [role="dialog"]')) return;
@@ -71,7 +70,7 @@ export function ReviewScreen() {
     </label>
   );
 
-  if (!batch || items.length === 0 || !item) {
+  if (!batch || total === 0 || !item) {
     return (
       <section className="review" aria-label={common('view.review')}>
         <ScreenTitle hidden>{common('view.review')}</ScreenTitle>
@@ -90,8 +89,8 @@ export function ReviewScreen() {
         {picker}
         <div className="button-row">
           <button type="button" className="btn" aria-label={t('ReviewScreen.previous')} disabled={index === 0} onClick={() => actions.stepReview(-1)}>←</button>
-          <span className="review-count" aria-live="polite">{t('ReviewScreen.position', { at: index + 1, of: items.length })}</span>
-          <button type="button" className="btn" aria-label={t('ReviewScreen.next')} disabled={index >= items.length - 1} onClick={() => actions.stepReview(1)}>→</button>
+          <span className="review-count" aria-live="polite">{t('ReviewScreen.position', { at: index + 1, of: total })}</span>
+          <button type="button" className="btn" aria-label={t('ReviewScreen.next')} disabled={index >= total - 1} onClick={() => actions.stepReview(1)}>→</button>
         </div>
         <RadioGroup
           label={t('ReviewScreen.compareMode')}
@@ -121,7 +120,7 @@ export function ReviewScreen() {
         </div>
       </div>
       <p className="muted key-hint">{t('ReviewScreen.keyHint')}</p>
-      {exportOpen && <ExportDialog batchId={batch.id} saved={items.length} onClose={() => setExportOpen(false)} />}
+      {exportOpen && <ExportDialog batchId={batch.id} saved={batch.counts.saved ?? total} onClose={() => setExportOpen(false)} />}
       {rerunOpen && <RerunDialog batchId={batch.id} workflowId={batch.workflowId} rejected={rejected} onClose={() => setRerunOpen(false)} />}
     </section>
   );

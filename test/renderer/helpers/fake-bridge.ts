@@ -4,6 +4,8 @@ import type { Contract } from '../../../shared/ipc/contract';
 import { makeBridge } from '../../../renderer/bridge/make-bridge';
 import { isAppError } from '../../../shared/errors';
 import { toErrorEnvelope } from '../../../shared/error-envelope';
+import type { ItemView } from '../../../shared/engine/model';
+import { matchesItemFilter, type ItemFilter } from '../../../shared/ipc/channels/item-window';
 
 /** Thrown by a fake handler to answer `{ ok: false, code, message }`. */
 export class FakeFailure extends Error {
@@ -25,6 +27,20 @@ export interface FakeBridge {
   handle<K extends InvokeChannelName>(channel: K, handler: Handler<K>): void;
 }
 
+/**
+ * batches:itemWindow answered from a test's batches:items fake (its whole list), as main answers it: the filter's
+ * items in queue order, `limit` of them from `offset`, and how many match (main's query: test/main/journal/item-window).
+ */
+function windowFromItems(items: ((args: unknown) => unknown) | undefined): ((args: unknown) => Promise<unknown>) | undefined {
+  if (!items) return undefined;
+  return async (args) => {
+    const { batchId, filter = 'all', offset = 0, limit = 200 } = args as { batchId: string; filter?: ItemFilter; offset?: number; limit?: number };
+    const all = (await items({ batchId, offset: 0, limit: 10_000 })) as { items: ItemView[] };
+    const matching = all.items.filter((i) => matchesItemFilter(i.state, filter)).sort((a, b) => a.position - b.position);
+    return { batchId, filter, offset, total: matching.length, items: matching.slice(offset, offset + limit) };
+  };
+}
+
 /** An in-memory bridge built from the real contract; unhandled channels answer `unsupported`. */
 export function createFakeBridge(initial: FakeHandlers = {}): FakeBridge {
   const handlers: Record<string, ((args: unknown) => unknown) | undefined> = { ...(initial as Record<string, (args: unknown) => unknown>) };
@@ -33,7 +49,7 @@ export function createFakeBridge(initial: FakeHandlers = {}): FakeBridge {
 
   const invoke = async (channel: string, args: unknown): Promise<IpcResult<unknown>> => {
     calls.push({ channel, args });
-    const handler = handlers[channel];
+    const handler = handlers[channel] ?? (channel === 'batches:itemWindow' ? windowFromItems(handlers['batches:items']) : undefined);
     if (!handler) return { ok: false, code: 'unsupported', message: `${channel} is not handled by this fake` };
     try {
       return { ok: true, data: await handler(args) };

@@ -1,6 +1,7 @@
 import { statesOf } from '../../shared/engine/item-states';
 import { ITEM_STATES, type BatchSummary, type ItemView } from '../../shared/engine/model';
 import type { IpcResult } from '../../shared/ipc/contract-kit';
+import { matchesItemFilter, type ItemFilter } from '../../shared/ipc/channels/item-window';
 import { DEFAULT_SETTINGS } from '../../shared/settings/schema';
 import { makeBridge } from '../bridge/make-bridge';
 
@@ -60,6 +61,15 @@ export function createScriptedBridge(total: number, mixed = false) {
         served.itemRequests += 1;
         served.itemsSent += page.length;
         return ok({ total, items: page });
+      }
+      case 'batches:itemWindow': {
+        // Main's answer to a list page (main/core/journal/item-window.ts filters in SQLite; here, in memory).
+        const { batchId, filter = 'all', offset = 0, limit = 200 } = args as { batchId: string; filter?: ItemFilter; offset?: number; limit?: number };
+        const matching = filter === 'all' ? items : items.filter((i) => matchesItemFilter(i.state, filter));
+        const page = matching.slice(offset, offset + limit);
+        served.itemRequests += 1;
+        served.itemsSent += page.length;
+        return ok({ batchId, filter, offset, total: matching.length, items: page });
       }
       case 'files:thumbnailUrl':
         served.thumbnails += 1;

@@ -73,6 +73,8 @@ const runnableSources = (items: readonly NewItem[], workflow: WorkflowDetail): s
 async function largestEdgeOf(items: readonly NewItem[], facts: FileFacts, rawsPlanned: boolean, capture?: CaptureReader): Promise<number | null> {
   const paths = [...new Set(items.filter((i) => i.state === 'pending').flatMap((i) => Object.values(i.sources)).filter((s) => !/^https?:\/\//i.test(s)))];
   const limit = pLimit(8);
+  // What planning read and no longer holds in memory (a large shoot) is asked of the state folder's store in bulk.
+  facts.prefetch(paths);
   const edges = await Promise.all(paths.map((path) => limit(async () => {
     // Planning asked the RAW checker already (the file facts keep its answer): a hot folder's RAWs it did not ask.
     const planned = rawsPlanned && isRawPath(path) ? (await facts.raw(path).catch(() => null))?.longEdge : null;
@@ -80,6 +82,8 @@ async function largestEdgeOf(items: readonly NewItem[], facts: FileFacts, rawsPl
     if (isRawPath(path)) return (await capture?.(path).catch(() => null))?.longEdge ?? 0;
     return facts.longEdge(path);
   })));
-  const largest = Math.max(0, ...edges);
+  facts.flush();
+  let largest = 0;
+  for (const edge of edges) largest = Math.max(largest, edge); // Math.max(...edges) overflows the stack at 100k
   return largest > 0 ? largest : null;
 }

@@ -87,6 +87,7 @@ export interface PlanOptions {
 
 /** Files read at once: each read is mostly waiting on the disk (or on the thread pool that hashes), not on this thread. */
 const READ_CONCURRENCY = 8;
+const READ_AHEAD = 64;
 
 const refuseIfCancelled = (signal: AbortSignal | undefined) => {
   if (signal?.aborted) throw new AppError('cancelled', 'the estimate was cancelled: nothing was read further, nothing was sent');
@@ -204,23 +205,32 @@ export async function planBatch(
     // of two identical photos is "the duplicate" must not depend on which read finished first.
     facts.prefetch(scan.files.map((f) => f.path));
     const limit = pLimit(READ_CONCURRENCY);
-    const hashes = scan.files.map((file) => {
+    // Reads are started READ_AHEAD files ahead of the one decided, not all at once: a promise, a closure and a queue
+    // entry per photo of a 100k shoot held ≈ 100 MB before the first was decided (the CLI runs with 192 MB of heap).
+    const hashes = new Map<number, Promise<string>>();
+    const startRead = (index: number) => {
+      const file = scan.files[index];
+      if (!file || hashes.has(index)) return;
       const hash = limit(() => facts.contentHash(file.path));
       hash.catch(() => undefined); // awaited in order below; a failure before its turn is not an unhandled rejection
-      return hash;
-    });
-    // Every RAW asked at once: the checker answers many per ExifTool command (raw-check.ts).
-    const refusals = scan.files.map((file) => rawRefusalOf(file.path));
+      hashes.set(index, hash);
+    };
+    for (let i = 0; i < READ_AHEAD; i++) startRead(i);
+    // Every RAW asked at once: the checker answers many per ExifTool command (raw-check.ts). Other photos ask nothing.
+    const refusals = scan.files.map((file) => (isRawPath(file.path) ? rawRefusalOf(file.path) : null));
     try {
       for (const [index, scanned] of scan.files.entries()) {
         refuseIfCancelled(signal);
         onProgress?.({ phase: 'reading', done: index, total });
+        startRead(index + READ_AHEAD);
         // A chain step's inputs keep their original photo's sub-folder (inputs.relDirs).
         const file = { ...scanned, relDir: spec.inputs.relDirs?.[scanned.path] ?? scanned.relDir };
         const display = file.relDir ? join(file.relDir, basename(file.path)) : basename(file.path);
         let hash: string;
         try {
-          hash = await hashes[index]!;
+          const read = hashes.get(index)!;
+          hashes.delete(index);
+          hash = await read;
         } catch (error) {
           const reason = `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
           skipped.push({ path: file.path, reason });

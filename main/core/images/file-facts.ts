@@ -32,8 +32,12 @@ export interface FileFacts {
   close(): void;
 }
 
-/** Files remembered in memory at most (a few hundred bytes each); beyond it the state folder's store answers. */
+/**
+ * Files remembered in memory at most (a few hundred bytes each). With a state folder its store answers beyond it (a
+ * lookup, no read), so memory holds a shoot's worth, not a season's: the CLI runs with 192 MB of heap.
+ */
 const DEFAULT_MAX_ENTRIES = 150_000;
+const MAX_ENTRIES_WITH_STORE = 20_000;
 const RACY_MS = 2_000;
 
 let filesRead = 0;
@@ -47,7 +51,7 @@ export function createFileFacts(options: {
   /** The engine's RAW checker (its ExifTool); without one a RAW is judged when it is encoded, as before planning knew. */
   raw?: (path: string) => Promise<RawFacts>;
 } = {}): FileFacts {
-  const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const maxEntries = options.maxEntries ?? (options.dir ? MAX_ENTRIES_WITH_STORE : DEFAULT_MAX_ENTRIES);
   const now = options.now ?? Date.now;
   const entries = new Map<string, StoredFacts>();
   /** The files of the last prefetch (until planning ends) and the rows the store had of them. */
@@ -71,7 +75,11 @@ export function createFileFacts(options: {
   async function known(path: string): Promise<{ identity: string; racy: boolean; entry: StoredFacts | undefined }> {
     const { identity, changedMs } = identityOfStats(await stat(path, { bigint: true }));
     const racy = now() - changedMs < RACY_MS;
-    const candidate = entries.get(path) ?? (covered.has(path) ? prefetched.get(path) : kept()?.get(path));
+    let candidate = entries.get(path);
+    if (!candidate && covered.has(path)) {
+      candidate = prefetched.get(path);
+      prefetched.delete(path); // from here on the memory entries (or the store) have it
+    } else if (!candidate) candidate = kept()?.get(path);
     return { identity, racy, entry: candidate?.identity === identity ? candidate : undefined };
   }
 

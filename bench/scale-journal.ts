@@ -238,6 +238,14 @@ async function killGroup(started: Started): Promise<void> {
     try { process.kill(-started.child.pid!, 'SIGKILL'); } catch { /* already gone */ }
   }
   await started.exited;
+  // The whole group gone (the relaunched command too), as for a user whose shell prompt came back: until then its
+  // engine lock is held and the restart would be refused.
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    try { process.kill(-started.child.pid!, 0); } catch { return; }
+    if (performance.now() > deadline) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 const executionsCreated = async (service: Service) => ((await fetchSandboxStats(service.url)) as { executionsCreated: number }).executionsCreated;

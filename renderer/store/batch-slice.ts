@@ -70,6 +70,8 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
   let asked: { key: string; answer: Promise<BatchEstimate>; at: number } | undefined;
   /** The draft whose estimate main is working on now: only its progress is shown. */
   let inFlight: string | undefined;
+  /** Cancels pressed so far: an estimate asked before the latest one is nobody's answer. */
+  let cancels = 0;
   const estimateOf = (spec: BatchSpecInput, maxAgeMs = Number.POSITIVE_INFINITY): { key: string; answer: Promise<BatchEstimate> } => {
     const key = JSON.stringify(spec);
     if (asked?.key !== key || Date.now() - asked.at > maxAgeMs) {
@@ -134,8 +136,12 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       }
       set({ estimating: true, draftError: null });
       clearTimeout(priceTimer);
+      const cancelsBefore = cancels;
       try {
-        set({ estimate: await estimateOf(built.spec, SUMMARY_REUSE_MS).answer });
+        const answer = await estimateOf(built.spec, SUMMARY_REUSE_MS).answer;
+        // Main may answer though Cancel was pressed (it came past planning's last cancel point): the user stopped
+        // this estimate, so its summary is not opened.
+        if (cancels === cancelsBefore) set({ estimate: answer });
       } catch (error) {
         const uiError = asUiError(error);
         // Cancelled by the user: nothing to explain.
@@ -148,6 +154,7 @@ export const createBatchSlice: SliceCreator<BatchSlice> = (set, get, bridge) => 
       if (inFlight) set({ estimateProgress: progress }); // one that ended before its word arrived is not shown again
     },
     async cancelEstimate() {
+      cancels++;
       clearTimeout(priceTimer);
       asked = undefined; // its answer (a 'cancelled' refusal) is nobody's price; the next change asks again
       inFlight = undefined;

@@ -13,7 +13,7 @@ import { createCoalescer } from './events';
 import { isOutagePause, outagePause } from './outage-pause';
 import { checkOutputFolder, removeIfEmpty, specWithOutputFolder } from './output-folder';
 import { validateWorkflowParameters } from '../../../shared/service/validate-request';
-import { planBatch, trialOf, type PlanOptions } from './planner';
+import { planBatch, refuseIfCancelled, trialOf, type PlanOptions } from './planner';
 import { buildEstimate, refuseUnrunnable } from './estimate';
 import { toBatchSummary, toItemView } from './projection';
 import { Runner } from './runner';
@@ -108,6 +108,7 @@ export function createEngine(options: EngineOptions): Engine {
   async function estimate(input: BatchSpecInput, planOptions: PlanOptions = {}) {
     recentReads.forget(); // a failed estimate leaves nothing behind for Start
     const planned = await plan(input, false, planOptions);
+    refuseIfCancelled(planOptions.signal); // cancelled while the balance was read or the price built: no price
     if (planned.fresh) recentReads.remember(planned.spec.workflowId, await planned.fresh.workflow, await planned.fresh.balance);
     return planned.estimate;
   }

@@ -1,6 +1,6 @@
 import type { BatchEstimate } from '../../../shared/engine/model';
 import type { EstimateProgress } from '../../../shared/ipc/channels/batches';
-import type { PlanOptions } from './planner';
+import { refuseIfCancelled, type PlanOptions } from './planner';
 
 // The estimates running now, for the hosts: each one's progress as an event (`batches:estimateProgress`) and one
 // cancel for all of them (`batches:cancelEstimate`: the app's Cancel button, the CLI's Ctrl-C). A quick estimate says
@@ -29,7 +29,7 @@ export function createEstimateRuns(now: () => number = Date.now): EstimateRuns {
       let lastSaid = 0;
       running.add(controller);
       try {
-        return await estimate({
+        const answer = await estimate({
           signal: controller.signal,
           onProgress: ({ phase, done, total }) => {
             const at = now();
@@ -38,6 +38,10 @@ export function createEstimateRuns(now: () => number = Date.now): EstimateRuns {
             for (const listener of listeners) listener({ estimateId: id, phase, done, total, elapsedMs: at - started });
           },
         });
+        // Cancelled after planning's last cancel point (the balance, the price, the naming preview): still cancelled.
+        // A host that asked to stop must never be handed a price it could go on to pay.
+        refuseIfCancelled(controller.signal);
+        return answer;
       } finally {
         running.delete(controller);
       }

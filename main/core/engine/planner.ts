@@ -89,7 +89,8 @@ export interface PlanOptions {
 const READ_CONCURRENCY = 8;
 const READ_AHEAD = 64;
 
-const refuseIfCancelled = (signal: AbortSignal | undefined) => {
+/** Planning (and what follows it: the price, the balance) stops here once its caller cancelled. */
+export const refuseIfCancelled = (signal: AbortSignal | undefined) => {
   if (signal?.aborted) throw new AppError('cancelled', 'the estimate was cancelled: nothing was read further, nothing was sent');
 };
 
@@ -246,6 +247,7 @@ export async function planBatch(
         await addRunnable({ [field]: file.path }, file.relDir, display, hash, file.path);
       }
       onProgress?.({ phase: 'reading', done: total, total });
+      refuseIfCancelled(signal); // cancelled while the last photo was read or on seeing the count complete
     } finally {
       limit.clearQueue(); // planning failed or was cancelled part-way: the rest of the shoot is not read for nothing
       facts.flush(); // what was read is kept even when the host exits right after (a CLI without a terminal to ask on)

@@ -33,8 +33,10 @@ const FLUSH_DELAY_MS = 500;
 /** Rows of files not looked at for this long are dropped when the store opens: shoots archived long ago. */
 const KEEP_DAYS = 180;
 const PREFETCH_ROWS = 500;
+/** A row read (a warm shoot) is marked seen again once its mark is this old: a write per row a month, not per run. */
+const RESEE_DAYS = 7;
 
-interface Row { path?: string; identity: string; hash: string | null; long_edge: number | null; raw: string | null }
+interface Row { path?: string; identity: string; hash: string | null; long_edge: number | null; raw: string | null; seen: number }
 
 const factsOf = (row: Row): StoredFacts => ({
   identity: row.identity,
@@ -73,29 +75,49 @@ export function openFactsStore(dir: string): FactsStore | null {
       return null;
     }
   }
-  const select = db.prepare('SELECT identity, hash, long_edge, raw FROM facts WHERE path = ?');
-  const selectMany = db.prepare(`SELECT path, identity, hash, long_edge, raw FROM facts WHERE path IN (${Array(PREFETCH_ROWS).fill('?').join(',')})`);
+  const select = db.prepare('SELECT identity, hash, long_edge, raw, seen FROM facts WHERE path = ?');
+  const selectMany = db.prepare(`SELECT path, identity, hash, long_edge, raw, seen FROM facts WHERE path IN (${Array(PREFETCH_ROWS).fill('?').join(',')})`);
   const upsert = db.prepare('INSERT OR REPLACE INTO facts (path, identity, hash, long_edge, raw, seen) VALUES (?, ?, ?, ?, ?, ?)');
-  const writeAll = db.transaction((rows: [string, StoredFacts][]) => {
+  const markSeen = db.prepare('UPDATE facts SET seen = ? WHERE path = ?');
+  const writeAll = db.transaction((rows: [string, StoredFacts][], reseen: string[]) => {
     const seen = Date.now();
     for (const [path, f] of rows) upsert.run(path, f.identity, f.hash ?? null, f.longEdge ?? null, f.raw ? JSON.stringify(f.raw) : null, seen);
+    for (const path of reseen) markSeen.run(seen, path);
   });
   let pending = new Map<string, StoredFacts>();
+  /** Rows read whose `seen` is old: marked with the next write (else a shoot planned every week still expired). */
+  let reseen: string[] = [];
+  const staleBefore = Date.now() - RESEE_DAYS * 86_400_000;
+  const hit = (path: string, row: Row) => {
+    if (row.seen < staleBefore) {
+      reseen.push(path);
+      if (reseen.length >= FLUSH_ROWS) flush();
+      else schedule();
+    }
+    return factsOf(row);
+  };
   let timer: NodeJS.Timeout | null = null;
   let broken = false;
 
   const flush = () => {
     if (timer) clearTimeout(timer);
     timer = null;
-    if (pending.size === 0 || broken) return;
+    if ((pending.size === 0 && reseen.length === 0) || broken) return;
     const rows = [...pending];
+    const marks = reseen;
     pending = new Map();
+    reseen = [];
     try {
-      writeAll(rows);
+      writeAll(rows, marks);
     } catch {
       broken = true; // locked for long or damaged meanwhile: this process goes on without keeping facts
     }
   };
+  function schedule() {
+    if (timer) return;
+    timer = setTimeout(flush, FLUSH_DELAY_MS);
+    timer.unref();
+  }
 
   return {
     get(path) {
@@ -104,7 +126,7 @@ export function openFactsStore(dir: string): FactsStore | null {
       if (broken) return undefined;
       try {
         const row = select.get(path) as Row | undefined;
-        return row ? factsOf(row) : undefined;
+        return row ? hit(path, row) : undefined;
       } catch {
         return undefined;
       }
@@ -117,7 +139,7 @@ export function openFactsStore(dir: string): FactsStore | null {
           const chunk = paths.slice(at, at + PREFETCH_ROWS);
           // A short last chunk repeats its first path: one prepared statement serves every chunk.
           const params = chunk.length === PREFETCH_ROWS ? chunk : [...chunk, ...Array<string>(PREFETCH_ROWS - chunk.length).fill(chunk[0]!)];
-          for (const row of selectMany.all(...params) as Row[]) found.set(row.path!, factsOf(row));
+          for (const row of selectMany.all(...params) as Row[]) found.set(row.path!, hit(row.path!, row));
         }
       } catch {
         // unreadable meanwhile: what was not found is read from the files
@@ -132,10 +154,7 @@ export function openFactsStore(dir: string): FactsStore | null {
       if (broken) return;
       pending.set(path, facts);
       if (pending.size >= FLUSH_ROWS) flush();
-      else if (!timer) {
-        timer = setTimeout(flush, FLUSH_DELAY_MS);
-        timer.unref();
-      }
+      else schedule();
     },
     flush,
     close() {

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { openFactsStore, type FactsStore, type StoredFacts } from './file-facts-store';
-import { identityOfStats, readFileFacts } from './file-read';
+import { identityOfStats, readFileFacts, type FileIdentity } from './file-read';
+import { volumeKeepsCtime } from './volume-ctime';
 import type { RawFacts } from './raw-check';
 
 // What the planner learns about an input file — its content hash (the done ledger's key: never pay twice) and its
@@ -12,8 +13,9 @@ import type { RawFacts } from './raw-check';
 // "Unchanged" is the file's identity as git's index has it: device, inode, size, modification and change time in
 // nanoseconds. On most disks rewriting a file moves its ctime, which no tool can set back. (FAT/exFAT cards report the
 // modification time as ctime: there, a tool that rewrites a photo in place keeping its size and restoring its date
-// to the nanosecond goes unseen — the same trust the hot folders' hash cache has always put in inode, size and
-// date.) As in git's "racy" rule, nothing is kept of a file changed in the last 2 s: times come from a coarse clock,
+// goes unseen — and the done ledger would skip the edited photo as done. So a file whose ctime is not the volume's
+// own (volume-ctime.ts) is never kept in the store nor taken from it: its facts are trusted in memory for
+// SHORT_TRUST_MS at most, the estimate → Start gap.) As in git's "racy" rule, nothing is kept of a file changed in the last 2 s: times come from a coarse clock,
 // and a file still being written is simply read each time.
 //
 // A file is read once for both facts (file-read.ts): one open, one fstat, one read, its hash and its header.
@@ -39,6 +41,8 @@ export interface FileFacts {
 const DEFAULT_MAX_ENTRIES = 150_000;
 const MAX_ENTRIES_WITH_STORE = 20_000;
 const RACY_MS = 2_000;
+/** How long a file on a volume without a real ctime (FAT/exFAT) is trusted unchanged: this process, for moments. */
+const SHORT_TRUST_MS = 10 * 60_000;
 
 let filesRead = 0;
 /** Files this process has read to learn a fact (hashes and headers): what "Start re-reads nothing" counts. */
@@ -54,6 +58,8 @@ export function createFileFacts(options: {
   const maxEntries = options.maxEntries ?? (options.dir ? MAX_ENTRIES_WITH_STORE : DEFAULT_MAX_ENTRIES);
   const now = options.now ?? Date.now;
   const entries = new Map<string, StoredFacts>();
+  /** Files whose ctime is not to be trusted (FAT/exFAT): until when their memory entry is. */
+  const shortTrust = new Map<string, number>();
   /** The files of the last prefetch (until planning ends) and the rows the store had of them. */
   let covered = new Set<string>();
   let prefetched = new Map<string, StoredFacts>();
@@ -64,23 +70,34 @@ export function createFileFacts(options: {
   const touch = (path: string, entry: StoredFacts) => {
     entries.delete(path);
     entries.set(path, entry);
-    if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    if (entries.size > maxEntries) {
+      const oldest = entries.keys().next().value!;
+      entries.delete(oldest);
+      shortTrust.delete(oldest);
+    }
   };
-  const remember = (path: string, entry: StoredFacts) => {
+  const remember = (path: string, entry: StoredFacts, trusted: boolean) => {
     touch(path, entry);
-    kept()?.put(path, entry);
+    if (trusted) kept()?.put(path, entry);
+    else shortTrust.set(path, now() + SHORT_TRUST_MS);
   };
+  const ctimeTrusted = (path: string, id: FileIdentity) =>
+    (id.ctimeDistinct ? true : volumeKeepsCtime(path, id.identity.slice(0, id.identity.indexOf(':'))));
 
   /** What is known of this version of the file, or undefined; `racy` when it changed too recently to be kept. */
-  async function known(path: string): Promise<{ identity: string; racy: boolean; entry: StoredFacts | undefined }> {
-    const { identity, changedMs } = identityOfStats(await stat(path, { bigint: true }));
+  async function known(path: string): Promise<{ identity: string; racy: boolean; trusted: boolean; entry: StoredFacts | undefined }> {
+    const id = identityOfStats(await stat(path, { bigint: true }));
+    const { identity, changedMs } = id;
     const racy = now() - changedMs < RACY_MS;
+    const trusted = await ctimeTrusted(path, id);
     let candidate = entries.get(path);
-    if (!candidate && covered.has(path)) {
-      candidate = prefetched.get(path);
-      prefetched.delete(path); // from here on the memory entries (or the store) have it
-    } else if (!candidate) candidate = kept()?.get(path);
-    return { identity, racy, entry: candidate?.identity === identity ? candidate : undefined };
+    const stored = covered.has(path) ? prefetched.get(path) : undefined;
+    prefetched.delete(path); // from here on the memory entries (or the store) have it
+    if (!trusted) {
+      // Only what this process read moments ago: a stored row may predate an edit that kept size and date.
+      if (!((shortTrust.get(path) ?? 0) > now())) candidate = undefined;
+    } else if (!candidate) candidate = covered.has(path) ? stored : kept()?.get(path);
+    return { identity, racy, trusted, entry: candidate?.identity === identity ? candidate : undefined };
   }
 
   /** Hash and long edge, read together; kept unless the file is racy or changed while it was read. */
@@ -88,7 +105,7 @@ export function createFileFacts(options: {
     filesRead++;
     const read = await readFileFacts(path);
     const entry: StoredFacts = { ...(previous?.identity === read.identity ? previous : {}), identity: read.identity, hash: read.hash, longEdge: read.longEdge };
-    if (now() - read.changedMs >= RACY_MS) remember(path, entry);
+    if (now() - read.changedMs >= RACY_MS) remember(path, entry, await ctimeTrusted(path, read));
     else entries.delete(path);
     return entry;
   }
@@ -116,13 +133,13 @@ export function createFileFacts(options: {
     },
     async raw(path) {
       if (!options.raw) return null;
-      const { identity, racy, entry } = await known(path);
+      const { identity, racy, trusted, entry } = await known(path);
       if (entry?.raw !== undefined && !racy) {
         touch(path, entry);
         return entry.raw;
       }
       const value = await options.raw(path);
-      if (!racy) remember(path, { ...(entry ?? { identity }), raw: value });
+      if (!racy) remember(path, { ...(entry ?? { identity }), raw: value }, trusted);
       return value;
     },
     prefetch(paths) {

@@ -18,6 +18,12 @@ export interface FileIdentity {
   /** The later of mtime and ctime, ms. */
   changedMs: number;
   size: number;
+  /**
+   * ctime differs from mtime: the change time is surely the volume's own, which no tool can set back. FAT/exFAT (SD
+   * cards, USB drives) report the modification time as ctime, which a tool that keeps a photo's date restores: there
+   * the identity misses a same-size edit (file-facts.ts then asks what the volume is).
+   */
+  ctimeDistinct: boolean;
 }
 
 export interface ReadFacts extends FileIdentity {
@@ -28,7 +34,10 @@ export interface ReadFacts extends FileIdentity {
 
 export function identityOfStats(s: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): FileIdentity {
   const changedNs = s.mtimeNs > s.ctimeNs ? s.mtimeNs : s.ctimeNs;
-  return { identity: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, changedMs: Number(changedNs / 1_000_000n), size: Number(s.size) };
+  return {
+    identity: `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`, changedMs: Number(changedNs / 1_000_000n), size: Number(s.size),
+    ctimeDistinct: s.ctimeNs !== s.mtimeNs && s.ctimeNs > 0n,
+  };
 }
 
 const SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);

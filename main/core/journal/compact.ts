@@ -12,9 +12,12 @@ import type { BatchSpec, ItemState } from '../../../shared/engine/model';
 //   - the batch's counts (saved, skipped, paid elsewhere, progress) in batches.compacted_json, which the journal's
 //     count reads add to the rows left, so the batch still says "24,000 saved";
 //   - chain links (by file path) and balance evidence (executions): untouched.
-// Items that may still move — failed, unknown, charged without a result, cancelled — stay whole: "Retry failed",
-// resubmit and the provider report keep working. What is lost: the per-photo list of the removed items (Review) and
-// exporting them again without paying (export-again needs each paid result's execution); the CLI says so.
+// Only a batch whose every item is saved or skipped is compacted. A batch with an item that may still move — failed,
+// unknown, charged without a result, cancelled — is left whole: "Retry failed", resubmit and Continue name that item's
+// result against the batch's other items (their originals and results are never written over: BatchOriginals,
+// output-plan), so removing those items would let a retry, under the "overwrite" policy, write over a sibling's
+// original or paid result. What is lost: the per-photo list of the removed items (Review) and exporting them again
+// without paying (export-again needs each paid result's execution); the CLI says so.
 
 type Row = Record<string, unknown>;
 interface Stmt {
@@ -26,8 +29,8 @@ interface Stmt {
 /** States whose items compaction removes. */
 const REMOVED: readonly ItemState[] = ['saved', 'skipped'];
 const REMOVED_SQL = `state IN ('saved', 'skipped')`;
-/** Items in these states keep a batch open: it is not compacted. */
-const OPEN_SQL = `state IN ('pending', 'following', 'encoding', 'submitting', 'submitted', 'running', 'downloading')`;
+/** An item in any other state keeps its batch whole: it may still run, and its name depends on its siblings. */
+const NOT_REMOVED_SQL = `state NOT IN ('saved', 'skipped')`;
 
 /** What a compacted batch keeps of its removed items (batches.compacted_json). */
 export interface CompactedCounts {
@@ -83,7 +86,7 @@ export function compactJournal(deps: CompactionDeps, options: CompactOptions): C
   const bytesBefore = deps.bytes();
   const candidates = (stmt(`SELECT id, spec_json, compacted_json FROM batches b WHERE state IN ('completed', 'cancelled') AND updated_at < ?
     AND EXISTS (SELECT 1 FROM items i WHERE i.batch_id = b.id AND i.${REMOVED_SQL})
-    AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_id = b.id AND i.${OPEN_SQL})
+    AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_id = b.id AND i.${NOT_REMOVED_SQL})
     ORDER BY created_at, rowid`).all(options.finishedBefore) as Row[]);
   // Every outbox consumer must have read past a batch's outcomes: one still behind would meet an outcome whose item
   // is gone. (A consumer seen for the first time starts after the last outcome.)

@@ -18,7 +18,7 @@ import { realPathInside } from './link-guard';
 import type { FolderRecipeCheck, FolderRecipes } from '../recipes/recipe-plan';
 import type { WorkflowParameters } from '../../../shared/service/model';
 import { unitHash } from './folder-unit';
-import type { WalkedFile } from './walk-snapshot';
+import { walkedNow, type WalkedFile } from './walk-snapshot';
 
 /**
  * Where a candidate file came from. `event`/`scan`: process it if it is new. `review`: existing file under the
@@ -143,14 +143,14 @@ export class FilePipeline {
   private async evaluate(path: string, origin: Origin): Promise<void> {
     const folder = this.folder;
     if (!folder.armed || folder.isIgnored(path)) return;
-    const walked = origin === 'scan' ? this.walked?.(path) : undefined;
+    const walked = origin === 'scan' ? await walkedNow(path, this.walked) : undefined;
     const info = walked ?? (await stat(path).then((s) => (s.isFile() ? s : null), () => null));
     if (!info) {
       this.writeFinish.forget(path);
       return;
     }
     // Another user's link in a shared folder must not make Batchroom read a file only its owner can (link-guard.ts).
-    // A file the walk found is no link, and was reached through real folders only.
+    // A file the walk found, and still the same regular file now, is no link, and was reached through real folders only.
     if (!walked && !(await realPathInside(path, folder.config.path))) {
       if (origin === 'event' || origin === 'scan') folder.activity('skipped', path, 'a link to a file outside the watched folder: not followed');
       return;
@@ -172,8 +172,8 @@ export class FilePipeline {
     if (!contentHash) {
       contentHash = await this.shared.hashLimit(() => this.shared.inspector.contentHash(path));
       const after = await stat(path).catch(() => null);
-      // Rewritten while we hashed: the watcher reports the change again once the write settles.
-      if (!after || fingerprintOf(after) !== fingerprint) return;
+      // Rewritten while we hashed: looked at again (polling reports no rewrite of a walked file for a recheck cycle).
+      if (!after || fingerprintOf(after) !== fingerprint) return after ? this.retryLater(path, origin) : undefined;
       if (this.hashes.get(cacheKey) !== contentHash) {
         this.hashes.set(cacheKey, contentHash);
         await this.shared.hashCache.add(this.folder.config.id, cacheKey, contentHash).catch(() => undefined);
@@ -215,6 +215,10 @@ export class FilePipeline {
     } finally {
       if (!queued) this.shared.inFlightKeys.delete(key);
     }
+  }
+
+  private retryLater(path: string, origin: Origin): void {
+    setTimeout(() => void (this.folder.armed && this.consider(path, origin)), this.shared.timings.stabilityThresholdMs).unref();
   }
 
   private release(c: Candidate): void {

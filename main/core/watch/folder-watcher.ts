@@ -2,6 +2,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { IgnoreRules } from './ignore';
+import { pollSnapshot } from './snapshot-poller';
 import { WalkSnapshot, type WalkedFile } from './walk-snapshot';
 
 export interface WatchTimings {
@@ -18,6 +19,11 @@ export interface WatchTimings {
   pollingIntervalMs: number;
   /** Polling-mode folders: how often each folder is looked at for new files (one stat per folder, chokidar's interval). */
   newFilePollMs: number;
+  /**
+   * Polling-mode folders: every file already there at arm is re-stat'ed once in this long (snapshot-poller.ts), the
+   * bound on noticing an old photo rewritten in place (which leaves its folder's mtime alone). Default 30 s.
+   */
+  existingRecheckMs?: number;
 }
 
 /**
@@ -31,6 +37,7 @@ export interface WatchTimings {
  */
 export const DEFAULT_WATCH_TIMINGS: WatchTimings = {
   stabilityThresholdMs: 200, unprovenStableMs: 500, writePollMs: 50, pollingIntervalMs: 2_000, newFilePollMs: 250,
+  existingRecheckMs: 30_000,
 };
 
 export interface FolderWatcherOptions {
@@ -98,10 +105,20 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
   // of folders takes seconds), 'ready' never comes, and the arm waiting for it — and every close, disarm or shutdown
   // waiting for that arm — would wait for ever. close() ends the wait itself.
   let endWait: () => void = () => undefined;
+  let closed = false;
+  let stopPolling: () => void = () => undefined;
   const ready = new Promise<void>((resolve) => {
     endWait = resolve;
     watcher.once('ready', () => {
       existing.walked();
+      // Polling: an old photo rewritten in place changes no folder's mtime; its own stat is looked at in slices.
+      if (options.polling && !closed) {
+        stopPolling = pollSnapshot(existing, timings.existingRecheckMs ?? DEFAULT_WATCH_TIMINGS.existingRecheckMs!, (path) => {
+          options.onFile(path, 'change');
+          // From now on chokidar's own, as any new file (ignoreInitial: adding it reports nothing).
+          watcher.add(path);
+        });
+      }
       resolve();
     });
   });
@@ -109,6 +126,8 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
     ready,
     walked: (path) => existing.get(path),
     close: () => {
+      closed = true;
+      stopPolling();
       endWait();
       return watcher.close();
     },

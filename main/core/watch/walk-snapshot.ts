@@ -1,4 +1,5 @@
 import type { Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 
 // chokidar watches every file it knows: one inotify watch (fs.watch) or one stat timer (fs.watchFile, polling) per
 // file. A folder that already holds an archive of 100,000 photos cost 101,000 inotify watches (past the default
@@ -16,6 +17,19 @@ export interface WalkedFile { size: number; mtimeMs: number; ino: number }
 const same = (a: WalkedFile, b: WalkedFile) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 
 /**
+ * The walk's entry for `path` if the file is still, right now, the regular file the walk saw. The walk may be minutes old when the arm's
+ * scan reaches a file of a large archive: one rewritten since would otherwise get the old cached hash (and be skipped
+ * as already processed), and one replaced by a link would be read without the link guard. One lstat: cheap next to
+ * a hash, and it still saves the realpath.
+ */
+export async function walkedNow(path: string, walked: ((path: string) => WalkedFile | undefined) | null): Promise<WalkedFile | undefined> {
+  const known = walked?.(path);
+  if (!known) return undefined;
+  const now = await lstat(path).catch(() => null);
+  return now !== null && now.isFile() && same(known, now) ? known : undefined;
+}
+
+/**
  * The files the watcher's initial walk found, by path. `skip(path, stats)` is asked by chokidar's `ignored` for
  * every directory entry it reads (with its lstat): during the walk it remembers each file and skips it; afterwards it
  * skips a file only while it is still what the walk saw. A file once found changed is forgotten for good (from then
@@ -27,7 +41,13 @@ export class WalkSnapshot {
 
   /** True: chokidar should neither watch nor report this entry (a file already there, unchanged). */
   skip(path: string, stats: Stats | undefined): boolean {
-    if (!stats?.isFile()) return false;
+    if (!stats) return false;
+    if (!stats.isFile()) {
+      // Replaced by a link, a folder…: no longer what the walk saw (the scan must not take it as a regular file
+      // reached through real folders, and must run the link guard on it).
+      if (!this.walking) this.seen.delete(path);
+      return false;
+    }
     if (this.walking) {
       this.seen.set(path, { size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino });
       return true;
@@ -54,6 +74,11 @@ export class WalkSnapshot {
    */
   get(path: string): WalkedFile | undefined {
     return this.seen.get(path);
+  }
+
+  /** The walk's files still unchanged (snapshot-poller.ts re-stats them in slices in polling mode). */
+  paths(): IterableIterator<string> {
+    return this.seen.keys();
   }
 
   /** The initial walk is over: files found from now on are new. */

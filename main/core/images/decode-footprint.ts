@@ -10,6 +10,12 @@ export interface JpegFrame {
   width: number;
   height: number;
   components: number;
+  /**
+   * Baseline or extended sequential (SOF0/SOF1) at 8 bits: decoded in one pass, so shrink-on-load saves memory.
+   * A progressive (SOF2) JPEG keeps every coefficient of the whole image, at full size, however small its output;
+   * lossless and 12-bit frames are not shrunk on load at all.
+   */
+  sequential: boolean;
 }
 
 /** SOF0–SOF15 except DHT (C4), JPG (C8) and DAC (CC): the markers that carry the frame's size. */
@@ -38,7 +44,11 @@ export function readJpegFrame(path: string): JpegFrame | null {
       if (got < 4 || head[0] !== 0xff) return null;
       const marker = head.readUInt8(1);
       if (marker === 0xff) { at += 1; continue; } // fill byte before a marker
-      if (isFrameMarker(marker)) return got < 10 ? null : { height: head.readUInt16BE(5), width: head.readUInt16BE(7), components: head[9]! };
+      if (isFrameMarker(marker)) {
+        if (got < 10) return null;
+        const sequential = (marker === 0xc0 || marker === 0xc1) && head[4] === 8;
+        return { height: head.readUInt16BE(5), width: head.readUInt16BE(7), components: head[9]!, sequential };
+      }
       if (marker === 0xda || marker === 0xd9) return null;
       at += 2 + head.readUInt16BE(2);
     }
@@ -64,12 +74,14 @@ export function jpegShrinkOnLoad(width: number, height: number, edge: number): n
 
 /**
  * The photo's weight in the encoder's byte budget: its file size, divided by the area libjpeg's shrink-on-load saves
- * when the upload is a JPEG fitted to `fitEdge` (null: sent at its own size, decoded whole).
+ * when the upload is a sequential JPEG fitted to `fitEdge` (null: sent at its own size, decoded whole). A progressive
+ * JPEG counts its whole file: measured with sharp at 6000×4000 fitted to 1024, its decode grew RSS by 95 MB against
+ * 24 MB for the same photo as a baseline JPEG.
  */
 export function decodeFootprint(path: string, fileBytes: number, fitEdge: number | null): number {
   if (fitEdge === null) return fileBytes;
   const frame = readJpegFrame(path);
-  if (!frame || frame.width === 0 || frame.height === 0) return fileBytes;
+  if (!frame || !frame.sequential || frame.width === 0 || frame.height === 0) return fileBytes;
   const factor = jpegShrinkOnLoad(frame.width, frame.height, fitEdge);
   return Math.ceil(fileBytes / (factor * factor));
 }

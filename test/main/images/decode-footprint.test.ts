@@ -23,7 +23,7 @@ async function cameraJpeg(name: string, width: number, height: number): Promise<
 
 describe('readJpegFrame', () => {
   it('reads the size past the EXIF and ICC segments, and says null for what is not a JPEG', async () => {
-    expect(readJpegFrame(await cameraJpeg('cam.jpg', 1200, 800))).toEqual({ width: 1200, height: 800, components: 3 });
+    expect(readJpegFrame(await cameraJpeg('cam.jpg', 1200, 800))).toEqual({ width: 1200, height: 800, components: 3, sequential: true });
     const png = join(dir, 'p.png');
     await writeFile(png, await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer());
     expect(readJpegFrame(png)).toBeNull();
@@ -55,5 +55,14 @@ describe('decodeFootprint', () => {
     const png = join(dir, 'big.png');
     await writeFile(png, await sharp({ create: { width: 64, height: 64, channels: 3, background: '#000' } }).png().toBuffer());
     expect(decodeFootprint(png, 8_000_000, 1024)).toBe(8_000_000);
+  });
+
+  it('a progressive JPEG weighs its whole file: libjpeg keeps every coefficient of the full-size image', async () => {
+    // Measured (review of issue 34): sharp fitting 6000×4000 to 1024 grew RSS by 95 MB for a progressive JPEG and by
+    // 24 MB for the same photo as a baseline one; counted at 1/16, several progressive decodes ran side by side.
+    const path = join(dir, 'progressive.jpg');
+    await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#808080' } }).jpeg({ progressive: true }).toFile(path);
+    expect(readJpegFrame(path)).toMatchObject({ width: 6000, height: 4000, sequential: false });
+    expect(decodeFootprint(path, 8_000_000, 1024)).toBe(8_000_000);
   });
 });

@@ -19,13 +19,19 @@ export function rejectedIds(s: Pick<AppState, 'itemLists' | 'verdicts'>, batchId
 }
 
 export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) => {
-  /** The index of an item in the batch's saved list: from the loaded pages, else read from main 1,000 at a time. */
-  const indexOfSaved = async (batchId: string, itemId: string): Promise<number> => {
+  /** The index of an item in the saved list's loaded pages (null: not loaded). */
+  const loadedIndexOf = (batchId: string, itemId: string): number | null => {
     const list = get().itemLists[reviewKey(batchId)];
     for (const [page, items] of Object.entries(list?.pages ?? {})) {
       const at = items.findIndex((i) => i.id === itemId);
       if (at >= 0) return Number(page) * PAGE_SIZE + at;
     }
+    return null;
+  };
+  /** The index of an item in the batch's saved list: from the loaded pages, else read from main 1,000 at a time. */
+  const indexOfSaved = async (batchId: string, itemId: string): Promise<number> => {
+    const loaded = loadedIndexOf(batchId, itemId);
+    if (loaded !== null) return loaded;
     for (let offset = 0; ; offset += 1000) {
       const window = await unwrap(bridge.batches.itemWindow({ batchId, filter: 'saved', offset, limit: 1000 }));
       const at = window.items.findIndex((i) => i.id === itemId);
@@ -68,7 +74,10 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
     const batchId = s.selectedBatchId;
     const total = batchId ? s.itemLists[reviewKey(batchId)]?.total ?? 0 : 0;
     if (!batchId || total === 0) return;
-    const next = Math.max(0, Math.min(total - 1, s.reviewIndex + delta));
+    // Step from where the photo on screen is now: while a batch runs, items saved ahead of it move it down the
+    // saved list when the list is read again, and stepping from the old index would show the same photo twice.
+    const here = (s.reviewItemId ? loadedIndexOf(batchId, s.reviewItemId) : null) ?? s.reviewIndex;
+    const next = Math.max(0, Math.min(total - 1, here + delta));
     void showIndex(batchId, next);
   },
 

@@ -16,7 +16,8 @@ import type { BatchSpec, ItemState } from '../../../shared/engine/model';
 // unknown, charged without a result, cancelled — is left whole: "Retry failed", resubmit and Continue name that item's
 // result against the batch's other items (their originals and results are never written over: BatchOriginals,
 // output-plan), so removing those items would let a retry, under the "overwrite" policy, write over a sibling's
-// original or paid result. What is lost: the per-photo list of the removed items (Review) and exporting them again
+// original or paid result. A batch with a photo rejected in Review stays whole too: "Re-run rejected" reads the
+// rejected items' rows. What is lost: the per-photo list of the removed items (Review) and exporting them again
 // without paying (export-again needs each paid result's execution); the CLI says so.
 
 type Row = Record<string, unknown>;
@@ -87,6 +88,7 @@ export function compactJournal(deps: CompactionDeps, options: CompactOptions): C
   const candidates = (stmt(`SELECT id, spec_json, compacted_json FROM batches b WHERE state IN ('completed', 'cancelled') AND updated_at < ?
     AND EXISTS (SELECT 1 FROM items i WHERE i.batch_id = b.id AND i.${REMOVED_SQL})
     AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_id = b.id AND i.${NOT_REMOVED_SQL})
+    AND NOT EXISTS (SELECT 1 FROM items i WHERE i.batch_id = b.id AND i.verdict = 'rejected')
     ORDER BY created_at, rowid`).all(options.finishedBefore) as Row[]);
   // Every outbox consumer must have read past a batch's outcomes: one still behind would meet an outcome whose item
   // is gone. (A consumer seen for the first time starts after the last outcome.)

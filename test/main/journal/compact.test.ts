@@ -140,6 +140,11 @@ describe('journal compaction', () => {
     journal.saveOutcomeCursor('events', journal.lastOutcomeSeq());
     expect(journal.compact({ finishedBefore: LATER }).batchIds).toEqual([]);
     expect(journal.listItems({ batchId: 'stopped' }).total).toBe(2);
+    // A photo rejected in Review: "Re-run rejected" needs its row.
+    const reviewed = finishedBatch('reviewed');
+    journal.updateItem(reviewed[0]!.id, { verdict: 'rejected' });
+    expect(journal.compact({ finishedBefore: LATER }).batchIds).toEqual([]);
+    expect(journal.listItems({ batchId: 'reviewed' }).total).toBe(5);
   });
 
   it('makes the file smaller', () => {

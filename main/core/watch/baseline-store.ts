@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BaselineStore } from './ports';
 
@@ -12,8 +12,9 @@ function safeName(folderId: string): string {
 }
 
 /**
- * One append-only file per folder under `<stateDir>/hotfolders/`: written once when a folder is armed with the
- * 'skip' policy, read on start. Appends only, so a crash mid-write loses at most the last line.
+ * One file per folder under `<stateDir>/hotfolders/`, read on start. Appends (a crash mid-write loses at most the
+ * last line), and a whole new set written aside and renamed over the old one (a fresh arm's scan, a review decision):
+ * a crash before the rename leaves the old set — with its "fresh" marker — so the next start applies the policy again.
  */
 export function createFileBaselineStore(dir: string): BaselineStore {
   const file = (folderId: string) => join(dir, `${safeName(folderId)}.baseline`);
@@ -31,6 +32,12 @@ export function createFileBaselineStore(dir: string): BaselineStore {
       await mkdir(dir, { recursive: true });
       await appendFile(file(folderId), `${fingerprints.join('\n')}\n`);
     },
+    async replace(folderId, fingerprints) {
+      await mkdir(dir, { recursive: true });
+      const next = `${file(folderId)}.next`;
+      await writeFile(next, fingerprints.map((fp) => `${fp}\n`).join(''));
+      await rename(next, file(folderId));
+    },
     async clear(folderId) {
       await rm(file(folderId), { force: true });
     },
@@ -45,6 +52,9 @@ export function createMemoryBaselineStore(): BaselineStore {
       const set = sets.get(folderId) ?? new Set<string>();
       for (const fp of fingerprints) set.add(fp);
       sets.set(folderId, set);
+    },
+    replace: async (folderId, fingerprints) => {
+      sets.set(folderId, new Set(fingerprints));
     },
     clear: async (folderId) => {
       sets.delete(folderId);

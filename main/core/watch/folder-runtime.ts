@@ -108,10 +108,9 @@ export class FolderRuntime {
     const { baseline } = this.deps;
     let known = await baseline.load(this.config.id);
     const fresh = mode === 'fresh' || known.has(FRESH_MARKER);
-    if (fresh) {
-      await baseline.clear(this.config.id);
-      known = new Set();
-    }
+    // Fresh: the stored set (and its fresh marker) stays until the scan completes and replaces it (a crash mid-scan
+    // of an archive must not leave the next start taking the whole archive as new, and paying for it).
+    if (fresh) known = new Set();
     this.pipeline.baseline = known;
     this.pipeline.hashes = await this.deps.hashCache.load(this.config.id);
     const reviewPending = known.has(REVIEW_MARKER);
@@ -137,10 +136,9 @@ export class FolderRuntime {
       this.pipeline.walked = null;
     }
     if (generation !== this.generation) return;
-    if (skipped.length > 0) {
-      await baseline.add(this.config.id, skipped);
-      for (const fp of skipped) known.add(fp);
-    }
+    if (fresh) await baseline.replace(this.config.id, skipped);
+    else if (skipped.length > 0) await baseline.add(this.config.id, skipped);
+    for (const fp of skipped) known.add(fp);
     this.finishScan();
   }
 
@@ -162,8 +160,7 @@ export class FolderRuntime {
     const held = [...this.pipeline.held].sort();
     this.pipeline.held.clear();
     this.pipeline.baseline.delete(REVIEW_MARKER);
-    await this.deps.baseline.clear(this.config.id);
-    await this.deps.baseline.add(this.config.id, [...this.pipeline.baseline]);
+    await this.deps.baseline.replace(this.config.id, [...this.pipeline.baseline]);
     await this.pipeline.considerInOrder(held, 'approved', this.deps.hashConcurrency);
     this.finishScan();
   }
@@ -177,8 +174,7 @@ export class FolderRuntime {
     }
     this.pipeline.held.clear();
     this.pipeline.baseline.delete(REVIEW_MARKER);
-    await this.deps.baseline.clear(this.config.id);
-    await this.deps.baseline.add(this.config.id, [...this.pipeline.baseline, ...fingerprints]);
+    await this.deps.baseline.replace(this.config.id, [...this.pipeline.baseline, ...fingerprints]);
     for (const fp of fingerprints) this.pipeline.baseline.add(fp);
     this.finishScan();
   }

@@ -94,5 +94,7 @@ export interface HotFolderConfigStore {
 export interface BaselineStore {
   load(folderId: string): Promise<Set<string>>;
   add(folderId: string, fingerprints: readonly string[]): Promise<void>;
+  /** Swaps the whole set at once: until it returns, the old one stays valid (a crash never leaves neither). */
+  replace(folderId: string, fingerprints: readonly string[]): Promise<void>;
   clear(folderId: string): Promise<void>;
 }

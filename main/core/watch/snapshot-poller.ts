@@ -3,12 +3,23 @@ import type { WalkSnapshot } from './walk-snapshot';
 
 /** How often a slice of the walk's files is looked at; each slice is sized so the whole snapshot takes one cycle. */
 const TICK_MS = 250;
+/**
+ * At most this many lstats a second (~16 µs of CPU each, measured by bench/scale-watch.ts: ~0.8 % of a core). The
+ * folder polls of a 100k archive already cost ~4.4 % of a core, and idle polling must stay ≤ 5 %: past 15,000 files
+ * the cycle grows (200 s at 100,000) rather than the CPU.
+ */
+export const MAX_STATS_PER_SECOND = 500;
+
+/** How long one look at every file of the snapshot takes: `cycleMs`, or longer when the rate cap needs it. */
+export function recheckCycleMs(files: number, cycleMs: number): number {
+  return Math.max(cycleMs, Math.ceil((files / MAX_STATS_PER_SECOND) * 1000));
+}
 
 /**
  * Polling mode only. A file rewritten in place does not change its folder's mtime, so the folder poll never sees it,
  * and the files the walk found are not watched one by one (per-file fs.watchFile cost ~23 % of a core at 100k files).
  * Instead the walk's files are lstat'ed in small slices, a slice every TICK_MS, so every one is looked at once per
- * `cycleMs` (the bound on noticing a rewrite of an old photo). A file that changed is forgotten by the snapshot and
+ * `cycleMs` — or per recheckCycleMs() on a large archive (the bound on noticing a rewrite of an old photo). A file that changed is forgotten by the snapshot and
  * handed to `onChanged` (reported, then watched by chokidar as any new file); one gone or no longer a regular file
  * (replaced by a link) is only forgotten. The next slice starts after the previous one answered: a stalled share
  * never piles up stats. Returns a stop function.
@@ -40,7 +51,7 @@ export function pollSnapshot(snapshot: WalkSnapshot, cycleMs: number, onChanged:
   });
   const tick = async () => {
     timer = null;
-    const slice = Math.max(1, Math.ceil((snapshot.size * TICK_MS) / cycleMs));
+    const slice = Math.max(1, Math.ceil((snapshot.size * TICK_MS) / recheckCycleMs(snapshot.size, cycleMs)));
     const paths: string[] = [];
     // A slice never looks at a path twice (a snapshot smaller than a slice).
     for (let i = 0; i < Math.min(slice, snapshot.size); i++) {

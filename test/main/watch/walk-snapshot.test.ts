@@ -3,7 +3,8 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { junkReason as junkNameReason, skippedFolderReason } from '../../../shared/media/input-policy';
 import { isInside, segmentsInside } from '../../../main/core/media/inside-root';
-import { ignoreRulesFor } from '../../../main/core/watch/ignore';
+import { fastInsideRoot, ignoreRulesFor } from '../../../main/core/watch/ignore';
+import { MAX_STATS_PER_SECOND, recheckCycleMs } from '../../../main/core/watch/snapshot-poller';
 import { WalkSnapshot } from '../../../main/core/watch/walk-snapshot';
 
 const file = (size: number, mtimeMs: number, ino: number) => ({ isFile: () => true, size, mtimeMs, ino }) as unknown as Stats;
@@ -62,5 +63,79 @@ describe('ignore rules, answered on the path string', () => {
       ];
       for (const path of paths) expect([root, path, rules(path)]).toEqual([root, path, reference(path)]);
     }
+  });
+});
+
+describe('the polling recheck of the walk\'s files', () => {
+  it('looks at every file once per cycle up to the rate cap, and stretches the cycle past it', () => {
+    expect(recheckCycleMs(10_000, 30_000)).toBe(30_000);
+    expect(recheckCycleMs(MAX_STATS_PER_SECOND * 30, 30_000)).toBe(30_000);
+    expect(recheckCycleMs(100_000, 30_000)).toBe((100_000 / MAX_STATS_PER_SECOND) * 1000);
+  });
+});
+
+const link = { isFile: () => false, isSymbolicLink: () => true } as unknown as Stats;
+
+describe('WalkSnapshot edge cases', () => {
+  it('forgets a walked file replaced by a link (or a folder) once the walk is over, so the scan runs the link guard', () => {
+    const snapshot = new WalkSnapshot();
+    snapshot.skip('/in/a.jpg', file(10, 1000, 1));
+    snapshot.skip('/in/b.jpg', file(10, 1000, 2));
+    snapshot.walked();
+    expect(snapshot.skip('/in/a.jpg', link)).toBe(false);
+    expect(snapshot.get('/in/a.jpg')).toBeUndefined();
+    expect(snapshot.skip('/in/b.jpg', dir)).toBe(false);
+    expect(snapshot.get('/in/b.jpg')).toBeUndefined();
+    // Back as the very same file: still reported (it was forgotten for good).
+    expect(snapshot.skip('/in/a.jpg', file(10, 1000, 1))).toBe(false);
+  });
+
+  it('keeps an entry when chokidar asks without stats, and counts what it holds', () => {
+    const snapshot = new WalkSnapshot();
+    snapshot.skip('/in/a.jpg', file(10, 1000, 1));
+    snapshot.skip('/in/a.jpg', undefined);
+    snapshot.walked();
+    expect(snapshot.skip('/in/a.jpg', undefined)).toBe(false);
+    expect(snapshot.size).toBe(1);
+    expect([...snapshot.paths()]).toEqual(['/in/a.jpg']);
+  });
+
+  it('treats a new inode under the old name (same size and mtime) as a new file', () => {
+    const snapshot = new WalkSnapshot();
+    snapshot.skip('/in/a.jpg', file(10, 1000, 1));
+    snapshot.walked();
+    expect(snapshot.skip('/in/a.jpg', file(10, 1000, 99))).toBe(false);
+    expect(snapshot.size).toBe(0);
+  });
+});
+
+describe('fastInsideRoot', () => {
+  it('gives the segment rule\'s verdict whenever it answers, and leaves unclean paths to it', () => {
+    const root = '/srv/in';
+    const out = '/srv/in/out';
+    const fast = fastInsideRoot(root, [out, '/srv/in/Done', '/srv/in/Failed'], 'linux', '/');
+    const reference = segmentRule(root, out);
+    const names = ['a.jpg', '.a.jpg', 'Thumbs.db', 'x.part', 'out', 'Done', 'Failed', 'outer', '__MACOSX', '.hidden', 'shoot'];
+    let answered = 0;
+    for (const a of names) {
+      for (const b of ['', ...names]) {
+        const path = b ? `${root}/${a}/${b}` : `${root}/${a}`;
+        const verdict = fast(path);
+        if (verdict === null) continue;
+        answered++;
+        expect(verdict, path).toBe(reference(path));
+      }
+    }
+    expect(answered).toBe(names.length * (names.length + 1));
+    for (const unclean of ['/srv/in', '/srv/in/', '/srv/in//a.jpg', '/srv/in/./a.jpg', '/srv/in/a/../b.jpg', '/srv/in-2/a.jpg', '/elsewhere/a.jpg']) {
+      expect(fast(unclean), unclean).toBeNull();
+    }
+  });
+
+  it('folds case where volumes are case-insensitive (Done/ is done/ on macOS)', () => {
+    const fast = fastInsideRoot('/Users/me/In', ['/Users/me/In/Done'], 'darwin', '/');
+    expect(fast('/users/me/in/done/x.jpg')).toBe(true);
+    expect(fast('/Users/me/In/shoot/x.jpg')).toBe(false);
+    expect(fastInsideRoot('/srv/In', ['/srv/In/Done'], 'linux', '/')('/srv/in/x.jpg')).toBeNull();
   });
 });

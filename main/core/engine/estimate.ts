@@ -1,5 +1,4 @@
 import { summariseDeliverables } from '../../../shared/engine/deliverables';
-import pLimit from 'p-limit';
 import type { BatchEstimate, BatchSpec } from '../../../shared/engine/model';
 import { withinCredits } from '../../../shared/engine/money';
 import { AppError } from '../../../shared/errors';
@@ -70,20 +69,33 @@ const runnableSources = (items: readonly NewItem[], workflow: WorkflowDetail): s
  * size as ExifTool reads it (what the photographer calls the original), though its embedded preview is what is sent.
  * Null when none could be read.
  */
+const EDGE_READS = 8;
+
 async function largestEdgeOf(items: readonly NewItem[], facts: FileFacts, rawsPlanned: boolean, capture?: CaptureReader): Promise<number | null> {
   const paths = [...new Set(items.filter((i) => i.state === 'pending').flatMap((i) => Object.values(i.sources)).filter((s) => !/^https?:\/\//i.test(s)))];
-  const limit = pLimit(8);
   // What planning read and no longer holds in memory (a large shoot) is asked of the state folder's store in bulk.
   facts.prefetch(paths);
-  const edges = await Promise.all(paths.map((path) => limit(async () => {
+  const edgeOf = async (path: string): Promise<number> => {
     // Planning asked the RAW checker already (the file facts keep its answer): a hot folder's RAWs it did not ask.
     const planned = rawsPlanned && isRawPath(path) ? (await facts.raw(path).catch(() => null))?.longEdge : null;
     if (planned) return planned;
     if (isRawPath(path)) return (await capture?.(path).catch(() => null))?.longEdge ?? 0;
     return facts.longEdge(path);
-  })));
-  facts.flush();
+  };
+  // EDGE_READS workers take the next path in turn and keep only the largest edge: no promise or edge per photo is
+  // held (Math.max(...edges) also threw RangeError above ≈ 125k photos).
   let largest = 0;
-  for (const edge of edges) largest = Math.max(largest, edge); // Math.max(...edges) overflows the stack at 100k
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const edge = await edgeOf(paths[next++]!);
+      if (edge > largest) largest = edge;
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: EDGE_READS }, worker));
+  } finally {
+    facts.flush();
+  }
   return largest > 0 ? largest : null;
 }

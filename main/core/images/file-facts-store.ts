@@ -33,7 +33,7 @@ const FLUSH_DELAY_MS = 500;
 /** Rows of files not looked at for this long are dropped when the store opens: shoots archived long ago. */
 const KEEP_DAYS = 180;
 const PREFETCH_ROWS = 500;
-/** A row read (a warm shoot) is marked seen again once its mark is this old: a write per row a month, not per run. */
+/** A row read (a warm shoot) is marked seen again once its mark is this old: a write per row a week at most, not per run. */
 const RESEE_DAYS = 7;
 
 interface Row { path?: string; identity: string; hash: string | null; long_edge: number | null; raw: string | null; seen: number }

@@ -75,7 +75,8 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
     if (first !== undefined) return void skipped.push({ path, reason: first === path ? 'given twice: processed once' : `same file as ${first}: processed once` });
     firstPathOf.set(real, path);
     const verdict = classifyInputName(basename(path));
-    if (verdict.ok) files.push({ path, realPath: real, relDir });
+    // The same path (no link on the way) is kept once: `real` is a rope of join()'s pieces, ≈ 350 B a file at 100k.
+    if (verdict.ok) files.push({ path, realPath: real === path ? path : real, relDir });
     else skipped.push({ path, reason: verdict.reason });
   };
 

@@ -22,7 +22,7 @@ export interface WatchTimings {
   /**
    * Polling-mode folders: every file already there at arm is re-stat'ed once in this long (snapshot-poller.ts), the
    * bound on noticing an old photo rewritten in place (which leaves its folder's mtime alone). Default 30 s; longer
-   * past 15,000 files (500 lstats a second at most, so 200 s at 100,000: snapshot-poller.ts).
+   * past 7,500 files (250 lstats a second at most, so 400 s at 100,000: snapshot-poller.ts).
    */
   existingRecheckMs?: number;
 }

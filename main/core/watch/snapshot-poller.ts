@@ -4,11 +4,11 @@ import type { WalkSnapshot } from './walk-snapshot';
 /** How often a slice of the walk's files is looked at; each slice is sized so the whole snapshot takes one cycle. */
 const TICK_MS = 250;
 /**
- * At most this many lstats a second (~16 µs of CPU each, measured by bench/scale-watch.ts: ~0.8 % of a core). The
- * folder polls of a 100k archive already cost ~4.4 % of a core, and idle polling must stay ≤ 5 %: past 15,000 files
- * the cycle grows (200 s at 100,000) rather than the CPU.
+ * At most this many lstats a second (16–44 µs of CPU each in bench/scale-watch.ts: ≤ 1.1 % of a core). The
+ * folder polls of a 100k archive already cost ~4.4 % of a core, and idle polling must stay ≤ 5 %: past 7,500 files
+ * the cycle grows (400 s at 100,000) rather than the CPU (500 a second measured 5.64 % idle at 100k).
  */
-export const MAX_STATS_PER_SECOND = 500;
+export const MAX_STATS_PER_SECOND = 250;
 
 /** How long one look at every file of the snapshot takes: `cycleMs`, or longer when the rate cap needs it. */
 export function recheckCycleMs(files: number, cycleMs: number): number {

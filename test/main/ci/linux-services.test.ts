@@ -51,7 +51,7 @@ describe('tests that need Linux services (BATCHROOM_NO_LINUX_SERVICES)', () => {
 
   it('the switch leaves exactly the listed files out of the node project', () => {
     const list = (env: Record<string, string>) => {
-      const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'list', '--project', 'node', '--filesOnly', 'test/main/studio', 'test/main/secrets', 'test/main/cli/cli-output-disk', 'test/main/engine/output-disk'], {
+      const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'list', '--project', 'node', '--filesOnly', 'test/main/studio', 'test/main/secrets', 'test/main/cli/cli-output-disk', 'test/main/engine/output-disk', 'test/main/bench/scale-studio'], {
         cwd: ROOT, encoding: 'utf8', env: { ...process.env, [linuxServices.env]: '', ...env },
       });
       expect(run.status, run.stderr).toBe(0);

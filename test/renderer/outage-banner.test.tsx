@@ -1,4 +1,4 @@
-import { act, cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { batch, counts, standardBridge } from './helpers/fixtures';
 import { renderApp } from './helpers/render-app';
@@ -14,7 +14,8 @@ describe('service outage banner', () => {
     const panel = await screen.findByRole('region', { name: /^Batch / });
     act(() => fake.emit('batches:progress', { batches: [paused], items: [], engine: { offline: true, unreachable: { since: Date.now(), nextTryAt: Date.now() + 8_000 } } }));
     const banner = document.querySelector<HTMLElement>('.app-header')!;
-    expect(within(banner).getByText(/Can't reach the service — retrying \(next try in 8 s\)/)).toBeInTheDocument();
+    // Progress is applied once per animation frame (renderer/store/progress-coalescer.ts).
+    expect(await within(banner).findByText(/Can't reach the service — retrying \(next try in 8 s\)/)).toBeInTheDocument();
     expect(within(panel).getByText(/Can't reach the service — retrying \(next try in 8 s\)/)).toBeInTheDocument();
     // The engine's code is not shown raw; the action is a retry, not a plain "Resume".
     expect(within(panel).queryByText('service-unreachable')).toBeNull();
@@ -22,6 +23,6 @@ describe('service outage banner', () => {
 
     const resumed = { ...paused, state: 'running' as const, pausedReason: null };
     act(() => fake.emit('batches:progress', { batches: [resumed], items: [], engine: { offline: false, unreachable: null } }));
-    expect(screen.queryByText(/Can't reach the service/)).toBeNull();
+    await waitFor(() => expect(screen.queryByText(/Can't reach the service/)).toBeNull());
   });
 });

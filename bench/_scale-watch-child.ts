@@ -7,6 +7,7 @@ import { HotFolderConfigSchema, type HotFolderConfig } from '../shared/hotfolder
 import { createHotFolderManager, type HotFolderEngine, type HotFolderLedger, type HotFolderManager } from '../main/core/watch';
 import { createFileBaselineStore } from '../main/core/watch/baseline-store';
 import { createFileHashCache } from '../main/core/watch/hash-cache';
+import { percentile, waitUntil } from './_bench-util';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -45,20 +46,6 @@ function recorder() {
   const ledger: HotFolderLedger = { get: () => null, record: () => undefined };
   return { engine, ledger, submittedAt, total: () => [...submittedAt.values()].reduce((n, v) => n + v.length, 0) };
 }
-
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) return false;
-    await sleep(10);
-  }
-  return true;
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 
 /** Arms (or resumes, through start()) one folder and waits until its scan is over: the folder is then 'armed'. */
 async function arm(stateDir: string, config: HotFolderConfig, rec: ReturnType<typeof recorder>, resume: boolean) {

@@ -7,6 +7,7 @@ import { Agent, get } from 'node:http';
 import { setPriority } from 'node:os';
 import sharp from 'sharp';
 import { fetchSandboxStats, spawnSandbox } from '../test/helpers/sandbox';
+import { percentile } from './_bench-util';
 
 const STATUS_CONCURRENCY = 8;
 const PHASE_MS = 4000;
@@ -52,10 +53,6 @@ function status(id: string): Promise<{ status: string }> {
   });
 }
 
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 const round = (value: number, digits = 1) => Number(value.toFixed(digits));
 const adminBase = sandbox.url.replace(/\/api\/v1$/, '');
 const resetEventLoop = () => fetch(`${adminBase}/sandbox/stats/reset-event-loop`, { method: 'POST' });

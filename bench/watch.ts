@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { HotFolderConfigSchema } from '../shared/hotfolders/model';
 import { createHotFolderManager, type HotFolderEngine, type HotFolderLedger, type HotFolderManager } from '../main/core/watch';
+import { percentile, waitUntil } from './_bench-util';
 
 const root = await mkdtemp(join(tmpdir(), 'br-bench-watch-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -49,20 +50,6 @@ async function armFolder(m: HotFolderManager, id: string, path: string, existing
   await mkdir(path, { recursive: true });
   return m.save(HotFolderConfigSchema.parse({ id, path, outputFolder: join(root, `${id}-out`), workflowId: 'wf', enabled: true, existingFiles }));
 }
-
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) return false;
-    await sleep(10);
-  }
-  return true;
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 
 /**
  * Write end → submitted, with the production timings, for files written in one go: camera JPEGs (their structure

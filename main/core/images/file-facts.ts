@@ -25,6 +25,11 @@ export interface FileFacts {
   contentHash(path: string): Promise<string>;
   /** The long edge in pixels from the image header (no pixels decoded); 0 when the header cannot be read. */
   longEdge(path: string): Promise<number>;
+  /**
+   * The long edge this planning already learned of the file (read or checked moments ago, by `contentHash`), without
+   * a stat or a lookup; undefined when it did not. Cleared by the next `prefetch` (the next planning).
+   */
+  knownEdge?(path: string): number | undefined;
   /** What the RAW checker (raw-check.ts) says of a RAW: its refusal and sensor size; null without a checker. */
   raw(path: string): Promise<RawFacts | null>;
   /** Looks up what the state folder keeps of these files in a few queries (planning knows its list before reading). */
@@ -40,6 +45,11 @@ export interface FileFacts {
  */
 const DEFAULT_MAX_ENTRIES = 150_000;
 const MAX_ENTRIES_WITH_STORE = 20_000;
+/**
+ * Long edges a planning keeps for its estimate's size sentence: a number per photo (≈ 40 B), where a memory entry
+ * costs a few hundred. Beyond it an edge is looked up again (a stat and a row): slower, never wrong.
+ */
+const MAX_PLANNED_EDGES = 250_000;
 const RACY_MS = 2_000;
 /** How long a file on a volume without a real ctime (FAT/exFAT) is trusted unchanged: this process, for moments. */
 const SHORT_TRUST_MS = 10 * 60_000;
@@ -63,6 +73,15 @@ export function createFileFacts(options: {
   /** The files of the last prefetch (until planning ends) and the rows the store had of them. */
   let covered = new Set<string>();
   let prefetched = new Map<string, StoredFacts>();
+  /**
+   * The long edge of each file this planning hashed. The memory entries keep the last MAX_ENTRIES_WITH_STORE files
+   * only, so at 100k photos the estimate's largest edge stat'ed and looked up 80% of the shoot a second time (ms per
+   * photo grew with N: a cost that starts at 20k photos).
+   */
+  let edges = new Map<string, number>();
+  const noteEdge = (path: string, entry: StoredFacts) => {
+    if (entry.longEdge !== undefined && edges.size < MAX_PLANNED_EDGES) edges.set(path, entry.longEdge);
+  };
   let store: FactsStore | null | undefined = options.dir ? undefined : null;
   const kept = () => (store === undefined ? (store = openFactsStore(options.dir!)) : store);
 
@@ -115,10 +134,14 @@ export function createFileFacts(options: {
       const { racy, entry } = await known(path);
       if (entry?.hash !== undefined && !racy) {
         touch(path, entry);
+        noteEdge(path, entry);
         return entry.hash;
       }
-      return (await readBoth(path, entry)).hash!;
+      const read = await readBoth(path, entry);
+      noteEdge(path, read);
+      return read.hash!;
     },
+    knownEdge: (path) => entries.get(path)?.longEdge ?? edges.get(path),
     async longEdge(path) {
       // Only the estimate's size sentence uses it: a fact this process read (or checked) is taken without a stat.
       const inMemory = entries.get(path);
@@ -143,6 +166,7 @@ export function createFileFacts(options: {
       return value;
     },
     prefetch(paths) {
+      edges = new Map();
       const store = kept();
       if (!store) return;
       covered = new Set(paths);

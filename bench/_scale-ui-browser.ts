@@ -9,6 +9,7 @@ import { join, normalize, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { contentTypeFor } from '../main/core/media/content-types';
+import { profilePhase, type PhaseProfile } from './_scale-ui-trace';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const RATE = 10; // the engine's coalescer: at most 10 progress messages a second
@@ -17,6 +18,9 @@ const RATE = 10; // the engine's coalescer: at most 10 progress messages a secon
 const perMessage = (items: number) => Math.min(1000, Math.ceil(items / 100));
 const SCROLL_MS = 5_000;
 const PX_PER_FRAME = 480; // ten rows per frame: a fast flick, sustained
+// BENCH_PROFILE=1: an unminified build, and a trace + CPU profile of the scroll-with-progress phase (where a frame's
+// time goes). It slows that phase, so its frame figures are not the bench's.
+const PROFILE = process.env.BENCH_PROFILE === '1';
 
 interface Stats { n: number; p50: number; p95: number; p99: number; max: number }
 export interface BrowseFigures {
@@ -31,11 +35,13 @@ export interface BrowseFigures {
   framesLatePct: number;
   messagesPerSecondMax: number;
   itemUpdatesPerSecond: number;
-  filter: { ms: number; rowCount: number; rows: number; expected: number };
+  /** ms: click → failed rows on screen; mainMs: the page-thread stand-in for main's share of it; rendererMs: the rest. */
+  filter: { ms: number; mainMs: number; rendererMs: number; rowCount: number; rows: number; expected: number };
   failedEnd: { ms: number; rows: number };
   allEnd: { ms: number; rows: number };
   heldAfterScroll: number;
   review: { ms: number; position: string; held: number; thumbnails: number; saved: number };
+  profile?: PhaseProfile;
 }
 
 /** What renderer/bench/queue-bench.tsx exposes on the page (this file type-checks against Node's lib, not the DOM). */
@@ -48,10 +54,10 @@ interface QueueBenchPage {
     stats(): { delivered: number[]; itemUpdates: number };
     measureScrolling(ms: number, pxPerFrame: number): Promise<{ intervals: number[]; costs: number[] }>;
     heldItems(): number;
-    served(): { itemRequests: number; itemsSent: number; thumbnails: number };
+    served(): { itemRequests: number; itemsSent: number; thumbnails: number; mainMs: number };
     counts(): Record<string, number>;
     lastName(state: string | null): string;
-    filterTo(label: string, expected: number, stateWord: string): Promise<{ ms: number; rowCount: number; rows: number }>;
+    filterTo(label: string, expected: number, stateWord: string): Promise<{ ms: number; mainMs: number; rowCount: number; rows: number }>;
     scrollToEnd(lastName: string): Promise<{ ms: number; rows: number }>;
     openReview(): Promise<{ ms: number; position: string }>;
   };
@@ -70,7 +76,7 @@ export async function browseBench(items: number): Promise<BrowseFigures> {
   await build({
     configFile: join(ROOT, 'vite.config.ts'),
     logLevel: 'error',
-    build: { outDir: out, emptyOutDir: true, sourcemap: false, rollupOptions: { input: join(ROOT, 'renderer/bench/queue-bench.html') } },
+    build: { outDir: out, emptyOutDir: true, sourcemap: false, minify: !PROFILE, rollupOptions: { input: join(ROOT, 'renderer/bench/queue-bench.html') } },
   });
   const server = createServer((req, res) => {
     const path = normalize(join(out, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
@@ -99,7 +105,10 @@ export async function browseBench(items: number): Promise<BrowseFigures> {
     const idle = await page.evaluate(([ms, px]) => (globalThis as unknown as QueueBenchPage).queueBench.measureScrolling(ms, px), [SCROLL_MS / 2, PX_PER_FRAME] as const);
     await page.evaluate(([rate, per]) => (globalThis as unknown as QueueBenchPage).queueBench.startProgress(rate, per), [RATE, perMessage(items)] as const);
     await page.waitForTimeout(500);
-    const loaded = await page.evaluate(([ms, px]) => (globalThis as unknown as QueueBenchPage).queueBench.measureScrolling(ms, px), [SCROLL_MS, PX_PER_FRAME] as const);
+    const scroll = () => page.evaluate(([ms, px]) => (globalThis as unknown as QueueBenchPage).queueBench.measureScrolling(ms, px), [SCROLL_MS, PX_PER_FRAME] as const);
+    let loaded: Awaited<ReturnType<typeof scroll>> | undefined;
+    const profile = PROFILE ? await profilePhase(browser, page, async () => { loaded = await scroll(); }) : undefined;
+    loaded ??= await scroll();
     await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.stopProgress());
     const { delivered, itemUpdates } = await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.stats());
     const windows: number[] = [];
@@ -111,7 +120,7 @@ export async function browseBench(items: number): Promise<BrowseFigures> {
 
     const expected = (await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.counts())).failed ?? 0;
     const filtered = await page.evaluate((n) => (globalThis as unknown as QueueBenchPage).queueBench.filterTo('Failed', n, 'Failed'), expected);
-    const filter = { ...filtered, ms: round(filtered.ms), expected };
+    const filter = { ...filtered, ms: round(filtered.ms), mainMs: round(filtered.mainMs), rendererMs: round(filtered.ms - filtered.mainMs), expected };
     const failedEnd = roundMs(await page.evaluate((name) => (globalThis as unknown as QueueBenchPage).queueBench.scrollToEnd(name), await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.lastName('failed'))));
     await page.locator('[role="radio"]', { hasText: /^All/ }).first().click();
     await page.waitForTimeout(300);
@@ -134,7 +143,7 @@ export async function browseBench(items: number): Promise<BrowseFigures> {
       loadMs, domRows, heldAfterLoad, itemRequests, itemsSent,
       idleFrameCostMs: describe(idle.costs), frameCostMs: describe(loaded.costs), frameIntervalMs: describe(loaded.intervals),
       framesLatePct: over16(loaded.intervals), messagesPerSecondMax: Math.max(...windows), itemUpdatesPerSecond: Math.round(itemUpdates / Math.max(seconds, 0.001)),
-      filter, failedEnd, allEnd, heldAfterScroll, review,
+      filter, failedEnd, allEnd, heldAfterScroll, review, ...(profile ? { profile } : {}),
     };
   } finally {
     await browser.close();

@@ -25,16 +25,26 @@ export function createScriptedBridge(total: number, mixed = false) {
       outputs: state === 'saved' ? [`/out/IMG_${n}.jpg`] : [], creditsCharged: 0, verdict: null, updatedAt: new Date(0).toISOString(),
     };
   });
-  /** What main was asked for: item requests, items sent across, thumbnails asked. */
-  const served = { itemRequests: 0, itemsSent: 0, thumbnails: 0 };
-  const counts = () => {
-    const c = Object.fromEntries(ITEM_STATES.map((s) => [s, 0])) as BatchSummary['counts'];
-    for (const i of items) c[i.state] += 1;
-    return c;
-  };
+  /**
+   * What main was asked for: item requests, items sent across, thumbnails asked; and `mainMs`, the time this
+   * stand-in for main spent on the page's own thread (the real main is another process), so the bench can tell the
+   * renderer's part of a figure from it.
+   */
+  const served = { itemRequests: 0, itemsSent: 0, thumbnails: 0, mainMs: 0 };
+  // Kept as items change (as main's journal keeps its counts), not summed over the batch on every message.
+  const tally = Object.fromEntries(ITEM_STATES.map((s) => [s, 0])) as BatchSummary['counts'];
+  let progressSum = 0;
+  const weight = (i: ItemView) => (i.state === 'saved' ? 100 : i.progress);
+  for (const i of items) {
+    tally[i.state] += 1;
+    progressSum += weight(i);
+  }
+  const counts = () => ({ ...tally });
+  /** Filtered lists, made once per filter until an item changes (main answers a page from an index). */
+  let filtered = new Map<ItemFilter, ItemView[]>();
   const summary = (): BatchSummary => {
     const c = counts();
-    const progress = items.reduce((sum, i) => sum + (i.state === 'saved' ? 100 : i.progress), 0) / (total * 100);
+    const progress = progressSum / (total * 100);
     return {
       id: 'bench', workflowId: 'color-grade', workflowName: 'Color Grade', state: 'running', pausedReason: null, pauseCode: null, createdAt: new Date(0).toISOString(),
       total, counts: c, progress, etaMs: 60_000, creditCost: total, unitCost: 1, trialRest: null, creditsSpent: c.saved, budget: null, outputFolder: '/out',
@@ -45,6 +55,14 @@ export function createScriptedBridge(total: number, mixed = false) {
   let itemUpdates = 0;
 
   const invoke = async (channel: string, args: unknown): Promise<IpcResult<unknown>> => {
+    const start = performance.now();
+    try {
+      return answer(channel, args);
+    } finally {
+      served.mainMs += performance.now() - start;
+    }
+  };
+  const answer = (channel: string, args: unknown): IpcResult<unknown> => {
     const ok = (data: unknown): IpcResult<unknown> => ({ ok: true, data });
     switch (channel) {
       case 'app:info': return ok({ version: 'bench', host: 'browser', platform: 'bench' });
@@ -65,7 +83,11 @@ export function createScriptedBridge(total: number, mixed = false) {
       case 'batches:itemWindow': {
         // Main's answer to a list page (main/core/journal/item-window.ts filters in SQLite; here, in memory).
         const { batchId, filter = 'all', offset = 0, limit = 200 } = args as { batchId: string; filter?: ItemFilter; offset?: number; limit?: number };
-        const matching = filter === 'all' ? items : items.filter((i) => matchesItemFilter(i.state, filter));
+        let matching = filter === 'all' ? items : filtered.get(filter);
+        if (!matching) {
+          matching = items.filter((i) => matchesItemFilter(i.state, filter));
+          filtered.set(filter, matching);
+        }
         const page = matching.slice(offset, offset + limit);
         served.itemRequests += 1;
         served.itemsSent += page.length;
@@ -87,6 +109,7 @@ export function createScriptedBridge(total: number, mixed = false) {
   let cursor = 0;
   /** One coalesced message: the next `perMessage` items advance one step (pending → active → … → saved). */
   const tick = (perMessage: number) => {
+    const start = performance.now();
     const changed: ItemView[] = [];
     for (let k = 0; k < perMessage; k++) {
       const at = cursor++ % total;
@@ -97,11 +120,16 @@ export function createScriptedBridge(total: number, mixed = false) {
         : item.progress >= 90 ? { ...item, state: 'saved', progress: 100, outputs: [`/out/${item.displayName}`] }
           : { ...item, state: ACTIVE[(item.progress / 20) | 0] ?? 'running', progress: item.progress + 20 };
       items[at] = next;
+      tally[item.state] -= 1;
+      tally[next.state] += 1;
+      progressSum += weight(next) - weight(item);
       changed.push(next);
     }
+    if (changed.length > 0) filtered = new Map();
     itemUpdates += changed.length;
-    delivered.push(performance.now());
     const event = { batches: [summary()], items: changed };
+    served.mainMs += performance.now() - start;
+    delivered.push(performance.now());
     for (const l of listeners) l(event);
   };
 

@@ -42,46 +42,54 @@ export function withPage(pages: Record<number, ItemView[]>, page: number, items:
   return next;
 }
 
-/** id → index per page array, made once per array (a page is replaced, never changed, so it stays right). */
-const indexes = new WeakMap<ItemView[], Map<string, number>>();
-function indexOf(page: ItemView[]): Map<string, number> {
-  let index = indexes.get(page);
-  if (!index) {
-    index = new Map(page.map((item, i) => [item.id, i]));
-    indexes.set(page, index);
+/**
+ * id → index in the list, per pages object, made once from its pages (≤ MAX_PAGES × PAGE_SIZE ids). A patch copies
+ * the pages object but never moves an item, so the patched object shares its parent's locator; a new page (withPage)
+ * makes a new pages object, whose locator is built again the first time a patch needs it.
+ */
+const locators = new WeakMap<Record<number, ItemView[]>, Map<string, number>>();
+function locatorOf(pages: Record<number, ItemView[]>): Map<string, number> {
+  let locator = locators.get(pages);
+  if (!locator) {
+    locator = new Map();
+    for (const [key, page] of Object.entries(pages)) {
+      const base = Number(key) * PAGE_SIZE;
+      page.forEach((item, at) => locator!.set(item.id, base + at));
+    }
+    locators.set(pages, locator);
   }
-  return index;
+  return locator;
 }
 
 /**
- * A list with the changed items patched in, O(changed × loaded pages): only the pages that hold one are copied, so
- * rows whose item did not change keep the same object and do not render again. An item that left the filter stays
- * in place with its new state until the pages are read again (stale); one that joined it and is not loaded, too.
+ * A list with the changed items patched in, O(changed): one lookup each, and only the pages that hold one are
+ * copied, so rows whose item did not change keep the same object and do not render again. An item that left the
+ * filter stays in place with its new state until the pages are read again (stale); one that joined it and is not
+ * loaded, too.
  */
 export function patchList(list: ItemList, changed: readonly ItemView[]): ItemList {
+  const locator = locatorOf(list.pages);
   let pages: Record<number, ItemView[]> | null = null;
+  const copied = new Set<number>();
   let stale = list.stale;
   for (const item of changed) {
     const matches = matchesItemFilter(item.state, list.filter);
-    let found = false;
-    for (const key of Object.keys(list.pages)) {
-      const number = Number(key);
-      const original = list.pages[number]!;
-      const at = indexOf(original).get(item.id);
-      if (at === undefined) continue;
-      found = true;
-      pages ??= { ...list.pages };
-      let page = pages[number]!;
-      if (page === original) {
-        page = original.slice();
-        indexes.set(page, indexOf(original));
-        pages[number] = page;
-      }
-      page[at] = item;
-      if (!matches) stale = true;
-      break;
+    const index = locator.get(item.id);
+    if (index === undefined) {
+      if (matches && list.filter !== 'all') stale = true;
+      continue;
     }
-    if (!found && matches && list.filter !== 'all') stale = true;
+    if (!pages) {
+      pages = { ...list.pages };
+      locators.set(pages, locator);
+    }
+    const number = Math.floor(index / PAGE_SIZE);
+    if (!copied.has(number)) {
+      pages[number] = pages[number]!.slice();
+      copied.add(number);
+    }
+    pages[number]![index % PAGE_SIZE] = item;
+    if (!matches) stale = true;
   }
   return pages || stale !== list.stale ? { ...list, pages: pages ?? list.pages, stale } : list;
 }

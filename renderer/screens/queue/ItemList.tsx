@@ -1,15 +1,15 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { inGroup } from '../../../shared/engine/item-states';
 import type { ItemView } from '../../../shared/engine/model';
 import { useActions, useApp } from '../../store/context';
 import { itemAt, listKey, PAGE_SIZE } from '../../store/item-lists';
+import { useRowWindow } from './use-row-window';
 import { ITEM_STATE_KEYS, stateTone } from './labels';
 import { useT } from '../../i18n';
 import { ResubmitDialog } from './ResubmitDialog';
 
 const ROW_HEIGHT = 48;
-const estimateSize = () => ROW_HEIGHT;
+const OVERSCAN = 8;
 
 /** The original's small picture: asked for when the row first shows (only visible rows exist), made by main. */
 function Thumb({ path }: { path: string | undefined }) {
@@ -77,60 +77,57 @@ function PendingRow() {
 }
 
 /**
- * The batch's items under the status filter, virtualized and paged: only the rows on screen exist, and only their
- * pages (PAGE_SIZE items, at most MAX_PAGES kept) are asked of main — 100,000 rows cost what the visible thirty cost.
+ * One row of the window, subscribed to its own item only: a progress tick renders the rows whose item changed (the
+ * store keeps unchanged items as the same objects), never the list or the other rows.
  */
-export function ItemList({ batchId }: { batchId: string }) {
+const RowSlot = memo(function RowSlot({ listId, index, onResubmit }: { listId: string; index: number; onResubmit: (item: ItemView) => void }) {
+  const item = useApp((s) => itemAt(s.itemLists[listId], index));
+  return (
+    <div className="item-row-wrap" style={{ transform: `translateY(${index * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}>
+      {item ? <ItemRow item={item} onResubmit={onResubmit} /> : <PendingRow />}
+    </div>
+  );
+});
+
+/**
+ * The batch's items under the status filter, windowed and paged: only the rows on screen exist, and only their
+ * pages (PAGE_SIZE items, at most MAX_PAGES kept) are asked of main — 100,000 rows cost what the visible thirty cost.
+ * Memoised, and subscribed to the list's shape only (its count, which pages are loaded, stale): the batch panel
+ * above renders on every progress tick, this does not.
+ */
+export const ItemList = memo(function ItemList({ batchId }: { batchId: string }) {
   const filter = useApp((s) => s.statusFilter);
-  const list = useApp((s) => s.itemLists[listKey(batchId, s.statusFilter)]);
+  const listId = listKey(batchId, filter);
+  const count = useApp((s) => s.itemLists[listId]?.total ?? 0);
+  const loaded = useApp((s) => s.itemLists[listId]?.loaded ?? false);
+  const stale = useApp((s) => s.itemLists[listId]?.stale ?? false);
+  // A string, so a patched page (same pages, new objects) is no change here.
+  const pageKeys = useApp((s) => Object.keys(s.itemLists[listId]?.pages ?? {}).join(','));
   const unitCost = useApp((s) => s.batches[batchId]?.unitCost ?? 0);
   const { resubmitItem, loadItemPage } = useActions();
   const t = useT('queue');
   const [confirming, setConfirming] = useState<ItemView | null>(null);
-  const count = list?.total ?? 0;
-  const loaded = list?.loaded ?? false;
-  const scroller = useRef<HTMLDivElement>(null);
-  // Stable option functions: the virtualizer rebuilds its measurements whenever one changes, which must happen
-  // when the list's length or filter changes, never on every scrolled frame or progress tick.
-  const getScrollElement = useCallback(() => scroller.current, []);
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement,
-    estimateSize,
-    overscan: 8,
-    // jsdom (tests) has no layout: start from a plausible viewport so rows render there too.
-    initialRect: { width: 900, height: 600 },
-  });
-  const rows = virtualizer.getVirtualItems();
-  const first = rows[0]?.index ?? 0;
-  const last = rows.at(-1)?.index ?? 0;
-  const pages = list?.pages;
-  const stale = list?.stale ?? false;
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  const { first, last } = useRowWindow(scroller, count, ROW_HEIGHT, OVERSCAN);
   // The pages under the rows on screen: asked for as they appear (loadItemPage skips loaded, current ones).
   useEffect(() => {
-    if (count === 0) return;
+    if (count === 0 || last < first) return;
+    const have = new Set(pageKeys.split(','));
     for (let page = Math.floor(first / PAGE_SIZE); page <= Math.floor(last / PAGE_SIZE); page++) {
-      if (!pages?.[page] || stale) void loadItemPage(batchId, filter, page);
+      if (!have.has(String(page)) || stale) void loadItemPage(batchId, filter, page);
     }
-  }, [batchId, filter, first, last, count, pages, stale, loadItemPage]);
+  }, [batchId, filter, first, last, count, pageKeys, stale, loadItemPage]);
 
   if (!loaded) return <p className="muted" role="status">{t('ItemList.loading')}</p>;
+  const slots = [];
+  for (let index = first; index <= last; index++) slots.push(<RowSlot key={index} listId={listId} index={index} onResubmit={setConfirming} />);
   return (
     <>
-      <div ref={scroller} className="item-scroller" role="table" aria-label={t('ItemList.items')} aria-rowcount={count} tabIndex={0}>
+      <div ref={setScroller} className="item-scroller" role="table" aria-label={t('ItemList.items')} aria-rowcount={count} tabIndex={0}>
         {count === 0 ? (
           <p className="muted item-empty">{t('ItemList.empty')}</p>
         ) : (
-          <div role="rowgroup" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {rows.map((row) => {
-              const item = itemAt(list, row.index);
-              return (
-                <div key={row.key} className="item-row-wrap" style={{ transform: `translateY(${row.start}px)`, height: ROW_HEIGHT }}>
-                  {item ? <ItemRow item={item} onResubmit={setConfirming} /> : <PendingRow />}
-                </div>
-              );
-            })}
-          </div>
+          <div role="rowgroup" style={{ height: count * ROW_HEIGHT, position: 'relative' }}>{slots}</div>
         )}
       </div>
       {confirming && (
@@ -146,4 +143,4 @@ export function ItemList({ batchId }: { batchId: string }) {
       )}
     </>
   );
-}
+});

@@ -10,7 +10,7 @@ import { APP_ENTRY_URL, APP_SCHEME, MEDIA_SCHEME } from './constants';
 import { forwardCoreEvents } from './event-forwarding';
 import type { IpcWrapperOptions } from './ipc-main';
 import { createMediaProtocolHandler, createElectronMediaRegistry } from './media-protocol';
-import { appMenuTemplate } from './menu';
+import { installAppMenu } from './app-menu-install';
 import { createElectronHost, type OpenDialogRequest } from './native-host';
 import { claimSingleInstance, createOpenedPathsRelay, pathsFromArgv } from './open-paths';
 import type { PreventableEvent, ProtocolPort, Rectangle, SessionPort, TrayPort, WebContentsPort, WindowPort } from './ports';
@@ -21,7 +21,6 @@ import { unreachableMessage } from '../../shared/engine/outage-text';
 import { resolveLanguage, translatorFor, type LanguageSetting } from '../../shared/i18n';
 import { installGracefulQuit, type GracefulQuit } from './graceful-quit';
 import { loadWindowState, saveWindowState, trackWindowState } from './window-state';
-import { installCliFromMenu, uninstallCliFromMenu } from './install-cli';
 
 type Theme = 'system' | 'light' | 'dark';
 
@@ -233,36 +232,15 @@ export async function startElectronApp<W extends WindowPort, M>(deps: ElectronAp
   });
   app.on('activate', () => showWindow());
 
-  const pickInto = async (pick: () => Promise<string[]>) => {
-    const paths = await pick();
-    if (paths.length > 0) relay.push(paths);
-  };
-  // Built again when the language setting changes: native menus follow the app's language.
-  const installMenu = () => deps.setApplicationMenu(
-    deps.buildMenu(
-      appMenuTemplate({
-        platform: deps.platform,
-        appName: APP_NAME,
-        isDev: deps.isDev,
-        t: native().ns('native'),
-        actions: {
-          addPhotos: () => void pickInto(() => host.pickFiles!()),
-          addFolder: () => void pickInto(async () => [(await host.pickFolder!()) ?? ''].filter(Boolean)),
-          showLogs: () => void deps.openPath(deps.paths.logs),
-          showDataFolder: () => void deps.openPath(deps.paths.stateDir),
-          installCommandLineTool: () => void installCliFromMenu(deps),
-          uninstallCommandLineTool: () => void uninstallCliFromMenu(deps),
-          reportProblem: () => (deps.reportProblem ? deps.reportProblem() : deps.showMessage('Report a Problem', 'There is no problem report.')),
-          navigate: (view) => {
-            showWindow();
-            core?.emit('app:navigate', { view });
-          },
-        },
-      }),
-    ),
-  );
-  installMenu();
-  rebuildMenu = installMenu;
+  rebuildMenu = installAppMenu(deps, {
+    host,
+    labels: () => native().ns('native'),
+    addPaths: (paths) => relay.push(paths),
+    navigate: (view) => {
+      showWindow();
+      core?.emit('app:navigate', { view });
+    },
+  });
 
   const stateFile = join(deps.paths.userData, 'window-state.json');
   function openWindow(): W {

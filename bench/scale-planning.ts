@@ -11,8 +11,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import type { BatchSpecInput } from '../shared/engine/model';
 import { createEngine } from '../main/core/engine';
 import { fileFactReads } from '../main/core/images/file-facts';
@@ -78,13 +79,24 @@ export async function startReads(sandbox: RunningSandbox, stateDir: string, inpu
   }
 }
 
+/**
+ * One build of the CLI for the whole run — BENCH_CLI_ENTRY names one made earlier (another tree's, to compare) — so no
+ * timed start pays for esbuild: bin/batchroom.mjs rebuilds whenever a source changed, and others edit this tree.
+ */
+export async function pinnedCliEntry(): Promise<string> {
+  if (process.env.BENCH_CLI_ENTRY) return process.env.BENCH_CLI_ENTRY;
+  const { buildCli, freshCliEntry } = await import(pathToFileURL(join(root, 'scripts/build-cli.mjs')).href) as { buildCli: () => Promise<{ entry: string }>; freshCliEntry: () => string | null };
+  return freshCliEntry() ?? (await buildCli()).entry;
+}
+
 /** The built CLI, without a terminal: spawn → its `estimate` record on stdout. It then stops (no --yes: nothing spent). */
-export async function cliEstimate(sandbox: RunningSandbox, stateDir: string, inputs: string[], out: string): Promise<{ ms: number; count: number }> {
+export async function cliEstimate(sandbox: RunningSandbox, stateDir: string, inputs: string[], out: string, entry: string): Promise<{ ms: number; count: number }> {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('BATCHROOM_') && key !== 'DBUS_SESSION_BUS_ADDRESS'));
   const args = ['--service-url', sandbox.url, '--json', '--state-dir', stateDir, 'run', '--workflow', 'color-grade', '--text', 'look=warm', '--recursive', '--out', out, ...inputs];
   const started = performance.now();
-  const child = spawn(process.execPath, [join(root, 'bin/batchroom.mjs'), ...args], {
-    cwd: root, env: { ...env, BATCHROOM_API_KEY: sandbox.apiKey, DISPLAY: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  // bench/_pinned-cli.mjs starts as bin/batchroom.mjs does (re-executed under the memory profile) but from one build.
+  const child = spawn(process.execPath, [join(root, 'bench/_pinned-cli.mjs'), ...args], {
+    cwd: root, env: { ...env, BATCHROOM_API_KEY: sandbox.apiKey, DISPLAY: '', BENCH_CLI_ENTRY: entry }, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -200,11 +212,13 @@ async function main(): Promise<void> {
     // End to end, the built CLI: a new state folder (cold), then the same one again (warm), at the largest N and the
     // one before it (10k at full scale, as the last session measured), each beside a bare loop of its own.
     let cliCounts = true;
+    const entry = await pinnedCliEntry();
+    log(`built CLI: ${relative(root, entry)}`);
     for (const n of points.length > 2 ? points.slice(-2) : [largest]) {
       const cliState = join(work, `cli-state-${n}`);
       const inputs = pointInputs(fixture, n);
-      const cliCold = await cliEstimate(sandbox, cliState, inputs, join(work, 'cli-out'));
-      const cliWarm = await cliEstimate(sandbox, cliState, inputs, join(work, 'cli-out'));
+      const cliCold = await cliEstimate(sandbox, cliState, inputs, join(work, 'cli-out'), entry);
+      const cliWarm = await cliEstimate(sandbox, cliState, inputs, join(work, 'cli-out'), entry);
       const bare = await bareLoop(fixture.files.slice(0, n));
       log(`built CLI, N=${n}: spawn → estimate cold ${(cliCold.ms / 1000).toFixed(2)} s, warm ${(cliWarm.ms / 1000).toFixed(2)} s, bare loop ${(bare.ms / 1000).toFixed(2)} s ` +
         `→ cold/bare ${(cliCold.ms / bare.ms).toFixed(2)} (goal ≤ 2: ${verdict(cliCold.ms / bare.ms <= 2)}), warm/bare ${(cliWarm.ms / bare.ms).toFixed(2)} ` +

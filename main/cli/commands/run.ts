@@ -62,8 +62,6 @@ export function registerRunCommand(program: Command): void {
         // A chain (a recipe with steps) runs each step as its own batch, priced and asked once (chain-run.ts).
         if (recipe && recipe.steps.length > 0) return (await import('../chain-run')).runChain(session, recipe, flags, paths, confirm);
         const { call, out } = session;
-        // Loaded when a run starts, not with the command list: `--help` stays free of zod and the progress bars.
-        const { followBatches } = await import('../follow');
         const { spec, workflow, overrides, said, drift } = recipe
           ? await (await import('../recipe-run')).recipeRunSpec(session, recipe, flags, paths)
           : await plainRunSpec(session, flags, paths);
@@ -107,6 +105,9 @@ export function registerRunCommand(program: Command): void {
           process.stderr.write('Nothing was sent.\n');
           return EXIT.ok;
         }
+        // Loaded once the run is to start, not before its estimate: an estimate (or a run refused at its price) never
+        // waits for the progress bars; and before the batch is created, so nothing new sits between it and following it.
+        const { followBatches } = await import('../follow');
         const batch = await call('batches:create', spec);
         if (out.json) out.record({ type: 'batch', ...batch });
         else out.line(fit(`Batch ${batch.id} started: ${plural(batch.total, 'photo')} → ${batch.outputFolder}`, lineWidth(process.stdout), '  '));

@@ -159,7 +159,8 @@ export async function place(deps: SaverDeps, item: ItemRecord, batch: BatchRecor
       return { kind: 'skipped', reason: `not saved: ${destination} already exists (collision policy "skip")`, path: destination };
     }
     stopIfAborted(); // the last moment: once its final name is journalled, the result is placed and recorded
-    deps.journal.updateItem(item.id, { pendingFinal: destination }, { durable: true });
+    deps.journal.updateItem(item.id, { pendingFinal: destination });
+    await deps.journal.whenDurable(); // on disk before the rename (power cut included), without stopping the event loop
     try {
       if ((await placeFile(temp, destination, planned.action === 'overwrite' ? 'overwrite' : 'suffix')) === 'placed') {
         await removeTemp(temp); // normally gone already; one the disk refused to unlink waits for it to take writes

@@ -20,6 +20,8 @@ import { followingReason } from './claim-followers';
 //      `unknown` at recovery, never `pending`, so it is not sent again automatically;
 //   2. the execution id is journalled (fsynced, one transaction with the execution row and the batch's spend) the
 //      moment the answer arrives — from then on recovery polls it instead;
+//   (both fsyncs are journal.whenDurable(): off the event loop and shared by the submissions waiting together,
+//   awaited before the request leaves and before anything more is done for the accepted item — durable-sync.ts)
 //   3. an answer that was lost after the body was sent makes the item `unknown` as well.
 // An error thrown by the client (rather than an `unknown` outcome) is an answered refusal or a request that never
 // left: the payload goes back to the ready queue to retry, or the batch pauses (402, 401), or the item fails.
@@ -46,8 +48,12 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
   // Journalled (and fsynced) before the request leaves: a crash from here on makes the item `unknown`, never `pending`.
   // The same write claims the item's unit: one held open by another item (another batch got there first) is refused
   // and rolled back, and this item follows that claim instead — the one rule that keeps a photo paid for once.
+  let durable: Promise<void>;
   try {
-    core.update(itemId, { event: 'submit', attempts: item.attempts + 1, reason: null }, { durable: true });
+    core.update(itemId, { event: 'submit', attempts: item.attempts + 1, reason: null });
+    // The fsync runs while the item waits for its turn at the gate; readyToSend awaits it before the request leaves.
+    durable = journal.whenDurable();
+    durable.catch(() => undefined); // awaited (and its failure handled) in readyToSend; an early put-back drops it
   } catch (error) {
     if (!isClaimHeld(error)) throw error;
     const owner = journal.getItem(error.claim.ownerItemId);
@@ -62,7 +68,7 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
   core.run(async () => {
     const request: ExecuteRequest = { images, ...batch.spec.parameters };
     try {
-      if (!(await core.beforeSend(itemId, ticket, putBack, readyToSend(core, follower, item, batch, images, ticket)))) return;
+      if (!(await core.beforeSend(itemId, ticket, putBack, readyToSend(core, follower, item, batch, images, ticket, durable)))) return;
       core.stats.submits += 1;
       const sentAt = nowMs();
       const outcome: ExecuteOutcome = await core.o.client.execute(batch.workflow, request);
@@ -70,7 +76,8 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
       core.gate.succeeded();
       if (outcome.kind === 'accepted') {
         try {
-          journal.recordAccepted(itemId, outcome.executionId, cost, core.o.now().toISOString());
+          journal.recordAccepted(itemId, outcome.executionId, cost, core.o.now().toISOString(), 'accept', { sync: 'deferred' });
+          await journal.whenDurable();
         } catch (error) {
           // Charged, and the journal closed under the answer: this log line is then the only record of its id.
           if (isJournalClosed(error)) core.o.logger.warn('execution accepted after the journal closed', { itemId, executionId: outcome.executionId });
@@ -116,7 +123,7 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
  * a claim marked and then not used (a stop meanwhile) is given back (notSent).
  */
 async function readyToSend(core: RunnerCore, follower: ExecutionFollower, item: ItemRecord, batch: BatchRecord, images: Record<string, string>,
-  ticket: SendTicket): Promise<boolean> {
+  ticket: SendTicket, durable: Promise<void>): Promise<boolean> {
   let turn = !core.isStopping();
   if (turn) {
     try {
@@ -132,6 +139,9 @@ async function readyToSend(core: RunnerCore, follower: ExecutionFollower, item: 
     return false;
   }
   if (!(await clearedToSubmit(core, follower, { ...item, state: 'submitting' }, batch, images, ticket))) return false;
+  // `submitting` on disk before the request leaves. A disk that refuses the fsync fails the item (onSubmitError):
+  // nothing was sent, and the next start would call it `unknown` at worst, never send it again by itself.
+  await durable;
   if (ticket.abandoned) {
     // The stop put the item back while the claim was being marked: its notSent may have come first, so again.
     void notSent(core, item, batch);

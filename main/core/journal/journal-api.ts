@@ -25,6 +25,7 @@ export interface ItemCursor {
 }
 
 export interface ItemWriteOptions {
+  /** fsync before returning (synchronous=FULL, on this thread); the engine's hot path uses whenDurable() instead. */
   durable?: boolean;
   ledger?: LedgerEntry;
 }
@@ -56,7 +57,13 @@ export interface Journal extends OutcomeStream, BalanceEvidenceStore, ClaimStore
    */
   updateItem(id: string, change: ItemChange, options?: ItemWriteOptions): void;
   /** Item → submitted (event accept, or adopt) with its execution id, the execution row and the batch's spend, in one transaction. */
-  recordAccepted(itemId: string, executionId: string, credits: number, at: string, event?: 'accept' | 'adopt'): void;
+  recordAccepted(itemId: string, executionId: string, credits: number, at: string, event?: 'accept' | 'adopt', options?: { sync?: 'now' | 'deferred' }): void;
+  /**
+   * Resolves once every commit made before the call is on disk, power cut included (durable-sync.ts: one fdatasync
+   * of the WAL off this thread, shared by the callers that wait together). A write made without `durable` and then
+   * awaited here is as durable as one made with it, without blocking the event loop for the disk.
+   */
+  whenDurable(): Promise<void>;
   /** Refund (execution-failed): item → failed, its charge back to 0 and the batch's spend reduced. */
   recordRefund(itemId: string, reason: string, at: string): void;
   updateExecution(id: string, patch: { status: string; error?: string | null; completedAt?: string | null }): void;

@@ -2,8 +2,9 @@
 // ledger's pool (4 connections) and a registered lease. It says "ready", waits for "go" on stdin, then claims every
 // photo of the shared list in the list's order (the order every instance's scan sees: the real race), four at a time.
 // A photo it wins goes through submitting → accepted → saved at once (no service time: the ledger's own cost is
-// measured). With BENCH_PATHS=v4,v5 the list is cut in blocks of 50 that alternate between the schema-4 claim
-// (TypeScript transactions) and the schema-5 functions, each on its own folder, so both meet the same load.
+// measured). With BENCH_PATHS=v6,v7 (the default of bench/scale-studio.ts) the list is cut in blocks of 50 that
+// alternate between schema 6's functions (the folder's one row updated by every claim and outcome) and schema 7's
+// (spend rows per connection), each on its own folder, so both meet the same load; v4 is schema 4's transactions.
 // Prints one JSON line: every claim's latency and verdict, per path.
 import { createHash } from 'node:crypto';
 import { createInterface } from 'node:readline';
@@ -13,14 +14,17 @@ import { registerInstance, stopInstance } from '../main/core/studio/pg-instances
 import type { ClaimRequest, ClaimResult, LedgerRecord } from '../main/core/studio/ledger';
 import { SEASON_PARAMETERS, SEASON_WORKFLOW, seasonKey } from '../test/helpers/studio-seed';
 import { claimV4, recordOutcomeV4 } from './_studio-v4-claims';
+import { claimV6, recordOutcomeV6 } from './_studio-v6-claims';
 
 export const INSTANCE_WORKERS = 4;
 const BLOCK = 50;
 
 /** The photos the instances claim (per path): every 10th is one the season already did (dropped again), the rest new. */
-export function photoKeys(photos: number, seasonRows: number, path = 'v5'): string[] {
+export function photoKeys(photos: number, seasonRows: number, path = 'v7'): string[] {
+  // Each path's season photos are others than the other paths' (an offset per path).
+  const offset = ({ v4: 3, v6: 5 } as Record<string, number>)[path] ?? 0;
   return Array.from({ length: photos }, (_, i) => (i % 10 === 0
-    ? seasonKey(1 + ((i / 10) * 7919 + (path === 'v5' ? 0 : 3)) % seasonRows)
+    ? seasonKey(1 + ((i / 10) * 7919 + offset) % seasonRows)
     : createHash('sha256').update(`scale-photo-${path}-${i}`).digest('hex')));
 }
 
@@ -28,15 +32,16 @@ type ClaimFn = (pool: pg.Pool, me: string, request: ClaimRequest) => Promise<Cla
 type OutcomeFn = (pool: pg.Pool, me: string, folderKey: string, entry: LedgerRecord) => Promise<void>;
 const PATHS: Record<string, { claim: ClaimFn; outcome: OutcomeFn }> = {
   v4: { claim: claimV4, outcome: recordOutcomeV4 },
-  v5: { claim, outcome: recordOutcome },
+  v6: { claim: claimV6, outcome: recordOutcomeV6 },
+  v7: { claim, outcome: recordOutcome },
 };
 
-export interface PathResult { claimMs: number[]; lifecycleMs: number[]; kinds: Record<string, number>; won: string[] }
+export interface PathResult { claimMs: number[]; lifecycleMs: number[]; kinds: Record<string, number>; won: string[]; msByKind: Record<string, number[]> }
 
 async function main(): Promise<void> {
   const env = process.env;
   const me = env.BENCH_INSTANCE!;
-  const paths = (env.BENCH_PATHS ?? 'v5').split(',');
+  const paths = (env.BENCH_PATHS ?? 'v7').split(',');
   const photos = Number(env.BENCH_PHOTOS);
   const lists = Object.fromEntries(paths.map((p) => [p, photoKeys(photos, Number(env.BENCH_SEASON_ROWS), p)]));
   // Block b of path p: photos [b*BLOCK, (b+1)*BLOCK) of p's list; the blocks alternate between the paths.
@@ -50,7 +55,7 @@ async function main(): Promise<void> {
   process.stdout.write('ready\n');
   await new Promise<void>((resolve) => createInterface({ input: process.stdin }).once('line', () => resolve()));
 
-  const results: Record<string, PathResult> = Object.fromEntries(paths.map((p) => [p, { claimMs: [], lifecycleMs: [], kinds: {}, won: [] }]));
+  const results: Record<string, PathResult> = Object.fromEntries(paths.map((p) => [p, { claimMs: [], lifecycleMs: [], kinds: {}, won: [], msByKind: {} }]));
   let next = 0;
   const worker = async () => {
     while (next < work.length) {
@@ -62,7 +67,9 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const result = await fns.claim(pool, me, { key, folderKey, contentHash: key, workflowId: SEASON_WORKFLOW, parametersHash: SEASON_PARAMETERS,
         relPath: `${key.slice(0, 8)}.jpg`, sourcePath, cost: 1 });
-      out.claimMs.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      out.claimMs.push(ms);
+      (out.msByKind[result.kind] ??= []).push(ms);
       out.kinds[result.kind] = (out.kinds[result.kind] ?? 0) + 1;
       if (result.kind !== 'claimed') continue;
       const executionId = `exe-${me}-${key.slice(0, 16)}`;

@@ -64,7 +64,8 @@ function ids(): { uid?: number; gid?: number } {
   return { uid: read('-u'), gid: read('-g') };
 }
 
-export async function startTestPostgres(options: { quiet?: boolean } = {}): Promise<TestPostgres> {
+/** `fsync: true`: a server as durable as a studio's (each commit flushed to disk); tests run without it. */
+export async function startTestPostgres(options: { quiet?: boolean; fsync?: boolean } = {}): Promise<TestPostgres> {
   const dataDir = mkdtempSync(join(tmpdir(), 'br-pg-'));
   const port = await freePort();
   const logs: string[] = [];
@@ -81,7 +82,7 @@ export async function startTestPostgres(options: { quiet?: boolean } = {}): Prom
   let child: ChildProcess | null = null;
   const startServer = async () => {
     const server = spawn(join(binDir(), 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'fsync=off', '-c', 'max_connections=200'], {
+      '-c', `fsync=${options.fsync ? 'on' : 'off'}`, '-c', 'max_connections=200'], {
       ...owner, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' },
     });
     running.add(server);

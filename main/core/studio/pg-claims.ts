@@ -4,7 +4,8 @@ import { CREDIT_TOLERANCE } from '../../../shared/engine/money';
 import { CLAIM_STATE_GROUPS, claimStatesOf } from '../../../shared/engine/claim-states';
 import type { LedgerOutcome } from '../watch/ports';
 import type { AcceptedBatch, ClaimRequest, ClaimResult, LedgerRecord } from './ledger';
-import { inTransaction, num, type Queryable } from './pg-tx';
+import { spendUpsert } from './pg-spend';
+import { num } from './pg-tx';
 
 // The claim rows of the studio ledger. One row per ledger key (content hash + workflow + parameters), so the
 // primary key is what makes "exactly one instance processes a photo" true: the first INSERT wins, the others wait
@@ -16,17 +17,6 @@ export const OPEN_STATES = claimStatesOf('inFlight');
 const DONE_STATES: ReadonlySet<string> = CLAIM_STATE_GROUPS.done;
 /** A failed photo is tried at most this often across the studio (then it waits for a person: reprocess). */
 const MAX_ATTEMPTS = 2;
-
-/** Adds `delta` credits to the folder's committed total if its budget has room; false (nothing changed) if not. */
-async function reserve(client: Queryable, folderKey: string, delta: number): Promise<{ ok: boolean; budget: number; committed: number }> {
-  // $2 is numeric: compared with the literal 0 alone, PostgreSQL took it for an integer and refused 1.5 credits.
-  const { rows } = await client.query(`UPDATE batchroom_folders SET credits_committed = credits_committed + $2::numeric, updated_at = now()
-    WHERE folder_key = $1 AND (budget IS NULL OR $2::numeric <= 0 OR credits_committed + $2::numeric <= budget + $3)
-    RETURNING budget, credits_committed`, [folderKey, delta, CREDIT_TOLERANCE]);
-  if (rows.length > 0) return { ok: true, budget: num(rows[0].budget), committed: num(rows[0].credits_committed) };
-  const current = await client.query('SELECT budget, credits_committed FROM batchroom_folders WHERE folder_key = $1', [folderKey]);
-  return { ok: false, budget: num(current.rows[0]?.budget), committed: num(current.rows[0]?.credits_committed) };
-}
 
 export async function setFolderBudget(pool: pg.Pool, folderKey: string, budget: number | null): Promise<void> {
   await pool.query(`INSERT INTO batchroom_folders (folder_key, budget) VALUES ($1, $2)
@@ -61,12 +51,10 @@ export async function claim(pool: pg.Pool, me: string, request: ClaimRequest): P
 
 /** Gives an unsubmitted claim back (and its budget reservation). */
 export async function release(pool: pg.Pool, me: string, key: string): Promise<void> {
-  await inTransaction(pool, async (client) => {
-    const { rows } = await client.query(`DELETE FROM batchroom_claims WHERE key = $1 AND owner = $2 AND state = 'claimed'
-      RETURNING folder_key, credits_reserved`, [key, me]);
-    if (rows[0]) await reserve(client, rows[0].folder_key as string, -num(rows[0].credits_reserved));
-    return { value: undefined };
-  });
+  // One statement (schema 7): the reservation goes back through this connection's own spend row (pg-spend.ts).
+  await pool.query(`WITH gone AS (DELETE FROM batchroom_claims WHERE key = $1 AND owner = $2 AND state = 'claimed'
+      RETURNING folder_key, credits_reserved)
+    ${spendUpsert('SELECT folder_key, $2::text, -credits_reserved, 0, 0, 0, 0, 0::numeric FROM gone')}`, [key, me]);
 }
 
 export async function markSubmitting(pool: pg.Pool, me: string, key: string): Promise<void> {
@@ -111,7 +99,7 @@ const FAILED_OUTCOMES = ['failed', 'unknown'];
 
 /**
  * The final outcome: claim row, the folder's budget (reservation → actual charge) and counters, one statement
- * (batchroom_record_outcome, schema 5). Another instance's live claim (ours was lost and taken over) is theirs to finish.
+ * (batchroom_record_outcome, schema 5; since schema 7 the budget and counters are this connection's spend row). Another instance's live claim (ours was lost and taken over) is theirs to finish.
  */
 export async function recordOutcome(pool: pg.Pool, me: string, folderKey: string, entry: LedgerRecord): Promise<void> {
   await pool.query(`SELECT batchroom_record_outcome($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::numeric, $12, $13::text[])`,

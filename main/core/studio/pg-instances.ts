@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { claimStatesOf, sqlStateList } from '../../../shared/engine/claim-states';
+import { spendUpsert } from './pg-spend';
 import { inTransaction, num } from './pg-tx';
 
 // Instances and their leases. An instance renews its lease with every heartbeat; once the lease has run out
@@ -79,14 +80,14 @@ export async function takeOver(pool: pg.Pool, me: string, scopes: readonly Follo
       };
       if (row.state === 'claimed') {
         const gone = await client.query(`DELETE FROM batchroom_claims WHERE key = $1 RETURNING credits_reserved`, [base.key]);
-        await client.query(`UPDATE batchroom_folders SET credits_committed = GREATEST(0, credits_committed - $2) WHERE folder_key = $1`,
-          [base.folderKey, num(gone.rows[0]?.credits_reserved)]);
+        await client.query(spendUpsert('VALUES ($1::text, $2::text, -$3::numeric, 0, 0, 0, 0, 0::numeric)'),
+          [base.folderKey, me, num(gone.rows[0]?.credits_reserved)]);
         out.push({ ...base, action: 'released' });
       } else if (row.state === 'submitting') {
         // The request may have reached the service and been charged: never sent again by anyone.
         await client.query(`UPDATE batchroom_claims SET state = 'unknown', finished_at = now(), updated_at = now(),
           reason = $2 WHERE key = $1`, [base.key, `unknown — check the provider's dashboard: the instance on ${base.previousHost} stopped while submitting it (it may have been charged); not resubmitted`]);
-        await client.query('UPDATE batchroom_folders SET failed = failed + 1, updated_at = now() WHERE folder_key = $1', [base.folderKey]);
+        await client.query(spendUpsert('VALUES ($1::text, $2::text, 0::numeric, 0, 1, 0, 0, 0::numeric)'), [base.folderKey, me]);
         out.push({ ...base, action: 'unknown' });
       } else if (scopes.some((s) => s.folderKey === base.folderKey && s.workflowId === base.workflowId && s.parametersHash === base.parametersHash)) {
         await client.query(`UPDATE batchroom_claims SET owner = $2, takeovers = takeovers + 1, updated_at = now() WHERE key = $1`, [base.key, me]);

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { CLAIM_STATES, claimStateCheck } from '../../../shared/engine/claim-states';
 import { CLAIM_FUNCTION, OUTCOME_FUNCTION } from './pg-functions';
+import { CLAIM_FUNCTION_7, OUTCOME_FUNCTION_7, SPEND_TABLE } from './pg-spend';
 
 // Versioned schema migrations of the studio ledger, applied in order in one transaction, with the version
 // recorded in batchroom_schema. Several instances may start at once: a transaction-scoped advisory lock makes the
@@ -87,6 +88,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   CREATE TABLE batchroom_maintenance (task text PRIMARY KEY, last_run_at timestamptz NOT NULL, removed bigint NOT NULL DEFAULT 0);
   CREATE INDEX batchroom_claims_failed_by_finish ON batchroom_claims (finished_at) WHERE state = 'failed';
   `,
+  // 7: a folder's spend and counters in rows per folder, instance and connection (pg-spend.ts), summed when read:
+  // every claim and outcome updated the folder's one row, and all instances' claims queued on its lock.
+  SPEND_TABLE + CLAIM_FUNCTION_7 + OUTCOME_FUNCTION_7,
 ];
 
 const STATE_CHECK = 'batchroom_claims_state_check';
@@ -107,8 +111,11 @@ export async function syncClaimStateCheck(client: pg.ClientBase): Promise<void> 
   await client.query(`ALTER TABLE batchroom_claims ADD CONSTRAINT ${STATE_CHECK} ${claimStateCheck('state', allowed)}`);
 }
 
-/** Brings the database to the schema this build knows; refuses one written by a newer Batchroom. */
-export async function migrateLedger(client: pg.ClientBase): Promise<number> {
+/**
+ * Brings the database to the schema this build knows; refuses one written by a newer Batchroom. `upTo` stops at an
+ * older schema (tests: a ledger as an earlier build left it).
+ */
+export async function migrateLedger(client: pg.ClientBase, upTo = PG_MIGRATIONS.length): Promise<number> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -119,7 +126,7 @@ export async function migrateLedger(client: pg.ClientBase): Promise<number> {
     if (current > PG_MIGRATIONS.length) {
       throw new Error(`the studio ledger was written by a newer Batchroom (schema ${current}, this build knows ${PG_MIGRATIONS.length}): update every instance`);
     }
-    for (; current < PG_MIGRATIONS.length; current++) {
+    for (; current < upTo; current++) {
       await client.query(PG_MIGRATIONS[current]!);
       await client.query('UPDATE batchroom_schema SET version = $1', [current + 1]);
     }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { FOLD_SPEND } from './pg-spend';
 
 // The studio ledger's retention rule (docs/studio.md, "Retention"). The ledger is the studio's done ledger: a row
 // that says a photo was paid — or may have been — is what keeps every instance from paying for it again, for as long
@@ -53,6 +54,10 @@ export async function runRetention(pool: pg.Pool, options: RetentionOptions = {}
         removed += gone.rowCount ?? 0;
         if ((gone.rowCount ?? 0) < batch) break;
       }
+      // Spend rows (schema 7) are one per connection that ever claimed: rows idle for an hour fold into one per folder and
+      // instance, so the sums a budget check and the status read stay a handful of rows. One statement: the sums never
+      // change on the way.
+      await client.query(FOLD_SPEND);
       await client.query(`INSERT INTO batchroom_maintenance (task, last_run_at, removed) VALUES ('retention', now(), $1)
         ON CONFLICT (task) DO UPDATE SET last_run_at = EXCLUDED.last_run_at, removed = EXCLUDED.removed`, [removed]);
       return { ran: true, removed };

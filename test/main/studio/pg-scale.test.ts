@@ -85,7 +85,8 @@ describe('studio ledger at scale (PostgreSQL, 20,000 rows)', () => {
     expect(await keysWhere(`key = 'recent-failure'`)).toEqual([]);
 
     // Paid once: every instance is told a retained paid photo is done, and nothing is reserved for it.
-    const committed = async () => Number((await admin.query(`SELECT sum(credits_committed) AS c FROM batchroom_folders`)).rows[0].c);
+    const committed = async () => Number((await admin.query(`SELECT (SELECT sum(credits_committed) FROM batchroom_folders)
+      + (SELECT COALESCE(sum(committed), 0) FROM batchroom_folder_spend) AS c`)).rows[0].c);
     const before = await committed();
     const sample = paid.filter((_, i) => i % 97 === 0);
     for (const ledger of ledgers) {

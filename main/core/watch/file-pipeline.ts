@@ -18,7 +18,7 @@ import { realPathInside } from './link-guard';
 import type { FolderRecipeCheck, FolderRecipes } from '../recipes/recipe-plan';
 import type { WorkflowParameters } from '../../../shared/service/model';
 import { unitHash } from './folder-unit';
-import { walkedNow, type WalkedFile } from './walk-snapshot';
+import { walkedNow, walkedNowSync, type WalkedFile } from './walk-snapshot';
 
 /**
  * Where a candidate file came from. `event`/`scan`: process it if it is new. `review`: existing file under the
@@ -73,6 +73,7 @@ export class FilePipeline {
   hashes = new Map<string, string>();
   /** While the arm's scan runs: a file as the watcher's walk saw it (walk-snapshot.ts), instead of a stat and a realpath. */
   walked: ((path: string) => WalkedFile | undefined) | null = null;
+  walkedSync = false; // a local folder (not polled): the walk's entries are checked with a synchronous lstat
   private readonly inFlight = new Map<string, Candidate>();
   private readonly chains = new Map<string, Promise<void>>();
   private readonly sessionFailed = new Set<string>();
@@ -143,7 +144,7 @@ export class FilePipeline {
   private async evaluate(path: string, origin: Origin): Promise<void> {
     const folder = this.folder;
     if (!folder.armed || folder.isIgnored(path)) return;
-    const walked = origin === 'scan' ? await walkedNow(path, this.walked) : undefined;
+    const walked = origin !== 'scan' ? undefined : this.walkedSync ? walkedNowSync(path, this.walked) : await walkedNow(path, this.walked);
     const info = walked ?? (await stat(path).then((s) => (s.isFile() ? s : null), () => null));
     if (!info) {
       this.writeFinish.forget(path);

@@ -122,6 +122,7 @@ export class FolderRuntime {
     // 100,000 photos is looked at without touching it again. A file changed since is no longer in the walk's snapshot.
     const walked = (path: string) => this.watcher?.walked(path);
     this.pipeline.walked = walked;
+    this.pipeline.walkedSync = !this.polled;
     try {
       await this.pipeline.considerInOrder(files, 'scan', this.deps.hashConcurrency, async (path) => {
         if (generation !== this.generation) return;
@@ -191,11 +192,16 @@ export class FolderRuntime {
     this.setState('disarmed');
   }
 
+  /** Polled (a share, or native watches ran out): stats stay asynchronous (local-walk.ts). */
+  private get polled(): boolean {
+    return this.config.polling || this.pollingFallback !== null;
+  }
+
   private async startWatching(generation: number): Promise<void> {
     const watcher = startFolderWatcher({
       root: this.config.path,
       recursive: this.config.recursive,
-      polling: this.config.polling || this.pollingFallback !== null,
+      polling: this.polled,
       ignored: this.ignored,
       timings: this.deps.timings,
       onFile: (path) => {

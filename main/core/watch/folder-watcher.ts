@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { IgnoreRules } from './ignore';
 import { pollSnapshot } from './snapshot-poller';
 import { WalkSnapshot, type WalkedFile } from './walk-snapshot';
+import { watchLocal } from './local-walk';
 
 export interface WatchTimings {
   /**
@@ -75,7 +76,8 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
   const { timings } = options;
   const root = resolve(options.root);
   const existing = new WalkSnapshot();
-  const watcher: FSWatcher = watch(root, {
+  // A local folder is walked with synchronous lstats (local-walk.ts); a share (polling) keeps chokidar's own walk.
+  const watcher: FSWatcher = (options.polling ? watch : watchLocal)(root, {
     persistent: true,
     ignoreInitial: true,
     followSymlinks: false,

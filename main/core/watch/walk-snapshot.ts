@@ -1,4 +1,4 @@
-import type { Stats } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 
 // chokidar watches every file it knows: one inotify watch (fs.watch) or one stat timer (fs.watchFile, polling) per
@@ -27,6 +27,23 @@ export async function walkedNow(path: string, walked: ((path: string) => WalkedF
   if (!known) return undefined;
   const now = await lstat(path).catch(() => null);
   return now !== null && now.isFile() && same(known, now) ? known : undefined;
+}
+
+/**
+ * walkedNow() with a synchronous lstat, for local folders: the resumed scan of a 100k archive asks this of every
+ * file, and a promised lstat costs ten times a synchronous one (and its garbage). Never for a network share, where a
+ * synchronous lstat holds the whole process while the share answers (local-walk.ts).
+ */
+export function walkedNowSync(path: string, walked: ((path: string) => WalkedFile | undefined) | null): WalkedFile | undefined {
+  const known = walked?.(path);
+  if (!known) return undefined;
+  let now: Stats | undefined;
+  try {
+    now = lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  return now !== undefined && now.isFile() && same(known, now) ? known : undefined;
 }
 
 /**

@@ -19,6 +19,13 @@ vi.mock('chokidar', async (importOriginal) => {
       walks.onStart?.();
       return chokidar.watch(...args);
     },
+    // A local folder's watcher is chokidar's FSWatcher subclassed (main/core/watch/local-walk.ts), started by add().
+    FSWatcher: class extends chokidar.FSWatcher {
+      override add(...args: Parameters<typeof chokidar.FSWatcher.prototype.add>) {
+        walks.onStart?.();
+        return super.add(...args);
+      }
+    },
   };
 });
 

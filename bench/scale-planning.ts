@@ -20,7 +20,7 @@ import { fileFactReads } from '../main/core/images/file-facts';
 import { openJournal } from '../main/core/journal';
 import { createServiceClient } from '../main/core/service';
 import { startSandbox, type RunningSandbox } from '../main/sandbox/index';
-import { bareLoop, planningFixture, pointInputs, type PlanningFixture } from './_planning-fixtures';
+import { bareLoop, cpuMsSince, planningFixture, pointInputs, type PlanningFixture } from './_planning-fixtures';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
 const FULL = 100_000;
@@ -43,14 +43,15 @@ export function specFor(inputs: string[], out: string): BatchSpecInput {
 }
 
 /** One estimate in a new engine over `stateDir` (a new folder: cold; one an earlier engine used: warm). */
-export async function engineEstimate(sandbox: RunningSandbox, stateDir: string, inputs: string[], out: string): Promise<{ ms: number; count: number }> {
+export async function engineEstimate(sandbox: RunningSandbox, stateDir: string, inputs: string[], out: string): Promise<{ ms: number; cpuMs: number; count: number }> {
   const journal = openJournal(stateDir);
   const engine = createEngine({ journal, client: createServiceClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey }) });
   await engine.start();
   try {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const estimate = await engine.estimate(specFor(inputs, out));
-    return { ms: performance.now() - started, count: estimate.itemCount };
+    return { ms: performance.now() - started, cpuMs: cpuMsSince(cpu), count: estimate.itemCount };
   } finally {
     await engine.stop({ graceful: false });
     journal.close();
@@ -130,7 +131,7 @@ export const median = (values: readonly number[]): number => [...values].sort((a
  */
 export const roundOrder = (points: readonly number[], round: number): number[] => (round % 2 === 0 ? [...points] : [...points].reverse());
 
-interface PointSamples { bare: number[]; cold: number[]; warm: number[]; counts: boolean }
+interface PointSamples { bare: number[]; cold: number[]; warm: number[]; bareCpu: number[]; coldCpu: number[]; warmCpu: number[]; counts: boolean }
 
 async function main(): Promise<void> {
   const points = benchPoints(SCALE);
@@ -150,13 +151,18 @@ async function main(): Promise<void> {
     // photo's estimate. Per-photo figures leave it out, so that a small N is not charged with it.
     // The least of three (the first engine of the process also pays for compiling its code).
     let fixed = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < 3; i++) fixed = Math.min(fixed, (await engineEstimate(sandbox, join(work, `state-1-${i}`), fixture.files.slice(0, 1), join(work, 'out-1'))).ms);
-    log(`fixed cost of an estimate (1 photo): ${Math.round(fixed)} ms`);
-    metrics.fixedMs = Math.round(fixed);
+    let fixedCpu = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) {
+      const one = await engineEstimate(sandbox, join(work, `state-1-${i}`), fixture.files.slice(0, 1), join(work, 'out-1'));
+      fixed = Math.min(fixed, one.ms);
+      fixedCpu = Math.min(fixedCpu, one.cpuMs);
+    }
+    log(`fixed cost of an estimate (1 photo): ${Math.round(fixed)} ms, ${Math.round(fixedCpu)} ms of CPU`);
+    Object.assign(metrics, { fixedMs: Math.round(fixed), fixedCpuMs: Math.round(fixedCpu) });
     // Each round measures every N once — the bare loop right before that N's cold and warm estimates, so each ratio
     // is of two figures taken moments apart — and the figures per N are the medians over the rounds. One round at a
     // time under a shared machine's load swung the bare loop itself 11× within one run.
-    const samples = new Map<number, PointSamples>(points.map((n) => [n, { bare: [], cold: [], warm: [], counts: true }]));
+    const samples = new Map<number, PointSamples>(points.map((n) => [n, { bare: [], cold: [], warm: [], bareCpu: [], coldCpu: [], warmCpu: [], counts: true }]));
     for (let round = 0; round < rounds; round++) {
       for (const n of roundOrder(points, round)) {
         const inputs = pointInputs(fixture, n);
@@ -169,12 +175,16 @@ async function main(): Promise<void> {
         point.bare.push(bare.ms);
         point.cold.push(cold.ms);
         point.warm.push(warm.ms);
+        point.bareCpu.push(bare.cpuMs);
+        point.coldCpu.push(cold.cpuMs);
+        point.warmCpu.push(warm.cpuMs);
         point.counts &&= cold.count === n && warm.count === n && bare.edges === n;
         log(`  round ${round + 1}, N=${n}: bare ${Math.round(bare.ms)} ms, cold ${Math.round(cold.ms)} ms, warm ${Math.round(warm.ms)} ms → ` +
           `cold/bare ${(cold.ms / bare.ms).toFixed(2)}, warm/bare ${(warm.ms / bare.ms).toFixed(2)} (${load()})`);
       }
     }
     const perPhoto: number[] = [];
+    const cpuPerPhoto: number[] = [];
     const coldRatios: number[] = [];
     let counts = true;
     for (const n of points) {
@@ -190,8 +200,14 @@ async function main(): Promise<void> {
       log(`N=${n}: estimate cold ${(Math.max(0, cold - fixed) / n).toFixed(3)} ms/photo beyond the fixed cost (${Math.round(cold)} ms), warm ${(warm / n).toFixed(3)} ms/photo, ` +
         `bare loop ${(bare / n).toFixed(3)} ms/photo → cold/bare ${coldOverBare.toFixed(2)}, warm/bare ${warmOverBare.toFixed(2)} (medians of ${rounds}); ` +
         `counted ${point.counts ? `${n}/${n}` : 'WRONG'} of ${n} (${load()})`);
+      // CPU time, every thread of the process: what the machine's load moves least.
+      const [coldCpu, warmCpu, bareCpu] = [median(point.coldCpu), median(point.warmCpu), median(point.bareCpu)];
+      cpuPerPhoto.push(Math.max(0, coldCpu - fixedCpu) / n);
+      log(`N=${n}: CPU per photo: cold ${(Math.max(0, coldCpu - fixedCpu) / n).toFixed(3)} ms beyond the fixed cost, warm ${(warmCpu / n).toFixed(3)} ms, ` +
+        `bare loop ${(bareCpu / n).toFixed(3)} ms → cold/bare ${(coldCpu / bareCpu).toFixed(2)}, warm/bare ${(warmCpu / bareCpu).toFixed(2)}`);
       metrics[`n${n}`] = {
         coldMs: Math.round(cold), warmMs: Math.round(warm), bareMs: Math.round(bare), coldOverBare: r2(coldOverBare), warmOverBare: r2(warmOverBare),
+        coldCpuMs: Math.round(coldCpu), warmCpuMs: Math.round(warmCpu), bareCpuMs: Math.round(bareCpu),
         coldCount: point.counts ? n : -1, warmCount: point.counts ? n : -1,
       };
     }
@@ -200,6 +216,9 @@ async function main(): Promise<void> {
     const linearVsBare = Math.max(...coldRatios) / Math.min(...coldRatios);
     log(`ms per photo, largest / smallest over N = ${points.join(', ')}: ${linear.toFixed(2)} (goal ≤ 1.2: ${verdict(linear <= 1.2)}); ` +
       `cold/bare per N ${coldRatios.map((r) => r.toFixed(2)).join(' / ')} → largest / smallest ${linearVsBare.toFixed(2)}`);
+    const linearCpu = Math.max(...cpuPerPhoto) / Math.max(1e-3, Math.min(...cpuPerPhoto));
+    log(`CPU per photo, largest / smallest over N = ${points.join(', ')}: ${linearCpu.toFixed(2)} (goal ≤ 1.2: ${verdict(linearCpu <= 1.2)})`);
+    metrics.linearityCpu = r2(linearCpu);
     const last = metrics[`n${largest}`] as { coldOverBare: number; warmOverBare: number };
     log(`cold estimate / bare loop at N=${largest}: ${last.coldOverBare.toFixed(2)} (goal ≤ 2: ${verdict(last.coldOverBare <= 2)})`);
     log(`warm estimate / bare loop at N=${largest}: ${last.warmOverBare.toFixed(2)} (goal ≤ 0.5: ${verdict(last.warmOverBare <= 0.5)})`);
@@ -212,9 +231,11 @@ async function main(): Promise<void> {
     // End to end, the built CLI: a new state folder (cold), then the same one again (warm), at the largest N and the
     // one before it (10k at full scale, as the last session measured), each beside a bare loop of its own.
     let cliCounts = true;
-    const entry = await pinnedCliEntry();
-    log(`built CLI: ${relative(root, entry)}`);
-    for (const n of points.length > 2 ? points.slice(-2) : [largest]) {
+    // BENCH_PLANNING_CLI=0: the in-process figures only (the CLI's take two spawns per N).
+    const cliPoints = process.env.BENCH_PLANNING_CLI === '0' ? [] : points.length > 2 ? points.slice(-2) : [largest];
+    const entry = cliPoints.length > 0 ? await pinnedCliEntry() : '';
+    if (entry) log(`built CLI: ${relative(root, entry)}`);
+    for (const n of cliPoints) {
       const cliState = join(work, `cli-state-${n}`);
       const inputs = pointInputs(fixture, n);
       const cliCold = await cliEstimate(sandbox, cliState, inputs, join(work, 'cli-out'), entry);

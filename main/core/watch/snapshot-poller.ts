@@ -4,22 +4,36 @@ import type { WalkSnapshot } from './walk-snapshot';
 /** How often a slice of the walk's files is looked at; each slice is sized so the whole snapshot takes one cycle. */
 const TICK_MS = 250;
 /**
- * At most this many lstats a second (16–44 µs of CPU each in bench/scale-watch.ts: ≤ 1.1 % of a core). The
- * folder polls of a 100k archive already cost ~4.4 % of a core, and idle polling must stay ≤ 5 %: past 7,500 files
- * the cycle grows (400 s at 100,000) rather than the CPU (500 a second measured 5.64 % idle at 100k).
+ * The share of one core the re-check may use (0.5 %). The folder polls of a 100k archive already cost 3–4.4 % of a
+ * core and idle polling must stay ≤ 5 %. A fixed rate (250 lstats a second) took 0.9 point at 100k on a busy machine
+ * and less on a quiet one: the rate now follows what an lstat really costs here, measured as the re-check runs, so a
+ * fast disk re-checks sooner and a slow share (or a loaded machine) stretches the cycle instead of the CPU.
  */
-export const MAX_STATS_PER_SECOND = 250;
+export const RECHECK_CPU_SHARE = 0.005;
+/** An lstat's cost until one is measured (CPU µs, callback plus the thread pool's syscall): a busy 2-core machine's. */
+export const INITIAL_STAT_COST_US = 20;
 
-/** How long one look at every file of the snapshot takes: `cycleMs`, or longer when the rate cap needs it. */
-export function recheckCycleMs(files: number, cycleMs: number): number {
-  return Math.max(cycleMs, Math.ceil((files / MAX_STATS_PER_SECOND) * 1000));
+/**
+ * How long one look at every file of the snapshot takes: `cycleMs`, or longer when `files` lstats at `statCostUs`
+ * each would use more than RECHECK_CPU_SHARE of a core over it.
+ */
+export function recheckCycleMs(files: number, cycleMs: number, statCostUs = INITIAL_STAT_COST_US): number {
+  return Math.max(cycleMs, Math.ceil((files * statCostUs) / 1000 / RECHECK_CPU_SHARE));
+}
+
+/** The next estimate of an lstat's cost from a slice's measured CPU: a moving average, kept within sane bounds. */
+export function nextStatCostUs(previousUs: number, sliceCpuUs: number, stats: number): number {
+  if (stats <= 0) return previousUs;
+  const measured = Math.min(2_000, Math.max(2, sliceCpuUs / stats));
+  return previousUs * 0.8 + measured * 0.2;
 }
 
 /**
  * Polling mode only. A file rewritten in place does not change its folder's mtime, so the folder poll never sees it,
  * and the files the walk found are not watched one by one (per-file fs.watchFile cost ~23 % of a core at 100k files).
  * Instead the walk's files are lstat'ed in small slices, a slice every TICK_MS, so every one is looked at once per
- * `cycleMs` — or per recheckCycleMs() on a large archive (the bound on noticing a rewrite of an old photo). A file that changed is forgotten by the snapshot and
+ * `cycleMs` — or per recheckCycleMs() on a large archive, as long as RECHECK_CPU_SHARE of a core allows (the bound on
+ * noticing a rewrite of an old photo). A file that changed is forgotten by the snapshot and
  * handed to `onChanged` (reported, then watched by chokidar as any new file); one gone or no longer a regular file
  * (replaced by a link) is only forgotten. The next slice starts after the previous one answered: a stalled share
  * never piles up stats. Returns a stop function.
@@ -49,9 +63,13 @@ export function pollSnapshot(snapshot: WalkSnapshot, cycleMs: number, onChanged:
       resolve();
     });
   });
+  let statCostUs = INITIAL_STAT_COST_US;
   const tick = async () => {
     timer = null;
-    const slice = Math.max(1, Math.ceil((snapshot.size * TICK_MS) / recheckCycleMs(snapshot.size, cycleMs)));
+    // The process's CPU while this slice is picked and its lstats run: theirs, plus a little of whatever else ran
+    // (an overestimate, so the re-check errs on the side of the budget).
+    const cpu = process.cpuUsage();
+    const slice = Math.max(1, Math.ceil((snapshot.size * TICK_MS) / recheckCycleMs(snapshot.size, cycleMs, statCostUs)));
     const paths: string[] = [];
     // A slice never looks at a path twice (a snapshot smaller than a slice).
     for (let i = 0; i < Math.min(slice, snapshot.size); i++) {
@@ -60,6 +78,8 @@ export function pollSnapshot(snapshot: WalkSnapshot, cycleMs: number, onChanged:
       paths.push(path);
     }
     await Promise.all(paths.map(look));
+    const used = process.cpuUsage(cpu);
+    statCostUs = nextStatCostUs(statCostUs, used.user + used.system, paths.length);
     if (!stopped) schedule();
   };
   const schedule = () => {

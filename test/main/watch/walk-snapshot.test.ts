@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { junkReason as junkNameReason, skippedFolderReason } from '../../../shared/media/input-policy';
 import { isInside, segmentsInside } from '../../../main/core/media/inside-root';
 import { fastInsideRoot, ignoreRulesFor } from '../../../main/core/watch/ignore';
-import { MAX_STATS_PER_SECOND, recheckCycleMs } from '../../../main/core/watch/snapshot-poller';
+import { INITIAL_STAT_COST_US, nextStatCostUs, RECHECK_CPU_SHARE, recheckCycleMs } from '../../../main/core/watch/snapshot-poller';
 import { WalkSnapshot } from '../../../main/core/watch/walk-snapshot';
 
 const file = (size: number, mtimeMs: number, ino: number) => ({ isFile: () => true, size, mtimeMs, ino }) as unknown as Stats;
@@ -67,10 +67,23 @@ describe('ignore rules, answered on the path string', () => {
 });
 
 describe('the polling recheck of the walk\'s files', () => {
-  it('looks at every file once per cycle up to the rate cap, and stretches the cycle past it', () => {
+  it('looks at every file once per cycle within its CPU share, and stretches the cycle past it', () => {
     expect(recheckCycleMs(1_000, 30_000)).toBe(30_000);
-    expect(recheckCycleMs(MAX_STATS_PER_SECOND * 30, 30_000)).toBe(30_000);
-    expect(recheckCycleMs(100_000, 30_000)).toBe((100_000 / MAX_STATS_PER_SECOND) * 1000);
+    // The most files a 30 s cycle holds at 20 µs an lstat and 0.5 % of a core: 7,500.
+    const fit = (30_000 * 1000 * RECHECK_CPU_SHARE) / INITIAL_STAT_COST_US;
+    expect(recheckCycleMs(fit, 30_000)).toBe(30_000);
+    expect(recheckCycleMs(100_000, 30_000)).toBe(400_000);
+    // A cheaper lstat (a fast disk on a quiet machine) shortens the cycle; a dearer one (a share) stretches it.
+    expect(recheckCycleMs(100_000, 30_000, 5)).toBe(100_000);
+    expect(recheckCycleMs(100_000, 30_000, 200)).toBe(4_000_000);
+  });
+
+  it('follows the measured cost of an lstat, smoothed and bounded', () => {
+    let cost = INITIAL_STAT_COST_US;
+    for (let i = 0; i < 40; i++) cost = nextStatCostUs(cost, 60 * 100, 60);
+    expect(cost).toBeCloseTo(100, 0);
+    expect(nextStatCostUs(cost, 1_000, 0)).toBe(cost);
+    expect(nextStatCostUs(20, 1e9, 1)).toBeLessThanOrEqual(20 * 0.8 + 2_000 * 0.2);
   });
 });
 

@@ -18,6 +18,22 @@ export function rejectedIds(s: Pick<AppState, 'itemLists' | 'verdicts'>, batchId
   return ids;
 }
 
+/**
+ * Thumbnails kept (URLs by path): the rows and strip slots on screen ask for theirs as they show, so scrolling a
+ * 100k batch would otherwise keep 100k URLs and copy them all on every new one. The oldest go first; a row that
+ * shows again asks again.
+ */
+export const MAX_THUMBNAILS = 600;
+
+export function withThumbnail(urls: Record<string, string | null>, path: string, url: string | null): Record<string, string | null> {
+  const keys = Object.keys(urls);
+  if (keys.length < MAX_THUMBNAILS) return { ...urls, [path]: url };
+  const next: Record<string, string | null> = {};
+  for (const key of keys.slice(keys.length - MAX_THUMBNAILS + 1)) next[key] = urls[key]!;
+  next[path] = url;
+  return next;
+}
+
 export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) => {
   /** The index of an item in the saved list's loaded pages (null: not loaded). */
   const loadedIndexOf = (batchId: string, itemId: string): number | null => {
@@ -81,6 +97,14 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
     void showIndex(batchId, next);
   },
 
+  showReviewAt(index) {
+    const s = get();
+    const batchId = s.selectedBatchId;
+    const total = batchId ? s.itemLists[reviewKey(batchId)]?.total ?? 0 : 0;
+    if (!batchId || total === 0) return;
+    void showIndex(batchId, Math.max(0, Math.min(total - 1, index)));
+  },
+
   setCompareMode: (compareMode) => set({ compareMode }),
   setZoom: (zoom) => set({ zoom }),
   setSliderPosition: (position) => set({ sliderPosition: Math.max(0, Math.min(100, Math.round(position))) }),
@@ -98,10 +122,10 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
 
   async loadThumbnail(path) {
     if (path in get().thumbnailUrls) return;
-    set((s) => ({ thumbnailUrls: { ...s.thumbnailUrls, [path]: null } }));
+    set((s) => ({ thumbnailUrls: withThumbnail(s.thumbnailUrls, path, null) }));
     try {
       const { url } = await unwrap(bridge.files.thumbnailUrl({ path }));
-      if (url) set((s) => ({ thumbnailUrls: { ...s.thumbnailUrls, [path]: url } }));
+      if (url) set((s) => (path in s.thumbnailUrls ? { thumbnailUrls: { ...s.thumbnailUrls, [path]: url } } : {}));
     } catch {
       // No thumbnail (a URL input, a host without files): the row shows the name alone.
     }

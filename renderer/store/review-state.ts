@@ -27,6 +27,8 @@ export interface ReviewSlice {
   loadThumbnail(path: string): Promise<void>;
   openReview(batchId: string, itemId?: string): void;
   stepReview(delta: number): void;
+  /** Shows the saved item at `index` of the batch's saved list (Review's thumbnail strip). */
+  showReviewAt(index: number): void;
   setCompareMode(mode: CompareMode): void;
   setZoom(zoom: Zoom): void;
   setSliderPosition(position: number): void;

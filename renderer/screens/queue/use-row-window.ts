@@ -14,16 +14,18 @@ export function rowWindowAt(scrollTop: number, viewport: number, count: number, 
 }
 
 /**
- * Which rows of a fixed-height list to render. Rows are arithmetic (index × height): nothing is kept per row, so
+ * Which rows of a fixed-height list to render (axis 'x': columns of a fixed-width strip, e.g. Review's thumbnails). Rows are arithmetic (index × height): nothing is kept per row, so
  * 100,000 rows cost what 30 do, and a change of `count` (a filter) costs nothing either. The list renders again only
  * when the window's first or last row changes, not on every scrolled pixel.
  */
-export function useRowWindow(scroller: HTMLElement | null, count: number, rowHeight: number, overscan: number): RowWindow {
+export function useRowWindow(scroller: HTMLElement | null, count: number, rowHeight: number, overscan: number, axis: 'y' | 'x' = 'y'): RowWindow {
   const [window, setWindow] = useState<RowWindow>(() => rowWindowAt(0, 0, count, rowHeight, overscan));
   const update = useCallback(() => {
-    const next = rowWindowAt(scroller?.scrollTop ?? 0, scroller?.clientHeight ?? 0, count, rowHeight, overscan);
+    const offset = axis === 'y' ? scroller?.scrollTop : scroller?.scrollLeft;
+    const viewport = axis === 'y' ? scroller?.clientHeight : scroller?.clientWidth;
+    const next = rowWindowAt(offset ?? 0, viewport ?? 0, count, rowHeight, overscan);
     setWindow((now) => (now.first === next.first && now.last === next.last ? now : next));
-  }, [scroller, count, rowHeight, overscan]);
+  }, [scroller, count, rowHeight, overscan, axis]);
   // Before paint: a new count (a filter) or a newly mounted scroller (an element in state, not a ref, so mounting it
   // runs this again) shows the right rows in its first frame.
   useLayoutEffect(() => {

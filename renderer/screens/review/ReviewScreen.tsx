@@ -10,6 +10,7 @@ import { ZOOM_LEVELS } from '../../store/state';
 import { Compare } from './Compare';
 import { RerunDialog } from './RerunDialog';
 import { ExportDialog } from './ExportDialog';
+import { ReviewStrip } from './ReviewStrip';
 import { useFormat, useT } from '../../i18n';
 
 export function ReviewScreen() {
@@ -119,6 +120,7 @@ export function ReviewScreen() {
           <button type="button" className="btn" onClick={() => setExportOpen(true)}>{t('ReviewScreen.exportAgain')}</button>
         </div>
       </div>
+      <ReviewStrip batchId={batch.id} />
       <p className="muted key-hint">{t('ReviewScreen.keyHint')}</p>
       {exportOpen && <ExportDialog batchId={batch.id} saved={batch.counts.saved ?? total} onClose={() => setExportOpen(false)} />}
       {rerunOpen && <RerunDialog batchId={batch.id} workflowId={batch.workflowId} rejected={rejected} onClose={() => setRerunOpen(false)} />}

@@ -11,9 +11,9 @@ export interface ItemWindowRead {
 
 /**
  * One window of a batch's items for the Queue and Review lists: `limit` items matching `filter` from `offset`, in
- * queue order, and how many match. No counts per state: the batch summary carries them, and a GROUP BY over a 100k
- * batch costs more than the page (bench/scale-ui.ts). The filter is in the query (items_by_state / items_by_batch);
- * an index on (batch_id, state, position) would make every filter's page a covering range scan (docs/performance.md).
+ * queue order, and how many match. How many is the sum of the batch's per-state counters (migration 15), and the
+ * page a range of one index on (batch_id, state, position) — items_open for moving states, items_settled for
+ * finished ones — so "Failed" in a 100k batch reads its own rows only (bench/scale-journal.ts, part `counts`).
  */
 export function readItemWindow(journal: Pick<Journal, 'listItems'>, query: ItemWindowRead): { total: number; items: ItemRecord[] } {
   const states = statesOfFilter(query.filter);

@@ -1,7 +1,7 @@
 import type { ItemState } from '../../../shared/engine/model';
 import type { Journal } from './journal-api';
 import { mapBatch, mapExecution, mapItem, mapLedger, BATCH_COLUMNS, ITEM_COLUMNS } from './rows';
-import { movingOnly } from './settled';
+import { movingOnly, termFor } from './settled';
 import { compactedOf, withCompacted } from './compact';
 
 // The journal's reads (journal.ts composes them with its writes): batches, items, executions and the done ledger.
@@ -31,9 +31,13 @@ export function createJournalReads(stmt: (sql: string) => Stmt): JournalReads {
       return row ? mapItem(row) : null;
     },
     listItems: ({ batchId, offset = 0, limit = 500, states }) => {
-      const filter = states && states.length > 0 ? ` AND state IN (${placeholdersFor(states)})` : '';
+      const filtered = states !== undefined && states.length > 0;
+      // Each state's page is a range of one index (items_open or items_settled: the term names it), and how many
+      // match is the sum of the batch's counters (migration 15), not a count over its items.
+      const filter = filtered ? ` AND state IN (${placeholdersFor(states)})${termFor(states)}` : '';
       const args = [batchId, ...(states ?? [])];
-      const total = Number((stmt(`SELECT COUNT(*) AS n FROM items WHERE batch_id = ?${filter}`).get(...args) as Row).n);
+      const total = Number((stmt(`SELECT COALESCE(SUM(n), 0) AS n FROM batch_counts WHERE batch_id = ?${filtered ? ` AND state IN (${placeholdersFor(states)})` : ''}`)
+        .get(...args) as Row).n);
       const rows = stmt(`SELECT ${ITEM_COLUMNS} FROM items WHERE batch_id = ?${filter} ORDER BY position, rowid LIMIT ? OFFSET ?`)
         .all(...args, limit, offset) as Row[];
       return { total, items: rows.map(mapItem) };
@@ -55,14 +59,15 @@ export function createJournalReads(stmt: (sql: string) => Stmt): JournalReads {
         .all(...args, limit) as Row[]).map(mapItem);
     },
     countByState: (batchId) => {
-      const rows = stmt(`SELECT state, COUNT(*) AS n FROM items WHERE batch_id = ? GROUP BY state`).all(batchId) as Row[];
+      // The counters the triggers keep (migration 15): a few rows, whatever the batch's size.
+      const rows = stmt(`SELECT state, n FROM batch_counts WHERE batch_id = ? AND n > 0`).all(batchId) as Row[];
       const out: Partial<Record<ItemState, number>> = {};
       for (const row of rows) out[row.state as ItemState] = Number(row.n);
       // A compacted batch's removed items (journal/compact.ts) still count.
       return withCompacted(out, compactedOf(stmt, batchId));
     },
     progressSum: (batchId, states) => {
-      const row = stmt(`SELECT COALESCE(SUM(progress), 0) AS p FROM items WHERE batch_id = ? AND state IN (${placeholdersFor(states)})`)
+      const row = stmt(`SELECT COALESCE(SUM(progress), 0) AS p FROM items WHERE batch_id = ? AND state IN (${placeholdersFor(states)})${termFor(states)}`)
         .get(batchId, ...states) as Row;
       const compacted = compactedOf(stmt, batchId);
       return Number(row.p) + (compacted ? states.reduce((sum, s) => sum + (compacted.progress[s] ?? 0), 0) : 0);

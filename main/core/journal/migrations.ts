@@ -227,4 +227,33 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE executions_kept RENAME TO executions;
   CREATE INDEX executions_by_time ON executions(created_at);
   `,
+  // 15: counts and filters at 100k items (issue 34 #3, #4).
+  // - batch_counts: how many items of each batch are in each state, kept by triggers in the very statement that
+  //   inserts, moves or removes an item (every writer, raw SQL included), so a batch summary reads a few rows instead
+  //   of grouping the batch's items (countByState: 0.7 s at 100k under load). Filled from the items there now.
+  // - items_settled: the finished items (saved, skipped, cancelled) by batch, state and position — the complement of
+  //   items_open — so "Saved" or "Skipped" pages are a range of one index (SETTLED_ONLY_SQL in journal/settled.ts).
+  `
+  CREATE TABLE batch_counts (
+    batch_id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (batch_id, state)
+  ) WITHOUT ROWID;
+  INSERT INTO batch_counts (batch_id, state, n) SELECT batch_id, state, COUNT(*) FROM items GROUP BY batch_id, state;
+  CREATE TRIGGER items_count_insert AFTER INSERT ON items BEGIN
+    INSERT INTO batch_counts (batch_id, state, n) VALUES (new.batch_id, new.state, 1)
+      ON CONFLICT (batch_id, state) DO UPDATE SET n = n + 1;
+  END;
+  CREATE TRIGGER items_count_delete AFTER DELETE ON items BEGIN
+    UPDATE batch_counts SET n = n - 1 WHERE batch_id = old.batch_id AND state = old.state;
+  END;
+  CREATE TRIGGER items_count_move AFTER UPDATE OF state, batch_id ON items
+    WHEN new.state IS NOT old.state OR new.batch_id IS NOT old.batch_id BEGIN
+    UPDATE batch_counts SET n = n - 1 WHERE batch_id = old.batch_id AND state = old.state;
+    INSERT INTO batch_counts (batch_id, state, n) VALUES (new.batch_id, new.state, 1)
+      ON CONFLICT (batch_id, state) DO UPDATE SET n = n + 1;
+  END;
+  CREATE INDEX items_settled ON items(batch_id, state, position) WHERE state IN ('saved', 'skipped', 'cancelled');
+  `,
 ];

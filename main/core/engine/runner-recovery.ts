@@ -5,7 +5,7 @@ import type { ExecutionFollower } from './follow-execution';
 import { isOutagePause } from './outage-pause';
 import type { RunnerCore } from './runner-core';
 import { recoverPlacement, type SaverDeps } from './saver';
-import { sweepOutputTemps } from './temp-sweep';
+import { foldersToSweepFirst, sweepFolders, sweepOlderTemps } from './temp-sweep';
 
 // Crash recovery (Runner.recover runs it once per start): what the journal says was in flight is picked up again —
 // polled, downloaded, or judged lost — and nothing is submitted here. Every step is idempotent, so a crash during
@@ -25,6 +25,8 @@ export async function recoverOpenBatches(core: RunnerCore, { follower, downloads
   for (const batch of journal.listBatches()) {
     if (batch.state === 'paused' && isOutagePause(batch)) journal.updateBatch(batch.id, { state: 'running', pausedReason: null, pauseCode: null });
   }
+  // Where a kill may have left temps, read before the placements below clear their items' pending temps.
+  const sweepFirst = foldersToSweepFirst(journal, core.o.now());
   const lost: string[] = [];
   for (const batch of journal.listBatches()) {
     if (batch.state === 'completed') continue;
@@ -48,9 +50,41 @@ export async function recoverOpenBatches(core: RunnerCore, { follower, downloads
       downloads.push(item.id);
     }
   }
-  // Temps a kill left in the output folders of open and recent batches (temp-sweep.ts).
-  await sweepOutputTemps(journal, core.o.now());
+  // Temps a kill left in the output folders of open and recent batches (temp-sweep.ts): where the journal says now,
+  // every other folder of theirs once the first submit has left.
+  await sweepFolders(sweepFirst);
+  sweepLaterOnce(core, core.o.now());
   // The balance may prove them charged or not (balance-check.ts): new submissions wait for that check.
   core.evidence.lost(lost, { hold: true });
   for (const id of lost) core.o.onItem(journal.getItem(id)!);
+}
+
+/** How long the full sweep waits for the first submit before it runs anyway. */
+export const LATER_SWEEP_WAIT_MS = 5_000;
+
+/**
+ * The full temp sweep, in the background once a submit has left after this start (at once when no batch is running,
+ * or after LATER_SWEEP_WAIT_MS): it reads every item of the open batches, which at 100k items would otherwise stand
+ * between a restart and its first submit. Only temps older than this start go (temp-sweep.ts). A stop ends it
+ * between two steps; what it removed is logged (`temp sweep done`).
+ */
+function sweepLaterOnce(core: RunnerCore, startedAt: Date): void {
+  const { journal, logger } = core.o;
+  const submitsAtStart = core.stats.submits;
+  const waitUntil = Date.now() + LATER_SWEEP_WAIT_MS;
+  const nothingToSend = journal.batchIdsInState('running').length === 0;
+  core.run(async () => {
+    await new Promise((r) => setTimeout(r, 0).unref()); // never inside the start itself
+    while (!nothingToSend && core.stats.submits === submitsAtStart && Date.now() < waitUntil && !core.isStopping()) {
+      await new Promise((r) => setTimeout(r, 50).unref());
+    }
+    if (core.isStopping()) return;
+    try {
+      const removed = await sweepOlderTemps(journal, startedAt, () => core.isStopping());
+      logger.info('temp sweep done', { removed, stopped: core.isStopping() });
+    } catch (error) {
+      // The journal closed under it (a stop): what is left goes at the next start.
+      if (!core.isStopping()) logger.warn(`temp sweep: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
 }

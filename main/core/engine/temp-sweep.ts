@@ -1,40 +1,118 @@
-import { removeTempFiles } from '../images/save';
+import { readdir, stat, unlink } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { isTempName, removeTempFiles } from '../images/save';
 import type { Journal } from '../journal/journal';
 import { itemsOfBatch } from '../journal/item-pages';
-import { dirname, resolve } from 'node:path';
+import type { BatchRecord } from '../journal/types';
 import { deliverableRelPath, deliverablesOf } from '../../../shared/engine/deliverables';
 
 // What a kill (or a power cut) left in output folders: `.batchroom-*` temps of downloads, finishing, ExifTool,
 // sidecars and probes. Every start removes them from the output folder (and each sub-folder the batch writes) of
 // every batch that is not completed, and of batches completed in the last week — not only the folders of unfinished
-// items: a temp from a save that failed once can sit beside results that were all saved later. Runs in recovery,
-// after interrupted placements were finished (so no temp still needed is there) and before anything is written.
+// items: a temp from a save that failed once can sit beside results that were all saved later.
+//
+// In two parts, so that a restart of a 100k-item batch does not read the batch before its first submit (issue 34 #3):
+// - before anything is written (recovery): the batches' own top folders (probes) and the folders of the items being
+//   saved — a save runs only for a `downloading` item, journals its temp's path before it creates any file there and
+//   clears it once every file of that save is placed or removed, so a kill leaves its temps only in those folders
+//   (a few items, read through items_open, not the batch);
+// - later, once the first submit has left (or a few seconds passed), every folder the batches write, as before, read
+//   a page of items at a time. Saves run by then, so this part removes only temps older than this start: a temp this
+//   run is writing is never touched. What it leaves (a save that failed to remove its temp in the last moment before
+//   a kill, in a folder no pending temp names) goes at the next start.
 
 /** Completed batches are swept for this long after their last change. */
 export const RECENT_BATCH_MS = 7 * 24 * 60 * 60 * 1000;
 
-/** Folders the journal's open and recent batches write into. */
-export function outputFoldersToSweep(journal: Journal, now: Date): Set<string> {
+/** A file system's clock may run behind ours (a share): a temp this much older than the start still counts as new. */
+export const CLOCK_SLACK_MS = 2_000;
+
+/** Items read per page by the full sweep, between two turns of the event loop. */
+const PAGE = 500;
+
+const sweptBatches = (journal: Journal, now: Date): BatchRecord[] =>
+  journal.listBatches().filter((batch) => !(batch.state === 'completed' && now.getTime() - Date.parse(batch.updatedAt) > RECENT_BATCH_MS));
+
+/** Each deliverable's folder (tokens filled in) under the output folder for items in `relDir`. */
+function deliverableFolders(batch: BatchRecord, relDir: string): string[] {
+  return deliverablesOf(batch.spec).map(({ folder }) =>
+    resolve(batch.outputFolder, ...deliverableRelPath(folder, { job: batch.spec.job, client: batch.spec.client }, relDir).split('/')));
+}
+
+/**
+ * The folders a kill may have left temps in, from the items being saved (`downloading`: a few, through the index of
+ * moving items), never the whole batch: each one's pending temp, its files so far and its deliverables' folders.
+ */
+export function foldersToSweepFirst(journal: Journal, now: Date): Set<string> {
   const folders = new Set<string>();
-  for (const batch of journal.listBatches()) {
-    if (batch.state === 'completed' && now.getTime() - Date.parse(batch.updatedAt) > RECENT_BATCH_MS) continue;
-    const relDirs = new Set<string>(['']);
-    for (const item of itemsOfBatch(journal, batch.id)) {
-      relDirs.add(item.relDir);
-      // Where its files went (a deliverable's folder named after the capture date is known only from them).
+  for (const batch of sweptBatches(journal, now)) {
+    folders.add(batch.outputFolder);
+    for (const folder of deliverableFolders(batch, '')) folders.add(folder);
+    for (const item of journal.itemsInStates(batch.id, ['downloading'])) {
+      if (item.pendingTemp) folders.add(dirname(item.pendingTemp));
       for (const output of item.outputs) folders.add(dirname(output));
-    }
-    // Every deliverable's folder (tokens filled in) under the output folder, then each item's own sub-folder.
-    for (const { folder } of deliverablesOf(batch.spec)) {
-      for (const relDir of relDirs) folders.add(resolve(batch.outputFolder, ...deliverableRelPath(folder, { job: batch.spec.job, client: batch.spec.client }, relDir).split('/')));
+      for (const folder of deliverableFolders(batch, item.relDir)) folders.add(folder);
     }
   }
   return folders;
 }
 
-/** Removes the leftover temps; how many. */
-export async function sweepOutputTemps(journal: Journal, now: Date): Promise<number> {
+/**
+ * Folders the journal's open and recent batches write into: every item read, a page at a time, the event loop let go
+ * between pages (this runs beside the batch's own work). Stops early, with what it found, once `stopping()`.
+ */
+export async function outputFoldersToSweep(journal: Journal, now: Date, stopping: () => boolean = () => false): Promise<Set<string>> {
+  const folders = new Set<string>();
+  for (const batch of sweptBatches(journal, now)) {
+    const relDirs = new Set<string>(['']);
+    let read = 0;
+    for (const item of itemsOfBatch(journal, batch.id, PAGE)) {
+      relDirs.add(item.relDir);
+      // Where its files went (a deliverable's folder named after the capture date is known only from them).
+      for (const output of item.outputs) folders.add(dirname(output));
+      if (++read % PAGE === 0) {
+        await new Promise((r) => setImmediate(r));
+        if (stopping()) return folders;
+      }
+    }
+    // Every deliverable's folder under the output folder, then each item's own sub-folder.
+    for (const relDir of relDirs) for (const folder of deliverableFolders(batch, relDir)) folders.add(folder);
+  }
+  return folders;
+}
+
+/** Removes the leftover temps in `folders` (before anything is written: all of them); how many. */
+export async function sweepFolders(folders: Iterable<string>): Promise<number> {
   let removed = 0;
-  for (const folder of outputFoldersToSweep(journal, now)) removed += await removeTempFiles(folder);
+  for (const folder of folders) removed += await removeTempFiles(folder);
+  return removed;
+}
+
+/** Removes our temps in `folder` last changed before `beforeMs` (a running save's temp is newer); how many. */
+export async function removeTempsOlderThan(folder: string, beforeMs: number): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(folder);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!isTempName(name)) continue;
+    const path = join(folder, name);
+    const info = await stat(path).catch(() => null);
+    if (!info || !info.isFile() || info.mtimeMs >= beforeMs) continue;
+    await unlink(path).then(() => { removed++; }, () => undefined);
+  }
+  return removed;
+}
+
+/** Every start's full sweep, run after the first submit: every folder, only temps from before `startedAt`. */
+export async function sweepOlderTemps(journal: Journal, startedAt: Date, stopping: () => boolean = () => false): Promise<number> {
+  let removed = 0;
+  for (const folder of await outputFoldersToSweep(journal, startedAt, stopping)) {
+    if (stopping()) return removed;
+    removed += await removeTempsOlderThan(folder, startedAt.getTime() - CLOCK_SLACK_MS);
+  }
   return removed;
 }

@@ -163,11 +163,16 @@ async function main(): Promise<void> {
   try {
     const admin = await connect(server);
     try {
-      await migrateLedger(admin);
-      await installV6Functions(admin);
+      // The season is written at schema 6, as this studio's ledger was before schema 7, then migrated with it in.
+      await migrateLedger(admin, 6);
       let t0 = performance.now();
       await seedSeason(admin, { rows });
-      log(`seeded ${rows} season rows in ${((performance.now() - t0) / 1000).toFixed(1)} s (one INSERT … SELECT, then ANALYZE); ${load()}`);
+      log(`seeded ${rows} season rows at schema 6 in ${((performance.now() - t0) / 1000).toFixed(1)} s (one INSERT … SELECT, then ANALYZE); ${load()}`);
+      t0 = performance.now();
+      const from = await migrateLedger(admin);
+      metrics.migrateMs = Math.round(performance.now() - t0);
+      log(`migrated the ledger from schema 6 to ${from} with ${rows} rows in it: ${metrics.migrateMs} ms; ${load()}`);
+      await installV6Functions(admin);
       await retentionRound(server, admin, metrics);
 
       const plans = await explainLedger(server, rows);

@@ -152,6 +152,11 @@ DECLARE
   processed_delta integer;
   failed_delta integer;
 BEGIN
+  -- A charge in a folder with a budget takes its turn with the folder's claims (the same lock, taken first as they
+  -- take it): a charge above its reservation is then counted before the next claim checks the budget.
+  IF p_charged > 0 AND EXISTS (SELECT 1 FROM batchroom_folders WHERE folder_key = p_folder AND budget IS NOT NULL) THEN
+    PERFORM pg_advisory_xact_lock(7319021, hashtext(p_folder));
+  END IF;
   SELECT state, owner, credits_reserved, folder_key INTO r FROM batchroom_claims WHERE key = p_key FOR UPDATE;
   IF NOT FOUND THEN
     INSERT INTO batchroom_folders (folder_key) VALUES (p_folder) ON CONFLICT (folder_key) DO NOTHING;

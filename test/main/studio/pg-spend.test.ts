@@ -122,6 +122,27 @@ describe('studio ledger schema 7: spend rows instead of the folder row', () => {
     expect(again.filter((r) => r.kind === 'claimed')).toHaveLength(1);
   }, 60_000);
 
+  it('counts a charge above its reservation before the next claim checks the budget', async () => {
+    const [a, b] = await instances('over');
+    await setFolderBudget(a!.pool, 'over', 3);
+    for (const key of ['over-1', 'over-2']) expect((await claim(a!.pool, a!.id, request(key, 'over'))).kind).toBe('claimed');
+    await markSubmitting(a!.pool, a!.id, 'over-1');
+    // The service charged 2 for a photo reserved at 1: committed 2 → 3, the budget's last credit. The outcome's
+    // transaction is held open while another instance asks for a new photo.
+    const held = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom' });
+    await held.connect();
+    try {
+      await held.query('BEGIN');
+      await recordOutcome(held as unknown as pg.Pool, a!.id, 'over', saved('over-1', 2));
+      const asked = claim(b!.pool, b!.id, request('over-3', 'over'));
+      await new Promise((r) => setTimeout(r, 1_000));
+      await held.query('COMMIT');
+      expect(await asked).toEqual({ kind: 'budget', budget: 3, committed: 3 });
+    } finally {
+      await held.end();
+    }
+  }, 60_000);
+
   it('answers a photo done or held by a live instance without waiting on its row', async () => {
     const [a, b] = await instances('read');
     expect((await claim(a!.pool, a!.id, request('read-done', 'reads'))).kind).toBe('claimed');

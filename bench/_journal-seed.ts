@@ -62,9 +62,13 @@ export interface SeqStep {
   run: () => void;
 }
 
-/** The engine's writes for one photo it sends, polls, downloads and saves (engine/*.ts), in order. */
-export function saveSequence(journal: Journal, batch: BatchRecord, item: NewItem, now: () => string): SeqStep[] {
-  const durably = { durable: true };
+/**
+ * The engine's writes for one photo it sends, polls, downloads and saves (engine/*.ts), in order. `inTransaction`:
+ * for seeding inside one transaction, where SQLite refuses the fsynced writes' `synchronous = FULL`: the same rows
+ * without it, and the accept as its item update only — its execution row is written by `addExecutionRows` after.
+ */
+export function saveSequence(journal: Journal, batch: BatchRecord, item: NewItem, now: () => string, inTransaction = false): SeqStep[] {
+  const durably = { durable: !inTransaction };
   const executionId = randomUUID();
   const output = join(batch.outputFolder, item.relDir, item.displayName.replace(/\.jpg$/, '_color-grade.jpg'));
   const source = Object.values(item.sources)[0]!;
@@ -73,7 +77,9 @@ export function saveSequence(journal: Journal, batch: BatchRecord, item: NewItem
     step('encode', () => journal.updateItem(item.id, { event: 'encode', reason: 'reading the photo' })),
     step('encoded', () => journal.updateItem(item.id, { reason: 'ready to send' })),
     step('submit', () => journal.updateItem(item.id, { event: 'submit', attempts: 1, reason: null }, durably), true),
-    step('accept', () => journal.recordAccepted(item.id, executionId, batch.creditCost, now()), true),
+    step('accept', () => (inTransaction
+      ? journal.updateItem(item.id, { event: 'accept', executionId, creditsCharged: batch.creditCost, progress: 0, submittedAt: now(), reason: null })
+      : journal.recordAccepted(item.id, executionId, batch.creditCost, now())), true),
     step('progress', () => journal.updateItem(item.id, { event: 'progress', progress: 40 })),
     step('complete', () => {
       journal.updateExecution(executionId, { status: 'completed', completedAt: now() });
@@ -86,4 +92,15 @@ export function saveSequence(journal: Journal, batch: BatchRecord, item: NewItem
       ledger: savedEntry(batch.spec, { id: item.id, contentHash: item.contentHash!, sourcePath: source, outputs: [output], executionId }, now()),
     })),
   ];
+}
+
+/**
+ * The execution rows (and the batch's spend) that `recordAccepted` would have written for the items seeded with
+ * `saveSequence(…, inTransaction)`: one statement over the seeded items, through the journal file's own connection.
+ */
+export function addExecutionRows(db: { exec(sql: string): unknown; prepare(sql: string): { run(...args: unknown[]): unknown } }, batchId: string): void {
+  db.prepare(`INSERT INTO executions (id, item_id, batch_id, created_at, status, credits, error, completed_at)
+    SELECT execution_id, id, batch_id, submitted_at, 'completed', credits_charged, NULL, completed_at FROM items
+    WHERE batch_id = ? AND execution_id IS NOT NULL AND execution_id NOT IN (SELECT id FROM executions)`).run(batchId);
+  db.prepare(`UPDATE batches SET credits_spent = (SELECT COALESCE(SUM(credits), 0) FROM executions WHERE batch_id = ?) WHERE id = ?`).run(batchId, batchId);
 }

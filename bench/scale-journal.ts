@@ -6,15 +6,15 @@
 //  recovery: a real `batchroom resume` running a batch of N items (half of them saved) against the sandbox in its own
 //            process, SIGKILLed mid-batch, started again: from the new process's start to the first new execution
 //            the sandbox accepts. Beside it: the same command on a batch of 1,000 items, in the same run.
-// Prints one human line per figure with its goal, then one JSON line of metrics. BENCH_JOURNAL_ONLY=size|recovery,
+// Prints one human line per figure with its goal, then one JSON line of metrics. BENCH_JOURNAL_ONLY=size|counts|recovery,
 // BENCH_JOURNAL_RESTARTS (default 3).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import sharp from 'sharp';
 import Database from 'libsql';
 import { openJournal, type Journal } from '../main/core/journal';
@@ -22,7 +22,8 @@ import { createServiceClient } from '../main/core/service';
 import { accountIdOf } from '../main/core/service/account-id';
 import { specWithOutputFolder } from '../main/core/engine/output-folder';
 import { fetchSandboxStats, spawnSandbox } from '../test/helpers/sandbox';
-import { plannedBatch, saveSequence, type SeedSource } from './_journal-seed';
+import { addExecutionRows, plannedBatch, saveSequence, type SeedSource } from './_journal-seed';
+import { countsBench } from './_journal-counts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
@@ -84,9 +85,16 @@ export async function seedJournal(service: Service, root: string, count: number,
     const { spec, workflow, accountId } = await specAndWorkflow(service, join(root, 'in'), join(root, 'out'));
     const seedJournal = openJournal(scratch);
     const seeded = plannedBatch(spec, workflow, accountId, count, join(root, 'in'), source);
-    seedJournal.createBatch(seeded.batch, seeded.items);
-    for (const item of seeded.items.slice(0, finished)) for (const step of saveSequence(seedJournal, seeded.batch, item, now)) step.run();
+    // One transaction (createBatch's `within`): the same writes, committed once. One per transaction, 10 writes a
+    // photo, could not finish 50k photos under load.
+    seedJournal.createBatch(seeded.batch, seeded.items, () => {
+      for (const item of seeded.items.slice(0, finished)) for (const step of saveSequence(seedJournal, seeded.batch, item, now, true)) step.run();
+    });
     seedJournal.close();
+    const raw = new Database(join(scratch, 'journal.db'));
+    addExecutionRows(raw, seeded.batch.id);
+    raw.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    raw.close();
     const stateDir = join(root, 'state');
     await mkdir(stateDir, { recursive: true });
     await mkdir(join(root, 'out'), { recursive: true });
@@ -201,6 +209,13 @@ export async function photoFixtures(count: number): Promise<SeedSource[]> {
   return sources;
 }
 
+let cliEntry = '';
+
+async function pinnedCliEntry(): Promise<string> {
+  const { buildCli, freshCliEntry } = await import(pathToFileURL(join(REPO_ROOT, 'scripts/build-cli.mjs')).href) as { buildCli: () => Promise<{ entry: string }>; freshCliEntry: () => string | null };
+  return freshCliEntry() ?? (await buildCli()).entry;
+}
+
 interface Started { child: ChildProcess; startedAt: number; exited: Promise<void>; output: () => string }
 
 /**
@@ -220,9 +235,9 @@ function lostAtStart(output: string): number {
 /** `batchroom resume` on `stateDir` against the sandbox, in its own process group (kill -9 reaches the re-exec too). */
 function startResume(stateDir: string, service: Service): Started {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, ['bin/batchroom.mjs', 'resume', '--json', '--state-dir', stateDir, '--service-url', service.url], {
+  const child = spawn(process.execPath, ['bench/_pinned-cli.mjs', 'resume', '--json', '--state-dir', stateDir, '--service-url', service.url], {
     cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, BATCHROOM_API_KEY: service.apiKey, BATCHROOM_STATE_DIR: stateDir },
+    env: { ...process.env, BATCHROOM_API_KEY: service.apiKey, BATCHROOM_STATE_DIR: stateDir, BENCH_CLI_ENTRY: cliEntry },
   });
   let output = '';
   // What it printed first (NDJSON and notices): the batch as it found it, and why it ended if it sent nothing.
@@ -300,8 +315,9 @@ async function recoveryAfterKill(service: Service, count: number, restarts: numb
 // ---- main ---------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  // Builds the CLI bundle now if sources changed, so no timed start pays for it.
-  spawnSync(process.execPath, ['bin/batchroom.mjs', '--help'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  // One build of the CLI for the whole run (BENCH_CLI_ENTRY: one made earlier), so no timed start pays for a rebuild
+  // when someone edits a source meanwhile.
+  cliEntry = process.env.BENCH_CLI_ENTRY ?? await pinnedCliEntry();
   const sandbox = await spawnSandbox(['--duration-ms', '1500', '--credits', '100000000', '--rate-limit', '100000', '--max-concurrent', '64'], { timeoutMs: 120_000 });
   const metrics: Record<string, unknown> = { scale: SCALE, items: N, load: Number(load()) };
   try {
@@ -318,6 +334,21 @@ async function main(): Promise<void> {
         bytesPerItem: Math.round(size.bytesPerItem), writeP50Ms: size.writeP50Ms, writeP95Ms: size.writeP95Ms,
         ordinaryWriteP95Ms: size.ordinaryP95Ms, durableWriteP95Ms: size.durableP95Ms, bareFsyncP95Ms: size.fsyncP95Ms, writes: size.writes,
         compactedBytesPerItem: after === null ? null : Math.round(after), itemsCompacted: size.itemsCompacted, savedAfter: size.savedAfter,
+      });
+    }
+    if (ONLY === '' || ONLY === 'counts') {
+      const c = await countsBench(N);
+      const filterMs = Math.max(c.failedFirstPageMs, c.failedLastPageMs);
+      print(`batch summary at N=${N}: countByState ${c.countByStateMs.toFixed(2)} ms, whole summary ${c.summaryMs.toFixed(2)} ms; `
+        + `"failed" (${c.failed}) page + count: first ${c.failedFirstPageMs.toFixed(2)} ms, last ${c.failedLastPageMs.toFixed(2)} ms (goal ≤ 100) ${verdict(filterMs <= 100)}; `
+        + `"saved" last page ${c.savedLastPageMs.toFixed(2)} ms; load ${load()}`);
+      const w = c.write;
+      print(`state change write: ${w.withTriggers ? `with the counters' triggers p50 ${w.withTriggers.p50.toFixed(3)} p95 ${w.withTriggers.p95.toFixed(3)} ms, ` : 'no counters\' triggers in this build, '}`
+        + `without p50 ${w.without.p50.toFixed(3)} p95 ${w.without.p95.toFixed(3)} ms (${w.writes} writes, alternating), load ${load()}`);
+      Object.assign(metrics, {
+        countByStateMs: c.countByStateMs, summaryMs: c.summaryMs, failedItems: c.failed, failedFirstPageMs: c.failedFirstPageMs,
+        failedLastPageMs: c.failedLastPageMs, savedLastPageMs: c.savedLastPageMs, writeWithTriggers: w.withTriggers, writeWithoutTriggers: w.without,
+        countTriggers: c.triggers.length,
       });
     }
     if (ONLY === '' || ONLY === 'recovery') {

@@ -33,6 +33,8 @@ export interface BrowseFigures {
   frameCostMs: Stats;
   frameIntervalMs: Stats;
   framesLatePct: number;
+  /** Main-thread CPU per frame while progress streams and the list scrolls (trace thread time ÷ frames). */
+  cpuPerFrameMs: number;
   messagesPerSecondMax: number;
   itemUpdatesPerSecond: number;
   /** ms: click → failed rows on screen; mainMs: the page-thread stand-in for main's share of it; rendererMs: the rest. */
@@ -105,10 +107,13 @@ export async function browseBench(items: number): Promise<BrowseFigures> {
     const idle = await page.evaluate(([ms, px]) => (globalThis as unknown as QueueBenchPage).queueBench.measureScrolling(ms, px), [SCROLL_MS / 2, PX_PER_FRAME] as const);
     await page.evaluate(([rate, per]) => (globalThis as unknown as QueueBenchPage).queueBench.startProgress(rate, per), [RATE, perMessage(items)] as const);
     await page.waitForTimeout(500);
-    const scroll = () => page.evaluate(([ms, px]) => (globalThis as unknown as QueueBenchPage).queueBench.measureScrolling(ms, px), [SCROLL_MS, PX_PER_FRAME] as const);
-    let loaded: Awaited<ReturnType<typeof scroll>> | undefined;
-    const profile = PROFILE ? await profilePhase(browser, page, async () => { loaded = await scroll(); }) : undefined;
-    loaded ??= await scroll();
+    const scroll = (ms: number) => page.evaluate(([span, px]) => (globalThis as unknown as QueueBenchPage).queueBench.measureScrolling(span, px), [ms, PX_PER_FRAME] as const);
+    const loaded = await scroll(SCROLL_MS);
+    // The same again, traced: the main thread's CPU time per frame (what the code costs, whatever the load) and,
+    // with BENCH_PROFILE=1 (unminified), which events and functions it goes to.
+    let traced = { intervals: [] as number[], costs: [] as number[] };
+    const profile = await profilePhase(browser, page, async () => { traced = await scroll(SCROLL_MS / 2); });
+    const cpuPerFrameMs = round(profile.mainThreadCpuMs / Math.max(1, traced.costs.length));
     await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.stopProgress());
     const { delivered, itemUpdates } = await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.stats());
     const windows: number[] = [];
@@ -143,7 +148,7 @@ export async function browseBench(items: number): Promise<BrowseFigures> {
       loadMs, domRows, heldAfterLoad, itemRequests, itemsSent,
       idleFrameCostMs: describe(idle.costs), frameCostMs: describe(loaded.costs), frameIntervalMs: describe(loaded.intervals),
       framesLatePct: over16(loaded.intervals), messagesPerSecondMax: Math.max(...windows), itemUpdatesPerSecond: Math.round(itemUpdates / Math.max(seconds, 0.001)),
-      filter, failedEnd, allEnd, heldAfterScroll, review, ...(profile ? { profile } : {}),
+      cpuPerFrameMs, filter, failedEnd, allEnd, heldAfterScroll, review, ...(PROFILE ? { profile } : {}),
     };
   } finally {
     await browser.close();

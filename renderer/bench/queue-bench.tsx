@@ -72,7 +72,9 @@ async function until(start: number, done: () => boolean, timeoutMs = 30_000): Pr
     if (done()) return performance.now() - start;
     if (performance.now() - start > timeoutMs) {
       const shown = rows().slice(0, 3).map((r) => r.getAttribute('aria-label')).join(' | ');
-      throw new Error(`timed out: ${rowTable()?.getAttribute('aria-rowcount')} rows counted; first rows: ${shown}; page: ${document.querySelector('main')?.textContent?.slice(0, 300)}`);
+      const st = store.getState();
+      const lists = Object.entries(st.itemLists).map(([key, l]) => `${key}: ${l.total} (pages ${Object.keys(l.pages).join(',')}${l.stale ? ', stale' : ''}${l.loaded ? '' : ', not loaded'})`).join('; ');
+      throw new Error(`timed out: ${rowTable()?.getAttribute('aria-rowcount')} rows counted; first rows: ${shown}; page: ${document.querySelector('main')?.textContent?.slice(0, 300)}; store: ${st.view}, batch ${st.selectedBatchId}, review index ${st.reviewIndex}, lists ${lists}`);
     }
     await nextFrame();
   }

@@ -114,7 +114,10 @@ export function createScriptedBridge(total: number, mixed = false) {
     for (let k = 0; k < perMessage; k++) {
       const at = cursor++ % total;
       const item = items[at]!;
-      if (item.state === 'failed') continue; // failed stays failed: the filter bench has them to find
+      // Failed stays failed; in the mixed batch saved stays saved too, as in a real batch (the filter and Review
+      // figures have them to find: a longer run had moved every saved item back to running). bench/ui-queue.ts's
+      // all-pending batch keeps cycling saved items round, so its stream never runs dry.
+      if (item.state === 'failed' || (mixed && item.state === 'saved')) continue;
       const next: ItemView = item.state === 'saved'
         ? { ...item, state: 'running', progress: 5 }
         : item.progress >= 90 ? { ...item, state: 'saved', progress: 100, outputs: [`/out/${item.displayName}`] }

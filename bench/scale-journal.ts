@@ -278,6 +278,24 @@ async function untilNextExecution(service: Service, started: Started, before: nu
   return null;
 }
 
+/**
+ * The floor under a restart on this machine now, in the same run: a bare `node -e 0`, and the pinned CLI's
+ * `--version` (its launcher, the bundle's load) — medians of 3 (ms). What a restart costs beyond these is its own.
+ */
+async function bareStarts(): Promise<{ nodeMs: number; cliVersionMs: number }> {
+  const timeOf = async (args: string[]) => {
+    const times: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: 'ignore', env: { ...process.env, BENCH_CLI_ENTRY: cliEntry } });
+      await new Promise((r) => child.once('exit', r));
+      times.push(performance.now() - t0);
+    }
+    return pct(times, 50);
+  };
+  return { nodeMs: await timeOf(['-e', '0']), cliVersionMs: await timeOf(['bench/_pinned-cli.mjs', '--version']) };
+}
+
 export interface RecoveryFigures { items: number; restarts: { ms: number | null; lost: number }[]; smallMs: number | null }
 
 async function recoveryAfterKill(service: Service, count: number, restarts: number): Promise<{ ms: number | null; lost: number }[]> {
@@ -354,13 +372,15 @@ async function main(): Promise<void> {
     if (ONLY === '' || ONLY === 'recovery') {
       const restarts = await recoveryAfterKill(sandbox, N, RESTARTS);
       const small = await recoveryAfterKill(sandbox, Math.min(N, 1000), Math.min(2, RESTARTS));
+      const floor = await bareStarts();
       const clean = restarts.filter((r) => r.lost === 0 && r.ms !== null).map((r) => r.ms!);
       const median = clean.length > 0 ? pct(clean, 50) : null;
       print(`kill -9 mid-batch, N=${N}: process start → first new execution accepted: ${restarts.map((r) => `${r.ms === null ? 'none' : Math.round(r.ms)} ms${r.lost ? ` (${r.lost} lost: held for balance evidence)` : ''}`).join(', ')}`
         + `; median without lost submissions ${median === null ? 'n/a' : Math.round(median)} ms (goal ≤ ${GOAL_RECOVERY_MS}) ${verdict(median !== null && median <= GOAL_RECOVERY_MS)}; `
         + `the same at N=1000: ${small.map((r) => `${r.ms === null ? 'none' : Math.round(r.ms)} ms${r.lost ? ` (${r.lost} lost)` : ''}`).join(', ')}; load ${load()}`);
+      print(`  the floor in this run: a bare \`node -e 0\` ${Math.round(floor.nodeMs)} ms, the CLI's \`--version\` (launcher + bundle) ${Math.round(floor.cliVersionMs)} ms; load ${load()}`);
       Object.assign(metrics, {
-        recoveryMs: median, recoveryRuns: restarts, recoverySmallRuns: small,
+        recoveryMs: median, recoveryRuns: restarts, recoverySmallRuns: small, bareNodeMs: floor.nodeMs, cliVersionMs: floor.cliVersionMs,
         restartsThatSent: [...restarts, ...small].filter((r) => r.ms !== null).length, restartsRun: restarts.length + small.length,
       });
     }

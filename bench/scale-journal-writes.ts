@@ -62,7 +62,7 @@ function bareFsyncs(path: string, count: number): number[] {
   return out;
 }
 
-export async function writeFigures(): Promise<Record<string, number>> {
+export async function writeFigures() {
   const root = await mkdtemp(join(tmpdir(), 'batchroom-scale-journal-writes-'));
   try {
     const timed = Math.min(400, Math.max(40, Math.round(N / 50)));

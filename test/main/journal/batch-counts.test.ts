@@ -123,6 +123,10 @@ describe('per-state counters (migration 15)', () => {
       expect(failed).toMatch(/USING INDEX items_open \(batch_id=\? AND state=\?\)/);
       expect(failed).not.toMatch(/TEMP B-TREE/);
       expect(plan(`SELECT state, n FROM batch_counts WHERE batch_id = ? AND n > 0`, 'p')).toMatch(/SEARCH batch_counts USING PRIMARY KEY \(batch_id=\?\)/);
+      // A summary's paid-elsewhere count (claims.ts, the same WHERE) reads only such items.
+      expect(plan(`SELECT COUNT(*) AS n FROM items WHERE batch_id = ? AND claim_key IS NOT NULL
+        AND state <> 'skipped' AND credits_charged = 0 AND (state = 'following' OR (attempts = 0 AND execution_id IS NOT NULL))`, 'p'))
+        .toMatch(/USING (COVERING )?INDEX items_paid_elsewhere \(batch_id=\?\)/);
     } finally {
       db.close();
     }

@@ -65,6 +65,9 @@ export async function createLedgerPool(options: LedgerPoolOptions): Promise<pg.P
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
     application_name: 'batchroom',
+    // A budgeted claim sums the folder's spend after taking the folder's lock (pg-spend.ts): only READ COMMITTED reads
+    // it after the lock. A database whose default is REPEATABLE READ would otherwise overspend; the claim refuses it.
+    options: '-c default_transaction_isolation=read\\ committed',
     statement_timeout: 15_000,
     query_timeout: 20_000,
   });

@@ -21,8 +21,10 @@ export const spendUpsert = (source: string): string => `INSERT INTO batchroom_fo
     inst_failed = s.inst_failed + EXCLUDED.inst_failed, spent = s.spent + EXCLUDED.spent, updated_at = now()`;
 
 /**
- * The table, and what schema 6 had counted on the folder and instance rows carried into it (owner '' for the folder's
- * figures; the instances' own columns stay where they were and are added to their spend rows when read).
+ * The table. What schema 6 counted stays on the folder and instance rows, added to the spend rows whenever they are
+ * summed (the budget check, the status read): moving it (copy, then zero) lost the claims an instance still on
+ * schema 6's build committed in between, and that build keeps writing the folder's credits_committed (its release)
+ * after the migration (test/main/studio/pg-spend-upgrade-race.test.ts).
  */
 export const SPEND_TABLE = `
 CREATE TABLE batchroom_folder_spend (
@@ -38,9 +40,6 @@ CREATE TABLE batchroom_folder_spend (
   updated_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (folder_key, owner, slot)
 );
-INSERT INTO batchroom_folder_spend (folder_key, owner, slot, committed, processed, failed)
-  SELECT folder_key, '', 0, credits_committed, processed, failed FROM batchroom_folders;
-UPDATE batchroom_folders SET credits_committed = 0, processed = 0, failed = 0;
 `;
 
 const SPEND_CALL = (...values: string[]) => `${spendUpsert(`VALUES (${values[0]}, p_me, ${values.slice(1).join(', ')})`)};`;
@@ -87,6 +86,12 @@ BEGIN
     SELECT budget INTO v_budget FROM batchroom_folders WHERE folder_key = p_folder FOR SHARE;
   END IF;
   IF v_budget IS NOT NULL THEN
+    -- The spend summed below must be read after this lock, by a statement of its own: under REPEATABLE READ or
+    -- SERIALIZABLE the snapshot is older than the lock and misses the last holder's claim (an overspent budget).
+    -- createLedgerPool asks for READ COMMITTED; a database or caller that overrides it is refused here.
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+      RAISE EXCEPTION 'the studio ledger needs READ COMMITTED transactions (this one is %)', current_setting('transaction_isolation');
+    END IF;
     PERFORM pg_advisory_xact_lock(7319021, hashtext(p_folder));
   END IF;
   -- Locked first, its owner's lease read after, in a statement of its own (schema 5: a joined read lost the owner).
@@ -109,7 +114,9 @@ BEGIN
     delta := p_cost;
   END IF;
   IF v_budget IS NOT NULL AND delta > 0 THEN
-    SELECT GREATEST(0, COALESCE(sum(committed), 0)) INTO v_spent FROM batchroom_folder_spend WHERE folder_key = p_folder;
+    -- Schema 6's figure on the folder row (and what an instance on its build still writes there) plus the spend rows.
+    SELECT GREATEST(0, f.credits_committed + COALESCE((SELECT sum(committed) FROM batchroom_folder_spend s WHERE s.folder_key = p_folder), 0))
+      INTO v_spent FROM batchroom_folders f WHERE f.folder_key = p_folder;
     IF v_spent + delta > v_budget + p_tolerance THEN
       o_kind := 'budget'; o_budget := v_budget; o_committed := v_spent;
       RETURN;

@@ -164,13 +164,19 @@ BEGIN
   IF p_charged > 0 AND EXISTS (SELECT 1 FROM batchroom_folders WHERE folder_key = p_folder AND budget IS NOT NULL) THEN
     PERFORM pg_advisory_xact_lock(7319021, hashtext(p_folder));
   END IF;
-  SELECT state, owner, credits_reserved, folder_key INTO r FROM batchroom_claims WHERE key = p_key FOR UPDATE;
+  SELECT state, owner, credits_reserved, credits_charged, folder_key INTO r FROM batchroom_claims WHERE key = p_key FOR UPDATE;
   IF NOT FOUND THEN
     INSERT INTO batchroom_folders (folder_key) VALUES (p_folder) ON CONFLICT (folder_key) DO NOTHING;
     INSERT INTO batchroom_claims (key, folder_key, content_hash, workflow_id, parameters_hash, rel_path, source_path, owner, state)
       VALUES (p_key, p_folder, p_content, p_workflow, p_params, p_source, p_source, p_me, 'claimed');
   ELSE
     IF r.owner IS DISTINCT FROM p_me AND r.owner IS NOT NULL AND r.state <> 'unknown' THEN
+      RETURN;
+    END IF;
+    -- The same outcome again: its first call committed but the reply was lost (record() keeps it pending and the
+    -- heartbeat replays it). The row says so already (an outcome leaves nothing reserved); counting it again would
+    -- charge the folder and the instance twice.
+    IF r.owner = p_me AND r.state = p_outcome AND r.credits_reserved = 0 AND r.credits_charged = p_charged THEN
       RETURN;
     END IF;
     before := r.state;

@@ -59,6 +59,7 @@ DECLARE
   abandoned boolean;
   retryable boolean;
   delta numeric;
+  moved numeric := 0;
 BEGIN
   -- Most asks are answered without a lock or a write: a photo done, or held by a live instance (a folder rescanned, the
   -- other instances asking for a photo one of them won). A read-only call commits without a WAL flush and never
@@ -95,7 +96,7 @@ BEGIN
     PERFORM pg_advisory_xact_lock(7319021, hashtext(p_folder));
   END IF;
   -- Locked first, its owner's lease read after, in a statement of its own (schema 5: a joined read lost the owner).
-  SELECT state, owner, attempts, credits_reserved INTO r FROM batchroom_claims WHERE key = p_key FOR UPDATE;
+  SELECT state, owner, attempts, credits_reserved, folder_key INTO r FROM batchroom_claims WHERE key = p_key FOR UPDATE;
   existed := FOUND;
   IF existed THEN
     IF r.state = ANY(p_done) THEN
@@ -109,7 +110,15 @@ BEGIN
       o_kind := 'taken'; o_state := r.state; o_owner := r.owner;
       RETURN;
     END IF;
-    delta := p_cost - CASE WHEN abandoned THEN r.credits_reserved ELSE 0 END;
+    -- An abandoned claim's reservation is counted in the folder it was made in. The key is the photo, not its folder:
+    -- taken again from another studio folder (the same photo copied into both), it goes back to that folder and this
+    -- one reserves the whole cost.
+    IF abandoned AND r.folder_key IS DISTINCT FROM p_folder THEN
+      moved := r.credits_reserved;
+      delta := p_cost;
+    ELSE
+      delta := p_cost - CASE WHEN abandoned THEN r.credits_reserved ELSE 0 END;
+    END IF;
   ELSE
     delta := p_cost;
   END IF;
@@ -139,6 +148,8 @@ BEGIN
       WHERE key = p_key;
   END IF;
   IF delta <> 0 THEN ${SPEND_CALL('p_folder', 'delta', '0', '0', '0', '0', '0')}
+  END IF;
+  IF moved <> 0 THEN ${SPEND_CALL('r.folder_key', '-moved', '0', '0', '0', '0', '0')}
   END IF;
   o_kind := 'claimed';
 END

@@ -10,7 +10,7 @@ import { connectStudioLedger, studioInstanceId } from '../studio/connect';
 import { createStudioHandlers } from '../studio/handlers';
 import { keychainLoader } from '../studio/keychain';
 import type { StudioLedger } from '../studio/studio-ledger';
-import { localUnsentKeys } from '../studio/local-unsent';
+import { localClaimKeys, localUnsentKeys } from '../studio/local-unsent';
 import { studioSubmitHooks } from '../studio/submit-hooks';
 import { createThumbnailCache } from '../images/thumbnails';
 import { createViewableOriginals } from '../images/viewable';
@@ -79,7 +79,8 @@ export async function startCoreRuntime({ options, stateDir, env, settings, clien
         studio = await connectStudioLedger({
           url: ledgerUrl, instanceId: studioInstanceId(stateDir), version: APP_VERSION, env, keytar: ledgerKeychain, logger,
           allowPlaintext: settings.get().studioLedgerAllowPlaintext,
-          local: journalLedger(started.journal), unsentLocally: localUnsentKeys(started.journal), ...studioTimings(env), ...options.studio,
+          local: journalLedger(started.journal), unsentLocally: localUnsentKeys(started.journal),
+          knownLocally: localClaimKeys(started.journal), ...studioTimings(env), ...options.studio,
         });
       }
       // Hot folders feed the engine, so they exist wherever the engine runs from the start.

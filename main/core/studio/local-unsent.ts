@@ -27,3 +27,31 @@ export function localUnsentKeys(journal: Journal): (key: string) => boolean {
     return unsent;
   };
 }
+
+/** Items read at a time by localClaimKeys: a journal of 100k photos is never loaded at once. */
+const PAGE = 1_000;
+
+/**
+ * Of `keys` (this instance's claims still `claimed` in the studio ledger at start), those the local journal has any
+ * record of: an item of a hot-folder batch in any state (the engine resumes it, or its outcome is settled) or a
+ * done-ledger entry. Read once over the hot-folder batches, a page at a time, only when there are such claims.
+ */
+export function localClaimKeys(journal: Journal): (keys: readonly string[]) => Set<string> {
+  return (keys) => {
+    const wanted = new Set(keys);
+    const known = new Set(keys.filter((key) => journal.ledgerHas(key)));
+    for (const batch of journal.listBatches()) {
+      if (batch.spec.source.kind !== 'hotFolder' || known.size === wanted.size) continue;
+      const ph = parametersHash(batch.spec.parameters);
+      for (let page = journal.itemsPage(batch.id, null, PAGE); ; page = journal.itemsPage(batch.id, page.next, PAGE)) {
+        for (const item of page.items) {
+          if (item.contentHash === null) continue;
+          const key = ledgerKey(item.contentHash, batch.spec.workflowId, ph);
+          if (wanted.has(key)) known.add(key);
+        }
+        if (!page.next) break;
+      }
+    }
+    return known;
+  };
+}

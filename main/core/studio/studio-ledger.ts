@@ -36,6 +36,13 @@ export interface StudioLedgerOptions {
    * be sent, and none of it may have been. Our claims left `submitting` are then claimed again rather than unknown.
    */
   unsentLocally?: (key: string) => boolean;
+  /**
+   * Of the given keys, those the local journal has a record of (local-unsent.ts localClaimKeys). Our claims still
+   * `claimed` from a previous run that it has none of are given back at start: claimed, then the process ended (kill
+   * -9, a lost reply) before the photo reached the journal, so nothing here would ever send it, and as "taken" by a
+   * live instance (this one) no other instance would either. Without it nothing is given back.
+   */
+  knownLocally?: (keys: readonly string[]) => ReadonlySet<string>;
   /** The retention rule (pg-retention.ts); `checkMs`: how often this instance asks whether it is due (default hourly). */
   retention?: RetentionOptions & { checkMs?: number };
 }
@@ -76,6 +83,7 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
     await registerInstance(pool, { id: me, host: hostname(), pid: process.pid, version: options.version, label: options.label ?? null }, leaseMs);
     await sweepSubmitting(pool, me, options.unsentLocally);
     if (options.local) await settleFromLocal(pool, me, options.local);
+    if (options.knownLocally) await releaseUnjournaled(pool, me, options.knownLocally);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw ledgerError(error, target.display);
@@ -249,4 +257,17 @@ async function settleFromLocal(pool: pg.Pool, me: string, local: HotFolderLedger
       creditsCharged: known.outcome === 'failed' || known.outcome === 'cancelled' ? 0 : Number(row.credits_charged ?? 0),
     });
   }
+}
+
+/**
+ * Our claims still `claimed` (never submitting: nothing was sent under them) that the local journal has no record of.
+ * Run at start, before this run's hot folders claim anything. A claim whose photo has a local item is kept: the
+ * engine resumes that item and submits under it. release() deletes only a row still ours and still `claimed`.
+ */
+async function releaseUnjournaled(pool: pg.Pool, me: string, knownLocally: (keys: readonly string[]) => ReadonlySet<string>): Promise<void> {
+  const { rows } = await pool.query('SELECT key FROM batchroom_claims WHERE owner = $1 AND state = \'claimed\'', [me]);
+  const keys = (rows as Array<{ key: string }>).map((row) => row.key);
+  if (keys.length === 0) return;
+  const known = knownLocally(keys);
+  for (const key of keys) if (!known.has(key)) await release(pool, me, key);
 }

@@ -5,7 +5,7 @@ import { createEngine, type Engine } from '../../../main/core/engine';
 import { ledgerKey, parametersHash } from '../../../main/core/journal/ledger-key';
 import { openStudioLedger, type StudioLedger } from '../../../main/core/studio/studio-ledger';
 import { studioSubmitHooks } from '../../../main/core/studio/submit-hooks';
-import { localUnsentKeys } from '../../../main/core/studio/local-unsent';
+import { localClaimKeys, localUnsentKeys } from '../../../main/core/studio/local-unsent';
 import { AppError } from '../../../shared/errors';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
 import { until } from '../../helpers/until';
@@ -20,9 +20,9 @@ let server: TestPostgres;
 beforeAll(async () => { server = await startTestPostgres(); }, 60_000);
 afterAll(async () => { await server?.stop(); });
 
-const open = (id: string, unsent?: (key: string) => boolean) => openStudioLedger({
+const open = (id: string, unsent?: (key: string) => boolean, known?: ReturnType<typeof localClaimKeys>) => openStudioLedger({
   url: server.url, instanceId: id, version: 'test', env: { PGPASSWORD: server.password }, leaseMs: 60_000, heartbeatMs: 3_600_000,
-  ...(unsent ? { unsentLocally: unsent } : {}),
+  ...(unsent ? { unsentLocally: unsent } : {}), ...(known ? { knownLocally: known } : {}),
 });
 
 async function sql(text: string, params: unknown[] = []): Promise<Array<Record<string, unknown>>> {
@@ -69,7 +69,8 @@ async function scene(bed: EngineTestBed, client = createFakeClient()): Promise<S
 async function nextStart(bed: EngineTestBed, s: Scene, unsent?: (key: string) => boolean): Promise<{ outcome: string; executes: number; claim: string | undefined }> {
   const id = s.ledger.current!.instanceId;
   await s.ledger.current!.close();
-  s.ledger.current = await open(id, unsent);
+  // As core-runtime.ts opens it: the claim, still `claimed`, has a pending local item, so it is kept (not given back).
+  s.ledger.current = await open(id, unsent, localClaimKeys(bed.journal));
   const again = bed.setEngine(createEngine({ journal: bed.journal, client: s.client, concurrency: 1, balanceEvidence: false, submitHooks: s.hooks }));
   await again.start();
   // Sent (an execution id) or turned away; the result's polls may sleep for seconds, and are not what this is about.

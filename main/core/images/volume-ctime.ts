@@ -22,3 +22,20 @@ export function volumeKeepsCtime(path: string, device: string): Promise<boolean>
   }
   return answer;
 }
+
+/**
+ * statfs f_type of network and userspace filesystems on Linux: NFS, SMB, CIFS, SMB2, FUSE (sshfs, rclone, gvfs…)
+ * and 9p. A stat on one of them waits on a server (a hard NFS mount: for ever when it stalls).
+ */
+const REMOTE_TYPES = new Set([0x6969, 0x517b, 0xff534d42, 0xfe534d42, 0x65735546, 0x01021997]);
+
+/**
+ * True only when the volume holding `path` is known to be a local disk, where a synchronous lstat costs
+ * microseconds (the hot folders' walk, local-walk.ts). A network or FUSE filesystem, an unreadable statfs, and every
+ * volume off Linux (the type numbers mean nothing portable there) answer false: their stats stay asynchronous, so a
+ * stalled share holds a thread of libuv's pool, not the process. Asked of the thread pool, never blocking either.
+ */
+export function volumeIsLocal(path: string): Promise<boolean> {
+  if (process.platform !== 'linux') return Promise.resolve(false);
+  return statfs(path).then((s) => !REMOTE_TYPES.has(s.type), () => false);
+}

@@ -122,7 +122,7 @@ export class FolderRuntime {
     // 100,000 photos is looked at without touching it again. A file changed since is no longer in the walk's snapshot.
     const walked = (path: string) => this.watcher?.walked(path);
     this.pipeline.walked = walked;
-    this.pipeline.walkedSync = !this.polled;
+    this.pipeline.walkedSync = this.watcher?.syncStats ?? false;
     try {
       await this.pipeline.considerInOrder(files, 'scan', this.deps.hashConcurrency, async (path) => {
         if (generation !== this.generation) return;

@@ -5,6 +5,7 @@ import type { IgnoreRules } from './ignore';
 import { pollSnapshot } from './snapshot-poller';
 import { WalkSnapshot, type WalkedFile } from './walk-snapshot';
 import { watchLocal } from './local-walk';
+import { volumeIsLocal } from '../images/volume-ctime';
 
 export interface WatchTimings {
   /**
@@ -63,6 +64,8 @@ export interface FolderWatcher {
   ready: Promise<void>;
   /** A file the initial walk found, as it found it, while no change to it has been seen (walk-snapshot.ts). */
   walked(path: string): WalkedFile | undefined;
+  /** The walk lstat'ed synchronously (a local disk, not polled): the scan may check walked files the same way. */
+  readonly syncStats: boolean;
   close(): Promise<void>;
 }
 
@@ -76,8 +79,55 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
   const { timings } = options;
   const root = resolve(options.root);
   const existing = new WalkSnapshot();
-  // A local folder is walked with synchronous lstats (local-walk.ts); a share (polling) keeps chokidar's own walk.
-  const watcher: FSWatcher = (options.polling ? watch : watchLocal)(root, {
+  // chokidar's close() removes every listener, 'ready' included: closed during its initial walk (a tree of thousands
+  // of folders takes seconds), 'ready' never comes, and the arm waiting for it — and every close, disarm or shutdown
+  // waiting for that arm — would wait for ever. close() ends the wait itself.
+  let endWait: () => void = () => undefined;
+  let closed = false;
+  let stopPolling: () => void = () => undefined;
+  let watcher: FSWatcher | null = null;
+  let syncStats = false;
+  const ready = new Promise<void>((resolve) => {
+    endWait = resolve;
+    // Synchronous lstats (local-walk.ts) only on a volume known to be a local disk: a share added without the
+    // "Network drive" box would otherwise hold the whole process while it stalls (volume-ctime.ts, statfs f_type).
+    void (options.polling ? Promise.resolve(false) : volumeIsLocal(root)).then((local) => {
+      if (closed) return;
+      syncStats = local;
+      watcher = startChokidar(root, options, existing, local);
+      const started = watcher;
+      started.once('ready', () => {
+        existing.walked();
+        // Polling: an old photo rewritten in place changes no folder's mtime; its own stat is looked at in slices.
+        if (options.polling && !closed) {
+          stopPolling = pollSnapshot(existing, timings.existingRecheckMs ?? DEFAULT_WATCH_TIMINGS.existingRecheckMs!, (path) => {
+            options.onFile(path, 'change');
+            // From now on chokidar's own, as any new file (ignoreInitial: adding it reports nothing).
+            started.add(path);
+          });
+        }
+        resolve();
+      });
+    });
+  });
+  return {
+    ready,
+    walked: (path) => existing.get(path),
+    get syncStats() {
+      return syncStats;
+    },
+    close: () => {
+      closed = true;
+      stopPolling();
+      endWait();
+      return watcher?.close() ?? Promise.resolve();
+    },
+  };
+}
+
+function startChokidar(root: string, options: FolderWatcherOptions, existing: WalkSnapshot, syncStats: boolean): FSWatcher {
+  const { timings } = options;
+  const watcher: FSWatcher = (syncStats ? watchLocal : watch)(root, {
     persistent: true,
     ignoreInitial: true,
     followSymlinks: false,
@@ -104,35 +154,5 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
     if (path === root) options.onRootGone();
   });
   watcher.on('error', (error) => options.onError(error instanceof Error ? error : new Error(String(error))));
-  // chokidar's close() removes every listener, 'ready' included: closed during its initial walk (a tree of thousands
-  // of folders takes seconds), 'ready' never comes, and the arm waiting for it — and every close, disarm or shutdown
-  // waiting for that arm — would wait for ever. close() ends the wait itself.
-  let endWait: () => void = () => undefined;
-  let closed = false;
-  let stopPolling: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => {
-    endWait = resolve;
-    watcher.once('ready', () => {
-      existing.walked();
-      // Polling: an old photo rewritten in place changes no folder's mtime; its own stat is looked at in slices.
-      if (options.polling && !closed) {
-        stopPolling = pollSnapshot(existing, timings.existingRecheckMs ?? DEFAULT_WATCH_TIMINGS.existingRecheckMs!, (path) => {
-          options.onFile(path, 'change');
-          // From now on chokidar's own, as any new file (ignoreInitial: adding it reports nothing).
-          watcher.add(path);
-        });
-      }
-      resolve();
-    });
-  });
-  return {
-    ready,
-    walked: (path) => existing.get(path),
-    close: () => {
-      closed = true;
-      stopPolling();
-      endWait();
-      return watcher.close();
-    },
-  };
+  return watcher;
 }

@@ -10,8 +10,10 @@ import { lstatSync, type Stats } from 'node:fs';
 // handed to the same `ignored` function. readdirp hands entries over in small batches between its asynchronous
 // readdir calls, so the event loop still turns every few dozen entries.
 //
-// Only for local folders: on a network share (polling mode) a synchronous lstat would hold the whole process while
-// the share answers (or stalls), so polling folders keep chokidar's asynchronous walk.
+// Only for folders on a volume known to be a local disk (volume-ctime.ts volumeIsLocal: statfs f_type, Linux only):
+// on a network share a synchronous lstat would hold the whole process while the share answers (or stalls), so a
+// polled folder, one on NFS/SMB/FUSE/9p (ticked "Network drive" or not), and any folder off Linux keep chokidar's
+// asynchronous walk.
 
 /** The readdirp entry as chokidar's filters read it (readdirp's own type is not exported). */
 interface WalkEntry { fullPath: string; stats?: Stats }

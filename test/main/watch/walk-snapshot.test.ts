@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { junkReason as junkNameReason, skippedFolderReason } from '../../../shared/media/input-policy';
 import { isInside, segmentsInside } from '../../../main/core/media/inside-root';
 import { fastInsideRoot, ignoreRulesFor } from '../../../main/core/watch/ignore';
-import { INITIAL_STAT_COST_US, nextStatCostUs, RECHECK_CPU_SHARE, recheckCycleMs } from '../../../main/core/watch/snapshot-poller';
+import { INITIAL_STAT_COST_US, MAX_MS_PER_FILE, RECHECK_CPU_SHARE, recheckCycleMs, StatCost } from '../../../main/core/watch/snapshot-poller';
 import { WalkSnapshot } from '../../../main/core/watch/walk-snapshot';
 
 const file = (size: number, mtimeMs: number, ino: number) => ({ isFile: () => true, size, mtimeMs, ino }) as unknown as Stats;
@@ -73,17 +73,25 @@ describe('the polling recheck of the walk\'s files', () => {
     const fit = (30_000 * 1000 * RECHECK_CPU_SHARE) / INITIAL_STAT_COST_US;
     expect(recheckCycleMs(fit, 30_000)).toBe(30_000);
     expect(recheckCycleMs(100_000, 30_000)).toBe(400_000);
-    // A cheaper lstat (a fast disk on a quiet machine) shortens the cycle; a dearer one (a share) stretches it.
+    // A cheaper lstat (a fast disk on a quiet machine) shortens the cycle; a dearer one (a share) stretches it, up to
+    // MAX_MS_PER_FILE a file whatever the measurement says (10 min at 100k).
     expect(recheckCycleMs(100_000, 30_000, 5)).toBe(100_000);
-    expect(recheckCycleMs(100_000, 30_000, 200)).toBe(4_000_000);
+    expect(recheckCycleMs(10_000, 30_000, 30)).toBe(60_000);
+    expect(recheckCycleMs(100_000, 30_000, 200)).toBe(100_000 * MAX_MS_PER_FILE);
+    expect(recheckCycleMs(100_000, 30_000, 2_000)).toBe(600_000);
   });
 
-  it('follows the measured cost of an lstat, smoothed and bounded', () => {
-    let cost = INITIAL_STAT_COST_US;
-    for (let i = 0; i < 40; i++) cost = nextStatCostUs(cost, 60 * 100, 60);
-    expect(cost).toBeCloseTo(100, 0);
-    expect(nextStatCostUs(cost, 1_000, 0)).toBe(cost);
-    expect(nextStatCostUs(20, 1e9, 1)).toBeLessThanOrEqual(20 * 0.8 + 2_000 * 0.2);
+  it('takes the lowest of the recent slices\' costs: outside CPU in a slice does not raise it, a lasting cost does', () => {
+    const cost = new StatCost();
+    expect(cost.us).toBe(INITIAL_STAT_COST_US);
+    cost.measured(60 * 30, 60); // 30 µs each
+    expect(cost.us).toBe(30);
+    cost.measured(5_000 + 60 * 30, 60); // the engine's 5 ms landed in this slice
+    expect(cost.us).toBe(30);
+    for (let i = 0; i < 8; i++) cost.measured(60 * 100, 60); // a share that stays dear
+    expect(cost.us).toBe(100);
+    cost.measured(1_000, 0);
+    expect(cost.us).toBe(100);
   });
 });
 

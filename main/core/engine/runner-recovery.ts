@@ -20,13 +20,14 @@ export interface RecoveryParts {
 
 export async function recoverOpenBatches(core: RunnerCore, { follower, downloads, saverDeps }: RecoveryParts): Promise<void> {
   const { journal } = core.o;
-  const at = core.o.now().toISOString();
+  const startedAt = core.o.now();
+  const at = startedAt.toISOString();
   // A batch paused by an outage before the restart runs again: the gate finds out afresh whether the service answers.
   for (const batch of journal.listBatches()) {
     if (batch.state === 'paused' && isOutagePause(batch)) journal.updateBatch(batch.id, { state: 'running', pausedReason: null, pauseCode: null });
   }
   // Where a kill may have left temps, read before the placements below clear their items' pending temps.
-  const sweepFirst = foldersToSweepFirst(journal, core.o.now());
+  const sweepFirst = foldersToSweepFirst(journal, startedAt);
   const lost: string[] = [];
   for (const batch of journal.listBatches()) {
     if (batch.state === 'completed') continue;
@@ -51,9 +52,10 @@ export async function recoverOpenBatches(core: RunnerCore, { follower, downloads
     }
   }
   // Temps a kill left in the output folders of open and recent batches (temp-sweep.ts): where the journal says now,
-  // every other folder of theirs once the first submit has left.
-  await sweepFolders(sweepFirst);
-  sweepLaterOnce(core, core.o.now());
+  // every other folder of theirs once the first submit has left. Either part removes only this journal's leftovers
+  // and random temps from before this start: an output folder may be shared with another journal saving now.
+  await sweepFolders(sweepFirst, journal, startedAt);
+  sweepLaterOnce(core, startedAt);
   // The balance may prove them charged or not (balance-check.ts): new submissions wait for that check.
   core.evidence.lost(lost, { hold: true });
   for (const id of lost) core.o.onItem(journal.getItem(id)!);
@@ -65,8 +67,8 @@ export const LATER_SWEEP_WAIT_MS = 5_000;
 /**
  * The full temp sweep, in the background once a submit has left after this start (at once when no batch is running,
  * or after LATER_SWEEP_WAIT_MS): it reads every item of the open batches, which at 100k items would otherwise stand
- * between a restart and its first submit. Only temps older than this start go (temp-sweep.ts). A stop ends it
- * between two steps; what it removed is logged (`temp sweep done`).
+ * between a restart and its first submit. Only leftovers go, never a running save's temp (temp-sweep.ts). A stop
+ * ends it between two steps; what it removed is logged (`temp sweep done`).
  */
 function sweepLaterOnce(core: RunnerCore, startedAt: Date): void {
   const { journal, logger } = core.o;

@@ -1,6 +1,6 @@
 import { readdir, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { isTempName, removeTempFiles } from '../images/save';
+import { isTempName } from '../images/save';
 import type { Journal } from '../journal/journal';
 import { itemsOfBatch } from '../journal/item-pages';
 import type { BatchRecord } from '../journal/types';
@@ -16,12 +16,13 @@ import { deliverableRelPath, deliverablesOf } from '../../../shared/engine/deliv
 //   saved — a save runs only for a `downloading` item, journals its temp's path before it creates any file there and
 //   clears it once every file of that save is placed or removed, so a kill leaves its temps only in those folders
 //   (a few items, read through items_open, not the batch);
-// - later, once the first submit has left (or a few seconds passed), every folder the batches write, as before, read
-//   a page of items at a time. Saves run by then, so this part removes only temps older than this start: a temp this
-//   run is writing is never touched. What it leaves (a save that failed to remove its temp in the last moment before
-//   a kill, in a folder no pending temp names) goes at the next start.
-
-/** Completed batches are swept for this long after their last change. */
+// - later, once the first submit has left (or a few seconds passed), every folder the batches write, read a page of
+//   items at a time, while this start's own saves run.
+//
+// Both parts remove a temp only when it is provably a leftover (removableTemp). An output folder may be shared: a
+// second journal or a studio's other machine may be saving into it right now, and a save of this engine runs beside
+// the later part. A temp's times do not tell: the metadata step dates a result temp to the photo's capture time
+// (utimes, often years back) before it is placed, so "older than the start" removed a running save's temp./** Completed batches are swept for this long after their last change. */
 export const RECENT_BATCH_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A file system's clock may run behind ours (a share): a temp this much older than the start still counts as new. */
@@ -81,15 +82,33 @@ export async function outputFoldersToSweep(journal: Journal, now: Date, stopping
   return folders;
 }
 
-/** Removes the leftover temps in `folders` (before anything is written: all of them); how many. */
-export async function sweepFolders(folders: Iterable<string>): Promise<number> {
-  let removed = 0;
-  for (const folder of folders) removed += await removeTempFiles(folder);
-  return removed;
+/** A result temp's name: `.batchroom-<item id>-<8 hex>.part` and its second files (save.ts tempPathFor). */
+const ITEM_TEMP = /^\.batchroom-(.+)-[0-9a-f]{8}\.part(?:\.finish|_exiftool_tmp)?$/;
+/** Item ids are UUIDs (planner, export): a temp named after one this journal does not know is another journal's. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whose temp `name` is: a save of this journal's item that is over (`leftover`: removed, whatever its times — it may
+ * carry a capture date, even one in the future), one running now (`saving`: its item has a pending temp, journalled
+ * before the file was made and cleared only once it is placed or removed), another journal's (`foreign`: never ours
+ * to remove; its own start sweeps it), or a temp named at random (`unnamed`: XMP and JSON temps, probes), judged by
+ * its times.
+ */
+export function ownerOfTemp(journal: Pick<Journal, 'getItem'>, name: string): 'leftover' | 'saving' | 'foreign' | 'unnamed' {
+  const id = ITEM_TEMP.exec(name)?.[1];
+  if (!id) return 'unnamed';
+  const item = journal.getItem(id);
+  // Only a `downloading` item is ever saved; a pending temp left on any other is stale.
+  if (item) return item.state === 'downloading' && item.pendingTemp ? 'saving' : 'leftover';
+  return UUID.test(id) ? 'foreign' : 'unnamed';
 }
 
-/** Removes our temps in `folder` last changed before `beforeMs` (a running save's temp is newer); how many. */
-export async function removeTempsOlderThan(folder: string, beforeMs: number): Promise<number> {
+/**
+ * Removes the temps in `folder` that are leftovers (ownerOfTemp); a randomly named one only when neither its mtime
+ * nor its ctime is from `notBeforeMs` on: a write, chmod or utimes sets the ctime to now, and nobody can set it back,
+ * so a temp someone is writing now (this engine or another) is never older than the moment it was made. How many.
+ */
+export async function removeLeftoverTemps(folder: string, journal: Pick<Journal, 'getItem'>, notBeforeMs: number): Promise<number> {
   let names: string[];
   try {
     names = await readdir(folder);
@@ -100,19 +119,32 @@ export async function removeTempsOlderThan(folder: string, beforeMs: number): Pr
   for (const name of names) {
     if (!isTempName(name)) continue;
     const path = join(folder, name);
-    const info = await stat(path).catch(() => null);
-    if (!info || !info.isFile() || info.mtimeMs >= beforeMs) continue;
+    // Asked with no await before the unlink: a save journals its pending temp before the file exists, so a file
+    // found above whose item has none now is not being written any more.
+    const owner = ownerOfTemp(journal, name);
+    if (owner === 'saving' || owner === 'foreign') continue;
+    if (owner === 'unnamed') {
+      const info = await stat(path).catch(() => null);
+      if (!info || !info.isFile() || Math.max(info.mtimeMs, info.ctimeMs) >= notBeforeMs) continue;
+    }
     await unlink(path).then(() => { removed++; }, () => undefined);
   }
   return removed;
 }
 
-/** Every start's full sweep, run after the first submit: every folder, only temps from before `startedAt`. */
+/** The first part of a start's sweep (recovery, before anything is written): `folders`' leftovers; how many. */
+export async function sweepFolders(folders: Iterable<string>, journal: Pick<Journal, 'getItem'>, startedAt: Date): Promise<number> {
+  let removed = 0;
+  for (const folder of folders) removed += await removeLeftoverTemps(folder, journal, startedAt.getTime() - CLOCK_SLACK_MS);
+  return removed;
+}
+
+/** Every start's full sweep, run after the first submit: every folder of the open and recent batches, page by page. */
 export async function sweepOlderTemps(journal: Journal, startedAt: Date, stopping: () => boolean = () => false): Promise<number> {
   let removed = 0;
   for (const folder of await outputFoldersToSweep(journal, startedAt, stopping)) {
     if (stopping()) return removed;
-    removed += await removeTempsOlderThan(folder, startedAt.getTime() - CLOCK_SLACK_MS);
+    removed += await removeLeftoverTemps(folder, journal, startedAt.getTime() - CLOCK_SLACK_MS);
   }
   return removed;
 }

@@ -1,6 +1,7 @@
 import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { createEngine } from '../../../main/core/engine';
 import { createLogger, type LogRecord } from '../../../main/core/log';
 import type { Journal } from '../../../main/core/journal';
@@ -12,10 +13,13 @@ import { useEngineTestBed, waitForBatch, writePhotos } from './helpers';
 // state their items are in. Before, only the folders of unfinished items of unfinished batches were swept, so
 // zero-byte `.part.finish` files beside a batch that later completed stayed for good. Since issue 34 #3 the folders of
 // the items being saved are swept before start() returns, every other folder once the first submit has left (or at
-// once when nothing runs), and that later part removes only temps older than the start: the leftovers below are
-// dated an hour back, as an earlier run's are.
+// once when nothing runs). Either part removes a temp named after an item of this journal that is not being saved
+// (whatever its dates), and a randomly named temp (XMP, JSON, probe) only when its mtime and ctime are both from before
+// the start; the engine's clock is set a minute ahead below where a test needs its files to be "before the start"
+// (a file's ctime cannot be set back).
 
 const HOUR_AGO = new Date(Date.now() - 60 * 60 * 1000);
+const MINUTE_AHEAD = () => new Date(Date.now() + 60_000);
 const temps = (names: string[]) => names.filter((n) => n.startsWith('.batchroom-') && !n.endsWith('.txt'));
 
 describe('the start-up temp sweep', () => {
@@ -32,18 +36,23 @@ describe('the start-up temp sweep', () => {
     expect((await waitForBatch(engine, batch.id)).counts.saved).toBe(2);
     await bed.stopEngine();
 
+    const [id1, id2] = engine.listItems({ batchId: batch.id }).items.map((i) => i.id);
     const leftovers = [
-      join(out, '.batchroom-item1-0a1b2c3d.part.finish'), join(out, '.batchroom-item1-0a1b2c3d.part'),
-      join(out, 'sub', '.batchroom-item2-11223344.part_exiftool_tmp'), join(out, 'sub', '.batchroom-5566aabb.xmp'),
+      join(out, `.batchroom-${id1}-0a1b2c3d.part.finish`), join(out, `.batchroom-${id1}-0a1b2c3d.part`),
+      join(out, 'sub', `.batchroom-${id2}-11223344.part_exiftool_tmp`), join(out, 'sub', '.batchroom-5566aabb.xmp'),
       join(out, '.batchroom-probe-99887766.part'),
     ];
     for (const path of leftovers) { await writeFile(path, ''); await utimes(path, HOUR_AGO, HOUR_AGO); }
     await writeFile(join(out, '.batchroom-notes.txt'), 'not ours: kept');
+    // Another journal's save into the same folder (an item id this journal does not know), however old it looks.
+    const foreign = `.batchroom-${randomUUID()}-0a0b0c0d.part`;
+    await writeFile(join(out, foreign), 'another instance is writing this');
+    await utimes(join(out, foreign), HOUR_AGO, HOUR_AGO);
     const before = new Set([...await readdir(out), ...await readdir(join(out, 'sub'))]);
 
-    engine = bed.setEngine(createEngine({ journal: bed.journal, client: createFakeClient(), concurrency: 2 }));
+    engine = bed.setEngine(createEngine({ journal: bed.journal, client: createFakeClient(), concurrency: 2, now: MINUTE_AHEAD }));
     await engine.start();
-    await vi.waitFor(async () => expect(temps([...await readdir(out), ...await readdir(join(out, 'sub'))])).toEqual([]), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(temps([...await readdir(out), ...await readdir(join(out, 'sub'))])).toEqual([foreign]), { timeout: 10_000 });
     const after = new Set([...await readdir(out), ...await readdir(join(out, 'sub'))]);
     expect([...before].filter((n) => !after.has(n)).sort()).toEqual(leftovers.map((p) => p.split('/').pop()!).sort());
     expect(after.has('.batchroom-notes.txt')).toBe(true);
@@ -67,9 +76,10 @@ describe('the start-up temp sweep with several deliverables', () => {
     await bed.stopEngine();
     const [, , dated] = engine.listItems({ batchId: batch.id }).items[0]!.outputs;
     const folders = [join(out, 'full'), join(out, 'web', 'J1'), join(dated!, '..')];
+    const leftover = `.batchroom-${engine.listItems({ batchId: batch.id }).items[0]!.id}-0a1b2c3d.part`;
     for (const folder of folders) {
-      await writeFile(join(folder, '.batchroom-item1-0a1b2c3d.part'), '');
-      await utimes(join(folder, '.batchroom-item1-0a1b2c3d.part'), HOUR_AGO, HOUR_AGO);
+      await writeFile(join(folder, leftover), '');
+      await utimes(join(folder, leftover), HOUR_AGO, HOUR_AGO);
     }
 
     engine = bed.setEngine(createEngine({ journal: bed.journal, client: createFakeClient(), concurrency: 2 }));
@@ -81,7 +91,7 @@ describe('the start-up temp sweep with several deliverables', () => {
 describe('the start-up temp sweep at scale', () => {
   const bed = useEngineTestBed();
 
-  it('reads no page of a batch before start() returns, and later leaves a temp newer than the start', async () => {
+  it('reads no page of a batch before start() returns; later removes its leftovers, whatever their dates, and leaves a temp changed since the start', async () => {
     await mkdir(join(bed.input, 'sub'));
     await writePhotos(join(bed.input, 'sub'), 2);
     const out = join(bed.dir.path, 'out');
@@ -91,14 +101,16 @@ describe('the start-up temp sweep at scale', () => {
     expect((await waitForBatch(engine, batch.id)).counts.saved).toBe(2);
     await bed.stopEngine();
 
-    const old = join(out, 'sub', '.batchroom-item1-0a1b2c3d.part');
-    // A temp this run is writing, as far as the sweep can tell: changed after the start.
-    const live = join(out, 'sub', '.batchroom-item2-99887766.part');
-    await writeFile(old, '');
-    await utimes(old, HOUR_AGO, HOUR_AGO);
-    await writeFile(live, 'in progress');
-    const ahead = new Date(Date.now() + 60_000);
-    await utimes(live, ahead, ahead);
+    const [id1, id2] = engine.listItems({ batchId: batch.id }).items.map((i) => i.id);
+    const old = `.batchroom-${id1}-0a1b2c3d.part`;
+    // A leftover dated ahead (a camera's clock): "older than the start" would have kept it for good.
+    const ahead = `.batchroom-${id2}-0a1b2c3d.part.finish`;
+    // A temp someone is writing as the sweep runs, dated back as the metadata step dates a result to its capture time.
+    const live = '.batchroom-99887766.part';
+    for (const [name, date] of [[old, HOUR_AGO], [ahead, new Date(Date.now() + 365 * 86_400_000)], [live, HOUR_AGO]] as const) {
+      await writeFile(join(out, 'sub', name), '');
+      await utimes(join(out, 'sub', name), date, date);
+    }
 
     // Every page of items read, counted: the start must read none (the sweep before it used to read them all).
     let pagesRead = 0;
@@ -113,13 +125,15 @@ describe('the start-up temp sweep at scale', () => {
     }) as Journal;
     const records: LogRecord[] = [];
     const logger = createLogger({ sink: (r) => { records.push(r); }, minLevel: 'info' });
-    engine = bed.setEngine(createEngine({ journal: counting, client: createFakeClient(), concurrency: 2, logger }));
+    // The engine's clock a minute behind: `live` was changed (its ctime) after this start, as a file written now is.
+    engine = bed.setEngine(createEngine({ journal: counting, client: createFakeClient(), concurrency: 2, logger, now: () => new Date(Date.now() - 60_000) }));
     await engine.start();
     expect(pagesRead).toBe(0);
     await vi.waitFor(() => expect(records.some((r) => r.message === 'temp sweep done')).toBe(true), { timeout: 10_000 });
     expect(pagesRead).toBeGreaterThan(0);
     const left = await readdir(join(out, 'sub'));
-    expect(left).not.toContain('.batchroom-item1-0a1b2c3d.part');
-    expect(left).toContain('.batchroom-item2-99887766.part');
+    expect(left).not.toContain(old);
+    expect(left).not.toContain(ahead);
+    expect(left).toContain(live);
   });
 });

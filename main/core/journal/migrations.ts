@@ -229,8 +229,11 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 15: counts and filters at 100k items (issue 34 #3, #4).
   // - batch_counts: how many items of each batch are in each state, kept by triggers in the very statement that
-  //   inserts, moves or removes an item (every writer, raw SQL included), so a batch summary reads a few rows instead
-  //   of grouping the batch's items (countByState: 0.7 s at 100k under load). Filled from the items there now.
+  //   inserts, moves or removes an item (INSERT, UPDATE, DELETE and upserts, raw SQL included), so a batch summary
+  //   reads a few rows instead of grouping the batch's items (countByState: 0.7 s at 100k under load). Filled from the
+  //   items there now. Not kept by INSERT OR REPLACE / REPLACE INTO over an existing item: the row it deletes fires no
+  //   DELETE trigger unless that connection set recursive_triggers (off by default, per connection), so its count
+  //   would stay. Nothing writes items that way; a writer that must replace a row deletes it first.
   // - items_settled: the finished items (saved, skipped, cancelled) by batch, state and position — the complement of
   //   items_open — so "Saved" or "Skipped" pages are a range of one index (SETTLED_ONLY_SQL in journal/settled.ts).
   // - items_paid_elsewhere: the items another batch paid for (claims.ts countPaidElsewhere, whose WHERE is this

@@ -84,7 +84,9 @@ const RowSlot = memo(function RowSlot({ listId, index, onResubmit }: { listId: s
   const item = useApp((s) => itemAt(s.itemLists[listId], index));
   return (
     <div className="item-row-wrap" style={{ transform: `translateY(${index * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}>
-      {item ? <ItemRow item={item} onResubmit={onResubmit} /> : <PendingRow />}
+      {/* Keyed by the photo, not the slot: when a filtered list moves, a focused button goes with its photo (or is
+          unmounted) instead of turning into the next photo's Cancel under the user's Enter. */}
+      {item ? <ItemRow key={item.id} item={item} onResubmit={onResubmit} /> : <PendingRow />}
     </div>
   );
 });

@@ -86,6 +86,9 @@ describe('studio ledger schema 7: spend rows instead of the folder row', () => {
   it('claims and outcomes without a budget never write the folder row', async () => {
     const three = await instances('row');
     await sql(`INSERT INTO batchroom_folders (folder_key) VALUES ('quiet')`);
+    // xmin is the row's version: an UPDATE makes a new one. The FOR SHARE lock each claim takes marks the row's
+    // header (xmax, a multixact) without a new version, so this does not see it (nor is it meant to: share locks do
+    // not wait on each other).
     const version = async () => (await sql(`SELECT xmin::text AS v FROM batchroom_folders WHERE folder_key = 'quiet'`))[0]!.v as string;
     const first = await version();
     const results = await Promise.all(three.flatMap(({ id, pool }) => Array.from({ length: 12 }, async (_, i) => {

@@ -114,6 +114,7 @@ export class FolderRuntime {
     this.pipeline.baseline = known;
     this.pipeline.hashes = await this.deps.hashCache.load(this.config.id);
     const reviewPending = known.has(REVIEW_MARKER);
+    if (this.config.recursive) await this.watcher?.watchMissedDirs(this.ignored); // before the scan reads the tree
     const files = await scanFolder(this.config.path, this.config.recursive, this.ignored);
     if (generation !== this.generation) return;
     const policy = fresh || reviewPending ? this.config.existingFiles : null;

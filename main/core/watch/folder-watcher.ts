@@ -5,6 +5,7 @@ import type { IgnoreRules } from './ignore';
 import { pollSnapshot } from './snapshot-poller';
 import { WalkSnapshot, type WalkedFile } from './walk-snapshot';
 import { watchLocal } from './local-walk';
+import { watchMissedDirs } from './missed-dirs';
 import { volumeIsLocal } from '../images/volume-ctime';
 
 export interface WatchTimings {
@@ -66,6 +67,12 @@ export interface FolderWatcher {
   walked(path: string): WalkedFile | undefined;
   /** The walk lstat'ed synchronously (a local disk, not polled): the scan may check walked files the same way. */
   readonly syncStats: boolean;
+  /** chokidar's watched directories and their entries (empty before the walk starts). */
+  watched(): Record<string, string[]>;
+  /** Watch more paths (a directory the walk missed). */
+  add(paths: string | string[]): void;
+  /** After ready: watch the sub-folders the walk missed (missed-dirs.ts); the arm's scan then takes what is in them. */
+  watchMissedDirs(ignored: (path: string) => boolean): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -115,6 +122,13 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
     walked: (path) => existing.get(path),
     get syncStats() {
       return syncStats;
+    },
+    watched: () => watcher?.getWatched() ?? {},
+    add(paths) {
+      watcher?.add(paths);
+    },
+    watchMissedDirs(ignored) {
+      return watchMissedDirs(this, root, ignored);
     },
     close: () => {
       closed = true;

@@ -2,7 +2,7 @@ import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'libsql';
 import type { ItemState } from '../../../shared/engine/model';
-import { MIGRATIONS } from './migrations';
+import { migrate } from './migrate';
 import { ensureStateDir, restrictToOwner, OWNER_ONLY_FILE_MODE } from '../settings/state-dir';
 import { ITEM_PATCH_COLUMNS } from './rows';
 import { createJournalReads, placeholdersFor } from './journal-reads';
@@ -30,21 +30,6 @@ interface Stmt {
 import type { ItemWriteOptions, Journal } from './journal-api';
 
 export type { Journal, ListItemsQuery } from './journal-api';
-
-function migrate(db: Db): void {
-  const row = db.prepare('PRAGMA user_version').get() as Row;
-  const current = Number(row.user_version ?? 0);
-  if (current > MIGRATIONS.length) {
-    throw new Error(`the journal was written by a newer Batchroom (schema ${current}, this build knows ${MIGRATIONS.length})`);
-  }
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    const apply = db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
-      db.exec(`PRAGMA user_version = ${version + 1}`);
-    });
-    apply.immediate();
-  }
-}
 
 /**
  * Opens (creating if needed) the journal at `<stateDir>/journal.db`. WAL lets readers (event projections) run beside

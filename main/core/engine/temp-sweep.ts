@@ -19,10 +19,12 @@ import { deliverableRelPath, deliverablesOf } from '../../../shared/engine/deliv
 // - later, once the first submit has left (or a few seconds passed), every folder the batches write, read a page of
 //   items at a time, while this start's own saves run.
 //
-// Both parts remove a temp only when it is provably a leftover (removableTemp). An output folder may be shared: a
-// second journal or a studio's other machine may be saving into it right now, and a save of this engine runs beside
-// the later part. A temp's times do not tell: the metadata step dates a result temp to the photo's capture time
-// (utimes, often years back) before it is placed, so "older than the start" removed a running save's temp./** Completed batches are swept for this long after their last change. */
+// Both parts remove a temp only when it is provably a leftover (ownerOfTemp, removeLeftoverTemps). An output folder
+// may be shared: a second journal or a studio's other machine may be saving into it right now, and a save of this
+// engine runs beside the later part. A result temp's mtime does not tell: the metadata step dates it to the photo's
+// capture time (utimes, often years back) before it is placed, so "older than the start" removed a running save's temp.
+
+/** Completed batches are swept for this long after their last change. */
 export const RECENT_BATCH_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A file system's clock may run behind ours (a share): a temp this much older than the start still counts as new. */

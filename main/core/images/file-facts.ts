@@ -30,6 +30,8 @@ export interface FileFacts {
    * a stat or a lookup; undefined when it did not. Cleared by the next `prefetch` (the next planning).
    */
   knownEdge?(path: string): number | undefined;
+  /** Drops what planning learned of these files' edges: the estimate has read them (up to 250k numbers, ≈ 15 MB). */
+  forgetEdges?(paths: Iterable<string>): void;
   /** What the RAW checker (raw-check.ts) says of a RAW: its refusal and sensor size; null without a checker. */
   raw(path: string): Promise<RawFacts | null>;
   /** Looks up what the state folder keeps of these files in a few queries (planning knows its list before reading). */
@@ -142,6 +144,9 @@ export function createFileFacts(options: {
       return read.hash!;
     },
     knownEdge: (path) => entries.get(path)?.longEdge ?? edges.get(path),
+    forgetEdges(paths) {
+      for (const path of paths) edges.delete(path);
+    },
     async longEdge(path) {
       // Only the estimate's size sentence uses it: a fact this process read (or checked) is taken without a stat.
       const inMemory = entries.get(path);

@@ -35,7 +35,11 @@ export function withSyncStats(filter: EntryFilter | undefined): EntryFilter {
   };
 }
 
-/** chokidar's watcher, walking with synchronous lstats (see above). chokidar is pinned exactly: `_readdirp` is its. */
+/**
+ * chokidar's watcher, walking with synchronous lstats (see above). chokidar is pinned exactly (`_readdirp` is its), and
+ * readdirp too (package.json "overrides"): this relies on its dirent mode handing the same entry object to the filter
+ * and to the stream, so the stats set here are the ones chokidar reads.
+ */
 export class LocalWalkWatcher extends FSWatcher {
   override _readdirp(root: string, opts?: Parameters<FSWatcher['_readdirp']>[1]): ReturnType<FSWatcher['_readdirp']> {
     const filters = opts as { fileFilter?: EntryFilter; directoryFilter?: EntryFilter } | undefined;

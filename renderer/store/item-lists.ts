@@ -32,12 +32,16 @@ export function itemAt(list: ItemList | undefined, index: number): ItemView | un
   return list?.pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];
 }
 
-/** Adds a page and drops the pages farthest from it beyond MAX_PAGES. */
-export function withPage(pages: Record<number, ItemView[]>, page: number, items: ItemView[]): Record<number, ItemView[]> {
+/**
+ * Adds a page and drops the pages farthest from it beyond MAX_PAGES — never `keep` (Review's saved list: the page
+ * holding the photo on screen, which its strip may have scrolled far away from).
+ */
+export function withPage(pages: Record<number, ItemView[]>, page: number, items: ItemView[], keep?: number): Record<number, ItemView[]> {
   const next = { ...pages, [page]: items };
   const numbers = Object.keys(next).map(Number);
   if (numbers.length <= MAX_PAGES) return next;
-  numbers.sort((a, b) => Math.abs(a - page) - Math.abs(b - page));
+  const distance = (n: number) => (n === keep ? -1 : Math.abs(n - page));
+  numbers.sort((a, b) => distance(a) - distance(b));
   for (const far of numbers.slice(MAX_PAGES)) delete next[far];
   return next;
 }

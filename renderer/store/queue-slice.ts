@@ -52,8 +52,15 @@ export const createQueueSlice: SliceCreator<QueueSlice> = (set, get, bridge) => 
       const answer = await unwrap(bridge.batches.itemWindow({ batchId, filter, offset: page * PAGE_SIZE, limit: PAGE_SIZE }));
       set((s) => {
         const list = s.itemLists[key] ?? emptyList(batchId, filter);
-        const next: ItemList = { ...list, total: answer.total, pages: withPage(list.pages, page, answer.items), loaded: true };
-        return { itemLists: { ...s.itemLists, [key]: next } };
+        // Review's saved list is shared by the photo on screen and its strip: the strip scrolled far along must not
+        // drop the photo's own page (the viewer would empty and its keys go with it).
+        const reviewing = filter === 'saved' && s.selectedBatchId === batchId;
+        const keep = reviewing ? Math.floor(s.reviewIndex / PAGE_SIZE) : undefined;
+        const next: ItemList = { ...list, total: answer.total, pages: withPage(list.pages, page, answer.items, keep), loaded: true };
+        // A photo saved ahead of the one on screen moved it along the list: Review follows the photo, not the index.
+        const at = reviewing && s.reviewItemId ? answer.items.findIndex((i) => i.id === s.reviewItemId) : -1;
+        const moved = at >= 0 && page * PAGE_SIZE + at !== s.reviewIndex ? { reviewIndex: page * PAGE_SIZE + at } : {};
+        return { itemLists: { ...s.itemLists, [key]: next }, ...moved };
       });
     } catch (error) {
       get().notifyError(asUiError(error));

@@ -59,7 +59,9 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
   };
   /** Shows the saved item at `index` once its page is here (the page is asked for first). */
   const showIndex = async (batchId: string, index: number) => {
-    set({ reviewIndex: index });
+    // The id goes with the index at once (null while its page loads): a page read meanwhile moves reviewIndex to
+    // reviewItemId's place, and an old id would pull Review back to the photo it just left.
+    set({ reviewIndex: index, reviewItemId: itemAt(get().itemLists[reviewKey(batchId)], index)?.id ?? null });
     await get().loadItemPage(batchId, 'saved', Math.floor(index / PAGE_SIZE));
     if (get().reviewIndex === index && get().selectedBatchId === batchId) set({ reviewItemId: itemAt(get().itemLists[reviewKey(batchId)], index)?.id ?? null });
   };

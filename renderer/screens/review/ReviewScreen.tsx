@@ -4,7 +4,7 @@ import { RadioGroup } from '../../components/RadioGroup';
 import { EmptyState } from '../../components/EmptyState';
 import { ScreenTitle } from '../../components/ScreenTitle';
 import { useActions, useApp } from '../../store/context';
-import { itemAt } from '../../store/item-lists';
+import { itemAt, PAGE_SIZE } from '../../store/item-lists';
 import { rejectedIds, reviewKey } from '../../store/review-slice';
 import { ZOOM_LEVELS } from '../../store/state';
 import { Compare } from './Compare';
@@ -32,13 +32,20 @@ export function ReviewScreen() {
   const [rerunOpen, setRerunOpen] = useState(false);
   const [exportOpen, setExportOpen] = useState(false);
   const region = useRef<HTMLElement>(null);
-  // Keyboard review works at once: focus the viewer when it opens (unless the user is already typing somewhere).
-  useEffect(() => {
-    if (document.activeElement === document.body || document.activeElement === null) region.current?.focus();
-  }, []);
-
   const total = list?.total ?? 0;
   const item = itemAt(list, index);
+  // The photo's page is not here (still loading, or read again): Review waits for it, it is not empty.
+  const waiting = !!batch && total > 0 && !item;
+  const showing = !!batch && total > 0;
+  // Keyboard review works at once: focus the viewer when it shows (unless the user is already typing somewhere).
+  useEffect(() => {
+    if (showing && (document.activeElement === document.body || document.activeElement === null)) region.current?.focus();
+  }, [showing]);
+  // Ask for the photo's page again when it is missing (a reply that was lost or a list dropped and read again).
+  const { loadItemPage } = actions;
+  useEffect(() => {
+    if (waiting && batchId) void loadItemPage(batchId, 'saved', Math.floor(index / PAGE_SIZE));
+  }, [waiting, batchId, index, loadItemPage]);
   const before = item ? Object.values(item.sources)[0] : undefined;
   const after = item?.outputs[0];
   const nextAfter = itemAt(list, index + 1)?.outputs[0];
@@ -51,9 +58,10 @@ export function ReviewScreen() {
   }, [before, after, nextAfter, actions]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
-    if (!item || (e.target as HTMLElement).closest('input, select, textarea, [role="dialog"]')) return;
+    if (!showing || (e.target as HTMLElement).closest('input, select, textarea, [role="dialog"]')) return;
     if (e.key === 'ArrowRight' || e.key === 'j') actions.stepReview(1);
     else if (e.key === 'ArrowLeft' || e.key === 'k') actions.stepReview(-1);
+    else if (!item) return;
     else if (e.key === 'a') void actions.setVerdict(item.id, item.verdict === 'approved' ? null : 'approved');
     else if (e.key === 'r') void actions.setVerdict(item.id, item.verdict === 'rejected' ? null : 'rejected');
     else return;
@@ -70,6 +78,17 @@ export function ReviewScreen() {
       </select>
     </label>
   );
+
+  if (waiting) {
+    return (
+      <section ref={region} className="review" aria-label={common('view.review')} onKeyDown={onKeyDown} tabIndex={-1}>
+        <ScreenTitle hidden>{common('view.review')}</ScreenTitle>
+        <div className="review-toolbar">{picker}</div>
+        <p className="muted" role="status" aria-busy="true">{t('Compare.loading')}</p>
+        <ReviewStrip batchId={batch.id} />
+      </section>
+    );
+  }
 
   if (!batch || total === 0 || !item) {
     return (

@@ -15,6 +15,7 @@ const StripThumb = memo(function StripThumb({ listId, index, current }: { listId
   const path = item ? item.outputs[0] ?? Object.values(item.sources)[0] : undefined;
   const url = useApp((s) => (path ? s.thumbnailUrls[path] : null));
   const { loadThumbnail, showReviewAt } = useActions();
+  const t = useT('review');
   useEffect(() => {
     if (path && !/^https?:\/\//i.test(path)) void loadThumbnail(path);
   }, [path, loadThumbnail]);
@@ -24,10 +25,15 @@ const StripThumb = memo(function StripThumb({ listId, index, current }: { listId
       className={`review-strip-slot${current ? ' is-current' : ''}${item?.verdict ? ` is-${item.verdict}` : ''}`}
       style={{ transform: `translateX(${index * SLOT_WIDTH}px)` }}
       aria-current={current ? 'true' : undefined}
-      aria-label={item?.displayName}
+      aria-label={item?.displayName ?? t('Compare.loading')}
       aria-busy={item ? undefined : true}
       tabIndex={-1}
-      onClick={() => showReviewAt(index)}
+      onClick={(e) => {
+        showReviewAt(index);
+        // Keys stay Review's: the clicked slot is unmounted once the strip follows the photo along, and focus on it
+        // would fall to <body>, where ←/→ reach no handler.
+        (e.currentTarget.closest('section') as HTMLElement | null)?.focus({ preventScroll: true });
+      }}
     >
       {url ? <img className="review-strip-thumb" src={url} alt="" loading="lazy" decoding="async" /> : <span className="review-strip-thumb" aria-hidden="true" />}
     </button>

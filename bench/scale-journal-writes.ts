@@ -10,13 +10,13 @@
 // The figure is what blocks the thread per write (p50/p95 over all writes, and the durable three apart); beside it
 // the wait until durable (off the thread), a bare 4 KB write + fdatasync on the same disk, and the fsyncs per photo
 // when 32 photos' submits wait together. Last line: one JSON object of metrics.
-import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openJournal, type Journal } from '../main/core/journal';
 import { createDurableSync } from '../main/core/journal/durable-sync';
+import { bareFdatasyncs } from './_bench-util';
 import { plannedBatch, saveSequence } from './_journal-seed';
 import { BatchSpecSchema } from '../shared/engine/model';
 
@@ -45,22 +45,6 @@ function deferring(journal: Journal): Journal {
 interface Timings { all: number[]; durable: number[]; untilDurable: number[] }
 const timings = (): Timings => ({ all: [], durable: [], untilDurable: [] });
 
-function bareFsyncs(path: string, count: number): number[] {
-  const fd = openSync(path, 'w');
-  const block = Buffer.alloc(4096, 7);
-  const out: number[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const t0 = process.hrtime.bigint();
-      writeSync(fd, block);
-      fdatasyncSync(fd);
-      out.push(ms(process.hrtime.bigint() - t0));
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return out;
-}
 
 export async function writeFigures() {
   const root = await mkdtemp(join(tmpdir(), 'batchroom-scale-journal-writes-'));
@@ -99,7 +83,7 @@ export async function writeFigures() {
     await Promise.all(Array.from({ length: 32 }, () => shared.whenDurable()));
     const syncsFor32 = shared.syncs();
     journal.close();
-    const fsyncs = bareFsyncs(join(root, 'fsync-probe'), Math.max(20, deferred.untilDurable.length));
+    const fsyncs = bareFdatasyncs(join(root, 'fsync-probe'), Math.max(20, deferred.untilDurable.length));
     return {
       items: N, timedPhotos: timed,
       fullWriteP50Ms: round(pct(full.all, 50)), fullWriteP95Ms: round(pct(full.all, 95)), fullDurableP95Ms: round(pct(full.durable, 95)),

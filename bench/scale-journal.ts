@@ -8,24 +8,24 @@
 //            the sandbox accepts. Beside it: the same command on a batch of 1,000 items, in the same run.
 // Prints one human line per figure with its goal, then one JSON line of metrics. BENCH_JOURNAL_ONLY=size|counts|recovery,
 // BENCH_JOURNAL_RESTARTS (default 3).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fdatasyncSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import Database from 'libsql';
 import { openJournal, type Journal } from '../main/core/journal';
 import { createServiceClient } from '../main/core/service';
 import { accountIdOf } from '../main/core/service/account-id';
 import { specWithOutputFolder } from '../main/core/engine/output-folder';
-import { fetchSandboxStats, spawnSandbox } from '../test/helpers/sandbox';
+import { spawnSandbox } from '../test/helpers/sandbox';
 import { addExecutionRows, plannedBatch, saveSequence, type SeedSource } from './_journal-seed';
+import { bareFdatasyncs, percentile } from './_bench-util';
 import { countsBench } from './_journal-counts';
+import { bareStarts, executionsCreated, killGroup, lostAtStart, pinnedCliEntry, startResume, untilNextExecution } from './_journal-restart';
 
-const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
 const N = Math.max(200, Math.round(100_000 * SCALE));
 const ONLY = process.env.BENCH_JOURNAL_ONLY ?? '';
@@ -39,11 +39,7 @@ const GOAL_RECOVERY_MS = 2000;
 
 const now = () => new Date().toISOString();
 const ms = (ns: bigint) => Number(ns) / 1e6;
-const pct = (values: number[], p: number): number => {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
+const pct = percentile;
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 const load = () => loadavg()[0]!.toFixed(1);
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -146,7 +142,7 @@ async function sizeAndWrites(service: Service): Promise<SizeFigures> {
     const bytes = journalBytes(journal.path);
     const largest = spaceByObject(journal.path).slice(0, 8);
     // The disk's own price of a durable write, in the same run: append 4 KB and fdatasync, as a WAL commit does.
-    const fsyncs = bareFsyncs(join(root, 'fsync-probe'), durable.length);
+    const fsyncs = bareFdatasyncs(join(root, 'fsync-probe'), Math.max(20, durable.length));
     // Compaction of the finished batch (every consumer has read its outcomes: the bench has none).
     const compacted = compactAll(journal);
     const counts = journal.countByState(seeded.batch.id);
@@ -162,22 +158,6 @@ async function sizeAndWrites(service: Service): Promise<SizeFigures> {
   }
 }
 
-function bareFsyncs(path: string, count: number): number[] {
-  const fd = openSync(path, 'w');
-  const block = Buffer.alloc(4096, 7);
-  const out: number[] = [];
-  try {
-    for (let i = 0; i < Math.max(20, count); i++) {
-      const t0 = process.hrtime.bigint();
-      writeSync(fd, block);
-      fdatasyncSync(fd);
-      out.push(ms(process.hrtime.bigint() - t0));
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return out;
-}
 
 /** Compacts every finished batch: the journal's bytes after and the items removed (null: this build cannot compact). */
 function compactAll(journal: Journal): { bytesAfter: number; itemsRemoved: number } | null {
@@ -211,91 +191,6 @@ export async function photoFixtures(count: number): Promise<SeedSource[]> {
 
 let cliEntry = '';
 
-async function pinnedCliEntry(): Promise<string> {
-  const { buildCli, freshCliEntry } = await import(pathToFileURL(join(REPO_ROOT, 'scripts/build-cli.mjs')).href) as { buildCli: () => Promise<{ entry: string }>; freshCliEntry: () => string | null };
-  return freshCliEntry() ?? (await buildCli()).entry;
-}
-
-interface Started { child: ChildProcess; startedAt: number; exited: Promise<void>; output: () => string }
-
-/**
- * Submissions the kill cut off (unknown when the restarted command first reports the batch): the engine then holds
- * new submissions until balance evidence judged them (docs/engine.md), which is not recovery work.
- */
-function lostAtStart(output: string): number {
-  const line = output.split('\n').find((l) => l.startsWith('{"type":"batch"'));
-  if (!line) return 0;
-  try {
-    return Number((JSON.parse(line) as { counts?: { unknown?: number } }).counts?.unknown ?? 0);
-  } catch {
-    return 0;
-  }
-}
-
-/** `batchroom resume` on `stateDir` against the sandbox, in its own process group (kill -9 reaches the re-exec too). */
-function startResume(stateDir: string, service: Service): Started {
-  const startedAt = performance.now();
-  const child = spawn(process.execPath, ['bench/_pinned-cli.mjs', 'resume', '--json', '--state-dir', stateDir, '--service-url', service.url], {
-    cwd: REPO_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, BATCHROOM_API_KEY: service.apiKey, BATCHROOM_STATE_DIR: stateDir, BENCH_CLI_ENTRY: cliEntry },
-  });
-  let output = '';
-  // What it printed first (NDJSON and notices): the batch as it found it, and why it ended if it sent nothing.
-  const keep = (chunk: Buffer) => { if (output.length < 4000) output += chunk.toString().slice(0, 4000); };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, startedAt, exited, output: () => output };
-}
-
-async function killGroup(started: Started): Promise<void> {
-  if (started.child.exitCode === null && started.child.signalCode === null) {
-    try { process.kill(-started.child.pid!, 'SIGKILL'); } catch { /* already gone */ }
-  }
-  await started.exited;
-  // The whole group gone (the relaunched command too), as for a user whose shell prompt came back: until then its
-  // engine lock is held and the restart would be refused.
-  const deadline = performance.now() + 10_000;
-  for (;;) {
-    try { process.kill(-started.child.pid!, 0); } catch { return; }
-    if (performance.now() > deadline) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-const executionsCreated = async (service: Service) => ((await fetchSandboxStats(service.url)) as { executionsCreated: number }).executionsCreated;
-
-/** From `started` to the sandbox's next execution (polled every 5 ms); null if none within `timeoutMs`. */
-async function untilNextExecution(service: Service, started: Started, before: number, timeoutMs: number): Promise<number | null> {
-  while (performance.now() - started.startedAt < timeoutMs) {
-    if ((await executionsCreated(service)) > before) return performance.now() - started.startedAt;
-    if (started.child.exitCode !== null) {
-      process.stderr.write(`batchroom resume exited ${started.child.exitCode} before sending anything: ${started.output().slice(0, 1200)}\n`);
-      return null;
-    }
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return null;
-}
-
-/**
- * The floor under a restart on this machine now, in the same run: a bare `node -e 0`, and the pinned CLI's
- * `--version` (its launcher, the bundle's load) — medians of 3 (ms). What a restart costs beyond these is its own.
- */
-async function bareStarts(): Promise<{ nodeMs: number; cliVersionMs: number }> {
-  const timeOf = async (args: string[]) => {
-    const times: number[] = [];
-    for (let k = 0; k < 3; k++) {
-      const t0 = performance.now();
-      const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: 'ignore', env: { ...process.env, BENCH_CLI_ENTRY: cliEntry } });
-      await new Promise((r) => child.once('exit', r));
-      times.push(performance.now() - t0);
-    }
-    return pct(times, 50);
-  };
-  return { nodeMs: await timeOf(['-e', '0']), cliVersionMs: await timeOf(['bench/_pinned-cli.mjs', '--version']) };
-}
-
 export interface RecoveryFigures { items: number; restarts: { ms: number | null; lost: number }[]; smallMs: number | null }
 
 async function recoveryAfterKill(service: Service, count: number, restarts: number): Promise<{ ms: number | null; lost: number }[]> {
@@ -310,7 +205,7 @@ async function recoveryAfterKill(service: Service, count: number, restarts: numb
     // The first start runs until it has sent a few, then is killed; each restart is timed and killed the same way.
     for (let run = 0; run <= restarts; run++) {
       const before = await executionsCreated(service);
-      const started = startResume(stateDir, service);
+      const started = startResume(stateDir, service, cliEntry);
       const first = await untilNextExecution(service, started, before, 60_000);
       if (run > 0) out.push({ ms: first, lost: lostAtStart(started.output()) });
       // Mid-batch: a few more accepted, then kill -9.
@@ -372,7 +267,7 @@ async function main(): Promise<void> {
     if (ONLY === '' || ONLY === 'recovery') {
       const restarts = await recoveryAfterKill(sandbox, N, RESTARTS);
       const small = await recoveryAfterKill(sandbox, Math.min(N, 1000), Math.min(2, RESTARTS));
-      const floor = await bareStarts();
+      const floor = await bareStarts(cliEntry);
       const clean = restarts.filter((r) => r.lost === 0 && r.ms !== null).map((r) => r.ms!);
       const median = clean.length > 0 ? pct(clean, 50) : null;
       print(`kill -9 mid-batch, N=${N}: process start → first new execution accepted: ${restarts.map((r) => `${r.ms === null ? 'none' : Math.round(r.ms)} ms${r.lost ? ` (${r.lost} lost: held for balance evidence)` : ''}`).join(', ')}`

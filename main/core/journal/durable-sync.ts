@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
@@ -44,31 +45,87 @@ export interface DurableSync {
   syncs(): number;
 }
 
+export interface DurableSyncOptions {
+  /**
+   * True while the journal is open in WAL mode: its WAL file then exists (SQLite keeps it while a connection is open),
+   * so a missing WAL means we are syncing the wrong file and must not vouch for anything. Defaults to true.
+   */
+  walExpected?: () => boolean;
+  /**
+   * wal_checkpoint(TRUNCATE) on the journal's connection: true when it completed (every frame moved into the database
+   * file, synced by SQLite, and the WAL cut to nothing). The only way out after a refused sync, short of reopening.
+   */
+  checkpoint?: () => boolean;
+  /** Told when the folder's fsync was refused (best effort, as in SQLite). */
+  warn?: (message: string, error: unknown) => void;
+}
+
 /**
  * `dbPath` is the journal's database; its WAL (`-wal`) is what holds recent commits. `syncFile` is the real
  * fdatasync unless a test needs to see when each sync starts and ends.
  */
-export function createDurableSync(dbPath: string, syncFile: SyncFile = datasyncFile): DurableSync {
+export function createDurableSync(dbPath: string, syncFile: SyncFile = datasyncFile, options: DurableSyncOptions = {}): DurableSync {
+  const walExpected = options.walExpected ?? (() => true);
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
   let folderSynced = false;
   let count = 0;
+  // SQLite resolves a symlinked database to its real path and keeps the WAL beside the REAL file: the `-wal` beside
+  // the link does not exist. Resolved once (the journal does not move while open); a path that cannot be resolved
+  // yet is tried again on the next sync.
+  let realDb: string | null = null;
+  // fsyncgate: after a refused fdatasync Linux reports the error once and marks the pages clean; the frames of that
+  // commit (synchronous=NORMAL: already committed) are never written again, so a later sync "succeeds" over a hole
+  // and a power cut drops every commit after it. Once a sync failed, nothing is vouched for until a checkpoint has
+  // moved the WAL into the database file and truncated it (or the journal is reopened: a new DurableSync).
+  let failed: unknown = null;
+
+  // Synchronous, once: a cheap lstat chain, and the first sync then starts in the caller's tick.
+  const resolveDb = (): string => {
+    if (realDb) return realDb;
+    try {
+      realDb = realpathSync(dbPath);
+      return realDb;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return dbPath;
+      throw error;
+    }
+  };
 
   const syncOnce = async () => {
     count += 1;
+    const db = resolveDb();
     try {
-      await syncFile(`${dbPath}-wal`);
+      await syncFile(`${db}-wal`);
     } catch (error) {
-      // No WAL (another process's checkpoint truncated it away, or WAL mode could not be set): the commits are then
-      // in the database file itself.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await syncFile(dbPath);
+      // No WAL is acceptable only when the journal is closed (SQLite checkpointed and removed it) or not in WAL mode:
+      // the commits are then in the database file itself. Otherwise the WAL we cannot find holds them.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || walExpected()) throw error;
+      await syncFile(db);
     }
-    // SQLite syncs the folder once after creating the WAL (so the file itself survives a power cut): so do we.
-    if (!folderSynced) { await syncFolder(dirname(dbPath)); folderSynced = true; }
+    // SQLite syncs the folder once after creating the WAL (so the file itself survives a power cut): so do we, best
+    // effort as SQLite does — some file systems (vboxsf, older CIFS) refuse fsync on a folder with EINVAL for good.
+    if (!folderSynced) {
+      folderSynced = true;
+      await syncFolder(dirname(db)).catch((error: unknown) => options.warn?.('journal folder fsync refused', error));
+    }
+  };
+  const guarded = async () => {
+    if (failed !== null) {
+      let recovered = false;
+      try { recovered = options.checkpoint?.() ?? false; } catch { recovered = false; }
+      if (!recovered) throw new Error(`journal not durable: an earlier fsync of its WAL failed (${String((failed as Error)?.message ?? failed)}); reopen the journal`);
+      failed = null;
+    }
+    try {
+      await syncOnce();
+    } catch (error) {
+      failed = error;
+      throw error;
+    }
   };
   const start = (): Promise<void> => {
-    const sync = syncOnce().finally(() => { if (running === sync) running = null; });
+    const sync = guarded().finally(() => { if (running === sync) running = null; });
     running = sync;
     return sync;
   };

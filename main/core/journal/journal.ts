@@ -15,7 +15,7 @@ import { createReportReads } from './report-reads';
 import { createBatchOrder } from './batch-order';
 import { createChainLinks } from './chain-links';
 import { compactJournal } from './compact';
-import { createDurableSync } from './durable-sync';
+import { createDurableSync, datasyncFile } from './durable-sync';
 import { parkingIllegalMoves, transitionChecker, type TransitionPolicy } from './transitions';
 import type { BatchRecord, ItemChange, LedgerEntry, NewItem } from './types';
 
@@ -71,7 +71,13 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
     };
   })();
 
-  const durableSync = createDurableSync(path);
+  // The WAL must exist while this connection is open in WAL mode; after a refused fsync only a completed
+  // TRUNCATE checkpoint (every frame in the synced database file, the WAL cut) lets whenDurable() vouch again.
+  const walMode = String((db.prepare('PRAGMA journal_mode').get() as Row | undefined)?.journal_mode).toLowerCase() === 'wal';
+  const durableSync = createDurableSync(path, datasyncFile, {
+    walExpected: () => walMode && !closed,
+    checkpoint: () => !closed && (db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as Row | undefined)?.busy === 0,
+  });
   const outbox = createOutbox(stmt, now);
   const reads = createJournalReads(stmt);
   const claims = createClaimStore(stmt, now);

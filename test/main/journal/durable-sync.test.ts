@@ -1,8 +1,6 @@
-import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDurableSync } from '../../../main/core/journal/durable-sync';
-import { openJournal, type Journal } from '../../../main/core/journal';
 import { makeTempDir, type TempDir } from '../engine/helpers';
 
 // Group commit (journal/durable-sync.ts): a caller's promise resolves only after an fdatasync that STARTED after its
@@ -21,10 +19,7 @@ const settled = async () => { for (let i = 0; i < 5; i++) await new Promise((r) 
 
 describe('durable sync (group commit of the journal\'s WAL)', () => {
   let dir: TempDir | null = null;
-  let journal: Journal | null = null;
   afterEach(async () => {
-    journal?.close();
-    journal = null;
     await dir?.cleanup();
     dir = null;
   });
@@ -50,34 +45,43 @@ describe('durable sync (group commit of the journal\'s WAL)', () => {
     expect(sync.syncs()).toBe(2);
   });
 
-  it('a refused sync rejects its callers, and the next caller gets a sync of its own', async () => {
+  it('a refused sync rejects its callers and every later one until a checkpoint completes, then syncs again', async () => {
     dir = await makeTempDir('batchroom-durable-');
     const { started, syncFile } = manualSync();
-    const sync = createDurableSync(join(dir.path, 'journal.db'), syncFile);
+    let checkpointDone = false;
+    let checkpoints = 0;
+    const sync = createDurableSync(join(dir.path, 'journal.db'), syncFile, { checkpoint: () => { checkpoints += 1; return checkpointDone; } });
     const first = sync.whenDurable();
     await settled();
     started[0]!.fail(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
     await expect(first).rejects.toThrow(/EIO/);
+    // The checkpoint could not complete (a reader holds the WAL): refused without a sync that could only lie.
+    await expect(sync.whenDurable()).rejects.toThrow(/earlier fsync/);
+    expect(started).toHaveLength(1);
+    expect(checkpoints).toBe(1);
+    checkpointDone = true;
     const again = sync.whenDurable();
     await settled();
     expect(started).toHaveLength(2);
     started[1]!.done();
     await again;
+    expect(checkpoints).toBe(2);
   });
 
-  it('a real journal: a plain write then whenDurable() syncs the WAL that holds it (and works after close)', async () => {
+  it('a missing WAL is the database file\'s turn only when the journal is closed or not in WAL mode', async () => {
     dir = await makeTempDir('batchroom-durable-');
-    journal = openJournal(join(dir.path, 'state'));
-    journal.ledgerRecord({
-      key: 'k1', contentHash: 'h', workflowId: 'w', parametersHash: 'p', sourcePath: '/x.jpg', outcome: 'saved', outputs: [],
-      executionId: 'e1', itemId: null, hotFolderId: null,
-    });
-    const wal = `${journal.path}-wal`;
-    expect(existsSync(wal) && statSync(wal).size > 0).toBe(true);
-    await journal.whenDurable();
-    journal.close();
-    // After close SQLite checkpointed and removed the WAL: the database file itself is synced instead.
-    await journal.whenDurable();
-    journal = null;
+    const db = join(dir.path, 'journal.db');
+    const synced: string[] = [];
+    const syncFile = async (path: string) => {
+      if (path.endsWith('-wal')) throw Object.assign(new Error(`ENOENT: no such file, open '${path}'`), { code: 'ENOENT' });
+      synced.push(path);
+    };
+    let open = true;
+    const sync = createDurableSync(db, syncFile, { walExpected: () => open, checkpoint: () => true });
+    await expect(sync.whenDurable()).rejects.toThrow(/ENOENT/);
+    expect(synced).toEqual([]);
+    open = false;
+    await sync.whenDurable();
+    expect(synced).toEqual([db]);
   });
 });

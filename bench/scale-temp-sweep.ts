@@ -72,7 +72,12 @@ async function removeOlderThan(folder: string, beforeMs: number): Promise<number
   return removed;
 }
 
-export async function figures(): Promise<Record<string, number>> {
+export interface TempSweepFigures {
+  scale: number; items: number; counted: number; temps: number; migrationMs: number; migrationUsPerItem: number; migrationWaitMs: number;
+  sweepBeforeUsPerTemp: number; sweepAfterUsPerTemp: number; removedBefore: number; removedAfter: number; sweepRatio: number;
+}
+
+export async function figures(): Promise<TempSweepFigures> {
   const root = await mkdtemp(join(tmpdir(), 'batchroom-scale-temp-sweep-'));
   try {
     const stateDir = join(root, 'state');

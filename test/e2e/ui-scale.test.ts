@@ -124,4 +124,25 @@ describe('Queue and Review with a 100,000-item batch', () => {
     expect(await page.locator('.review-count').textContent()).toMatch(new RegExp(`^[\\d,]+ of ${saved.toLocaleString('en-US')}$`));
     expect(await bench((b) => b.heldItems())).toBeLessThanOrEqual(1600 * 2);
   });
+  it('after a click on a slot, → keeps stepping once the strip has scrolled that slot away', async () => {
+    const strip = page.getByRole('group', { name: 'Saved results' });
+    const current = strip.locator('button[aria-current="true"]');
+    await current.click();
+    const at = async () => Number((await page.locator('.review-count').textContent())!.split(' of ')[0]!.replace(/,/g, ''));
+    const start = await at();
+    for (let n = 1; n <= 40; n++) {
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(at, { timeout: 5000, message: `press ${n} of 40 after the click` }).toBe(start + n);
+    }
+  });
+  it('the photo on screen stays when the strip is dragged along more than 8 pages of results', async () => {
+    await page.locator('.review-name').waitFor();
+    const name = await page.locator('.review-name').textContent();
+    for (let k = 1; k <= 10; k++) {
+      await page.evaluate(`{ const el = document.querySelector('.review-strip'); if (el) el.scrollLeft = ${k} * 200 * 76; }`);
+      await page.waitForTimeout(300);
+    }
+    expect(await page.locator('.review-name').count()).toBe(1);
+    expect(await page.locator('.review-name').textContent()).toBe(name);
+  });
 });

@@ -77,11 +77,21 @@ export function submitItem(core: RunnerCore, follower: ExecutionFollower, itemId
       if (outcome.kind === 'accepted') {
         try {
           journal.recordAccepted(itemId, outcome.executionId, cost, core.o.now().toISOString(), 'accept', { sync: 'deferred' });
-          await journal.whenDurable();
         } catch (error) {
           // Charged, and the journal closed under the answer: this log line is then the only record of its id.
           if (isJournalClosed(error)) core.o.logger.warn('execution accepted after the journal closed', { itemId, executionId: outcome.executionId });
           throw error;
+        }
+        try {
+          await journal.whenDurable();
+        } catch (error) {
+          // The money is spent and the id committed (a killed process keeps it): only a power cut now could lose it.
+          // Refusing the item here would be an illegal move on a charged item and leave its result unfetched: log,
+          // and follow and save it as usual. New submissions wait meanwhile: every whenDurable() is refused until
+          // the journal is checkpointed (durable-sync.ts), and the one before the POST puts its item back.
+          core.o.logger.error('execution id committed but not fsynced (the disk refused it): following it anyway', {
+            itemId, executionId: outcome.executionId, error: error instanceof Error ? error.message : String(error),
+          });
         }
         await announceAccepted(core, item, batch, outcome.executionId);
         core.refreshBatch(batch.id);
@@ -139,9 +149,15 @@ async function readyToSend(core: RunnerCore, follower: ExecutionFollower, item: 
     return false;
   }
   if (!(await clearedToSubmit(core, follower, { ...item, state: 'submitting' }, batch, images, ticket))) return false;
-  // `submitting` on disk before the request leaves. A disk that refuses the fsync fails the item (onSubmitError):
-  // nothing was sent, and the next start would call it `unknown` at worst, never send it again by itself.
-  await durable;
+  // `submitting` on disk before the request leaves. A disk that refuses the fsync sends nothing: the item goes back
+  // to the queue (its studio claim given back) and sending waits a while, as for an unreachable ledger — the photo
+  // was never sent, so it must not end `failed`, and one EIO must not fail every submission in flight.
+  try {
+    await durable;
+  } catch (error) {
+    await notDurable(core, follower, item, batch, images, ticket, error);
+    return false;
+  }
   if (ticket.abandoned) {
     // The stop put the item back while the claim was being marked: its notSent may have come first, so again.
     void notSent(core, item, batch);
@@ -156,6 +172,24 @@ async function readyToSend(core: RunnerCore, follower: ExecutionFollower, item: 
   ticket.sending = true;
   return true;
 }
+
+/** `submitting` could not be fsynced: back to the queue with nothing sent, the claim given back, sending paused. */
+async function notDurable(core: RunnerCore, follower: ExecutionFollower, item: ItemRecord, batch: BatchRecord, images: Record<string, string>,
+  ticket: SendTicket, error: unknown): Promise<void> {
+  if (ticket.abandoned) { await notSent(core, item, batch); return; } // put back by the stop meanwhile
+  follower.forget(item.id);
+  const message = error instanceof Error ? error.message : String(error);
+  core.o.logger.error('journal fsync refused before a submission: nothing sent, sending paused', { itemId: item.id, error: message });
+  core.gate.backOff(NOT_DURABLE_PAUSE_MS);
+  core.update(item.id, { event: 'wait', reason: `waiting: the journal's disk refused to save it (${message}); nothing was sent` });
+  await notSent(core, item, batch);
+  if (ticket.abandoned || core.o.journal.getItem(item.id)?.state !== 'encoding') return; // put back, or cancelled meanwhile
+  if (!core.isStopping()) core.ready.set(item.id, { batchId: batch.id, images, readyAt: nowMs() });
+  else core.o.journal.updateItem(item.id, { event: 'requeue' });
+}
+
+/** How long sending waits after a refused fsync (the next attempt first tries the checkpoint that clears it). */
+const NOT_DURABLE_PAUSE_MS = 5_000;
 
 const stoppedSending = (core: RunnerCore) => core.isStopping() || core.gate.isClosed;
 

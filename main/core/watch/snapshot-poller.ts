@@ -19,7 +19,7 @@ export const RECHECK_CPU_SHARE = 0.005;
 export const MAX_MS_PER_FILE = 6;
 /** An lstat's cost until one is measured (CPU µs, callback plus the thread pool's syscall): a busy 2-core machine's. */
 export const INITIAL_STAT_COST_US = 20;
-/** How many slices' measurements the cost is the lowest of (≈ 2 s at one slice every 250 ms). */
+/** How many slices' measurements the cost is the median of (≈ 2 s at one slice every 250 ms). */
 const COST_WINDOW = 8;
 
 /**
@@ -32,10 +32,11 @@ export function recheckCycleMs(files: number, cycleMs: number, statCostUs = INIT
 }
 
 /**
- * An lstat's cost from the last slices' measurements (CPU µs per lstat): the lowest of them. Whatever else the
- * process did during a slice only ever adds to its figure, so the lowest recent one is the closest to the lstat's
- * own cost; a burst of engine work no longer drags the estimate up, while a lasting dearer lstat (a slow share)
- * raises every slice's figure and so the estimate.
+ * An lstat's cost from the last slices' measurements (CPU µs per lstat): their median (the lower middle one).
+ * Whatever else the process did during a slice only ever adds to its figure: a burst of engine work in fewer than
+ * half the window's slices no longer drags the estimate up, while a lasting dearer lstat (a slow share) raises most
+ * slices' figures and so the estimate. Not the lowest: that one underestimates the lstat's cost (the 100k idle poll
+ * went over its 5 % with it), and lasting outside CPU is bounded by MAX_MS_PER_FILE instead.
  */
 export class StatCost {
   private readonly recent: number[] = [];
@@ -50,7 +51,8 @@ export class StatCost {
     if (stats <= 0) return;
     this.recent.push(Math.min(2_000, Math.max(2, sliceCpuUs / stats)));
     if (this.recent.length > COST_WINDOW) this.recent.shift();
-    this.estimate = Math.min(...this.recent);
+    const sorted = [...this.recent].sort((a, b) => a - b);
+    this.estimate = sorted[(sorted.length - 1) >> 1]!;
   }
 }
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { namingSourceOf, resultFormatOf } from '../../../shared/naming';
 import { finishResult, readOriginalLook, type FinishedResult } from '../images/finish-result';
 import { errnoOf } from '../images/output-fs';
-import { finishPlacement, tempPathFor, verifyImage } from '../images/save';
+import { finishPlacement, syncRewrittenTemp, tempPathFor, verifyImage } from '../images/save';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { imageFieldOrder } from './output-plan';
 import { DownloadRetry, SaveAbandoned, SaveFailure, type SaveNotes } from './save-errors';
@@ -158,6 +158,12 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
           if (problems.length > 0) await throwIfUnwritable(folder, batch.outputFolder, notes);
         }
         warnings.push(...problems);
+        // The file about to get its final name is ExifTool's, not the one writeTemp synced.
+        try {
+          await syncRewrittenTemp(temp);
+        } catch (error) {
+          throw errnoOf(error) ? await classifyWriteError(error, folder, batch.outputFolder, notes) : error;
+        }
       }
       stopIfAborted();
       await narrowResultMode(temp, folder, original);

@@ -87,6 +87,17 @@ export async function writeTemp(tempPath: string, body: AsyncIterable<Uint8Array
   return bytes;
 }
 
+/**
+ * fsync of a temp rewritten after writeTemp synced it: ExifTool's -overwrite_original renames a NEW inode over it,
+ * whose data nothing synced — linked to its final name as it is, a power cut could leave that name empty or torn
+ * while the journal and the done ledger say saved. fsync (not fdatasync) also carries the capture-time utimes.
+ */
+export async function syncRewrittenTemp(tempPath: string): Promise<void> {
+  // r+: Windows' FlushFileBuffers needs write access.
+  const handle = await fs.open(tempPath, 'r+');
+  try { await handle.sync(); } finally { await handle.close(); }
+}
+
 /** Decodes the whole file (a truncated download fails here, not in the user's viewer); returns its format. */
 export async function verifyImage(path: string): Promise<{ format: string; width: number; height: number }> {
   const image = sharp(path, { failOn: 'warning', limitInputPixels: 200_000_000 });

@@ -1,6 +1,5 @@
 import { readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import type { FolderWatcher } from './folder-watcher';
 
 // chokidar reads a folder and only then puts its watch on it (handler.js _handleDir: await _handleRead, then
 // _watchWithNodeFs). A sub-folder created, or renamed into place, between its parent's readdir and that watch is
@@ -9,8 +8,14 @@ import type { FolderWatcher } from './folder-watcher';
 // watched folder is listed again (one readdir each: 1,000 at 100k photos) and a sub-folder chokidar does not watch is
 // handed to it; the arm's scan, which reads the tree after this, takes what is already in it.
 
+/** What this needs of the folder watcher (folder-watcher.ts), named here so the two files do not import each other. */
+export interface WatchedFolders {
+  watched(): Record<string, unknown>;
+  add(paths: string[]): void;
+}
+
 /** Sub-folders of `root` that exist now but are not watched; each is added to the watcher. Returns them. */
-export async function watchMissedDirs(watcher: FolderWatcher, root: string, ignored: (path: string) => boolean): Promise<string[]> {
+export async function watchMissedDirs(watcher: WatchedFolders, root: string, ignored: (path: string) => boolean): Promise<string[]> {
   const inside = (path: string) => path === root || path.startsWith(root + sep);
   // chokidar also keeps the root's parent (with the root as its only entry): only the root and what is below it count.
   const watched = new Set(Object.keys(watcher.watched()).filter(inside));

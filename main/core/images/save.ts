@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, readdir } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import type { CollisionPolicy } from '../../../shared/engine/model';
@@ -158,23 +158,6 @@ async function syncFolder(folder: string): Promise<void> {
   } catch {
     // not supported here (Windows, some network file systems): the rename is still atomic, only its durability is not forced
   }
-}
-
-/** Removes leftover Batchroom temp files in a folder (never anything else). Returns how many were removed. */
-export async function removeTempFiles(folder: string, keep: ReadonlySet<string> = new Set()): Promise<number> {
-  let names: string[];
-  try {
-    names = await readdir(folder);
-  } catch {
-    return 0;
-  }
-  let removed = 0;
-  for (const name of names) {
-    const full = join(folder, name);
-    if (!isTempName(name) || keep.has(full)) continue;
-    await fs.unlink(full).then(() => { removed++; }, () => undefined);
-  }
-  return removed;
 }
 
 /** Small JSON written atomically the same way as results (temp, fsync, rename); no temp is left when it fails. */

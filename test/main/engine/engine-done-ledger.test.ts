@@ -140,11 +140,15 @@ describe('done ledger: a photo is paid for once', () => {
   it('after a crash mid-submit, the photos left unknown are in the ledger too', async () => {
     const spec = await gradeSpecFor(2);
     // The process dies while both submissions are on the wire (their answers never come).
-    const hanging: ServiceClient = Object.assign(Object.create(client) as ServiceClient, { execute: () => new Promise<never>(() => {}) });
+    // On the wire means the POST left: `submitting` is journalled (and made durable) before it, so the state alone
+    // does not say so — a stop before the POST puts the photo back with nothing sent.
+    let posted = 0;
+    const hanging: ServiceClient = Object.assign(Object.create(client) as ServiceClient, { execute: () => { posted++; return new Promise<never>(() => {}); } });
     engine = await rig.restart({ client: hanging });
     const first = await engine.createBatch(spec);
     const deadline = Date.now() + 10_000;
-    while (engine.listItems({ batchId: first.id }).items.some((i) => i.state !== 'submitting') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (posted < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(posted).toBe(2);
     expect(engine.listItems({ batchId: first.id }).items.map((i) => i.state)).toEqual(['submitting', 'submitting']);
     engine = await rig.restart({ graceful: false });
     expect(engine.listItems({ batchId: first.id }).items.map((i) => i.state)).toEqual(['unknown', 'unknown']);

@@ -17,18 +17,25 @@ import { useCoreTestBed } from './core-test-bed';
 const walks = vi.hoisted(() => ({ hold: false, held: [] as Array<() => void> }));
 vi.mock('chokidar', async (importOriginal) => {
   const chokidar = await importOriginal<typeof import('chokidar')>();
+  const holdReady = <W>(watcher: W): W => {
+    const emitter = watcher as unknown as { emit(event: string, ...rest: unknown[]): boolean };
+    const emit = emitter.emit.bind(emitter);
+    emitter.emit = (event, ...rest) => {
+      if (event !== 'ready' || !walks.hold) return emit(event, ...rest);
+      walks.held.push(() => emit(event, ...rest));
+      return true;
+    };
+    return watcher;
+  };
   return {
     ...chokidar,
-    watch: (...args: Parameters<typeof chokidar.watch>) => {
-      const watcher = chokidar.watch(...args);
-      const emitter = watcher as unknown as { emit(event: string, ...rest: unknown[]): boolean };
-      const emit = emitter.emit.bind(emitter);
-      emitter.emit = (event, ...rest) => {
-        if (event !== 'ready' || !walks.hold) return emit(event, ...rest);
-        walks.held.push(() => emit(event, ...rest));
-        return true;
-      };
-      return watcher;
+    watch: (...args: Parameters<typeof chokidar.watch>) => holdReady(chokidar.watch(...args)),
+    // A local folder's watcher is chokidar's FSWatcher subclassed (main/core/watch/local-walk.ts), made with `new`.
+    FSWatcher: class extends chokidar.FSWatcher {
+      constructor(...args: ConstructorParameters<typeof chokidar.FSWatcher>) {
+        super(...args);
+        holdReady(this);
+      }
     },
   };
 });

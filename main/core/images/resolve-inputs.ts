@@ -169,7 +169,10 @@ export async function resolveInputs(paths: readonly string[], options: ResolveOp
     return { absolute, target: ignored(absolute) ? null : await follow(absolute) };
   }));
   const homes = targets.flatMap(({ target }) => (target && 'kind' in target ? [target.kind === 'dir' ? target.real : dirname(target.real)] : []));
-  const givenOutput = (real: string) => homes.some((home) => home !== real && !isInside(home, real) && isOutput(real, home));
+  // Only a folder in (or equal to) an excluded one can be an output folder: asked first, so 1,000 folders given (a
+  // shell's `shoot/*`) cost 1,000 checks against the one output folder, not 1,000 × 1,000 path comparisons (7 s).
+  const givenOutput = (real: string) =>
+    excluded.some((ex) => isInside(real, ex)) && homes.some((home) => home !== real && !isInside(home, real) && isOutput(real, home));
   for (const { absolute, target } of targets) {
     if (!target) continue;
     if (!('kind' in target)) skipped.push({ path: absolute, reason: target.reason });

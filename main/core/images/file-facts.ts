@@ -1,6 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { openFactsStore, type FactsStore, type StoredFacts } from './file-facts-store';
 import { identityOfStats, readFileFacts, type FileIdentity } from './file-read';
+import { statForIdentity } from './identity-stat';
 import { volumeKeepsCtime } from './volume-ctime';
 import type { RawFacts } from './raw-check';
 
@@ -107,7 +107,7 @@ export function createFileFacts(options: {
 
   /** What is known of this version of the file, or undefined; `racy` when it changed too recently to be kept. */
   async function known(path: string): Promise<{ identity: string; racy: boolean; trusted: boolean; entry: StoredFacts | undefined }> {
-    const id = identityOfStats(await stat(path, { bigint: true }));
+    const id = identityOfStats(await statForIdentity(path));
     const { identity, changedMs } = id;
     const racy = now() - changedMs < RACY_MS;
     const trusted = await ctimeTrusted(path, id);

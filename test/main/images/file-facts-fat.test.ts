@@ -5,13 +5,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // FAT/exFAT (SD cards, USB drives): the system reports the modification time as the change time. Simulated here by
 // making every stat (path and open handle) say ctime = mtime, as such a volume does, and statfs say vfat (Linux's
-// MSDOS_SUPER_MAGIC) — a freshly written file on ext4 also has ctime = mtime, and keeps its store rows.
+// MSDOS_SUPER_MAGIC) — a freshly written file on ext4 also has ctime = mtime, and keeps its store rows. A FAT card is a
+// local disk: the identity stat is then the synchronous lstat (identity-stat.ts), which says the same.
+const fat = vi.hoisted(() => <T extends { mtimeNs?: bigint; ctimeNs?: bigint; mtimeMs: number | bigint; ctimeMs: number | bigint }>(s: T): T => {
+  if (typeof s.mtimeNs === 'bigint') Object.assign(s, { ctimeNs: s.mtimeNs, ctimeMs: s.mtimeMs, ctime: (s as unknown as { mtime: Date }).mtime });
+  return s;
+});
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs')>();
+  const lstatSync = ((...args: Parameters<typeof real.lstatSync>) => fat(real.lstatSync(...args) as never)) as typeof real.lstatSync;
+  return { ...real, lstatSync, default: { ...real, lstatSync } };
+});
 vi.mock('node:fs/promises', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs/promises')>();
-  const fat = <T extends { mtimeNs?: bigint; ctimeNs?: bigint; mtimeMs: number | bigint; ctimeMs: number | bigint }>(s: T): T => {
-    if (typeof s.mtimeNs === 'bigint') Object.assign(s, { ctimeNs: s.mtimeNs, ctimeMs: s.mtimeMs, ctime: (s as unknown as { mtime: Date }).mtime });
-    return s;
-  };
   return {
     ...real,
     statfs: async (...args: Parameters<typeof real.statfs>) => Object.assign(await real.statfs(...args), { type: 0x4d44 }),

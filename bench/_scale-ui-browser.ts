@@ -6,22 +6,24 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, normalize, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { contentTypeFor } from '../main/core/media/content-types';
-import { profilePhase, type PhaseProfile } from './_scale-ui-trace';
+import { profilePhase, type CpuByKind, type PhaseProfile } from './_scale-ui-trace';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const RATE = 10; // the engine's coalescer: at most 10 progress messages a second
+export const RATE = 10; // the engine's coalescer: at most 10 progress messages a second
 // At 100k: 1,000 items a message, 10,000 item changes a second (far more than 32 slots make; the stress of
 // bench/ui-queue.ts); smaller batches in proportion, so each item changes once every 10 s at any scale.
-const perMessage = (items: number) => Math.min(1000, Math.ceil(items / 100));
-const SCROLL_MS = 5_000;
+export const perMessage = (items: number) => Math.min(1000, Math.ceil(items / 100));
+export const SCROLL_MS = 5_000;
 const PX_PER_FRAME = 480; // ten rows per frame: a fast flick, sustained
 // BENCH_PROFILE=1: an unminified build, and a trace + CPU profile of the scroll-with-progress phase (where a frame's
 // time goes). It slows that phase, so its frame figures are not the bench's.
 const PROFILE = process.env.BENCH_PROFILE === '1';
 
+interface DomChanges { added: number; removed: number; attributes: number; texts: number }
+interface ScrollRun { intervals: number[]; costs: number[]; dom: DomChanges }
 interface Stats { n: number; p50: number; p95: number; p99: number; max: number }
 export interface BrowseFigures {
   loadMs: number;
@@ -33,8 +35,13 @@ export interface BrowseFigures {
   frameCostMs: Stats;
   frameIntervalMs: Stats;
   framesLatePct: number;
+  /** ms since navigation: the bench page's script starts, its scripted main is built, the first rows show. */
+  loadSteps: { scriptAt: number; bridgeAt: number; firstRowsAt: number; bundleMs: number };
   /** Main-thread CPU per frame while progress streams and the list scrolls (trace thread time ÷ frames). */
   cpuPerFrameMs: number;
+  cpuByKindPerFrame: CpuByKind;
+  /** DOM changes under the table per frame in the same pass (elements added: rows mounted). */
+  domPerFrame: DomChanges;
   messagesPerSecondMax: number;
   itemUpdatesPerSecond: number;
   /** ms: click → failed rows on screen; mainMs: the page-thread stand-in for main's share of it; rendererMs: the rest. */
@@ -47,14 +54,15 @@ export interface BrowseFigures {
 }
 
 /** What renderer/bench/queue-bench.tsx exposes on the page (this file type-checks against Node's lib, not the DOM). */
-interface QueueBenchPage {
+export interface QueueBenchPage {
   queueBench: {
     loadedItems(): number;
     renderedRows(): number;
     startProgress(rate: number, perMessage: number): void;
     stopProgress(): void;
     stats(): { delivered: number[]; itemUpdates: number };
-    measureScrolling(ms: number, pxPerFrame: number): Promise<{ intervals: number[]; costs: number[] }>;
+    measureScrolling(ms: number, pxPerFrame: number): Promise<ScrollRun>;
+    loadTimes(): { scriptAt: number; bridgeAt: number; firstRowsAt: number; bundleMs: number };
     heldItems(): number;
     served(): { itemRequests: number; itemsSent: number; thumbnails: number; mainMs: number };
     counts(): Record<string, number>;
@@ -73,16 +81,23 @@ const round = (n: number) => Math.round(n * 100) / 100;
 const roundMs = <T extends { ms: number }>(v: T): T => ({ ...v, ms: round(v.ms) });
 const describe = (values: number[]): Stats => ({ n: values.length, p50: round(pct(values, 50)), p95: round(pct(values, 95)), p99: round(pct(values, 99)), max: round(Math.max(...values)) });
 
-export async function browseBench(items: number): Promise<BrowseFigures> {
-  const out = await mkdtemp(join(tmpdir(), 'br-bench-scale-ui-'));
+/** Builds `root`'s bench page (renderer/bench/queue-bench.html) into `outDir`. */
+export async function buildBenchPage(root: string, outDir: string): Promise<void> {
   await build({
-    configFile: join(ROOT, 'vite.config.ts'),
+    configFile: join(root, 'vite.config.ts'),
+    root: join(root, 'renderer'),
     logLevel: 'error',
-    build: { outDir: out, emptyOutDir: true, sourcemap: false, minify: !PROFILE, rollupOptions: { input: join(ROOT, 'renderer/bench/queue-bench.html') } },
+    build: { outDir, emptyOutDir: true, sourcemap: false, minify: !PROFILE, rollupOptions: { input: join(root, 'renderer/bench/queue-bench.html') } },
   });
+}
+
+/** Serves each build under its own prefix (`/a/…`, `/b/…`) on 127.0.0.1. */
+export async function serveBuilds(builds: Record<string, string>): Promise<{ port: number; close(): void }> {
   const server = createServer((req, res) => {
-    const path = normalize(join(out, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
-    if (!path.startsWith(out) || !existsSync(path)) {
+    const [, prefix = '', ...rest] = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).split('/');
+    const out = builds[prefix];
+    const path = out ? normalize(join(out, ...rest)) : '';
+    if (!out || !path.startsWith(out) || !existsSync(path)) {
       res.writeHead(404).end();
       return;
     }
@@ -90,17 +105,48 @@ export async function browseBench(items: number): Promise<BrowseFigures> {
     createReadStream(path).pipe(res);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const port = (server.address() as AddressInfo).port;
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  return { port: (server.address() as AddressInfo).port, close: () => server.close() };
+}
+
+export const launchChromium = () => chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+/** Opens the bench page of `items` at `url` and waits for its first rows. */
+export async function openBenchPage(browser: Browser, url: string, items: number): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
+  await page.goto(`${url}/bench/queue-bench.html?items=${items}&mixed=1`);
+  await page.waitForFunction(() => (globalThis as unknown as QueueBenchPage).queueBench?.renderedRows() > 0, undefined, { timeout: 120_000 });
+  return page;
+}
+
+/** What one traced pass of scrolling while progress streams cost the main thread, per frame. */
+export interface TracedPass { frames: number; cpuPerFrameMs: number; cpuByKindPerFrame: CpuByKind; domPerFrame: DomChanges; profile: PhaseProfile }
+
+const perFrame = <T extends object>(totals: T, frames: number): T =>
+  Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, round((v as number) / Math.max(1, frames))])) as T;
+
+/** Scrolls `page` for `ms` under a trace (progress already streaming): CPU per frame, by kind, DOM changes per frame. */
+export async function tracedPass(browser: Browser, page: Page, ms: number, withProfile = false): Promise<TracedPass> {
+  let traced: ScrollRun = { intervals: [], costs: [], dom: { added: 0, removed: 0, attributes: 0, texts: 0 } };
+  const profile = await profilePhase(browser, page, async () => {
+    traced = await page.evaluate(([span, px]) => (globalThis as unknown as QueueBenchPage).queueBench.measureScrolling(span, px), [ms, PX_PER_FRAME] as const);
+  }, withProfile);
+  const frames = traced.costs.length;
+  return { frames, cpuPerFrameMs: round(profile.mainThreadCpuMs / Math.max(1, frames)), cpuByKindPerFrame: perFrame(profile.cpuByKind, frames), domPerFrame: perFrame(traced.dom, frames), profile };
+}
+
+export async function browseBench(items: number): Promise<BrowseFigures> {
+  const out = await mkdtemp(join(tmpdir(), 'br-bench-scale-ui-'));
+  await buildBenchPage(ROOT, out);
+  const server = await serveBuilds({ a: out });
+  const browser = await launchChromium();
   try {
-    const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
     const loadStart = Date.now();
-    await page.goto(`http://127.0.0.1:${port}/bench/queue-bench.html?items=${items}&mixed=1`);
-    await page.waitForFunction(() => (globalThis as unknown as QueueBenchPage).queueBench?.renderedRows() > 0, undefined, { timeout: 120_000 });
+    const page = await openBenchPage(browser, `http://127.0.0.1:${server.port}/a`, items);
     const loadMs = Date.now() - loadStart;
+    const loadSteps = await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.loadTimes());
     const domRows = await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.renderedRows());
     const heldAfterLoad = await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.heldItems());
 
@@ -111,9 +157,7 @@ export async function browseBench(items: number): Promise<BrowseFigures> {
     const loaded = await scroll(SCROLL_MS);
     // The same again, traced: the main thread's CPU time per frame (what the code costs, whatever the load) and,
     // with BENCH_PROFILE=1 (unminified), which events and functions it goes to.
-    let traced = { intervals: [] as number[], costs: [] as number[] };
-    const profile = await profilePhase(browser, page, async () => { traced = await scroll(SCROLL_MS / 2); });
-    const cpuPerFrameMs = round(profile.mainThreadCpuMs / Math.max(1, traced.costs.length));
+    const traced = await tracedPass(browser, page, SCROLL_MS / 2, PROFILE);
     await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.stopProgress());
     const { delivered, itemUpdates } = await page.evaluate(() => (globalThis as unknown as QueueBenchPage).queueBench.stats());
     const windows: number[] = [];
@@ -148,7 +192,8 @@ export async function browseBench(items: number): Promise<BrowseFigures> {
       loadMs, domRows, heldAfterLoad, itemRequests, itemsSent,
       idleFrameCostMs: describe(idle.costs), frameCostMs: describe(loaded.costs), frameIntervalMs: describe(loaded.intervals),
       framesLatePct: over16(loaded.intervals), messagesPerSecondMax: Math.max(...windows), itemUpdatesPerSecond: Math.round(itemUpdates / Math.max(seconds, 0.001)),
-      cpuPerFrameMs, filter, failedEnd, allEnd, heldAfterScroll, review, ...(PROFILE ? { profile } : {}),
+      loadSteps: { scriptAt: round(loadSteps.scriptAt), bridgeAt: round(loadSteps.bridgeAt), firstRowsAt: round(loadSteps.firstRowsAt), bundleMs: round(loadSteps.bundleMs) },
+      cpuPerFrameMs: traced.cpuPerFrameMs, cpuByKindPerFrame: traced.cpuByKindPerFrame, domPerFrame: traced.domPerFrame, filter, failedEnd, allEnd, heldAfterScroll, review, ...(PROFILE ? { profile: traced.profile } : {}),
     };
   } finally {
     await browser.close();

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { BatchSpecSchema } from '../shared/engine/model';
 import { openJournal, type BatchRecord, type Journal, type NewItem } from '../main/core/journal';
 import { readItemWindow } from '../main/core/journal/item-window';
+import { abBench, type AbFigures } from './_scale-ui-ab';
 import { browseBench, type BrowseFigures } from './_scale-ui-browser';
 
 const FIXTURES = '/tmp/batchroom-scale-fixtures';
@@ -88,16 +89,32 @@ export async function journalBench(count: number): Promise<JournalFigures> {
 
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
-export async function scaleUi(scale = Number(process.env.BENCH_SCALE ?? 1)): Promise<{ journal: JournalFigures; browser: BrowseFigures }> {
+const kinds = (k: { script: number; style: number; layout: number; paint: number; other: number }) =>
+  `script ${k.script} / style ${k.style} / layout ${k.layout} / paint ${k.paint} / other ${k.other}`;
+const medianOf = (values: number[]) => round(median(values));
+
+/** The A/B lines: CPU per frame of this tree and the other, alternating in one run (BENCH_UI_AB). */
+function printAb(ab: AbFigures) {
+  const line = (name: string, runs: AbFigures['thisTree']) => {
+    const cpu = runs.map((r) => r.cpuPerFrameMs);
+    const kind = (k: keyof AbFigures['thisTree'][number]['cpuByKindPerFrame']) => medianOf(runs.map((r) => r.cpuByKindPerFrame[k]));
+    return `${name}: CPU per frame ${cpu.join(' / ')} ms (median ${medianOf(cpu)}; ${kinds({ script: kind('script'), style: kind('style'), layout: kind('layout'), paint: kind('paint'), other: kind('other') })}), elements added per frame ${medianOf(runs.map((r) => r.domPerFrame.added))}`;
+  };
+  console.log(`A/B, ${ab.rounds} rounds alternating, traced scroll+progress: ${line('this tree', ab.thisTree)}`);
+  console.log(`A/B: ${line(ab.other, ab.otherTree)}; this ÷ other ${round(medianOf(ab.thisTree.map((r) => r.cpuPerFrameMs)) / Math.max(0.01, medianOf(ab.otherTree.map((r) => r.cpuPerFrameMs))))}`);
+}
+
+export async function scaleUi(scale = Number(process.env.BENCH_SCALE ?? 1)): Promise<{ journal: JournalFigures; browser: BrowseFigures; ab?: AbFigures }> {
   const items = Math.max(200, Math.round(100_000 * scale));
   const journal = await journalBench(items);
   const browser = await browseBench(items);
+  const ab = process.env.BENCH_UI_AB ? await abBench(resolve(process.env.BENCH_UI_AB), items) : undefined;
   const load = loadavg()[0]!;
   const f = browser;
   console.log(`items ${items} (BENCH_SCALE ${scale}), machine load average ${load.toFixed(1)} on ${cpus().length} cores`);
-  console.log(`queue: first rows after ${f.loadMs} ms; DOM rows ${f.domRows}; items held by the renderer ${f.heldAfterLoad} (${round((f.heldAfterLoad / items) * 100)} % of the batch); items main sent ${f.itemsSent} in ${f.itemRequests} requests`);
+  console.log(`queue: first rows after ${f.loadMs} ms (in the page, ms since navigation: scripts downloaded ${f.loadSteps.bundleMs}, bench script starts ${f.loadSteps.scriptAt}, scripted main's ${items} items built ${f.loadSteps.bridgeAt}, first rows ${f.loadSteps.firstRowsAt}); DOM rows ${f.domRows}; items held by the renderer ${f.heldAfterLoad} (${round((f.heldAfterLoad / items) * 100)} % of the batch); items main sent ${f.itemsSent} in ${f.itemRequests} requests`);
   console.log(`frame cost scroll+progress p50 ${f.frameCostMs.p50} p95 ${f.frameCostMs.p95} ms (goal p95 ≤ 16.7 ms: ${verdict(f.frameCostMs.p95 <= 16.7)}); idle scroll p95 ${f.idleFrameCostMs.p95} ms; progress cost ratio p95 ${round(f.frameCostMs.p95 / Math.max(f.idleFrameCostMs.p95, 0.01))}×`);
-  console.log(`main-thread CPU per frame, scroll+progress (traced): ${f.cpuPerFrameMs} ms (within the 16.7 ms frame: ${verdict(f.cpuPerFrameMs <= 16.7)}; wall frame cost at this load is that ÷ the share of a core the page gets)`);
+  console.log(`main-thread CPU per frame, scroll+progress (traced): ${f.cpuPerFrameMs} ms (within the 16.7 ms frame: ${verdict(f.cpuPerFrameMs <= 16.7)}; wall frame cost at this load is that ÷ the share of a core the page gets): ${kinds(f.cpuByKindPerFrame)}; DOM per frame: ${f.domPerFrame.added} elements added, ${f.domPerFrame.removed} removed, ${f.domPerFrame.attributes} attributes, ${f.domPerFrame.texts} texts`);
   console.log(`frame interval scroll+progress p95 ${f.frameIntervalMs.p95} ms, ${f.framesLatePct} % of frames late; ${f.itemUpdatesPerSecond} item updates/s in ≤ ${f.messagesPerSecondMax} messages/s`);
   console.log(`filter "failed": ${f.filter.ms} ms click → ${f.filter.rowCount} rows counted (expected ${f.filter.expected}), ${f.filter.rows} in the DOM; of it the renderer ${f.filter.rendererMs} ms, the page-thread stand-in for main ${f.filter.mainMs} ms (goal ≤ 100 ms with main's SQLite page below: renderer + journal ${round(f.filter.rendererMs + journal.failedFirstPageMs)} ms, ${verdict(f.filter.rendererMs + journal.failedFirstPageMs <= 100 && f.filter.rowCount === f.filter.expected)})`);
   console.log(`scroll to the end of "failed": ${f.failedEnd.ms} ms; of every item: ${f.allEnd.ms} ms; items held after both ${f.heldAfterScroll} (${round((f.heldAfterScroll / items) * 100)} % of the batch; goal: a window, not the batch: ${verdict(f.heldAfterScroll < items / 2)})`);
@@ -107,8 +124,9 @@ export async function scaleUi(scale = Number(process.env.BENCH_SCALE ?? 1)): Pro
     console.log(`profile of scroll+progress (main thread busy ${f.profile.mainThreadMs} ms, CPU ${f.profile.mainThreadCpuMs} ms): by trace event (self ms) ${f.profile.traceTop.map((e) => `${e.name} ${e.ms}`).join(', ')}`);
     console.log(`by function (self ms): ${f.profile.functionsTop.map((e) => `${e.name} ${e.ms}`).join(', ')}`);
   }
-  console.log(JSON.stringify({ items, scale, loadAverage: round(load), cores: cpus().length, ...f, journal }));
-  return { journal, browser };
+  if (ab) printAb(ab);
+  console.log(JSON.stringify({ items, scale, loadAverage: round(load), cores: cpus().length, ...f, journal, ...(ab ? { ab } : {}) }));
+  return { journal, browser, ...(ab ? { ab } : {}) };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await scaleUi();

@@ -8,19 +8,52 @@ import { createScriptedBridge } from './scripted-bridge';
 // The queue screen with 10,000 items fed by a scripted progress source; bench/ui-queue.ts drives it in Chromium
 // through `window.queueBench`.
 
+// When the page's own steps happened (ms since navigation): where "first rows after" goes at 100k.
+const scriptAt = performance.now();
 const query = new URLSearchParams(location.search);
 const total = Number(query.get('items') ?? 10_000);
 const scripted = createScriptedBridge(total, query.get('mixed') === '1');
+const bridgeAt = performance.now();
+let firstRowsAt = 0;
+const firstRows = new MutationObserver(() => {
+  if (!document.querySelector('.item-row')) return;
+  firstRowsAt = performance.now();
+  firstRows.disconnect();
+});
+firstRows.observe(document.body, { childList: true, subtree: true });
 const store = createAppStore(scripted.api);
 connectStore(store, scripted.api);
 store.getState().setView('queue');
 
-/** Frame intervals (rAF to rAF) and frame costs (rAF start to the first task after that frame's rendering). */
-function measureScrolling(ms: number, pxPerFrame: number): Promise<{ intervals: number[]; costs: number[] }> {
+/** What the DOM did during a measurement: elements added and removed, attributes and texts changed. */
+interface DomChanges { added: number; removed: number; attributes: number; texts: number }
+
+/**
+ * Frame intervals (rAF to rAF), frame costs (rAF start to the first task after that frame's rendering), and what the
+ * DOM under the table did meanwhile (elements made and dropped: rows mounted as they scroll in).
+ */
+function measureScrolling(ms: number, pxPerFrame: number): Promise<{ intervals: number[]; costs: number[]; dom: DomChanges }> {
   const scroller = document.querySelector<HTMLElement>('.item-scroller');
   if (!scroller) throw new Error('no queue scroller on the page');
   const intervals: number[] = [];
   const costs: number[] = [];
+  const dom: DomChanges = { added: 0, removed: 0, attributes: 0, texts: 0 };
+  const elements = (nodes: NodeList) => {
+    let n = 0;
+    nodes.forEach((node) => { if (node instanceof Element) n += 1 + node.getElementsByTagName('*').length; });
+    return n;
+  };
+  const watcher = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'attributes') dom.attributes += 1;
+      else if (r.type === 'characterData') dom.texts += 1;
+      else {
+        dom.added += elements(r.addedNodes);
+        dom.removed += r.removedNodes.length;
+      }
+    }
+  });
+  watcher.observe(scroller, { childList: true, subtree: true, attributes: true, characterData: true });
   const channel = new MessageChannel();
   let frameStart = 0;
   channel.port1.onmessage = () => costs.push(performance.now() - frameStart);
@@ -35,7 +68,10 @@ function measureScrolling(ms: number, pxPerFrame: number): Promise<{ intervals: 
       scroller.scrollTop = scroller.scrollTop + pxPerFrame >= max ? 0 : scroller.scrollTop + pxPerFrame;
       channel.port2.postMessage(null);
       if (now < end) requestAnimationFrame(frame);
-      else setTimeout(() => done({ intervals, costs }), 50);
+      else setTimeout(() => {
+        watcher.disconnect();
+        done({ intervals, costs, dom });
+      }, 50);
     };
     requestAnimationFrame(frame);
   });
@@ -115,7 +151,8 @@ declare global {
       startProgress(rate: number, perMessage: number): void;
       stopProgress(): void;
       stats(): { delivered: number[]; itemUpdates: number };
-      measureScrolling(ms: number, pxPerFrame: number): Promise<{ intervals: number[]; costs: number[] }>;
+      measureScrolling(ms: number, pxPerFrame: number): Promise<{ intervals: number[]; costs: number[]; dom: DomChanges }>;
+      loadTimes(): { scriptAt: number; bridgeAt: number; firstRowsAt: number; bundleMs: number };
       heldItems(): number;
       served(): { itemRequests: number; itemsSent: number; thumbnails: number; mainMs: number };
       counts(): Record<string, number>;
@@ -134,6 +171,11 @@ window.queueBench = {
   stopProgress: () => scripted.stopProgress(),
   stats: () => scripted.stats(),
   measureScrolling,
+  // bundleMs: the scripts' download (resource timing), what precedes scriptAt beside their compile.
+  loadTimes: () => ({
+    scriptAt, bridgeAt, firstRowsAt,
+    bundleMs: performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.js')).reduce((sum, e) => Math.max(sum, (e as PerformanceResourceTiming).responseEnd), 0),
+  }),
   heldItems,
   served: () => scripted.served(),
   counts: () => scripted.counts(),

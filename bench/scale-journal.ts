@@ -24,7 +24,7 @@ import { spawnSandbox } from '../test/helpers/sandbox';
 import { addExecutionRows, plannedBatch, saveSequence, type SeedSource } from './_journal-seed';
 import { bareFdatasyncs, percentile } from './_bench-util';
 import { countsBench } from './_journal-counts';
-import { bareStarts, executionsCreated, killGroup, lostAtStart, pinnedCliEntry, startResume, untilNextExecution } from './_journal-restart';
+import { bareStarts, executionsCreated, killGroup, lostAtStart, pinnedCliEntry, startResume, traceMedians, untilNextExecution } from './_journal-restart';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
 const N = Math.max(200, Math.round(100_000 * SCALE));
@@ -191,9 +191,10 @@ export async function photoFixtures(count: number): Promise<SeedSource[]> {
 
 let cliEntry = '';
 
-export interface RecoveryFigures { items: number; restarts: { ms: number | null; lost: number }[]; smallMs: number | null }
+/** One timed restart: to the first new execution (null: none), submissions it found lost, its start trace. */
+export interface RestartRun { ms: number | null; lost: number; trace: { step: string; ms: number }[] }
 
-async function recoveryAfterKill(service: Service, count: number, restarts: number): Promise<{ ms: number | null; lost: number }[]> {
+async function recoveryAfterKill(service: Service, count: number, restarts: number): Promise<RestartRun[]> {
   const root = await mkdtemp(join(tmpdir(), 'batchroom-scale-recovery-'));
   try {
     const photos = await photoFixtures(400);
@@ -201,13 +202,13 @@ async function recoveryAfterKill(service: Service, count: number, restarts: numb
     // Saved: the first half. Then real photos (what the restarts send), then the rest of the batch.
     const { journal, stateDir } = await seedJournal(service, root, count, half, (i) => (i >= half && i - half < photos.length ? photos[i - half]! : null));
     journal.close();
-    const out: { ms: number | null; lost: number }[] = [];
+    const out: RestartRun[] = [];
     // The first start runs until it has sent a few, then is killed; each restart is timed and killed the same way.
     for (let run = 0; run <= restarts; run++) {
       const before = await executionsCreated(service);
       const started = startResume(stateDir, service, cliEntry);
       const first = await untilNextExecution(service, started, before, 60_000);
-      if (run > 0) out.push({ ms: first, lost: lostAtStart(started.output()) });
+      if (run > 0) out.push({ ms: first, lost: lostAtStart(started.output()), trace: started.trace() });
       // Mid-batch: a few more accepted, then kill -9.
       const target = (await executionsCreated(service)) + 3;
       const deadline = performance.now() + 10_000;
@@ -270,12 +271,21 @@ async function main(): Promise<void> {
       const floor = await bareStarts(cliEntry);
       const clean = restarts.filter((r) => r.lost === 0 && r.ms !== null).map((r) => r.ms!);
       const median = clean.length > 0 ? pct(clean, 50) : null;
+      // Where the time went (BATCHROOM_START_TRACE, main/core/start-trace.ts): each step's median ms since the spawn;
+      // restarts with lost submissions apart (their first submit waits for the balance's reads).
+      const breakdown = traceMedians(restarts.filter((r) => r.lost === 0).map((r) => r.trace));
+      const heldBreakdown = traceMedians(restarts.filter((r) => r.lost > 0).map((r) => r.trace));
+      const runs = (list: RestartRun[]) => list.map(({ ms, lost }) => ({ ms, lost }));
       print(`kill -9 mid-batch, N=${N}: process start → first new execution accepted: ${restarts.map((r) => `${r.ms === null ? 'none' : Math.round(r.ms)} ms${r.lost ? ` (${r.lost} lost: held for balance evidence)` : ''}`).join(', ')}`
         + `; median without lost submissions ${median === null ? 'n/a' : Math.round(median)} ms (goal ≤ ${GOAL_RECOVERY_MS}) ${verdict(median !== null && median <= GOAL_RECOVERY_MS)}; `
         + `the same at N=1000: ${small.map((r) => `${r.ms === null ? 'none' : Math.round(r.ms)} ms${r.lost ? ` (${r.lost} lost)` : ''}`).join(', ')}; load ${load()}`);
-      print(`  the floor in this run: a bare \`node -e 0\` ${Math.round(floor.nodeMs)} ms, the CLI's \`--version\` (launcher + bundle) ${Math.round(floor.cliVersionMs)} ms; load ${load()}`);
+      const steps = (list: { step: string; ms: number }[]) => (list.length > 0 ? list.map((s) => `${s.step} ${Math.round(s.ms)}`).join(', ') : 'n/a');
+      print(`  where it went, ms since the spawn (median of ${clean.length}): ${steps(breakdown)}; with lost submissions: ${steps(heldBreakdown)}`);
+      print(`  the floor in this run: a bare \`node -e 0\` ${Math.round(floor.nodeMs)} ms, two Node starts (the launcher's relaunch alone) ${Math.round(floor.twoStartsMs)} ms, `
+        + `the CLI's \`--version\` (launcher + bundle) ${Math.round(floor.cliVersionMs)} ms, the bundle's freshness check ${floor.freshCheckMs.toFixed(1)} ms; load ${load()}`);
       Object.assign(metrics, {
-        recoveryMs: median, recoveryRuns: restarts, recoverySmallRuns: small, bareNodeMs: floor.nodeMs, cliVersionMs: floor.cliVersionMs,
+        recoveryMs: median, recoveryRuns: runs(restarts), recoverySmallRuns: runs(small), recoveryTrace: breakdown, recoveryHeldTrace: heldBreakdown,
+        bareNodeMs: floor.nodeMs, twoStartsMs: floor.twoStartsMs, cliVersionMs: floor.cliVersionMs, freshCheckMs: floor.freshCheckMs,
         restartsThatSent: [...restarts, ...small].filter((r) => r.ms !== null).length, restartsRun: restarts.length + small.length,
       });
     }

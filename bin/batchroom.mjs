@@ -10,9 +10,12 @@
 // help) never do.
 import { pathToFileURL } from 'node:url';
 import { relaunchWithMemoryProfile } from './memory-profile.mjs';
+import { traceLauncher } from './start-trace.mjs';
 
 const IMAGE_COMMANDS = new Set(['run', 'resume', 'watch', 'ui']);
 const args = process.argv.slice(2);
+// BATCHROOM_START_TRACE=1 (main/core/start-trace.ts): the first process's start, then the worker's.
+if (process.env.BATCHROOM_MEMORY_PROFILE !== '1') traceLauncher('launcher', performance.timeOrigin);
 const relaunched = args.some((arg) => IMAGE_COMMANDS.has(arg)) && !args.includes('--help') && !args.includes('-h')
   ? await relaunchWithMemoryProfile()
   : null;
@@ -22,7 +25,10 @@ async function builtMain() {
   try {
     const { buildCli, freshCliEntry } = await import('../scripts/build-cli.mjs');
     const entry = freshCliEntry() ?? (await buildCli()).entry;
-    return (await import(pathToFileURL(entry).href)).main;
+    traceLauncher('fresh-checked');
+    const { main } = await import(pathToFileURL(entry).href);
+    traceLauncher('bundle-loaded');
+    return main;
   } catch {
     return null; // no esbuild (or no write access to dist/): run from the sources
   }
@@ -37,6 +43,7 @@ async function sourceMain() {
 if (relaunched !== null) {
   process.exitCode = relaunched;
 } else {
+  traceLauncher('worker', performance.timeOrigin);
   const main = (await builtMain()) ?? (await sourceMain());
   process.exitCode = await main(args);
 }

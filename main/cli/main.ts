@@ -18,6 +18,7 @@ import { redactCliText, redactedCommanderOutput, rememberArgvSecrets } from './a
 import { describeFailure, formatFailure } from './errors';
 import { EXIT } from './exit-codes';
 import { knownSecrets } from './secrets-seen';
+import { traceStart } from '../core/start-trace';
 
 /**
  * Builds the `batchroom` program. Each command lives in `./commands/<name>.ts` and registers itself here, so
@@ -75,6 +76,7 @@ function stopOnClosedStdout(): void {
 
 /** Runs the CLI and resolves to the process exit code (never throws). */
 export async function main(argv: string[]): Promise<number> {
+  traceStart('main');
   stopOnClosedStdout();
   const program = buildProgram();
   process.exitCode = undefined;

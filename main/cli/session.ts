@@ -9,6 +9,7 @@ import type { Core, HostCapabilities } from '../core/app/types';
 import { createLogger, type LogRecord } from '../core/log';
 import { knownSecrets, rememberSecret } from './secrets-seen';
 import { createOutcomeBuffer } from './outcome-buffer';
+import { traceStart } from '../core/start-trace';
 import type { startEmbeddedSandbox as StartEmbeddedSandbox } from '../sandbox/embedded';
 
 // Loaded when a command needs it, not at start: `batchroom --help` should not wait for sharp and the sandbox.
@@ -132,6 +133,7 @@ export async function openSession(command: Command, extra: SessionNeeds = {}): P
     startEmbeddedService: startEmbeddedSandbox,
     ...(extra.ledgerUrl ? { ledgerUrl: extra.ledgerUrl } : {}),
   });
+  traceStart('core-ready');
   for (const secret of core.secrets()) rememberSecret(secret);
   const outcomes = createOutcomeBuffer(MAX_BUFFERED_OUTCOMES);
   core.onEvent((channel, payload) => {

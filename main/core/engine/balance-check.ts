@@ -11,6 +11,7 @@ import {
 } from './balance-evidence';
 import { GateClosed, type RequestGate } from './limiter';
 import { nowMs } from './clock';
+import { traceStart } from '../start-trace';
 
 // Drives balance evidence (balance-evidence.ts has the reasoning): anchors it on every balance read taken at a quiet
 // moment, notes each submission whose answer was lost, and once nothing of ours can move the balance reads it twice
@@ -96,7 +97,7 @@ export class BalanceCheck {
     this.save({ ...state, lost });
     for (const id of itemIds) this.deps.journal.updateItem(id, { reason: LOST_AWAITING_EVIDENCE });
     this.attempts = 0;
-    if (options.hold) this.holdUntil = nowMs() + this.maxHoldMs;
+    if (options.hold) { this.holdUntil = nowMs() + this.maxHoldMs; traceStart('evidence-hold'); }
   }
 
   /** New submissions wait: a restart's lost ones are about to be judged, or the reads are under way. */
@@ -162,6 +163,7 @@ export class BalanceCheck {
       this.deps.logger.warn('balance evidence: could not read the balance', { error: error instanceof Error ? error.message : String(error) });
       if (this.attempts < MAX_ATTEMPTS) this.retryIn(this.rereadDelay());
     } finally {
+      traceStart('evidence-checked');
       this.checking = false;
       this.holdUntil = 0;
       this.deps.kick();

@@ -6,6 +6,7 @@ import { isOutagePause } from './outage-pause';
 import type { RunnerCore } from './runner-core';
 import { recoverPlacement, type SaverDeps } from './saver';
 import { foldersToSweepFirst, sweepFolders, sweepOlderTemps } from './temp-sweep';
+import { traceStart } from '../start-trace';
 
 // Crash recovery (Runner.recover runs it once per start): what the journal says was in flight is picked up again —
 // polled, downloaded, or judged lost — and nothing is submitted here. Every step is idempotent, so a crash during
@@ -27,7 +28,9 @@ export async function recoverOpenBatches(core: RunnerCore, { follower, downloads
     if (batch.state === 'paused' && isOutagePause(batch)) journal.updateBatch(batch.id, { state: 'running', pausedReason: null, pauseCode: null });
   }
   // Where a kill may have left temps, read before the placements below clear their items' pending temps.
+  traceStart('recovery-start');
   const sweepFirst = foldersToSweepFirst(journal, startedAt);
+  traceStart('recovery-sweep-listed');
   const lost: string[] = [];
   for (const batch of journal.listBatches()) {
     if (batch.state === 'completed') continue;
@@ -36,25 +39,30 @@ export async function recoverOpenBatches(core: RunnerCore, { follower, downloads
       completedAt: at,
       reason: 'interrupted while being submitted: the service may have received and charged it. It is not resubmitted automatically; resubmit it explicitly if its result never appears.',
     }));
+    traceStart('recovery-transitions');
     // Every unknown item of an open batch is in the done ledger (idempotent: this also covers a crash right after
     // the transition above), so a later batch of the same photo does not pay for it again without the user asking.
     for (const item of journal.itemsInStates(batch.id, ['unknown'])) {
       const entry = lostEntryOf(item, batch, item.completedAt ?? at);
       if (entry && (await core.o.doneLedger.lookup(entry.key)) === null) await recordLedger(core, entry);
     }
+    traceStart('recovery-ledger');
     for (const item of journal.itemsInStates(batch.id, statesOf('followed'))) {
       const flight = follower.track(item, batch, Date.parse(item.submittedAt ?? at));
       follower.schedule(flight, Math.random() * 200);
     }
+    traceStart('recovery-follow');
     for (const item of journal.itemsInStates(batch.id, ['downloading'])) {
       await recoverPlacement(saverDeps, item, batch);
       downloads.push(item.id);
     }
+    traceStart('recovery-placement');
   }
   // Temps a kill left in the output folders of open and recent batches (temp-sweep.ts): where the journal says now,
   // every other folder of theirs once the first submit has left. Either part removes only this journal's leftovers
   // and random temps from before this start: an output folder may be shared with another journal saving now.
   await sweepFolders(sweepFirst, journal, startedAt);
+  traceStart('recovery-swept');
   sweepLaterOnce(core, startedAt);
   // The balance may prove them charged or not (balance-check.ts): new submissions wait for that check.
   core.evidence.lost(lost, { hold: true });

@@ -25,6 +25,7 @@ import { UnsentSubmissions } from './unsent-submissions';
 import { ClaimFollowers } from './claim-followers';
 import { queueRanks, rankOf, readyInQueueOrder } from './runner-order';
 import { BatchOriginals } from './batch-originals';
+import { traceStart } from '../start-trace';
 export type { EngineStats, RunnerOptions } from './runner-core';
 
 /** How long a non-graceful stop waits for cut downloads and saves to tidy up (an aborted transfer takes ms; a save
@@ -134,6 +135,7 @@ export class Runner implements RunnerCore {
   async start(): Promise<void> {
     if (this.started) return;
     await this.recover();
+    traceStart('recovered');
     this.started = true;
     this.stopping = false;
     void this.credits.refresh();
@@ -229,6 +231,7 @@ export class Runner implements RunnerCore {
       if (blocked) { this.setBatchState(batch.id, 'paused', blocked); continue; }
       this.ready.delete(itemId);
       addPhase(this.stats.phases, 'waitForSlot', nowMs() - payload.readyAt);
+      traceStart('first-submit');
       submitItem(this, this.follower, itemId, payload.images, batch);
     }
     // 3. Downloads.

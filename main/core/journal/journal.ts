@@ -28,6 +28,7 @@ interface Stmt {
 }
 
 import type { ItemWriteOptions, Journal } from './journal-api';
+import { traceStart } from '../start-trace';
 
 export type { Journal, ListItemsQuery } from './journal-api';
 
@@ -40,6 +41,7 @@ export type { Journal, ListItemsQuery } from './journal-api';
  * fsync on this thread: 7 ms on a quiet SSD, 30–250 ms on a loaded disk, three times a photo, the event loop stopped).
  */
 export function openJournal(stateDir: string, options: { transitions?: TransitionPolicy } = {}): Journal {
+  traceStart('journal-opening');
   ensureStateDir(stateDir);
   const path = join(stateDir, 'journal.db');
   // Created owner-only before SQLite opens it: SQLite gives -wal and -shm the database file's mode. Files an older
@@ -59,6 +61,7 @@ export function openJournal(stateDir: string, options: { transitions?: Transitio
   db.exec('PRAGMA foreign_keys = ON');
   migrate(db);
   restrictToOwner(sidecars);
+  traceStart('journal-migrated');
 
   const now = () => new Date().toISOString();
   const checkTransition = transitionChecker();

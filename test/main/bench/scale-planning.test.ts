@@ -13,6 +13,12 @@ describe('bench/scale-planning', () => {
     expect(run.metrics, run.stdout).toMatchObject({ points: [10, 50], countsRight: true, cliCounts: [50, 50], startReads: 0, startTotal: 10 });
     expect(run.metrics!.n50).toMatchObject({ coldCount: 50, warmCount: 50 });
     expect(run.stdout).toMatch(/^N=50: estimate cold .* counted 50\/50 of 50/m);
+    // Both readings of the growth per photo, beyond the fixed cost and raw, cold and warm, in the line and in the JSON.
+    expect(run.stdout).toMatch(/^ms per photo, cold, N=50 ÷ N=10 beyond the fixed cost: .* raw \(fixed cost included\)/m);
+    expect(run.stdout).toMatch(/^ms per photo, warm, N=50 ÷ N=10 beyond the fixed cost: /m);
+    for (const key of ['growth', 'growthRaw', 'linearity', 'linearityRaw', 'warmGrowth', 'warmLinearity', 'warmGrowthRaw', 'warmLinearityRaw']) {
+      expect(typeof run.metrics![key], key).toBe('number');
+    }
     expect(run.stdout).toMatch(/^built CLI, N=50: .* counted 50\/50/m);
     // Given a moment: ExifTool's perl ends after the bench closed its pipes.
     await run.groupGone();

@@ -1,6 +1,7 @@
 // The watcher process of bench/scale-watch.ts: one hot folder armed on the fixture (the archive), measured from
 // inside so nothing else (the fixture's making, sharp's threads) colours its CPU figure. Prints one `@result {…}`
 // line on stdout. Arguments: <fixture dir> <state dir> <native|polling>; env BENCH_IDLE_MS, BENCH_LATENCY_FILES.
+import { statSync } from 'node:fs';
 import { readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HotFolderConfigSchema, type HotFolderConfig } from '../shared/hotfolders/model';
@@ -30,6 +31,18 @@ export async function inotifyWatches(): Promise<number | null> {
     count += info.split('\n').filter((line) => line.startsWith('inotify wd:')).length;
   }
   return count;
+}
+
+/**
+ * The floor under a polled folder's idle CPU: what one synchronous stat of a folder costs here (CPU µs, the bare call
+ * and its Stats), over every folder of the tree a few times — the folder poll can only be cheaper by making fewer.
+ */
+export function folderStatFloorUs(dirs: string[], rounds = 5): number {
+  if (dirs.length === 0) return 0;
+  const cpu = process.cpuUsage();
+  for (let r = 0; r < rounds; r++) for (const dir of dirs) statSync(dir, { throwIfNoEntry: false });
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / (rounds * dirs.length);
 }
 
 function recorder() {
@@ -87,6 +100,7 @@ export async function runChild(fixture: string, stateDir: string, mode: 'native'
 
   // New files, one at a time, into subfolders spread over the archive: write end → submitted.
   const dirs = (await readdir(fixture, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+  const statFloorUs = folderStatFloorUs([fixture, ...dirs.map((d) => join(fixture, d))]);
   const base = await readFile(join(fixture, dirs[0] ?? '', (await readdir(join(fixture, dirs[0] ?? ''))).find((f) => f.endsWith('.jpg')) ?? ''));
   const written: string[] = [];
   const latencies: number[] = [];
@@ -120,6 +134,7 @@ export async function runChild(fixture: string, stateDir: string, mode: 'native'
     idleCpuPercent: Number(idleCpuPercent.toFixed(3)), idleMs, submittedWhileIdle,
     latencyP50Ms: Math.round(percentile(latencies, 50)), latencyP95Ms: Math.round(percentile(latencies, 95)),
     latencyFiles: files, latencySeen: latencies.length, submittedNew, submissions,
+    statFloorUs: Number(statFloorUs.toFixed(2)), folders: dirs.length + 1,
   };
 }
 

@@ -7,6 +7,9 @@
 //  - new file → submitted, p50 over BENCH_LATENCY_FILES (default 20) files written one at a time  goal ≤ 0.5 s;
 //  - a restart: the same folder resumed from its baseline → 'armed' again (no goal; nothing may be submitted);
 //  - exactly once: every new file submitted once, no existing file ever.
+// Polling also prints the floor under its idle CPU: one bare statSync of a folder (CPU µs, measured in the same run)
+// times the folder stats a second the poll makes (MAX_FOLDER_STATS_PER_SECOND, or every folder every 250 ms below it).
+// BENCH_WATCH_MODES=polling (or native) runs one mode only.
 // The fixture is cached under /tmp/batchroom-scale-fixtures/watch-<count>. Last line: one JSON object of metrics.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
@@ -15,6 +18,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import sharp from 'sharp';
 import { uniqueJpeg } from './_scale-watch-child';
+import { MAX_FOLDER_STATS_PER_SECOND } from '../main/core/watch/folder-poller';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
 const PER_DIR = 100;
@@ -80,7 +84,8 @@ export async function main(): Promise<void> {
   const fixture = await watchFixture(SCALE);
   log(`hot folder with an archive: ${fixture.files} files in ${fixture.dirs} subfolders (BENCH_SCALE ${SCALE}; fixture ${((performance.now() - fixtureStart) / 1000).toFixed(1)} s; ${load()})`);
   const metrics: Record<string, unknown> = { files: fixture.files, dirs: fixture.dirs };
-  for (const mode of ['native', 'polling'] as const) {
+  const modes = (['native', 'polling'] as const).filter((m) => (process.env.BENCH_WATCH_MODES ?? 'native,polling').split(',').includes(m));
+  for (const mode of modes) {
     const stateDir = await mkdtemp(join(tmpdir(), `br-scale-watch-${mode}-`));
     try {
       const r = await runWatcherChild(fixture.dir, stateDir, mode);
@@ -90,6 +95,11 @@ export async function main(): Promise<void> {
       log(`${mode}: ready in ${ready.toFixed(2)} s (${(Number(r.readyMs) / fixture.files * 1000).toFixed(1)} µs a file; goal ≤ 10 s: ${verdict(ready <= 10 && r.state === 'armed')}; CPU ${(Number(r.readyCpuMs) / 1000).toFixed(2)} s), ` +
         `${r.inotifyWatches ?? '–'} inotify watches, RSS ${r.rssMb} MB; ${load()}`);
       log(`${mode}: idle CPU ${Number(r.idleCpuPercent).toFixed(2)} % of one core over ${Number(r.idleMs) / 1000} s (goal ≤ ${cpuGoal} %: ${verdict(Number(r.idleCpuPercent) <= cpuGoal)}); ${load()}`);
+      if (mode === 'polling') {
+        const statsPerSecond = Math.min(MAX_FOLDER_STATS_PER_SECOND, Number(r.folders) * 4);
+        log(`polling: a folder's bare statSync ${r.statFloorUs} µs CPU × ${statsPerSecond} folder stats a second (${r.folders} folders) = ` +
+          `${((Number(r.statFloorUs) * statsPerSecond) / 1e4).toFixed(2)} % of a core: the floor under the folder poll; ${load()}`);
+      }
       log(`${mode}: new file → submitted p50 ${r.latencyP50Ms} ms, p95 ${r.latencyP95Ms} ms over ${r.latencySeen}/${r.latencyFiles} files (goal p50 ≤ 500 ms: ${verdict(Number(r.latencyP50Ms) <= 500 && r.latencySeen === r.latencyFiles)})`);
       log(`${mode}: restart (resume from the baseline) ready in ${(Number(r.resumeReadyMs) / 1000).toFixed(2)} s (CPU ${(Number(r.resumeReadyCpuMs) / 1000).toFixed(2)} s); exactly once: ${r.submittedNew}/${r.latencyFiles} new files once, ` +
         `${r.submissions} submissions in all, ${r.submittedWhileIdle} while idle, ${r.resumeSubmissions} after the restart (${exact ? 'met' : 'MISSED'})`);

@@ -5,6 +5,7 @@ import type { IgnoreRules } from './ignore';
 import { pollSnapshot } from './snapshot-poller';
 import { WalkSnapshot, type WalkedFile } from './walk-snapshot';
 import { watchLocal } from './local-walk';
+import { PolledWatcher, watchPolled } from './polled-watcher';
 import { watchMissedDirs } from './missed-dirs';
 import { volumeIsLocal } from '../images/volume-ctime';
 
@@ -20,7 +21,10 @@ export interface WatchTimings {
   writePollMs: number;
   /** Polling-mode folders (network shares): how often each new photo is looked at for changes (chokidar's binaryInterval). */
   pollingIntervalMs: number;
-  /** Polling-mode folders: how often each folder is looked at for new files (one stat per folder, chokidar's interval). */
+  /**
+   * Polling-mode folders: how often each folder is looked at for new files (one stat per folder, chokidar's interval),
+   * stretched on a large tree so at most MAX_FOLDER_STATS_PER_SECOND folders are stat'ed a second (folder-poller.ts).
+   */
   newFilePollMs: number;
   /**
    * Polling-mode folders: every file already there at arm is re-stat'ed once in this long (snapshot-poller.ts), the
@@ -35,9 +39,9 @@ export interface WatchTimings {
  * 200 ms of unchanged size (its own end marker and structure prove the rest, `format-complete.ts`); other formats
  * keep the 500 ms window that is enough for local copies and most sync clients. Slower writers (stalling network
  * copies) are caught by the completeness check in `complete-file.ts`, which defers JPEG/PNG files whose end marker
- * has not arrived yet. Polling folders find new files within `newFilePollMs` (each folder's mtime, polled by
- * chokidar in libuv: no JavaScript runs unless it changed) while a new photo's own changes are polled at the slower
- * `pollingIntervalMs`.
+ * has not arrived yet. Polling folders find new files within `newFilePollMs` (each folder's mtime, stat'ed in bursts
+ * on a thread of their own: no JavaScript runs on the main thread unless it changed; a round stretches past 250 ms
+ * only beyond 750 folders, folder-poller.ts) while a new photo's own changes are polled at the slower `pollingIntervalMs`.
  */
 export const DEFAULT_WATCH_TIMINGS: WatchTimings = {
   stabilityThresholdMs: 200, unprovenStableMs: 500, writePollMs: 50, pollingIntervalMs: 2_000, newFilePollMs: 250,
@@ -103,7 +107,10 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
       syncStats = local;
       watcher = startChokidar(root, options, existing, local);
       const started = watcher;
-      started.once('ready', () => {
+      started.once('ready', async () => {
+        // Polling: every folder the walk found has its baseline stat before the arm's scan reads the tree (a file
+        // added between the two is then either in the scan or a change of its folder).
+        if (started instanceof PolledWatcher) await started.poller.settled();
         existing.walked();
         // Polling: an old photo rewritten in place changes no folder's mtime; its own stat is looked at in slices.
         if (options.polling && !closed) {
@@ -141,15 +148,14 @@ export function startFolderWatcher(options: FolderWatcherOptions): FolderWatcher
 
 function startChokidar(root: string, options: FolderWatcherOptions, existing: WalkSnapshot, syncStats: boolean): FSWatcher {
   const { timings } = options;
-  const watcher: FSWatcher = (syncStats ? watchLocal : watch)(root, {
+  const watcher: FSWatcher = (options.polling ? watchPolled : syncStats ? watchLocal : watch)(root, {
     persistent: true,
     ignoreInitial: true,
     followSymlinks: false,
     depth: options.recursive ? undefined : 0,
     usePolling: options.polling,
-    // Polling: `interval` is what folders are polled at (and files chokidar does not count as binary: HEIC, CR3…),
-    // `binaryInterval` what a new photo is. A folder's stat is done by libuv (fs.watchFile), so 1,000 folders at
-    // 250 ms cost ~3 % of a core, where a stat loop in JavaScript cost ~14 %.
+    // Polling: `interval` is what folders are polled at, `binaryInterval` what a new photo is — by one thread of
+    // stats in bursts (polled-watcher.ts, folder-poller.ts), the folders' rate capped, not one fs.watchFile a path.
     interval: timings.newFilePollMs,
     binaryInterval: timings.pollingIntervalMs,
     ignored: (path: string, stats?: Stats) => options.ignored(path) || existing.skip(path, stats),

@@ -1,0 +1,107 @@
+import { Worker } from 'node:worker_threads';
+import { POLL_WORKER_SOURCE } from './poll-worker-source';
+
+/** What a poll saw of a path (the fields chokidar's fs.watchFile listeners read); all zeros when it is gone. */
+export interface PolledStats { size: number; mtimeMs: number; ctimeMs: number; atimeMs: number; ino: number; mode: number; dir: boolean }
+
+export interface FolderPollerOptions {
+  /** A folder is stat'ed this often (chokidar's `interval`: how soon a new file is noticed)… */
+  folderMs: number;
+  /** …a file (a new photo until it settles) this often (chokidar's `binaryInterval`). */
+  fileMs: number;
+  /**
+   * …but never more folder stats a second than this: past it the round stretches (1,000 folders at 3,000 a second: a
+   * round every 334 ms). Each stat of a folder costs a few µs of CPU here however it is made (bench/scale-watch.ts
+   * measures the bare statSync in the same run), so the folder count alone would otherwise set the idle CPU.
+   */
+  maxFolderStatsPerSecond: number;
+}
+
+/**
+ * Polling a folder at 250 ms, chokidar's `interval`, and the rate cap that makes the idle CPU of a large tree
+ * bounded: 3,000 folder stats a second ≈ 2.5 % of a core on this machine (bench/scale-watch.ts), which leaves the
+ * re-check of old files (≤ 0.5 %, snapshot-poller.ts) room under the 5 % goal. At 1,000 folders a round is 334 ms:
+ * noticed after 167 ms on average, which keeps new file → submitted p50 ≤ 0.5 s (200 ms stability + the readdir).
+ */
+export const MAX_FOLDER_STATS_PER_SECOND = 3_000;
+
+type Listener = (curr: PolledStats, prev: PolledStats) => void;
+
+/**
+ * Polls paths for changes on one thread of its own (poll-worker-source.ts), in place of one fs.watchFile per path:
+ * `watch` returns the stop function; the listener is called, on the main thread, with the new and the previous
+ * stats each time a round saw a path's size, mtime, ctime, inode or mode differ (fs.watchFile's rule). close() ends
+ * the thread. The thread keeps the process alive while any path is watched, as a persistent fs.watchFile does.
+ */
+export class FolderPoller {
+  private readonly worker: Worker;
+  private readonly listeners = new Map<number, Listener>();
+  private readonly pongs = new Map<number, (info: PollerInfo) => void>();
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: FolderPollerOptions) {
+    this.worker = new Worker(POLL_WORKER_SOURCE, { eval: true });
+    this.worker.unref();
+    this.worker.postMessage({ config: options });
+    this.worker.on('message', (m: WorkerMessage) => {
+      if (m.changes) {
+        for (const [id, curr, prev] of m.changes) this.listeners.get(id)?.(curr, prev);
+      } else if (m.pong !== undefined) {
+        const answer = this.pongs.get(m.pong);
+        this.pongs.delete(m.pong);
+        answer?.({ paths: m.paths ?? 0, folders: m.folders ?? 0, intervalMs: m.intervalMs ?? 0 });
+      }
+    });
+    // A thread that fails (it should not: every stat is guarded) must not take the app with it; what it watched is
+    // then no longer polled, which the folder's periodic availability check and the next arm recover from.
+    this.worker.on('error', () => this.settleAll());
+    this.worker.on('exit', () => this.settleAll());
+  }
+
+  watch(path: string, listener: Listener): () => void {
+    if (this.closed) return () => undefined;
+    const id = this.nextId++;
+    this.listeners.set(id, listener);
+    if (this.listeners.size === 1) this.worker.ref();
+    this.worker.postMessage({ add: [id, path] });
+    return () => {
+      if (!this.listeners.delete(id) || this.closed) return;
+      this.worker.postMessage({ remove: id });
+      if (this.listeners.size === 0) this.worker.unref();
+    };
+  }
+
+  /** Resolves once every path watched so far has had its first stat (its baseline), with what the thread holds. */
+  settled(): Promise<PollerInfo> {
+    if (this.closed) return Promise.resolve({ paths: 0, folders: 0, intervalMs: 0 });
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pongs.set(id, resolve);
+      this.worker.postMessage({ ping: id });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.listeners.clear();
+    await this.worker.terminate();
+    this.settleAll();
+  }
+
+  private settleAll(): void {
+    for (const answer of this.pongs.values()) answer({ paths: 0, folders: 0, intervalMs: 0 });
+    this.pongs.clear();
+  }
+}
+
+export interface PollerInfo { paths: number; folders: number; intervalMs: number }
+
+interface WorkerMessage {
+  changes?: [number, PolledStats, PolledStats][];
+  pong?: number;
+  paths?: number;
+  folders?: number;
+  intervalMs?: number;
+}

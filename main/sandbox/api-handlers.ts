@@ -44,7 +44,7 @@ export const executeWorkflow: ApiHandler = async (core, { req, key, params }) =>
   let images: Record<string, Raster>;
   try {
     const entries = await Promise.all(
-      Object.entries(request.images).map(async ([id, value]) => [id, await resolveImage(`images.${id}`, value, limits, core.results)] as const),
+      Object.entries(request.images).map(async ([id, value]) => [id, await resolveImage(`images.${id}`, value, limits, core.results, core.reuse)] as const),
     );
     images = Object.fromEntries(entries);
     for (const value of Object.values(request.images)) core.stats.imageInput(value.startsWith('data:') ? 'uploads' : 'urls');

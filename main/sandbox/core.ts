@@ -8,6 +8,7 @@ import { Limiter } from './limiter';
 import type { OutageControl } from './outage';
 import { mergeFaults, type FaultSettings, type SandboxLimits } from './options';
 import { ResultStore } from './results';
+import { ReusedImages, type ImageWork } from './reused-images';
 import { StatsRecorder } from './stats';
 import type { ValidatedRequest } from './validate';
 import type { WorkflowRunInput } from './workflow-types';
@@ -24,6 +25,8 @@ export interface CoreSettings {
   resultTtlMs: number;
   faults: FaultSettings;
   limits: SandboxLimits;
+  /** 'reused': each distinct input size decoded and edited once (benches: reused-images.ts). Default 'full'. */
+  imageWork?: ImageWork;
 }
 
 export class SandboxCore {
@@ -34,6 +37,8 @@ export class SandboxCore {
   readonly executions: Executions;
   /** Every workflow edit goes through this. */
   readonly imaging: Limiter;
+  /** Set only in the bench's cost mode (reused-images.ts). */
+  readonly reuse: ReusedImages | undefined;
   private currentLimits: SandboxLimits;
   private readonly ledger: CreditLedger;
   private readonly executionLedger: ExecutionLedger | undefined;
@@ -50,12 +55,14 @@ export class SandboxCore {
       : memoryCreditLedger(settings.credits);
     this.accounts = new Accounts(this.ledger, () => this.currentLimits);
     this.results = new ResultStore(settings.origin, () => this.currentLimits.maxStoredResultBytes);
+    this.reuse = settings.imageWork === 'reused' ? new ReusedImages() : undefined;
     this.executionLedger = settings.creditsFile ? sqliteExecutionLedger(settings.creditsFile) : undefined;
     this.executions = new Executions({
       accounts: this.accounts,
       results: this.results,
       stats: this.stats,
       imaging: this.imaging,
+      ...(this.reuse ? { reuse: this.reuse } : {}),
       durationMs: () => settings.executionDurationMs,
       resultTtlMs: () => settings.resultTtlMs,
       ...(this.executionLedger ? { ledger: this.executionLedger, prepare: (request: ValidatedRequest) => this.prepare(request) } : {}),
@@ -65,7 +72,7 @@ export class SandboxCore {
   /** A kept request's images fetched and decoded again, as when it was accepted. */
   private async prepare(request: ValidatedRequest): Promise<WorkflowRunInput> {
     const limits = this.currentLimits;
-    const entries = await Promise.all(Object.entries(request.images).map(async ([id, value]) => [id, await resolveImage(`images.${id}`, value, limits, this.results)] as const));
+    const entries = await Promise.all(Object.entries(request.images).map(async ([id, value]) => [id, await resolveImage(`images.${id}`, value, limits, this.results, this.reuse)] as const));
     return { images: Object.fromEntries(entries), texts: request.texts, switches: request.switches, output: request.output };
   }
 

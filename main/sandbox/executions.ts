@@ -4,6 +4,7 @@ import type { ExecutionLedger, PersistedExecution } from './execution-ledger';
 import type { ExecutionRecord } from './execution-record';
 import type { Limiter } from './limiter';
 import type { ResultStore } from './results';
+import type { ReusedImages } from './reused-images';
 import type { StatsRecorder } from './stats';
 import type { ValidatedRequest } from './validate';
 import type { WorkflowDefinition, WorkflowResult, WorkflowRunInput } from './workflow-types';
@@ -27,6 +28,8 @@ export interface ExecutionDeps {
   ledger?: ExecutionLedger;
   /** A kept request's images fetched and decoded again, to run an execution taken over from a stopped sandbox. */
   prepare?: (request: ValidatedRequest) => Promise<WorkflowRunInput>;
+  /** The bench's cost mode (reused-images.ts): each distinct edit computed once. */
+  reuse?: ReusedImages;
 }
 
 export class Executions {
@@ -144,7 +147,8 @@ export class Executions {
       return;
     }
     const earliestEnd = record.startedAt + record.runningMs;
-    this.deps.imaging.run(() => workflow.run(input)).then(
+    const edit = () => this.deps.imaging.run(() => workflow.run(input));
+    (this.deps.reuse ? this.deps.reuse.run(workflow, input, edit) : edit()).then(
       (results) => {
         if (this.closed) return;
         const wait = earliestEnd - this.now();

@@ -8,6 +8,7 @@ import {
   faultsFromEnv, mergeFaults, seedFromEnv, type FaultSettings, type SandboxLimits,
 } from './options';
 import { createOutageControl } from './outage';
+import { imageWorkFromEnv, type ImageWork } from './reused-images';
 import { createRequestHandler } from './server';
 import type { SandboxStats } from './stats';
 
@@ -41,6 +42,11 @@ export interface SandboxOptions {
   limits?: Partial<SandboxLimits>;
   /** The key reported as `apiKey` (default: a random sk_test_ key). Every sk_test_ key is accepted regardless. */
   apiKey?: string;
+  /**
+   * 'reused' (benches only): each distinct input size decoded and edited once, its bytes served for every later one
+   * (reused-images.ts; env BATCHROOM_SANDBOX_IMAGE_WORK). Default 'full': every photo decoded and edited.
+   */
+  imageWork?: ImageWork;
   /** Read fault knobs and seed from BATCHROOM_SANDBOX_* environment variables (default true). */
   useEnv?: boolean;
 }
@@ -91,6 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     resultTtlMs: options.resultTtlMs ?? DEFAULT_RESULT_TTL_MS,
     faults,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
+    imageWork: options.imageWork ?? imageWorkFromEnv(env) ?? 'full',
   });
   core.outage = createOutageControl(server, port, host);
   server.on('request', createRequestHandler(core));

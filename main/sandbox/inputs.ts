@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { SandboxError, validationError } from './errors';
 import type { Raster } from './imaging/raster';
 import { loadSharp } from './imaging/sharp-loader';
+import type { ReusedImages } from './reused-images';
 import type { SandboxLimits } from './options';
 import type { ResultLookup } from './results';
 import { guardedGet, UrlRefused } from './url-guard';
@@ -127,7 +128,7 @@ function errorText(error: unknown): string {
  * Decodes to the working raster on sharp's thread pool: header first (pixel limit → 413 before any decode), then a
  * full decode that fails on corrupt or truncated data (415). EXIF orientation is applied, metadata dropped.
  */
-export async function decodeImage(field: string, image: FetchedImage, limits: SandboxLimits): Promise<Raster> {
+export async function decodeImage(field: string, image: FetchedImage, limits: SandboxLimits, reuse?: ReusedImages): Promise<Raster> {
   const sharp = await loadSharp();
   let width: number;
   let height: number;
@@ -143,6 +144,13 @@ export async function decodeImage(field: string, image: FetchedImage, limits: Sa
       field, limit: limits.maxImagePixels, width, height,
     });
   }
+  // The bench's cost mode (reused-images.ts): the header was read and checked; the pixels are a same-size photo's.
+  if (reuse) return reuse.raster(width, height, () => decodePixels(field, image, limits));
+  return decodePixels(field, image, limits);
+}
+
+async function decodePixels(field: string, image: FetchedImage, limits: SandboxLimits): Promise<Raster> {
+  const sharp = await loadSharp();
   try {
     const { data, info } = await sharp(image.bytes, { limitInputPixels: limits.maxImagePixels, failOn: 'error', animated: false })
       .rotate()
@@ -162,9 +170,9 @@ export interface OwnResults {
   lookupUrl(url: string): ResultLookup | null;
 }
 
-export async function resolveImage(field: string, value: string, limits: SandboxLimits, own?: OwnResults): Promise<Raster> {
+export async function resolveImage(field: string, value: string, limits: SandboxLimits, own?: OwnResults, reuse?: ReusedImages): Promise<Raster> {
   const fetched = value.startsWith('data:') ? decodeDataUrl(field, value, limits) : ownResult(field, value, own) ?? await downloadImage(field, value, limits);
-  return decodeImage(field, fetched, limits);
+  return decodeImage(field, fetched, limits, reuse);
 }
 
 /** One of this sandbox's result URLs, answered as a download of it would be (410 once expired, 404 unknown). */

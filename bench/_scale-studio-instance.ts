@@ -22,7 +22,7 @@ const BLOCK = 50;
 /** The photos the instances claim (per path): every 10th is one the season already did (dropped again), the rest new. */
 export function photoKeys(photos: number, seasonRows: number, path = 'v7'): string[] {
   // Each path's season photos are others than the other paths' (an offset per path).
-  const offset = ({ v4: 3, v6: 5 } as Record<string, number>)[path] ?? 0;
+  const offset = ({ v4: 3, v6: 5, v7f: 2 } as Record<string, number>)[path] ?? 0;
   return Array.from({ length: photos }, (_, i) => (i % 10 === 0
     ? seasonKey(1 + ((i / 10) * 7919 + offset) % seasonRows)
     : createHash('sha256').update(`scale-photo-${path}-${i}`).digest('hex')));
@@ -30,9 +30,17 @@ export function photoKeys(photos: number, seasonRows: number, path = 'v7'): stri
 
 type ClaimFn = (pool: pg.Pool, me: string, request: ClaimRequest) => Promise<ClaimResult>;
 type OutcomeFn = (pool: pg.Pool, me: string, folderKey: string, entry: LedgerRecord) => Promise<void>;
+/**
+ * Schema 7's claim as it was before it committed without waiting for the WAL flush (pg-claims.ts): the same call,
+ * its statement without the set_config, so every claim waits for its own flush.
+ */
+const flushedClaim: ClaimFn = (pool, me, request) => claim({
+  query: (text: string, values: unknown[]) => pool.query(text.replace(/, set_config\('synchronous_commit', 'off', true\)/, ''), values),
+} as unknown as pg.Pool, me, request);
 const PATHS: Record<string, { claim: ClaimFn; outcome: OutcomeFn }> = {
   v4: { claim: claimV4, outcome: recordOutcomeV4 },
   v6: { claim: claimV6, outcome: recordOutcomeV6 },
+  v7f: { claim: flushedClaim, outcome: recordOutcome },
   v7: { claim, outcome: recordOutcome },
 };
 

@@ -6,7 +6,8 @@
 // report reads (goal: no sequential scan of batchroom_claims where a photo or an instance is looked up), and the
 // ledger's rows before and after the retention rule. The server flushes every commit to disk as a studio's would
 // (BENCH_STUDIO_FSYNC=off: the tests' setting), and the disk's own 8 KB fdatasync is timed in the same run, beside
-// the claims. BENCH_STUDIO_PATHS (default v6,v7): the claim paths timed side by side. Last line: one JSON object.
+// the claims. BENCH_STUDIO_PATHS (default v7f,v7: schema 7's claim waiting for its WAL flush, as before, and as now;
+// v6 or v4 for the older schemas' functions): the claim paths timed side by side. Last line: one JSON object.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -23,12 +24,13 @@ import { installV6Functions } from './_studio-v6-claims';
 
 const SCALE = Number(process.env.BENCH_SCALE ?? '1');
 const FSYNC = process.env.BENCH_STUDIO_FSYNC !== 'off';
-const PATHS = (process.env.BENCH_STUDIO_PATHS ?? 'v6,v7').split(',');
+const PATHS = (process.env.BENCH_STUDIO_PATHS ?? 'v7f,v7').split(',');
 const NEW = 'v7';
 const OLD = PATHS.find((p) => p !== NEW) ?? 'v6';
 const PATH_NAMES: Record<string, string> = {
   v4: 'schema 4, a transaction of 6 round trips', v6: 'schema 6, one statement updating the folder row',
-  v7: 'schema 7, one statement, spend rows per connection',
+  v7f: 'schema 7, each claim waiting for its WAL flush (before)',
+  v7: 'schema 7, one statement, spend rows per connection, the claim\'s commit not waiting for the flush',
 };
 export const seasonRows = (scale: number) => Math.max(2_000, Math.round(100_000 * scale));
 export const photoCount = (scale: number) => Math.max(60, Math.round(10_000 * scale));

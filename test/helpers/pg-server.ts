@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,8 @@ export interface TestPostgres {
   readonly url: string;
   readonly password: string;
   readonly port: number;
+  /** kill -9 of the server and every backend (a power cut of the server's memory); the data dir stays. */
+  crash(): Promise<void>;
   /** Stops the server (fast shutdown); the data dir stays, so start() brings the same database back. */
   restart(downForMs?: number): Promise<void>;
   stopServer(): Promise<void>;
@@ -34,6 +36,30 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     // already gone
   }
+}
+
+function signal(pid: number, name: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const alive = (pid: number) => signal(pid, 0);
+
+/** The processes whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number).filter((child) => {
+    try {
+      // stat: "pid (comm) state ppid …" — comm may hold spaces and parentheses: read after the last ')'.
+      const stat = readFileSync(`/proc/${child}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+    } catch {
+      return false;
+    }
+  });
 }
 
 process.on('exit', () => {
@@ -64,8 +90,11 @@ function ids(): { uid?: number; gid?: number } {
   return { uid: read('-u'), gid: read('-g') };
 }
 
-/** `fsync: true`: a server as durable as a studio's (each commit flushed to disk); tests run without it. */
-export async function startTestPostgres(options: { quiet?: boolean; fsync?: boolean } = {}): Promise<TestPostgres> {
+/**
+ * `fsync: true`: a server as durable as a studio's (each commit flushed to disk); tests run without it. `settings`:
+ * more server settings (`-c name=value`).
+ */
+export async function startTestPostgres(options: { quiet?: boolean; fsync?: boolean; settings?: Record<string, string> } = {}): Promise<TestPostgres> {
   const dataDir = mkdtempSync(join(tmpdir(), 'br-pg-'));
   const port = await freePort();
   const logs: string[] = [];
@@ -82,7 +111,8 @@ export async function startTestPostgres(options: { quiet?: boolean; fsync?: bool
   let child: ChildProcess | null = null;
   const startServer = async () => {
     const server = spawn(join(binDir(), 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dataDir, '-c', 'listen_addresses=127.0.0.1',
-      '-c', `fsync=${options.fsync ? 'on' : 'off'}`, '-c', 'max_connections=200'], {
+      '-c', `fsync=${options.fsync ? 'on' : 'off'}`, '-c', 'max_connections=200',
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`])], {
       ...owner, detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' },
     });
     running.add(server);
@@ -132,6 +162,19 @@ export async function startTestPostgres(options: { quiet?: boolean; fsync?: bool
     port,
     stopServer,
     startServer,
+    async crash() {
+      const server = child;
+      child = null;
+      if (!server || server.exitCode !== null || server.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+      // Every backend is a session of its own (postgres calls setsid in each child): killed one by one, with the
+      // postmaster. A start must then wait until the last is gone (its shared memory still in use until then).
+      const backends = childrenOf(server.pid!);
+      for (const pid of backends) signal(pid, 'SIGKILL');
+      killGroup(server, 'SIGKILL');
+      await exited;
+      for (let i = 0; i < 500 && backends.some(alive); i++) await new Promise((r) => setTimeout(r, 20));
+    },
     async restart(downForMs = 0) {
       await stopServer();
       if (downForMs > 0) await new Promise((r) => setTimeout(r, downForMs));

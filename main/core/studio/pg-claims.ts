@@ -36,7 +36,13 @@ export async function getOutcome(pool: pg.Pool, key: string): Promise<{ outcome:
  */
 export async function claim(pool: pg.Pool, me: string, request: ClaimRequest): Promise<ClaimResult> {
   const { key, folderKey, cost } = request;
-  const { rows } = await pool.query(`SELECT o_kind, o_state, o_owner, o_budget, o_committed
+  // The claim commits without waiting for its WAL flush (synchronous_commit off for this one transaction, by
+  // set_config's is_local): nothing is paid on a claim. What must be durable before the POST is the `submitting`
+  // mark (markSubmitting, synchronous as every other statement), and its flush carries every WAL record before it,
+  // this claim's with its budget reservation included. A server crash that loses the claim therefore loses it before
+  // anything was sent: markSubmitting then finds no claim of ours and refuses, and another instance that saw it
+  // 'taken' asks again (claim-step.ts) and may claim it. Saves one disk flush per photo, the claim's wait on it.
+  const { rows } = await pool.query(`SELECT o_kind, o_state, o_owner, o_budget, o_committed, set_config('synchronous_commit', 'off', true)
     FROM batchroom_claim($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11, $12::text[], $13, $14::numeric)`,
   [me, key, folderKey, request.contentHash, request.workflowId, request.parametersHash, request.relPath, request.sourcePath, cost,
     request.job ?? null, request.client ?? null, [...DONE_STATES], MAX_ATTEMPTS, CREDIT_TOLERANCE]);

@@ -49,14 +49,14 @@ describe('bench/scale-studio.ts', () => {
       expect(metrics.claims).toBe(180);
       expect(metrics.claimsWon).toBeGreaterThanOrEqual(54);
       for (const key of ['claimP50Ms', 'claimP95Ms', 'claimP99Ms', 'oldClaimP95Ms', 'claimP95OverOld']) expect(metrics[key], key).toBeGreaterThan(0);
-      // The old path (schema 6's functions) ran beside it, and the disk's own flush was timed in the same run.
+      // The old path (schema 7's claim waiting for its flush) ran beside it, and the disk's own flush was timed in the same run.
       expect(metrics.oldTakenAfterClaim).toBe(0);
       expect(metrics.serverFsync).toBe(1);
       expect(metrics.fsyncSamples).toBeGreaterThan(0);
       expect(stdout).toMatch(/every new photo won exactly once: yes/);
       expect(metrics.takenAfterClaim).toBe(0);
       expect(stdout).toMatch(/claim \(schema 7, [^)]*\): .*goal ≤ 20 ms\) → (met|MISSED)/);
-      expect(stdout).toMatch(/claim \(schema 6, [^)]*\), same run: /);
+      expect(stdout).toMatch(/claim \(schema 7, each claim waiting for its WAL flush \(before\)\), same run: /);
       expect(stdout).toMatch(/every paid\/done row kept: yes/);
     } finally {
       const left = [child.pid!, metrics.instancePid0, metrics.instancePid1, metrics.instancePid2].filter((pid) => pid && alive(pid)) as number[];

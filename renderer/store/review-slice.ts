@@ -44,7 +44,42 @@ export function withCappedUrl(urls: Record<string, string | null>, path: string,
   return next;
 }
 
+/** `withCappedUrl` for several at once: one copy of the record, however many thumbnails a frame answered. */
+export function withCappedUrls(urls: Record<string, string | null>, added: ReadonlyMap<string, string | null>): Record<string, string | null> {
+  const keys = Object.keys(urls);
+  if (keys.length + added.size <= MAX_THUMBNAILS) return { ...urls, ...Object.fromEntries(added) };
+  const next: Record<string, string | null> = {};
+  for (const key of keys.slice(Math.max(0, keys.length - Math.max(0, MAX_THUMBNAILS / 2 - added.size)))) next[key] = urls[key]!;
+  for (const [path, url] of added) next[path] = url;
+  return next;
+}
+
 export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) => {
+  // Thumbnails answered within one frame go into the store in one change: a flick brings ~10 rows a frame, and each
+  // store change copies the URL record and runs every subscriber's selector. Asked-for paths wait here, not in the
+  // store (a null entry per row scrolled in was one more store change each).
+  const asking = new Set<string>();
+  let answered = new Map<string, string | null>();
+  let flushing = false;
+  const flushThumbnails = () => {
+    flushing = false;
+    const batch = answered;
+    answered = new Map();
+    for (const path of batch.keys()) asking.delete(path);
+    set((s) => ({ thumbnailUrls: withCappedUrls(s.thumbnailUrls, batch) }));
+  };
+  const answerThumbnail = (path: string, url: string | null) => {
+    answered.set(path, url);
+    if (flushing) return;
+    flushing = true;
+    if (typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible') {
+      // The timer too: a frame that never comes (the window hidden meanwhile) must not hold thumbnails back.
+      let done = false;
+      const once = () => { if (!done) { done = true; flushThumbnails(); } };
+      requestAnimationFrame(once);
+      setTimeout(once, 100);
+    } else setTimeout(flushThumbnails, 16);
+  };
   /** The index of an item in the saved list's loaded pages (null: not loaded). */
   const loadedIndexOf = (batchId: string, itemId: string): number | null => {
     const list = get().itemLists[reviewKey(batchId)];
@@ -134,13 +169,14 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, bridge) =
   },
 
   async loadThumbnail(path) {
-    if (path in get().thumbnailUrls) return;
-    set((s) => ({ thumbnailUrls: withThumbnail(s.thumbnailUrls, path, null) }));
+    if (path in get().thumbnailUrls || asking.has(path)) return;
+    asking.add(path);
     try {
       const { url } = await unwrap(bridge.files.thumbnailUrl({ path }));
-      if (url) set((s) => (path in s.thumbnailUrls ? { thumbnailUrls: { ...s.thumbnailUrls, [path]: url } } : {}));
+      answerThumbnail(path, url);
     } catch {
-      // No thumbnail (a URL input, a host without files): the row shows the name alone.
+      // No thumbnail (a URL input, a host without files): the row shows the name alone, and does not ask again.
+      answerThumbnail(path, null);
     }
   },
 

@@ -1,9 +1,10 @@
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { inGroup } from '../../../shared/engine/item-states';
 import type { ItemView } from '../../../shared/engine/model';
 import { useActions, useApp } from '../../store/context';
 import { itemAt, listKey, PAGE_SIZE } from '../../store/item-lists';
 import { useRowWindow } from './use-row-window';
+import { useSlotPool } from './slot-pool';
 import { ITEM_STATE_KEYS, stateTone } from './labels';
 import { useT } from '../../i18n';
 import { ResubmitDialog } from './ResubmitDialog';
@@ -46,7 +47,8 @@ const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; on
           <span className="item-reason" title={item.reason}>{item.reason}</span>
         ) : active ? (
           <span className="progress progress-small" role="progressbar" aria-label={t('ItemRow.progress', { name: item.displayName })} aria-valuenow={Math.round(item.progress)} aria-valuemin={0} aria-valuemax={100}>
-            <span className="progress-fill" style={{ width: `${item.progress}%` }} />
+            {/* Scaled, not sized: a progress tick repaints the bar on its own layer, never lays the row out again. */}
+            <span className="progress-fill progress-fill-scaled" style={{ transform: `scaleX(${Math.min(100, Math.max(0, item.progress)) / 100})` }} />
           </span>
         ) : (
           // A waiting row has no reason to show (one left from preparing before a restart is stale).
@@ -77,16 +79,23 @@ function PendingRow() {
 }
 
 /**
- * One row of the window, subscribed to its own item only: a progress tick renders the rows whose item changed (the
- * store keeps unchanged items as the same objects), never the list or the other rows.
+ * One slot of the window, subscribed to its own row's item only: a progress tick renders the rows whose item changed
+ * (the store keeps unchanged items as the same objects), never the list or the other rows. Scrolling moves a slot to
+ * another row: the same elements get the new item's props (no unmount, no new DOM) — except when focus is inside.
  */
 const RowSlot = memo(function RowSlot({ listId, index, onResubmit }: { listId: string; index: number; onResubmit: (item: ItemView) => void }) {
   const item = useApp((s) => itemAt(s.itemLists[listId], index));
+  const wrapper = useRef<HTMLDivElement>(null);
+  const shown = useRef({ id: item?.id, generation: 0 });
+  if (shown.current.id !== item?.id) {
+    // Another photo in this slot while a button of it has focus (a filtered list moved, or the user scrolled): a new
+    // row, so the focused button leaves with its photo instead of turning into the next photo's Cancel under Enter.
+    const focused = wrapper.current?.contains(document.activeElement) ?? false;
+    shown.current = { id: item?.id, generation: shown.current.generation + (focused ? 1 : 0) };
+  }
   return (
-    <div className="item-row-wrap" style={{ transform: `translateY(${index * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}>
-      {/* Keyed by the photo, not the slot: when a filtered list moves, a focused button goes with its photo (or is
-          unmounted) instead of turning into the next photo's Cancel under the user's Enter. */}
-      {item ? <ItemRow key={item.id} item={item} onResubmit={onResubmit} /> : <PendingRow />}
+    <div ref={wrapper} className="item-row-wrap" style={{ transform: `translateY(${index * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}>
+      {item ? <ItemRow key={shown.current.generation} item={item} onResubmit={onResubmit} /> : <PendingRow />}
     </div>
   );
 });
@@ -111,6 +120,7 @@ export const ItemList = memo(function ItemList({ batchId }: { batchId: string })
   const [confirming, setConfirming] = useState<ItemView | null>(null);
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const { first, last } = useRowWindow(scroller, count, ROW_HEIGHT, OVERSCAN);
+  const pool = useSlotPool(first, last);
   // The pages under the rows on screen: asked for as they appear (loadItemPage skips loaded, current ones).
   useEffect(() => {
     if (count === 0 || last < first) return;
@@ -121,8 +131,9 @@ export const ItemList = memo(function ItemList({ batchId }: { batchId: string })
   }, [batchId, filter, first, last, count, pageKeys, stale, loadItemPage]);
 
   if (!loaded) return <p className="muted" role="status">{t('ItemList.loading')}</p>;
-  const slots = [];
-  for (let index = first; index <= last; index++) slots.push(<RowSlot key={index} listId={listId} index={index} onResubmit={setConfirming} />);
+  // Keyed by slot, in row order (the DOM order is the reading and Tab order): a row scrolling in reuses the elements
+  // of one that scrolled out.
+  const slots = pool.map(({ index, slot }) => <RowSlot key={slot} listId={listId} index={index} onResubmit={setConfirming} />);
   return (
     <>
       <div ref={setScroller} className="item-scroller" role="table" aria-label={t('ItemList.items')} aria-rowcount={count} tabIndex={0}>

@@ -10,20 +10,22 @@ export interface FolderPollerOptions {
   /** …a file (a new photo until it settles) this often (chokidar's `binaryInterval`). */
   fileMs: number;
   /**
-   * …but never more folder stats a second than this: past it the round stretches (1,000 folders at 3,000 a second: a
-   * round every 334 ms). Each stat of a folder costs a few µs of CPU here however it is made (bench/scale-watch.ts
+   * …but never more folder stats a second than this: past it the round stretches (2,000 folders at 4,000 a second: a
+   * round every 500 ms). Each stat of a folder costs a few µs of CPU here however it is made (bench/scale-watch.ts
    * measures the bare statSync in the same run), so the folder count alone would otherwise set the idle CPU.
    */
   maxFolderStatsPerSecond: number;
 }
 
 /**
- * Polling a folder at 250 ms, chokidar's `interval`, and the rate cap that makes the idle CPU of a large tree
- * bounded: 3,000 folder stats a second ≈ 2.5 % of a core on this machine (bench/scale-watch.ts), which leaves the
- * re-check of old files (≤ 0.5 %, snapshot-poller.ts) room under the 5 % goal. At 1,000 folders a round is 334 ms:
- * noticed after 167 ms on average, which keeps new file → submitted p50 ≤ 0.5 s (200 ms stability + the readdir).
+ * The cap that keeps a large tree's idle CPU bounded whatever its folder count. A folder's stat costs 5–9 µs of CPU
+ * from JavaScript here (the bare stat(2) 3.3 µs; bench/scale-watch.ts measures it in the same run), so 4,000 a
+ * second is 2–3.5 % of a core, leaving the re-check of old files (≤ 0.5 %, snapshot-poller.ts) room under the 5 %
+ * goal. It is also the rate the latency goal needs at 1,000 folders: a round every 250 ms, a new file noticed after
+ * 125 ms on average (new file → submitted p50 ≤ 0.5 s with 200 ms of stability and the folder's readdir). At 3,000
+ * a second (334 ms) the 100k bench read p50 493 ms at load 15: too close.
  */
-export const MAX_FOLDER_STATS_PER_SECOND = 3_000;
+export const MAX_FOLDER_STATS_PER_SECOND = 4_000;
 
 type Listener = (curr: PolledStats, prev: PolledStats) => void;
 

@@ -41,7 +41,7 @@ export interface WatchTimings {
  * copies) are caught by the completeness check in `complete-file.ts`, which defers JPEG/PNG files whose end marker
  * has not arrived yet. Polling folders find new files within `newFilePollMs` (each folder's mtime, stat'ed in bursts
  * on a thread of their own: no JavaScript runs on the main thread unless it changed; a round stretches past 250 ms
- * only beyond 750 folders, folder-poller.ts) while a new photo's own changes are polled at the slower `pollingIntervalMs`.
+ * only beyond 1,000 folders, folder-poller.ts) while a new photo's own changes are polled at the slower `pollingIntervalMs`.
  */
 export const DEFAULT_WATCH_TIMINGS: WatchTimings = {
   stabilityThresholdMs: 200, unprovenStableMs: 500, writePollMs: 50, pollingIntervalMs: 2_000, newFilePollMs: 250,

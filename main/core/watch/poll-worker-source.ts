@@ -24,17 +24,19 @@ const entries = new Map();
 let config = { folderMs: 250, fileMs: 2000, maxFolderStatsPerSecond: 4000 };
 let timer = null;
 let changes = [];
-const look = (path, wasDir) => {
-  let s;
+const QUIET = { throwIfNoEntry: false };
+const statOf = (path) => {
   try {
-    s = statSync(path, { throwIfNoEntry: false });
+    return statSync(path, QUIET);
   } catch {
-    s = undefined;
+    return undefined;
   }
-  // Gone (or unreadable): all zeros; a folder keeps its folder's pace until chokidar lets it go.
-  if (!s) return { ...ZERO, dir: wasDir };
-  return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, atimeMs: s.atimeMs, ino: s.ino, mode: s.mode, dir: s.isDirectory() };
 };
+// Gone (or unreadable): all zeros; a folder keeps its folder's pace until chokidar lets it go.
+const summary = (s, wasDir) => (s
+  ? { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, atimeMs: s.atimeMs, ino: s.ino, mode: s.mode, dir: s.isDirectory() }
+  : { ...ZERO, dir: wasDir });
+const look = (path, wasDir) => summary(statOf(path), wasDir);
 const same = (a, b) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino && a.mode === b.mode;
 let folderCount = 0;
 const intervalMs = () => Math.max(config.folderMs, Math.ceil((folderCount * 1000) / config.maxFolderStatsPerSecond));
@@ -47,12 +49,16 @@ const round = () => {
       if (e.next > now) continue;
       e.next = now + config.fileMs;
     }
-    const curr = look(e.path, e.last.dir);
-    if (curr.dir) folders++;
-    if (!same(curr, e.last)) {
-      changes.push([id, curr, e.last]);
-      e.last = curr;
+    // Compared on the Stats itself: nothing is allocated for a path that did not change (nearly all of them).
+    const s = statOf(e.path);
+    if (s ? same(s, e.last) : e.last.mtimeMs === 0 && e.last.size === 0 && e.last.ino === 0) {
+      if (e.last.dir) folders++;
+      continue;
     }
+    const curr = summary(s, e.last.dir);
+    if (curr.dir) folders++;
+    changes.push([id, curr, e.last]);
+    e.last = curr;
   }
   folderCount = folders;
   if (changes.length > 0) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFolderWatcher, type FolderWatcher } from '../../../main/core/watch/folder-watcher';
 import { FolderPoller } from '../../../main/core/watch/folder-poller';
+import { ignoreRulesFor } from '../../../main/core/watch/ignore';
 import { FAST, jpegBytes, removeDir, sleep, tempDir, waitFor } from './fakes';
 import { spyOnFsWatch } from './fs-watch-spy';
 
@@ -38,7 +39,7 @@ function watch(inbox: string) {
   const events: string[] = [];
   const errors: string[] = [];
   watcher = startFolderWatcher({
-    root: inbox, recursive: true, polling: true, ignored: () => false, timings: FAST.timings,
+    root: inbox, recursive: true, polling: true, ignored: ignoreRulesFor(inbox, join(root, 'out')), timings: FAST.timings,
     onFile: (path, kind) => events.push(`${kind} ${path}`),
     onError: (error) => errors.push(error.message),
     onRootGone: () => errors.push('root gone'),

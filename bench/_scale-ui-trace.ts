@@ -58,7 +58,7 @@ export function summarizeTrace(events: TraceEvent[]): { top: { name: string; ms:
     stack.push({ end: e.ts + e.dur!, name: e.name });
   }
   const top = [...self].map(([name, ms]) => ({ name, ms: Math.round(ms * 10) / 10 })).sort((a, b) => b.ms - a.ms).slice(0, 14);
-  for (const kind of Object.keys(cpuByKind) as TraceKind[]) cpuByKind[kind] = Math.round(Math.max(0, cpuByKind[kind]));
+  for (const kind of Object.keys(cpuByKind) as TraceKind[]) cpuByKind[kind] = Math.round(Math.max(0, cpuByKind[kind]) * 10) / 10;
   return { top, totalMs: Math.round(totalMs), cpuMs: Math.round(cpuMs), cpuByKind };
 }
 

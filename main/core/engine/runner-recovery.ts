@@ -7,6 +7,7 @@ import type { RunnerCore } from './runner-core';
 import { recoverPlacement, type SaverDeps } from './saver';
 import { foldersToSweepFirst, sweepFolders, sweepOlderTemps } from './temp-sweep';
 import { traceStart } from '../start-trace';
+import { startOrder, type StartOrder } from './start-order';
 
 // Crash recovery (Runner.recover runs it once per start): what the journal says was in flight is picked up again —
 // polled, downloaded, or judged lost — and nothing is submitted here. Every step is idempotent, so a crash during
@@ -19,7 +20,8 @@ export interface RecoveryParts {
   saverDeps: SaverDeps;
 }
 
-export async function recoverOpenBatches(core: RunnerCore, { follower, downloads, saverDeps }: RecoveryParts): Promise<void> {
+/** Returns what holds recovered downloads and the full sweep until the first new submission is answered. */
+export async function recoverOpenBatches(core: RunnerCore, { follower, downloads, saverDeps }: RecoveryParts): Promise<StartOrder> {
   const { journal } = core.o;
   const startedAt = core.o.now();
   const at = startedAt.toISOString();
@@ -63,29 +65,27 @@ export async function recoverOpenBatches(core: RunnerCore, { follower, downloads
   // and random temps from before this start: an output folder may be shared with another journal saving now.
   await sweepFolders(sweepFirst, journal, startedAt);
   traceStart('recovery-swept');
-  sweepLaterOnce(core, startedAt);
+  // Taken once every `encoding` item is `pending` again: what the first new submission comes from.
+  const order = startOrder({ journal, answered: () => core.stats.phases.upload.count, holding: () => core.evidence.holding(), kick: () => core.kick() });
+  sweepLaterOnce(core, order, startedAt);
   // The balance may prove them charged or not (balance-check.ts): new submissions wait for that check.
   core.evidence.lost(lost, { hold: true });
   for (const id of lost) core.o.onItem(journal.getItem(id)!);
+  return order;
 }
 
-/** How long the full sweep waits for the first submit before it runs anyway. */
-export const LATER_SWEEP_WAIT_MS = 5_000;
-
 /**
- * The full temp sweep, in the background once a submit has left after this start (at once when no batch is running,
- * or after LATER_SWEEP_WAIT_MS): it reads every item of the open batches, which at 100k items would otherwise stand
- * between a restart and its first submit. Only leftovers go, never a running save's temp (temp-sweep.ts). A stop
- * ends it between two steps; what it removed is logged (`temp sweep done`).
+ * The full temp sweep, in the background once the first submission after this start has been answered (at once when
+ * nothing is to be sent, at most FIRST_SUBMIT_WAIT_MS later: start-order.ts): it reads every item of the open
+ * batches (≈ 1.5 s of the event loop at 100k), which would otherwise stand between a restart and its first submit.
+ * Only leftovers go, never a running save's temp (temp-sweep.ts). A stop ends it between two steps; what it removed
+ * is logged (`temp sweep done`).
  */
-function sweepLaterOnce(core: RunnerCore, startedAt: Date): void {
+function sweepLaterOnce(core: RunnerCore, order: StartOrder, startedAt: Date): void {
   const { journal, logger } = core.o;
-  const submitsAtStart = core.stats.submits;
-  const waitUntil = Date.now() + LATER_SWEEP_WAIT_MS;
-  const nothingToSend = journal.batchIdsInState('running').length === 0;
   core.run(async () => {
     await new Promise((r) => setTimeout(r, 0).unref()); // never inside the start itself
-    while (!nothingToSend && core.stats.submits === submitsAtStart && Date.now() < waitUntil && !core.isStopping()) {
+    while (!order.open() && !core.isStopping()) {
       await new Promise((r) => setTimeout(r, 50).unref());
     }
     if (core.isStopping()) return;

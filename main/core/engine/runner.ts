@@ -26,6 +26,7 @@ import { ClaimFollowers } from './claim-followers';
 import { queueRanks, rankOf, readyInQueueOrder } from './runner-order';
 import { BatchOriginals } from './batch-originals';
 import { traceStart } from '../start-trace';
+import type { StartOrder } from './start-order';
 export type { EngineStats, RunnerOptions } from './runner-core';
 
 /** How long a non-graceful stop waits for cut downloads and saves to tidy up (an aborted transfer takes ms; a save
@@ -54,6 +55,7 @@ export class Runner implements RunnerCore {
   private readonly downloads: DownloadPool;
   private readonly followers: ClaimFollowers;
   private followerTimer: NodeJS.Timeout | null = null;
+  startOrder: StartOrder = { open: () => true, stop: () => {} };
   private pumpScheduled = false;
   private recovered = false;
   private started = false;
@@ -135,7 +137,6 @@ export class Runner implements RunnerCore {
   async start(): Promise<void> {
     if (this.started) return;
     await this.recover();
-    traceStart('recovered');
     this.started = true;
     this.stopping = false;
     void this.credits.refresh();
@@ -150,7 +151,7 @@ export class Runner implements RunnerCore {
   async recover(): Promise<void> {
     if (this.recovered) return;
     this.gate.reopen();
-    await recoverOpenBatches(this, { follower: this.follower, downloads: this.downloads, saverDeps: this.saverDeps });
+    this.startOrder = await recoverOpenBatches(this, { follower: this.follower, downloads: this.downloads, saverDeps: this.saverDeps });
     this.recovered = true;
   }
 
@@ -165,6 +166,7 @@ export class Runner implements RunnerCore {
   async stop(graceful: boolean): Promise<void> {
     this.stopping = true;
     if (this.followerTimer) { clearTimeout(this.followerTimer); this.followerTimer = null; }
+    this.startOrder.stop();
     this.follower.cancelTimers();
     this.evidence.stop();
     if (graceful) {
@@ -234,8 +236,8 @@ export class Runner implements RunnerCore {
       traceStart('first-submit');
       submitItem(this, this.follower, itemId, payload.images, batch);
     }
-    // 3. Downloads.
-    this.downloads.fill();
+    // 3. Downloads, once the first submission after a start has been answered (start-order.ts kicks then).
+    if (this.startOrder.open()) this.downloads.fill();
     // 4. Lost submissions, once nothing of ours can move the balance.
     if (this.evidence.due()) this.run(() => this.evidence.check());
   }

@@ -9,6 +9,7 @@ import { deliverableFrame, resizeTo, uprightSize } from './deliverable-size';
 import { wideGamutOf, type WideGamut } from './icc';
 import { outputFs } from './output-fs';
 import { writeTemp } from './save';
+import { withSrgbProfile } from './upload-jpeg';
 import { watermarkOverlay } from './watermark';
 
 // The step between "the service's bytes decode" and "metadata is written": the result becomes a file the
@@ -93,10 +94,21 @@ export async function finishResult(source: string, destination: string, options:
       // Compositing adds an alpha channel; a result without one keeps none.
       if (overlay && !meta.hasAlpha) pipeline = pipeline.removeAlpha();
     }
-    // withMetadata sets the profile to sRGB itself, so the target profile is given through it when there is a DPI.
-    pipeline = original.density ? pipeline.withMetadata({ density: original.density, icc: target }) : pipeline.withIccProfile(target);
+    // An untagged 8-bit result is sRGB already (as taken above): libvips would still run its pixels through an
+    // sRGB → sRGB transform (an identity, a third of a 1K JPEG's finishing time) only to attach the profile, so a
+    // JPEG gets the very same profile bytes attached after encoding instead (upload-jpeg.ts withSrgbProfile).
+    const attachSrgb = options.format === 'jpeg' && target === 'srgb' && !overlay && !meta.icc && meta.depth === 'uchar';
+    if (attachSrgb) {
+      // keepMetadata is what withMetadata does besides the profile: the result's own tags stay, as before.
+      if (original.density) pipeline = pipeline.keepMetadata().withDensity(original.density);
+    } else {
+      // withMetadata sets the profile to sRGB itself, so the target profile is given through it when there is a DPI.
+      pipeline = original.density ? pipeline.withMetadata({ density: original.density, icc: target }) : pipeline.withIccProfile(target);
+    }
     pipeline = encodeAs(pipeline, options);
-    const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
+    const encoded = await pipeline.toBuffer({ resolveWithObject: true });
+    const { info } = encoded;
+    const data = attachSrgb ? await withSrgbProfile(encoded.data) : encoded.data;
     if (destination !== source) {
       await writeTemp(destination, [data]);
     } else {

@@ -169,6 +169,14 @@ function srgbProfileSegment(): Promise<Buffer> {
   return srgbSegment;
 }
 
+/**
+ * A JPEG of sRGB pixels given sRGB's profile without a colour transform: the same bytes withIccProfile('srgb') would
+ * attach, and the same pixels (its sRGB → sRGB transform is an identity), for a third less of a 1K encode's time.
+ */
+export async function withSrgbProfile(jpeg: Buffer): Promise<Buffer> {
+  return withSegment(jpeg, await srgbProfileSegment());
+}
+
 /** The marker segments before the first scan: [start, end) of each, marker included. */
 function jpegSegments(jpeg: Buffer): { marker: number; start: number; end: number }[] {
   const out: { marker: number; start: number; end: number }[] = [];
@@ -180,10 +188,13 @@ function jpegSegments(jpeg: Buffer): { marker: number; start: number; end: numbe
   return out;
 }
 
-/** The JPEG with `segment` inserted where libvips puts a profile: after the start marker and any JFIF header. */
+/** The JPEG with `segment` inserted where libvips puts a profile: after the start marker, JFIF and EXIF headers. */
 function withSegment(jpeg: Buffer, segment: Buffer): Buffer {
-  const jfif = jpegSegments(jpeg).find((s) => s.start === 2 && s.marker === 0xe0);
-  const at = jfif ? jfif.end : 2;
+  let at = 2;
+  for (const s of jpegSegments(jpeg)) {
+    if (s.start !== at || (s.marker !== 0xe0 && s.marker !== 0xe1)) break;
+    at = s.end;
+  }
   return Buffer.concat([jpeg.subarray(0, at), segment, jpeg.subarray(at)]);
 }
 

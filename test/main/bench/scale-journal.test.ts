@@ -18,6 +18,13 @@ describe('bench/scale-journal', () => {
     expect(run.stdout).toMatch(/^journal bytes per finished item, N=200: \d+ B/m);
     expect(run.stdout).toMatch(/^ {2}after compaction: \d+ B/m);
     expect(run.stdout).toMatch(/^kill -9 mid-batch, N=200: /m);
+    // The restart's steps on one time line (BATCHROOM_START_TRACE), from the launcher to the first submit, and the
+    // floor beside them: two Node starts and the bundle's freshness check.
+    expect(run.stdout).toMatch(/^ {2}where it went, ms since the spawn/m);
+    const traced = [...(run.metrics as { recoveryTrace: { step: string }[] }).recoveryTrace, ...(run.metrics as { recoveryHeldTrace: { step: string }[] }).recoveryHeldTrace]
+      .map((s) => s.step);
+    expect(traced).toEqual(expect.arrayContaining(['launcher', 'worker', 'bundle-loaded', 'journal-migrated', 'recovery-swept', 'first-submit']));
+    expect(run.metrics).toMatchObject({ twoStartsMs: expect.any(Number), freshCheckMs: expect.any(Number) });
     await run.groupGone();
   });
 });

@@ -74,7 +74,7 @@ export async function markSubmitting(pool: pg.Pool, me: string, key: string): Pr
   const row = current.rows[0] as { state: string; owner: string | null } | undefined;
   throw new AppError('conflict', row
     ? `this photo is ${row.state} by another Batchroom instance (${row.owner ?? 'none'}): not submitted here`
-    : 'this photo\'s studio claim was given up: not submitted here');
+    : 'this photo\'s studio claim was given up: not submitted here', row ? {} : { claimGone: true });
 }
 
 /**

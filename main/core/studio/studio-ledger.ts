@@ -5,7 +5,7 @@ import { isAppError } from '../../../shared/errors';
 import { silentLogger, type Logger } from '../log';
 import type { KeytarLike } from '../secrets';
 import type { HotFolderLedger } from '../watch/ports';
-import type { Ledger, LedgerRecord } from './ledger';
+import type { ClaimRequest, Ledger, LedgerRecord } from './ledger';
 import { parseLedgerUrl, type LedgerTarget } from './ledger-url';
 import { resolveLedgerPassword } from './password';
 import { claim, getOutcome, markAccepted, markNotSent, markSubmitting, recordOutcome, release, setFolderBudget } from './pg-claims';
@@ -14,6 +14,9 @@ import { migrateLedger } from './pg-migrations';
 import { createLedgerPool, ledgerError } from './pg-pool';
 import { runRetention, type RetentionOptions } from './pg-retention';
 import { readStatus } from './pg-status';
+
+/** How many claims answered here and not yet sent are remembered to be asked again (see submitting). */
+const MAX_UNSENT_CLAIMS = 10_000;
 
 export interface StudioLedgerOptions {
   url: string;
@@ -96,6 +99,8 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
    * "submitted" by a live instance for ever and its budget reservation would never turn into the real charge.
    */
   const pending = new Map<string, LedgerRecord>();
+  /** Claims answered 'claimed' here and not marked submitting yet (what a claim lost in a server crash is asked with). */
+  const unsentClaims = new Map<string, ClaimRequest>();
   const reachListeners = new Set<(reachable: boolean, reason: string | null) => void>();
   const takeoverListeners = new Set<(items: TakenOver[]) => void | Promise<void>>();
   let reachable = true;
@@ -189,9 +194,32 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
       if (hotFolderId) folderKeys.set(hotFolderId, folderKey);
       await op(() => setFolderBudget(pool, folderKey, budget));
     },
-    claim: (request) => op(() => claim(pool, me, request)),
-    release: (key) => op(() => release(pool, me, key)),
-    submitting: (key) => op(() => markSubmitting(pool, me, key)),
+    async claim(request) {
+      const result = await op(() => claim(pool, me, request));
+      if (result.kind === 'claimed') {
+        unsentClaims.set(request.key, request);
+        // Bounded: a claim whose photo was never sent nor given back (cancelled meanwhile) is forgotten oldest first.
+        if (unsentClaims.size > MAX_UNSENT_CLAIMS) unsentClaims.delete(unsentClaims.keys().next().value!);
+      }
+      return result;
+    },
+    async release(key) {
+      await op(() => release(pool, me, key));
+      unsentClaims.delete(key);
+    },
+    async submitting(key) {
+      try {
+        await op(() => markSubmitting(pool, me, key));
+      } catch (error) {
+        // A claim commits before its WAL reaches the disk (pg-claims.ts claim): a server crash in between loses it,
+        // with nothing sent. Asked again like any photo; another instance that got it meanwhile keeps it.
+        const request = unsentClaims.get(key);
+        if (!request || !isAppError(error) || error.detail.claimGone !== true) throw error;
+        if ((await op(() => claim(pool, me, request))).kind !== 'claimed') throw error;
+        await op(() => markSubmitting(pool, me, key));
+      }
+      unsentClaims.delete(key);
+    },
     notSent: (key) => op(() => markNotSent(pool, me, key)),
     async accepted(key, executionId, credits, batch) {
       const recorded = await op(() => markAccepted(pool, me, key, executionId, credits, batch));

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { claim, markSubmitting } from '../../../main/core/studio/pg-claims';
 import { migrateLedger } from '../../../main/core/studio/pg-migrations';
 import { registerInstance } from '../../../main/core/studio/pg-instances';
+import { openStudioLedger, type StudioLedger } from '../../../main/core/studio/studio-ledger';
 import type { ClaimRequest } from '../../../main/core/studio/ledger';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
 
@@ -13,7 +14,10 @@ import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
 let server: TestPostgres | null = null;
 const pools: pg.Pool[] = [];
 
+const ledgers: StudioLedger[] = [];
+
 afterEach(async () => {
+  await Promise.all(ledgers.splice(0).map((l) => l.close().catch(() => undefined)));
   await Promise.all(pools.splice(0).map((p) => p.end().catch(() => undefined)));
   await server?.stop();
   server = null;
@@ -100,5 +104,27 @@ describe('studio claims and the WAL flush', () => {
     await server.startServer();
     const after = poolOf(server);
     expect(await claim(after, 'b', request('kept'))).toMatchObject({ kind: 'taken', owner: 'a', state: 'submitting' });
+  }, 120_000);
+
+  it('a lone instance whose claim the crash lost claims it again at submit and sends it', async () => {
+    server = await startTestPostgres({ quiet: true });
+    const ledger = await openStudioLedger({ url: server.url, instanceId: 'alone', version: 'test', env: { PGPASSWORD: server.password },
+      leaseMs: 60_000, heartbeatMs: 3_600_000 });
+    ledgers.push(ledger);
+    const pool = poolOf(server);
+    await pausedWalWriter(pool);
+    expect(await ledger.claim(request('solo'))).toEqual({ kind: 'claimed' });
+    await server.crash();
+    await server.startServer();
+    const after = poolOf(server);
+    expect((await after.query('SELECT count(*)::int AS n FROM batchroom_claims WHERE key = $1', ['solo'])).rows).toEqual([{ n: 0 }]);
+    // The ledger's connections died with the server: the first call may answer "unavailable" (the engine waits and
+    // asks again); then the submitting mark claims the photo again rather than refusing a photo nobody holds.
+    await ledger.submitting('solo').catch((error: { code?: string }) => {
+      if (error.code !== 'unavailable') throw error;
+      return ledger.submitting('solo');
+    });
+    const { rows } = await after.query('SELECT owner, state FROM batchroom_claims WHERE key = $1', ['solo']);
+    expect(rows).toEqual([{ owner: 'alone', state: 'submitting' }]);
   }, 120_000);
 });

@@ -15,8 +15,7 @@ import { createLedgerPool, ledgerError } from './pg-pool';
 import { runRetention, type RetentionOptions } from './pg-retention';
 import { readStatus } from './pg-status';
 
-/** How many claims answered here and not yet sent are remembered to be asked again (see submitting). */
-const MAX_UNSENT_CLAIMS = 10_000;
+const MAX_UNSENT_CLAIMS = 10_000; // claims answered here, not sent yet, remembered to be asked again (submitting)
 
 export interface StudioLedgerOptions {
   url: string;
@@ -99,7 +98,7 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
    * "submitted" by a live instance for ever and its budget reservation would never turn into the real charge.
    */
   const pending = new Map<string, LedgerRecord>();
-  /** Claims answered 'claimed' here and not marked submitting yet (what a claim lost in a server crash is asked with). */
+  /** Claims answered 'claimed' here, not marked submitting yet: what a claim a server crash lost is asked again with. */
   const unsentClaims = new Map<string, ClaimRequest>();
   const reachListeners = new Set<(reachable: boolean, reason: string | null) => void>();
   const takeoverListeners = new Set<(items: TakenOver[]) => void | Promise<void>>();

@@ -35,14 +35,19 @@ export async function inotifyWatches(): Promise<number | null> {
 
 /**
  * The floor under a polled folder's idle CPU: what one synchronous stat of a folder costs here (CPU µs, the bare call
- * and its Stats), over every folder of the tree a few times — the folder poll can only be cheaper by making fewer.
+ * and its Stats), over every folder of the tree, the cheapest of a few rounds (a round the machine's load slowed is
+ * not the call's cost) — the folder poll can only be cheaper by making fewer.
  */
-export function folderStatFloorUs(dirs: string[], rounds = 5): number {
+export function folderStatFloorUs(dirs: string[], rounds = 7): number {
   if (dirs.length === 0) return 0;
-  const cpu = process.cpuUsage();
-  for (let r = 0; r < rounds; r++) for (const dir of dirs) statSync(dir, { throwIfNoEntry: false });
-  const used = process.cpuUsage(cpu);
-  return (used.user + used.system) / (rounds * dirs.length);
+  let best = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    const cpu = process.cpuUsage();
+    for (const dir of dirs) statSync(dir, { throwIfNoEntry: false });
+    const used = process.cpuUsage(cpu);
+    best = Math.min(best, (used.user + used.system) / dirs.length);
+  }
+  return best;
 }
 
 function recorder() {

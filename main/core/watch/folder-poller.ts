@@ -15,6 +15,8 @@ export interface FolderPollerOptions {
    * measures the bare statSync in the same run), so the folder count alone would otherwise set the idle CPU.
    */
   maxFolderStatsPerSecond: number;
+  /** The thread failed (it should not: every stat is guarded): what it polled is no longer polled. */
+  onError?: (error: Error) => void;
 }
 
 /**
@@ -45,7 +47,8 @@ export class FolderPoller {
   constructor(options: FolderPollerOptions) {
     this.worker = new Worker(POLL_WORKER_SOURCE, { eval: true });
     this.worker.unref();
-    this.worker.postMessage({ config: options });
+    const { onError, ...config } = options;
+    this.worker.postMessage({ config });
     this.worker.on('message', (m: WorkerMessage) => {
       if (m.changes) {
         for (const [id, curr, prev] of m.changes) this.listeners.get(id)?.(curr, prev);
@@ -55,18 +58,24 @@ export class FolderPoller {
         answer?.({ paths: m.paths ?? 0, folders: m.folders ?? 0, intervalMs: m.intervalMs ?? 0 });
       }
     });
-    // A thread that fails (it should not: every stat is guarded) must not take the app with it; what it watched is
-    // then no longer polled, which the folder's periodic availability check and the next arm recover from.
-    this.worker.on('error', () => this.settleAll());
+    // A thread that fails must not take the app with it: its error goes to the watcher's (logged by the folder).
+    this.worker.on('error', (error) => {
+      this.settleAll();
+      onError?.(error);
+    });
     this.worker.on('exit', () => this.settleAll());
   }
 
-  watch(path: string, listener: Listener): () => void {
+  /**
+   * `recheck`: a folder is reported changed once right after its first stat (the caller read it before that stat,
+   * and what arrived in between would otherwise be in the baseline, never reported).
+   */
+  watch(path: string, listener: Listener, recheck = false): () => void {
     if (this.closed) return () => undefined;
     const id = this.nextId++;
     this.listeners.set(id, listener);
     if (this.listeners.size === 1) this.worker.ref();
-    this.worker.postMessage({ add: [id, path] });
+    this.worker.postMessage({ add: [id, path, recheck] });
     return () => {
       if (!this.listeners.delete(id) || this.closed) return;
       this.worker.postMessage({ remove: id });

@@ -10,7 +10,8 @@
 // is about the main thread; libuv's fs.stat is the same synchronous stat on a pool thread). A round starts only once
 // the previous one ended, so a stalled share never piles stats up.
 //
-// Protocol. In: { add: [id, path] } (a folder or a file: its first stat tells), { remove: id },
+// Protocol. In: { add: [id, path, recheck] } (a folder or a file: its first stat tells; recheck: a folder is reported
+// changed right after its first stat), { remove: id },
 // { ping: n }, { config: { folderMs, fileMs, maxFolderStatsPerSecond } }. Out: { changes: [[id, curr, prev], …] }
 // once per round that saw any; { pong: n, paths, folders, intervalMs } once every earlier message was handled (each
 // path added before it has had its first stat). Folders are stat'ed every round, files only every fileMs. A path's first stat is its baseline (fs.watchFile's
@@ -69,10 +70,13 @@ const round = () => {
 };
 parentPort.on('message', (m) => {
   if (m.add) {
-    const [id, path] = m.add;
+    const [id, path, recheck] = m.add;
     const last = look(path, false);
     entries.set(id, { path, last, next: Date.now() + config.fileMs });
     if (last.dir) folderCount++;
+    // A folder chokidar read before this first stat: what arrived in between is in the baseline, so it is read once
+    // more now (reported as changed), after the baseline — anything later is a change of its own.
+    if (recheck && last.dir) parentPort.postMessage({ changes: [[id, last, { ...last, mtimeMs: -1 }]] });
     // Missing at the start: reported once, as fs.watchFile does (chokidar then drops the path).
     else if (last.mtimeMs === 0) parentPort.postMessage({ changes: [[id, last, last]] });
   } else if (m.remove !== undefined) {

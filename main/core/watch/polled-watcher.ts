@@ -19,8 +19,16 @@ export class PolledWatcher extends FSWatcher {
     super({ ...options, usePolling: true });
     const poller = new FolderPoller({
       folderMs: options.interval ?? 100, fileMs: options.binaryInterval ?? 300, maxFolderStatsPerSecond,
+      onError: (error) => this.emit('error', error),
     });
     this.poller = poller;
+    // chokidar reads a folder (_handleRead) and only then starts its poll: a file written into a new sub-folder in
+    // between would be in the poll's first stat, and never reported. After the initial walk (whose files are the arm
+    // scan's) such a folder is read once more right after that first stat — one readdir per folder made later.
+    let walked = false;
+    this.once('ready', () => {
+      walked = true;
+    });
     // What chokidar's _watchWithNodeFs does with usePolling (handler.js, setFsWatchFileListener), but polled by the
     // poller: the path is entered in its parent's listing, and the listener hears of a change in size, a newer mtime,
     // or the path being gone (zeros) — the same filter chokidar puts on fs.watchFile's callback.
@@ -30,7 +38,7 @@ export class PolledWatcher extends FSWatcher {
       return poller.watch(fullPath, (curr, prev) => {
         this._emitRaw('change', fullPath, { curr, prev });
         if (curr.size !== prev.size || curr.mtimeMs > prev.mtimeMs || curr.mtimeMs === 0) void listener?.(path, curr);
-      });
+      }, walked);
     };
   }
 

@@ -43,6 +43,9 @@ describe('bench/scale-watch.ts', () => {
       expect(typeof r.idleCpuPercent).toBe('number');
     }
     if (process.platform === 'linux') expect(scaleWatch.native.inotifyWatches).toBeLessThanOrEqual(3 + 1 + 3);
+    // The polling floor: the bare folder stat measured over the tree's folders (3 shoots and the root).
+    expect({ folders: scaleWatch.polling.folders, floor: scaleWatch.polling.statFloorUs > 0 }).toEqual({ folders: 4, floor: true });
+    expect(lines.some((line) => line.startsWith('polling: a folder\'s bare statSync'))).toBe(true);
     expect(lines.filter((line) => /\b(met|MISSED)\b/.test(line)).length).toBeGreaterThanOrEqual(8);
     if (process.platform === 'linux') expect(await tagged(tag)).toEqual([]);
   }, 240_000);

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -92,6 +93,29 @@ describe('a polled tree of 1,000 folders', () => {
     expect(events.sort()).toEqual([`add ${in700}`, `add ${inMade}`, `add ${renamed}`].sort());
     expect(errors).toEqual([]);
   }, 180_000);
+});
+
+describe('a sub-folder made after the arm, in a polled tree', () => {
+  it('reports a file written between chokidar\'s read of the new folder and the start of its poll', async () => {
+    const inbox = await tree(3);
+    const { events, errors } = watch(inbox);
+    await watcher!.ready;
+    const made = join(inbox, 'shoot-late');
+    const between = join(made, 'between.jpg');
+    // The moment: chokidar has read the new folder (empty) and now starts its poll, whose first stat is the baseline.
+    const original = FolderPoller.prototype.watch;
+    FolderPoller.prototype.watch = function watchLate(this: FolderPoller, path, listener, recheck) {
+      if (path === made) writeFileSync(between, jpegBytes('written before the poll began'));
+      return original.call(this, path, listener, recheck);
+    };
+    try {
+      await mkdir(made);
+      await reportedOnce(events, between, 'the file written before the new folder\'s poll began');
+    } finally {
+      FolderPoller.prototype.watch = original;
+    }
+    expect(errors).toEqual([]);
+  }, 60_000);
 });
 
 describe('FolderPoller', () => {

@@ -29,8 +29,7 @@ import { traceStart } from '../start-trace';
 import type { StartOrder } from './start-order';
 export type { EngineStats, RunnerOptions } from './runner-core';
 
-/** How long a non-graceful stop waits for cut downloads and saves to tidy up (an aborted transfer takes ms; a save
- * in the middle of converting a large result, up to a second or two). */
+/** A non-graceful stop's wait for cut downloads and saves to tidy up (an aborted transfer: ms; a save mid-convert: 1–2 s). */
 const ABANDON_WAIT_MS = 2_000;
 
 // The scheduler. Work moves pending → encoding (prefetched, bounded: encode-ahead.ts) → submitting (a slot of
@@ -93,7 +92,6 @@ export class Runner implements RunnerCore {
     this.followers = new ClaimFollowers(this, (itemId) => this.downloads.push(itemId));
   }
 
-  // ---- batch cache ------------------------------------------------------------------------------------------
   batch(id: string): BatchRecord {
     let batch = this.batches.get(id);
     if (!batch) {
@@ -278,7 +276,6 @@ export class Runner implements RunnerCore {
     this.batches.delete(batchId);
   }
 
-  // ---- controls used by the engine API -----------------------------------------------------------------------
   dropReady(batchId: string | null, itemId?: string): void {
     for (const [id, payload] of this.ready) {
       if ((itemId && id === itemId) || (!itemId && payload.batchId === batchId)) this.ready.delete(id);

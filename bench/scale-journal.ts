@@ -6,8 +6,7 @@
 //  recovery: a real `batchroom resume` running a batch of N items (half of them saved) against the sandbox in its own
 //            process, SIGKILLed mid-batch, started again: from the new process's start to the first new execution
 //            the sandbox accepts. Beside it: the same command on a batch of 1,000 items, in the same run.
-// Prints one human line per figure with its goal, then one JSON line of metrics. BENCH_JOURNAL_ONLY=size|counts|recovery,
-// BENCH_JOURNAL_RESTARTS (default 3).
+// One line per figure with its goal, then one JSON line. BENCH_JOURNAL_ONLY=size|counts|recovery, BENCH_JOURNAL_RESTARTS (3).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -30,33 +30,27 @@ export class ReusedImages {
    * that failed is forgotten (the next input of that size decodes its own) and the failure is this input's.
    */
   raster(width: number, height: number, decode: () => Promise<Raster>): Promise<Raster> {
-    const key = `${width}x${height}`;
-    const known = this.rasters.get(key);
-    if (known) {
-      this.counts.reusedDecodes += 1;
-      return known;
-    }
-    this.counts.decoded += 1;
-    const made = decode();
-    this.rasters.set(key, made);
-    made.catch(() => this.rasters.delete(key));
-    return made;
+    return once(this.rasters, `${width}x${height}`, decode, () => { this.counts.decoded += 1; }, () => { this.counts.reusedDecodes += 1; });
   }
 
   /** The workflow's results for these parameters and input sizes, computed once (the same bytes served again). */
   run(workflow: WorkflowDefinition, input: WorkflowRunInput, edit: () => Promise<WorkflowResult[]>): Promise<WorkflowResult[]> {
     const sizes = Object.entries(input.images).map(([field, r]) => `${field}:${r.width}x${r.height}`).sort();
     const key = JSON.stringify([workflow.id, sizes, input.texts, input.switches, input.output]);
-    const known = this.results.get(key);
-    if (known) {
-      this.counts.reusedEdits += 1;
-      return known;
-    }
-    this.counts.edited += 1;
-    const made = edit();
-    this.results.set(key, made);
-    made.catch(() => this.results.delete(key));
-    return made;
+    return once(this.results, key, edit, () => { this.counts.edited += 1; }, () => { this.counts.reusedEdits += 1; });
   }
 }
 
+/** `make()`'s promise kept under `key` and handed out again; a rejected one is forgotten (the next caller makes its own). */
+function once<T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>, made: () => void, reused: () => void): Promise<T> {
+  const known = cache.get(key);
+  if (known) {
+    reused();
+    return known;
+  }
+  made();
+  const promise = make();
+  cache.set(key, promise);
+  promise.catch(() => cache.delete(key));
+  return promise;
+}

@@ -28,6 +28,8 @@ export interface Flight {
   lastPendingPollAt: number | null;
   timer: NodeJS.Timeout | null;
   cost: number;
+  /** Followed again after a restart: its accept → complete time includes the downtime, so nothing is learned from it. */
+  recovered: boolean;
 }
 
 export class ExecutionFollower {
@@ -45,10 +47,11 @@ export class ExecutionFollower {
     return this.flights.size;
   }
 
-  track(item: ItemRecord, batch: BatchRecord, acceptedAt: number): Flight {
+  track(item: ItemRecord, batch: BatchRecord, acceptedAt: number, options: { recovered?: boolean } = {}): Flight {
     const flight: Flight = {
       itemId: item.id, batchId: batch.id, executionId: item.executionId, acceptedAt, trackedAt: nowMs(), progress: item.progress, overdue: 0,
       idlePolls: 0, polls: 0, first: null, last: null, lastPendingPollAt: null, timer: null, cost: batch.creditCost,
+      recovered: options.recovered === true,
     };
     this.flights.set(item.id, flight);
     return flight;
@@ -132,7 +135,9 @@ export class ExecutionFollower {
     if (execution.status === 'completed') {
       this.flights.delete(flight.itemId);
       addPhase(core.stats.phases, 'slotHeld', now - flight.trackedAt);
-      this.learned.set(flight.batchId, learnExecution(learned, now - flight.acceptedAt, flight.lastPendingPollAt === null ? null : flight.lastPendingPollAt - flight.acceptedAt));
+      // A restart's recovered execution would teach the downtime as an execution time: every new execution of the
+      // batch would then be looked at first only that long after it was accepted, its slot held meanwhile.
+      if (!flight.recovered) this.learned.set(flight.batchId, learnExecution(learned, now - flight.acceptedAt, flight.lastPendingPollAt === null ? null : flight.lastPendingPollAt - flight.acceptedAt));
       const at = core.o.now().toISOString();
       journal.updateExecution(flight.executionId, { status: 'completed', completedAt: at });
       core.update(flight.itemId, { event: 'complete', progress: 100, resultUrls: execution.resultUrls, resultLabels: execution.resultLabels ?? [], completedAt: at });

@@ -50,7 +50,7 @@ export async function recoverOpenBatches(core: RunnerCore, { follower, downloads
     }
     traceStart('recovery-ledger');
     for (const item of journal.itemsInStates(batch.id, statesOf('followed'))) {
-      const flight = follower.track(item, batch, Date.parse(item.submittedAt ?? at));
+      const flight = follower.track(item, batch, Date.parse(item.submittedAt ?? at), { recovered: true });
       follower.schedule(flight, Math.random() * 200);
     }
     traceStart('recovery-follow');

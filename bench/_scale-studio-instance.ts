@@ -34,8 +34,13 @@ type OutcomeFn = (pool: pg.Pool, me: string, folderKey: string, entry: LedgerRec
  * Schema 7's claim as it was before it committed without waiting for the WAL flush (pg-claims.ts): the same call,
  * its statement without the set_config, so every claim waits for its own flush.
  */
+const ASYNC_COMMIT = /, set_config\('synchronous_commit', 'off', true\)/;
 const flushedClaim: ClaimFn = (pool, me, request) => claim({
-  query: (text: string, values: unknown[]) => pool.query(text.replace(/, set_config\('synchronous_commit', 'off', true\)/, ''), values),
+  query: (text: string, values: unknown[]) => {
+    // Should the claim's SQL change, this path must not silently become the new one: the comparison would be void.
+    if (!ASYNC_COMMIT.test(text)) throw new Error('bench v7f: the claim statement no longer has its set_config');
+    return pool.query(text.replace(ASYNC_COMMIT, ''), values);
+  },
 } as unknown as pg.Pool, me, request);
 const PATHS: Record<string, { claim: ClaimFn; outcome: OutcomeFn }> = {
   v4: { claim: claimV4, outcome: recordOutcomeV4 },

@@ -108,7 +108,13 @@ const FAILED_OUTCOMES = ['failed', 'unknown'];
  * (batchroom_record_outcome, schema 5; since schema 7 the budget and counters are this connection's spend row). Another instance's live claim (ours was lost and taken over) is theirs to finish.
  */
 export async function recordOutcome(pool: pg.Pool, me: string, folderKey: string, entry: LedgerRecord): Promise<void> {
-  await pool.query(`SELECT batchroom_record_outcome($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::numeric, $12, $13::text[])`,
+  // A cancelled item sent nothing: its outcome is ours to write only over our own claim that nothing was paid on. Not
+  // over a claim another instance sent and this one took over to follow (accepted: paid, its result still to save),
+  // and never as a new row — a claim a server crash lost, or one given up, would become 'done' for every instance
+  // although no one processed the photo (the item ended 'claimed elsewhere' here).
+  const onlyOwnUnpaid = entry.outcome === 'cancelled'
+    ? ` FROM batchroom_claims WHERE key = $3 AND owner = $1 AND state IN ('claimed', 'failed', 'cancelled')` : '';
+  await pool.query(`SELECT batchroom_record_outcome($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11::numeric, $12, $13::text[])${onlyOwnUnpaid}`,
   [me, folderKey, entry.key, entry.contentHash, entry.workflowId, entry.parametersHash, entry.sourcePath, entry.outcome,
     JSON.stringify(entry.outputs), entry.executionId, entry.creditsCharged ?? 0, entry.reason ?? null, FAILED_OUTCOMES]);
 }

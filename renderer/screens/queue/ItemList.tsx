@@ -48,7 +48,8 @@ const ItemRow = memo(function ItemRow({ item, onResubmit }: { item: ItemView; on
         ) : active ? (
           <span className="progress progress-small" role="progressbar" aria-label={t('ItemRow.progress', { name: item.displayName })} aria-valuenow={Math.round(item.progress)} aria-valuemin={0} aria-valuemax={100}>
             {/* Scaled, not sized: a progress tick repaints the bar on its own layer, never lays the row out again. */}
-            <span className="progress-fill progress-fill-scaled" style={{ transform: `scaleX(${Math.min(100, Math.max(0, item.progress)) / 100})` }} />
+            {/* Keyed by photo: a slot reused for another photo gets a new fill, not the last one's 300 ms transition from its value. */}
+            <span key={item.id} className="progress-fill progress-fill-scaled" style={{ transform: `scaleX(${Math.min(100, Math.max(0, item.progress)) / 100})` }} />
           </span>
         ) : (
           // A waiting row has no reason to show (one left from preparing before a restart is stale).

@@ -1,27 +1,29 @@
 import { useRef } from 'react';
 
 /**
- * Which DOM slot shows which row of a window: a row that stays on screen keeps its slot, and a row scrolling in takes
- * a slot a row scrolling out left. Slots are React keys, so scrolling hands an existing row's elements new props
- * instead of unmounting one row and building another (a fast flick brings ~10 rows a frame at 48 px). Pure: the
- * same previous assignment and window give the same answer (React may render twice).
+ * Which DOM slot shows which row of a window: a row that stays on screen keeps its slot, and a row scrolling in
+ * below takes a slot a row scrolling out left. Slots are React keys, so scrolling down hands an existing row's
+ * elements new props instead of unmounting one row and building another (a fast flick brings ~10 rows a frame at
+ * 48 px). A row scrolling in ABOVE gets a new slot (it mounts): React keeps keyed children in order by moving every
+ * child placed after one that moved back, so a recycled slot at the top would take out and put back every row still
+ * on screen — blurring a focused button in one of them at every row scrolled up. Pure: the same previous assignment
+ * and window give the same answer (React may render twice).
  */
 export function assignSlots(previous: ReadonlyMap<number, number>, first: number, last: number): Map<number, number> {
   const next = new Map<number, number>();
-  const used = new Set<number>();
-  for (let index = first; index <= last; index++) {
-    const slot = previous.get(index);
-    if (slot !== undefined) {
-      next.set(index, slot);
-      used.add(slot);
-    }
+  const freed: number[] = [];
+  let previousFirst = Number.POSITIVE_INFINITY;
+  let newest = -1;
+  for (const [index, slot] of [...previous].sort((a, b) => a[0] - b[0])) {
+    previousFirst = Math.min(previousFirst, index);
+    newest = Math.max(newest, slot);
+    if (index >= first && index <= last) next.set(index, slot);
+    else freed.push(slot); // in row order: the rows that left at the top first
   }
-  let free = 0;
   for (let index = first; index <= last; index++) {
     if (next.has(index)) continue;
-    while (used.has(free)) free++;
-    next.set(index, free);
-    used.add(free);
+    const reuse = index > previousFirst ? freed.shift() : undefined;
+    next.set(index, reuse ?? ++newest);
   }
   return next;
 }

@@ -97,7 +97,9 @@ export async function finishResult(source: string, destination: string, options:
     // An untagged 8-bit result is sRGB already (as taken above): libvips would still run its pixels through an
     // sRGB → sRGB transform (an identity, a third of a 1K JPEG's finishing time) only to attach the profile, so a
     // JPEG gets the very same profile bytes attached after encoding instead (upload-jpeg.ts withSrgbProfile).
-    const attachSrgb = options.format === 'jpeg' && target === 'srgb' && !overlay && !meta.icc && meta.depth === 'uchar';
+    // Not for CMYK: libvips converts it to sRGB on reading and that leaves sRGB's profile on the image (kept with a
+    // DPI), so a second inserted copy would make two "1 of 1" ICC chunks: an invalid profile.
+    const attachSrgb = options.format === 'jpeg' && target === 'srgb' && !overlay && !meta.icc && meta.depth === 'uchar' && meta.space !== 'cmyk';
     if (attachSrgb) {
       // keepMetadata is what withMetadata does besides the profile: the result's own tags stay, as before.
       if (original.density) pipeline = pipeline.keepMetadata().withDensity(original.density);

@@ -188,11 +188,11 @@ function jpegSegments(jpeg: Buffer): { marker: number; start: number; end: numbe
   return out;
 }
 
-/** The JPEG with `segment` inserted where libvips puts a profile: after the start marker, JFIF and EXIF headers. */
+/** The JPEG with `segment` inserted where libvips puts a profile: after the start marker, JFIF, EXIF/XMP and IPTC. */
 function withSegment(jpeg: Buffer, segment: Buffer): Buffer {
   let at = 2;
   for (const s of jpegSegments(jpeg)) {
-    if (s.start !== at || (s.marker !== 0xe0 && s.marker !== 0xe1)) break;
+    if (s.start !== at || (s.marker !== 0xe0 && s.marker !== 0xe1 && s.marker !== 0xed)) break;
     at = s.end;
   }
   return Buffer.concat([jpeg.subarray(0, at), segment, jpeg.subarray(at)]);

@@ -58,10 +58,11 @@ export class FolderPoller {
         answer?.({ paths: m.paths ?? 0, folders: m.folders ?? 0, intervalMs: m.intervalMs ?? 0 });
       }
     });
-    // A thread that fails must not take the app with it: its error goes to the watcher's (logged by the folder).
+    // A thread that fails must not take the app with it: its error goes to the watcher's, and the folder, blind now,
+    // says so and is armed again by its availability check (folder-runtime.ts).
     this.worker.on('error', (error) => {
       this.settleAll();
-      onError?.(error);
+      onError?.(Object.assign(new Error(`the folder poll stopped (${error.message})`), { pollThreadFailed: true }));
     });
     this.worker.on('exit', () => this.settleAll());
   }
@@ -97,7 +98,11 @@ export class FolderPoller {
     if (this.closed) return;
     this.closed = true;
     this.listeners.clear();
-    await this.worker.terminate();
+    // A thread inside a stat of a share that stopped answering cannot be interrupted: a disarm, a re-arm or a quit
+    // must not wait for the share. It ends when the stat returns; unref'd, it keeps no process alive meanwhile.
+    this.worker.unref();
+    const ended = this.worker.terminate().then(() => undefined, () => undefined);
+    await Promise.race([ended, new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
     this.settleAll();
   }
 
@@ -108,6 +113,15 @@ export class FolderPoller {
 }
 
 export interface PollerInfo { paths: number; folders: number; intervalMs: number }
+
+/** How long close() waits for the poll thread to end before it lets go of it. */
+const CLOSE_WAIT_MS = 500;
+
+/**
+ * The poll thread failed: the folder no longer hears of new files. folder-runtime.ts then calls it unavailable under a
+ * new generation (an arm under way must not call it armed) and its availability check arms it again.
+ */
+export const isPollThreadFailure = (error: Error): boolean => (error as { pollThreadFailed?: boolean }).pollThreadFailed === true;
 
 interface WorkerMessage {
   changes?: [number, PolledStats, PolledStats][];

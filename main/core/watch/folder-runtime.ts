@@ -5,6 +5,7 @@ import { folderUnavailableReason, describeFsError } from './availability';
 import { fingerprintOf } from './baseline-store';
 import { FilePipeline, type PipelineShared } from './file-pipeline';
 import { startFolderWatcher, type FolderWatcher, type WatchTimings } from './folder-watcher';
+import { isPollThreadFailure } from './folder-poller';
 import { ignoreRulesFor, type IgnoreRules } from './ignore';
 import type { BaselineStore } from './ports';
 import { scanFolder } from './scan';
@@ -14,9 +15,8 @@ import { isWatchLimitError, watchLimitReason } from './watch-limit';
 /** Marker kept in the baseline store while existing files wait for review, so a restart asks again. */
 export const REVIEW_MARKER = '!review-pending';
 /**
- * Marker written when the user arms a folder and removed by its first complete scan: a folder armed while
- * unreachable applies the existing-files policy when it first becomes readable (even after a restart), instead of
- * treating everything in it as added while nobody watched.
+ * Marker written when the user arms a folder and removed by its first complete scan: a folder armed while unreachable
+ * applies the existing-files policy when first readable (even after a restart), not "all added while nobody watched".
  */
 export const FRESH_MARKER = '!fresh-pending';
 
@@ -29,9 +29,8 @@ export interface RuntimeDeps extends PipelineShared {
 }
 
 /**
- * `fresh`: the user armed the folder — files already there follow the existing-files policy.
- * `resume`: it was armed before (app restart, folder back from unavailable, settings edited) — files not in the
- * ledger were added while nobody watched and are processed once.
+ * `fresh`: the user armed the folder — files already there follow the existing-files policy. `resume`: it was armed
+ * before (restart, back from unavailable, settings edited) — files not in the ledger arrived unwatched: processed once.
  */
 export type ArmMode = 'fresh' | 'resume';
 
@@ -211,6 +210,7 @@ export class FolderRuntime {
       onError: (error) => {
         this.deps.logger.warn('watcher error', { folder: this.config.id, error: error.message });
         if (isWatchLimitError(error) && this.pollingFallback === null && generation === this.generation) void this.fallBackToPolling(error);
+        else if (isPollThreadFailure(error) && generation === this.generation) { this.generation += 1; this.markUnavailable(error.message); }
         else void this.checkAvailability();
       },
       onRootGone: () => void this.checkAvailability(),

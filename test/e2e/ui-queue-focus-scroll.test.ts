@@ -1,13 +1,6 @@
-import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, normalize } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentTypeFor } from '../../main/core/media/content-types';
-import { launchChromium, ROOT } from './ui-support';
+import { openQueueBench, type QueueBenchPage } from './queue-bench-page';
 
 // Review of 4766cec (queue rows keyed by slot): scrolling UP gives the row scrolling in at the top the slot of the
 // row that left at the bottom, and React keeps row order by moving every other row's element. In Chromium moving an
@@ -15,39 +8,15 @@ import { launchChromium, ROOT } from './ui-support';
 // row scrolled up, the button a keyboard / screen-reader user is on, in a row that never left the screen, is blurred
 // and re-focused, and the whole window is re-inserted (75 rows for 3 steps; 9 before 4766cec).
 
-let work: string;
-let server: Server;
-let browser: Browser;
+let bench: QueueBenchPage;
 let page: Page;
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'batchroom-ui-focus-'));
-  await build({
-    configFile: join(ROOT, 'vite.config.ts'),
-    logLevel: 'error',
-    build: { outDir: work, emptyOutDir: true, sourcemap: false, rollupOptions: { input: join(ROOT, 'renderer/bench/queue-bench.html') } },
-  });
-  server = createServer((req, res) => {
-    const path = normalize(join(work, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
-    if (!path.startsWith(work) || !existsSync(path)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': contentTypeFor(path) });
-    createReadStream(path).pipe(res);
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/bench/queue-bench.html?items=2000&mixed=1`);
-  await page.locator('.item-row:not(.item-row-loading)').first().waitFor({ timeout: 120_000 });
+  bench = await openQueueBench('batchroom-ui-focus-', 'items=2000&mixed=1');
+  page = bench.page;
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((done) => (server ? server.close(done) : done(undefined)));
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => bench?.close());
 
 const frames = () => page.evaluate('new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))');
 const focusedLabel = () => page.evaluate('document.activeElement?.tagName + " " + (document.activeElement?.getAttribute("aria-label") ?? "")') as Promise<string>;

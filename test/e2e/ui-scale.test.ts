@@ -1,13 +1,6 @@
-import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, normalize } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { build } from 'vite';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentTypeFor } from '../../main/core/media/content-types';
-import { launchChromium, ROOT } from './ui-support';
+import { openQueueBench, type QueueBenchPage } from './queue-bench-page';
 
 // Issue 34 #4 in the real built renderer: the app (renderer/bench/queue-bench.html: the whole App, fed by the
 // scripted bridge renderer/bench/scripted-bridge.ts) with a 100,000-item batch part-way through (every 50th item
@@ -26,39 +19,15 @@ interface BenchPage {
   };
 }
 
-let work: string;
-let server: Server;
-let browser: Browser;
+let opened: QueueBenchPage;
 let page: Page;
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'batchroom-ui-scale-'));
-  await build({
-    configFile: join(ROOT, 'vite.config.ts'),
-    logLevel: 'error',
-    build: { outDir: work, emptyOutDir: true, sourcemap: false, rollupOptions: { input: join(ROOT, 'renderer/bench/queue-bench.html') } },
-  });
-  server = createServer((req, res) => {
-    const path = normalize(join(work, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
-    if (!path.startsWith(work) || !existsSync(path)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': contentTypeFor(path) });
-    createReadStream(path).pipe(res);
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/bench/queue-bench.html?items=${ITEMS}&mixed=1`);
-  await page.locator('.item-row:not(.item-row-loading)').first().waitFor({ timeout: 120_000 });
+  opened = await openQueueBench('batchroom-ui-scale-', `items=${ITEMS}&mixed=1`);
+  page = opened.page;
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await new Promise((done) => (server ? server.close(done) : done(undefined)));
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => opened?.close());
 
 const bench = <T>(run: (b: BenchPage['queueBench']) => T) => page.evaluate(`(${run.toString()})(window.queueBench)`) as Promise<T>;
 const table = () => page.locator('.item-scroller');

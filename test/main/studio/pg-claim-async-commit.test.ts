@@ -4,8 +4,8 @@ import { claim, markSubmitting } from '../../../main/core/studio/pg-claims';
 import { migrateLedger } from '../../../main/core/studio/pg-migrations';
 import { registerInstance } from '../../../main/core/studio/pg-instances';
 import { openStudioLedger, type StudioLedger } from '../../../main/core/studio/studio-ledger';
-import type { ClaimRequest } from '../../../main/core/studio/ledger';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
+import { claimRequest, ledgerPool, pauseWalWriter } from '../../helpers/studio-claims';
 
 // A claim commits without waiting for its WAL flush (pg-claims.ts claim): the `submitting` mark, flushed before the
 // POST, makes it durable. Proved on a real server: how many WAL flushes the client backends make, and what a server
@@ -23,15 +23,12 @@ afterEach(async () => {
   server = null;
 });
 
-const poolOf = (s: TestPostgres, max = 1) => {
-  const pool = new pg.Pool({ host: '127.0.0.1', port: s.port, user: 'postgres', password: s.password, database: 'batchroom', max });
-  pool.on('error', () => undefined); // a crashed server's idle connections
+const poolOf = (s: TestPostgres) => {
+  const pool = ledgerPool(s);
   pools.push(pool);
   return pool;
 };
-const request = (key: string): ClaimRequest => ({
-  key, folderKey: 'shoot', contentHash: key, workflowId: 'wf', parametersHash: 'ph', relPath: `${key}.jpg`, sourcePath: `/s/${key}.jpg`, cost: 1,
-});
+const request = claimRequest;
 
 async function ledger(s: TestPostgres, instances: string[]): Promise<pg.Pool> {
   const pool = poolOf(s);
@@ -53,12 +50,6 @@ async function clientWalFlushes(pool: pg.Pool): Promise<number> {
   return (rows[0] as { n: number }).n;
 }
 
-/** SIGSTOPs the server's WAL writer (the kill -9 of the group that follows ends it too). */
-async function pausedWalWriter(pool: pg.Pool): Promise<void> {
-  const { rows } = await pool.query(`SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'`);
-  process.kill((rows[0] as { pid: number }).pid, 'SIGSTOP');
-}
-
 describe('studio claims and the WAL flush', () => {
   it('a claim does not wait for a flush; the submitting mark before the POST does', async () => {
     server = await startTestPostgres({ fsync: true, quiet: true });
@@ -78,7 +69,7 @@ describe('studio claims and the WAL flush', () => {
     const pool = await ledger(server, ['a', 'b']);
     // The WAL writer writes an async commit's record soon after (it is woken for it): stopped here, so the kill -9
     // below finds the claim in the server's memory only, as a crash in that instant would.
-    await pausedWalWriter(pool);
+    await pauseWalWriter(pool);
     expect(await claim(pool, 'a', request('lost'))).toEqual({ kind: 'claimed' });
     // Visible at once (the commit is done), durable only later: b sees it taken.
     expect(await claim(pool, 'b', request('lost'))).toMatchObject({ kind: 'taken', owner: 'a' });
@@ -97,7 +88,7 @@ describe('studio claims and the WAL flush', () => {
   it('a claim followed by its submitting mark survives the crash', async () => {
     server = await startTestPostgres({ quiet: true });
     const pool = await ledger(server, ['a', 'b']);
-    await pausedWalWriter(pool);
+    await pauseWalWriter(pool);
     expect(await claim(pool, 'a', request('kept'))).toEqual({ kind: 'claimed' });
     await markSubmitting(pool, 'a', 'kept');
     await server.crash();
@@ -112,7 +103,7 @@ describe('studio claims and the WAL flush', () => {
       leaseMs: 60_000, heartbeatMs: 3_600_000 });
     ledgers.push(ledger);
     const pool = poolOf(server);
-    await pausedWalWriter(pool);
+    await pauseWalWriter(pool);
     expect(await ledger.claim(request('solo'))).toEqual({ kind: 'claimed' });
     await server.crash();
     await server.startServer();

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStudioLedger, type StudioLedger } from '../../../main/core/studio/studio-ledger';
-import type { ClaimRequest } from '../../../main/core/studio/ledger';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
+import { claimRequest, ledgerPool, pauseWalWriter } from '../../helpers/studio-claims';
 
 // Review probe (a55a3a7 + 6829f06): a claim committed without its WAL flush is lost in a server crash. When the
 // instance that held it does not remember the request (it restarted too: one box, power loss; or its re-claim met the
@@ -23,23 +23,16 @@ afterEach(async () => {
 });
 
 const poolOf = (s: TestPostgres) => {
-  const pool = new pg.Pool({ host: '127.0.0.1', port: s.port, user: 'postgres', password: s.password, database: 'batchroom', max: 1 });
-  pool.on('error', () => undefined);
+  const pool = ledgerPool(s);
   pools.push(pool);
   return pool;
 };
-const request = (key: string): ClaimRequest => ({
-  key, folderKey: 'shoot', contentHash: key, workflowId: 'wf', parametersHash: 'ph', relPath: `${key}.jpg`, sourcePath: `/s/${key}.jpg`, cost: 1,
-});
+const request = claimRequest;
 const open = async (s: TestPostgres, instanceId: string) => {
   const ledger = await openStudioLedger({ url: s.url, instanceId, version: 'test', env: { PGPASSWORD: s.password }, leaseMs: 60_000, heartbeatMs: 3_600_000 });
   ledgers.push(ledger);
   return ledger;
 };
-async function pausedWalWriter(pool: pg.Pool): Promise<void> {
-  const { rows } = await pool.query(`SELECT pid FROM pg_stat_activity WHERE backend_type = 'walwriter'`);
-  process.kill((rows[0] as { pid: number }).pid, 'SIGSTOP');
-}
 const retry = <T>(f: () => Promise<T>) => f().catch((error: { code?: string }) => {
   if (error.code !== 'unavailable') throw error;
   return f();
@@ -49,7 +42,7 @@ describe('a studio claim lost in a server crash, its owner restarted', () => {
   it('the photo is still processed by someone (not recorded done as cancelled)', async () => {
     server = await startTestPostgres({ quiet: true });
     const first = await open(server, 'a');
-    await pausedWalWriter(poolOf(server));
+    await pauseWalWriter(poolOf(server));
     expect(await first.claim(request('solo'))).toEqual({ kind: 'claimed' });
     await server.crash(); // the studio's one box loses power: the server and instance a together
     await server.startServer();
@@ -71,7 +64,7 @@ describe('a studio claim lost in a server crash, its owner restarted', () => {
     server = await startTestPostgres({ quiet: true });
     const a = await open(server, 'a');
     await a.setFolder('shoot', 1);
-    await pausedWalWriter(poolOf(server));
+    await pauseWalWriter(poolOf(server));
     expect(await a.claim(request('x'))).toEqual({ kind: 'claimed' });
     await server.crash(); // only the server: a keeps running and remembers the request
     await server.startServer();

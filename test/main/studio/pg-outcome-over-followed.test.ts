@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { claim, markAccepted, markSubmitting, recordOutcome } from '../../../main/core/studio/pg-claims';
 import { migrateLedger } from '../../../main/core/studio/pg-migrations';
 import { registerInstance, takeOver } from '../../../main/core/studio/pg-instances';
-import type { ClaimRequest } from '../../../main/core/studio/ledger';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
+import { claimRequest, ledgerPool } from '../../helpers/studio-claims';
 
 // Review probe (pre-existing, seen under lease lapses: studio-lapse stress, 10 of 40 photos): instance a's own item
 // for a photo ended `claimed-elsewhere` → `cancelled` (b owned the photo and sent it). b then stalls past its lease
@@ -22,14 +22,12 @@ afterEach(async () => {
   server = null;
 });
 
-const request = (key: string): ClaimRequest => ({
-  key, folderKey: 'shoot', contentHash: key, workflowId: 'wf', parametersHash: 'ph', relPath: `${key}.jpg`, sourcePath: `/s/${key}.jpg`, cost: 1,
-});
+const request = claimRequest;
 
 describe('an outcome of a cancelled item over a claim its instance took over', () => {
   it('does not turn a paid, accepted photo into cancelled', async () => {
     server = await startTestPostgres({ quiet: true });
-    pool = new pg.Pool({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom', max: 2 });
+    pool = ledgerPool(server, 2);
     const client = await pool.connect();
     try { await migrateLedger(client); } finally { client.release(); }
     for (const id of ['a', 'b']) await registerInstance(pool, { id, host: id, pid: 1, version: 'test', label: null }, 3_600_000);

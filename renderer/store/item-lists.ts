@@ -27,6 +27,28 @@ export const listKey = (batchId: string, filter: ItemFilter): string => `${batch
 
 export const emptyList = (batchId: string, filter: ItemFilter): ItemList => ({ batchId, filter, total: 0, pages: {}, loaded: false, stale: false });
 
+/**
+ * Rows beyond the window whose page is asked for ahead: a list scrolled into the next page finds it loaded, so its
+ * rows render once with their photos instead of as placeholders and then again when the page lands (a frame each).
+ */
+export const PAGE_LEAD = PAGE_SIZE / 4;
+
+/**
+ * The pages a window of rows [first, last] needs: those under it first (asked before the rest), then the one before or
+ * after it when the window is within PAGE_LEAD rows of it.
+ */
+export function pagesForWindow(first: number, last: number, count: number): number[] {
+  if (count === 0 || last < first) return [];
+  const onScreen = { from: Math.floor(first / PAGE_SIZE), to: Math.floor(Math.min(count - 1, last) / PAGE_SIZE) };
+  const pages: number[] = [];
+  for (let page = onScreen.from; page <= onScreen.to; page++) pages.push(page);
+  const before = Math.floor(Math.max(0, first - PAGE_LEAD) / PAGE_SIZE);
+  const after = Math.floor(Math.min(count - 1, last + PAGE_LEAD) / PAGE_SIZE);
+  if (before < onScreen.from) pages.push(before);
+  if (after > onScreen.to) pages.push(after);
+  return pages;
+}
+
 /** The item at `index` of the list, if its page is loaded. */
 export function itemAt(list: ItemList | undefined, index: number): ItemView | undefined {
   return list?.pages[Math.floor(index / PAGE_SIZE)]?.[index % PAGE_SIZE];

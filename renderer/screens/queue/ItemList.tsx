@@ -2,7 +2,7 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { inGroup } from '../../../shared/engine/item-states';
 import type { ItemView } from '../../../shared/engine/model';
 import { useActions, useApp } from '../../store/context';
-import { itemAt, listKey, PAGE_SIZE } from '../../store/item-lists';
+import { itemAt, listKey, pagesForWindow } from '../../store/item-lists';
 import { useRowWindow } from './use-row-window';
 import { useSlotPool } from './slot-pool';
 import { ITEM_STATE_KEYS, stateTone } from './labels';
@@ -122,11 +122,11 @@ export const ItemList = memo(function ItemList({ batchId }: { batchId: string })
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const { first, last } = useRowWindow(scroller, count, ROW_HEIGHT, OVERSCAN);
   const pool = useSlotPool(first, last);
-  // The pages under the rows on screen: asked for as they appear (loadItemPage skips loaded, current ones).
+  // The pages under the rows on screen, then the one they are scrolling towards (loadItemPage skips loaded, current
+  // ones).
   useEffect(() => {
-    if (count === 0 || last < first) return;
     const have = new Set(pageKeys.split(','));
-    for (let page = Math.floor(first / PAGE_SIZE); page <= Math.floor(last / PAGE_SIZE); page++) {
+    for (const page of pagesForWindow(first, last, count)) {
       if (!have.has(String(page)) || stale) void loadItemPage(batchId, filter, page);
     }
   }, [batchId, filter, first, last, count, pageKeys, stale, loadItemPage]);

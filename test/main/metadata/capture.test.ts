@@ -83,6 +83,22 @@ describe('capture info: the date and camera results are named and dated by', () 
     expect(await cache.get('https://example.com/a.jpg')).toBeNull();
     expect(await cache.get(join(dir.path, 'missing.jpg'))).toBeNull();
   });
+
+  it('keeps the most recent photos only: the oldest is read again, the newer ones are not', async () => {
+    const paths = ['a.jpg', 'b.jpg', 'c.jpg'].map((name) => join(dir.path, `bounded-${name}`));
+    for (const path of paths) await writeCameraJpeg(tool.command, path);
+    let calls = 0;
+    const counting = (args: readonly string[]) => { calls += 1; return tool.command(args); };
+    const cache = new CaptureCache(counting, 2);
+    for (const path of paths) await cache.get(path);
+    expect(calls).toBe(3);
+    await cache.get(paths[2]!);
+    await cache.get(paths[1]!);
+    expect(calls).toBe(3);
+    const again = await cache.get(paths[0]!);
+    expect(calls).toBe(4);
+    expect(again?.from).toBe('exif');
+  });
 });
 
 describe('naming by capture: {capture_date} {capture_time} {camera}, in the estimate and on disk', () => {

@@ -42,11 +42,12 @@ export interface FileFacts {
 }
 
 /**
- * Files remembered in memory at most (a few hundred bytes each). With a state folder its store answers beyond it (a
- * lookup, no read), so memory holds a shoot's worth, not a season's: the CLI runs with 192 MB of heap.
+ * Files remembered in memory at most (≈ 400 bytes each). With a state folder its store answers beyond it (a lookup,
+ * no read; a planning asks it for the whole selection at once), so memory holds the photos in hand, not a shoot: 20,000
+ * made the engine's kept heap climb 0.6 MB per 1,000 photos for the first 20,000 of a batch (bench/scale-memory.ts).
  */
 const DEFAULT_MAX_ENTRIES = 150_000;
-const MAX_ENTRIES_WITH_STORE = 20_000;
+const MAX_ENTRIES_WITH_STORE = 2_000;
 /**
  * Long edges a planning keeps for its estimate's size sentence: a number per photo (≈ 40 B), where a memory entry
  * costs a few hundred. Beyond it an edge is looked up again (a stat and a row): slower, never wrong.

@@ -55,6 +55,15 @@ export class DownloadPool {
     return this.active.size + this.queue.length;
   }
 
+  /**
+   * More results wait to be saved than the pool saves at once plus `slots` (the executions the service may run): new
+   * submissions wait until saving catches up. Without it a fast service and a slow machine (or disk) let finished
+   * results queue without bound, and past the service's result lifetime they expire — paid, and never saved.
+   */
+  backedUp(slots: number): boolean {
+    return this.size >= slots + this.concurrency;
+  }
+
   itemMsOf(batchId: string): number | null {
     return this.itemMs.get(batchId) ?? null;
   }

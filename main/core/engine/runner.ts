@@ -221,7 +221,7 @@ export class Runner implements RunnerCore {
     // 2. Fill execution slots in queue order (runner-order.ts), unless lost submissions are about to be judged.
     const ranks = queueRanks(running);
     for (const [itemId, payload] of this.evidence.holding() ? [] : readyInQueueOrder(this.ready, ranks)) {
-      if (this.follower.size >= this.o.concurrency) break;
+      if (this.follower.size >= this.o.concurrency || (this.startOrder.open() && this.downloads.backedUp(this.o.concurrency))) break;
       const batch = this.batch(payload.batchId);
       if (batch.state !== 'running') continue;
       // A batch ahead is encoding its next photo: that one goes first (a slot waits one encode at most).

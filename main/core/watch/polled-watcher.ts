@@ -19,7 +19,11 @@ export class PolledWatcher extends FSWatcher {
     super({ ...options, usePolling: true });
     const poller = new FolderPoller({
       folderMs: options.interval ?? 100, fileMs: options.binaryInterval ?? 300, maxFolderStatsPerSecond,
-      onError: (error) => this.emit('error', error),
+      // Once closed, chokidar has removed every listener, and an 'error' emitted with none throws: a poll thread
+      // failing while (or after) its folder closes would have been an uncaught exception in main. No one to tell.
+      onError: (error) => {
+        if (this.listenerCount('error') > 0) this.emit('error', error);
+      },
     });
     this.poller = poller;
     // chokidar reads a folder (_handleRead) and only then starts its poll: a file written into a new sub-folder in

@@ -29,7 +29,8 @@ describe('Queue: scrolling up with focus on a row button', () => {
     // Focus without scrolling: focus() scrolls the row fully into view, and on a loaded machine that scroll's window
     // update lands after the observer below starts — rows scrolling in BELOW reuse slots (moves, by design), counted
     // as if scrolling up had moved them (CI: 14 against 9).
-    await page.locator('.item-row', { hasText: 'IMG_00510.jpg' }).locator('button').first().evaluate((button: HTMLElement) => button.focus({ preventScroll: true }));
+    await page.evaluate(`[...document.querySelectorAll('.item-row')].find((row) => row.textContent.includes('IMG_00510.jpg'))
+      .querySelector('button').focus({ preventScroll: true })`);
     await frames();
     const before = await focusedLabel();
     expect(before).toMatch(/^BUTTON .*IMG_00510/);

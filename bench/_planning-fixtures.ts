@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { RACY_MS } from '../main/core/images/file-facts';
 
 export const FIXTURE_ROOT = '/tmp/batchroom-scale-fixtures';
 export const FOLDER_SIZE = 100;
@@ -48,6 +49,9 @@ export async function planningFixture(count: number): Promise<PlanningFixture> {
   await writeFile(join(temp, '.complete'), String(count));
   await rm(dir, { recursive: true, force: true });
   await rename(temp, dir);
+  // Photos written moments ago are "racy" (file-facts.ts): read on every look, never kept. The first rounds take less
+  // than that at small N, so Start after the estimate re-read them all (CI, a fresh machine: 10 of 10).
+  await new Promise((resolve) => setTimeout(resolve, RACY_MS + 100));
   return { dir, files };
 }
 

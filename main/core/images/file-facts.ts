@@ -53,7 +53,8 @@ const MAX_ENTRIES_WITH_STORE = 2_000;
  * costs a few hundred. Beyond it an edge is looked up again (a stat and a row): slower, never wrong.
  */
 const MAX_PLANNED_EDGES = 250_000;
-const RACY_MS = 2_000;
+/** A file changed less than this long ago is read every time, never kept (git's "racy" rule, above). */
+export const RACY_MS = 2_000;
 /** How long a file on a volume without a real ctime (FAT/exFAT) is trusted unchanged: this process, for moments. */
 const SHORT_TRUST_MS = 10 * 60_000;
 

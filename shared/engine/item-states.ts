@@ -14,7 +14,7 @@ export const ITEM_EVENTS = [
   'queued', 'progress', 'complete', 'execution-failed', 'execution-cancelled', 'execution-gone',
   'save', 'save-skipped', 'save-failed', 'encode-failed', 'cancel', 'restore', 'retry', 'redownload', 'resubmit',
   'balance-uncharged', 'balance-charged', 'follow', 'unfollow', 'take-result', 'follow-lost', 'reuse-result',
-  'server-error', 'export-result',
+  'server-error', 'export-result', 'taken-over',
 ] as const;
 export type ItemEvent = (typeof ITEM_EVENTS)[number];
 
@@ -56,6 +56,10 @@ export const ITEM_TRANSITIONS: Readonly<Record<ItemEvent, Transition>> = {
   save: { from: ['downloading'], to: 'saved', why: 'every result is on disk under its final name' },
   'save-skipped': { from: ['downloading'], to: 'skipped', why: 'collision policy "skip": the name was taken' },
   'save-failed': { from: ['downloading'], to: 'failed', why: 'the paid result could not be downloaded or written' },
+  'taken-over': {
+    from: ['downloading'], to: 'skipped',
+    why: 'studio: another instance took the photo over while this one was paused past its lease, and saves its result: written once, by that instance',
+  },
   'encode-failed': { from: ['encoding'], to: 'failed', why: 'the source could not be read or encoded' },
   cancel: { from: ['pending', 'encoding', 'following'], to: 'cancelled', why: 'cancelled before anything was sent' },
   restore: { from: ['cancelled'], to: 'pending', why: 'a cancelled batch resumed: what it never sent runs after all' },

@@ -35,6 +35,7 @@ const LEGAL: [ItemState, ItemEvent, ItemState][] = [
   ['downloading', 'save', 'saved'],
   ['downloading', 'save-skipped', 'skipped'],
   ['downloading', 'save-failed', 'failed'],
+  ['downloading', 'taken-over', 'skipped'],
   ['pending', 'cancel', 'cancelled'],
   ['encoding', 'cancel', 'cancelled'],
   ['failed', 'retry', 'pending'],

@@ -6,14 +6,15 @@ import { lostEntryOf, updateWithLedger } from './done-record';
 import type { BatchRecord, ItemRecord } from '../journal/types';
 import { deliverableCount, slotOf } from '../../../shared/engine/deliverables';
 import { learnDuration } from './poll-timing';
-import { nowMs } from './clock';
+import { nowMs, pause } from './clock';
 import { BACKOFF, backoffDelay } from '../service/retry';
 import type { RunnerCore } from './runner-core';
 import { settledWithin } from './unsent-submissions';
-import { DownloadRetry, OutputUnwritable, ResultUrlGone, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
+import { DownloadRetry, OutputUnwritable, PlacementWithdrawn, ResultUrlGone, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
 import { GateClosed } from './limiter';
 import { openResultCache } from './result-cache';
 import { OutputWait } from './output-wait';
+import { placementCheck } from './submit-hooks';
 
 // Downloads of completed executions, in their own small pool so that saving never holds an execution slot. Every
 // item here has been paid for. A result the output folder refuses (full, read-only, gone: OutputUnwritable) is
@@ -45,8 +46,10 @@ export class DownloadPool {
   private readonly waiting: OutputWait;
 
   constructor(private readonly core: RunnerCore, private readonly saverDeps: SaverDeps, private readonly concurrency: number) {
-    // The runner's saver deps gain the state folder's result cache (shared with recovery's placements).
+    // The runner's saver deps gain the state folder's result cache (shared with recovery's placements) and, in studio
+    // mode, the ledger's last word before a final name.
     saverDeps.cache ??= openResultCache(dirname(core.o.journal.path), core.o.resultCacheBytes === undefined ? {} : { maxBytes: core.o.resultCacheBytes });
+    saverDeps.confirmPlacement ??= placementCheck(core);
     this.waiting = new OutputWait(core, (itemId) => this.enqueue(itemId), (itemId) => this.keptBytes(itemId));
   }
 
@@ -157,6 +160,10 @@ export class DownloadPool {
           this.waiting.park(itemId, batch.id, error);
           return;
         }
+        if (error instanceof PlacementWithdrawn) {
+          await this.withdrawn(itemId, message);
+          return;
+        }
         if ((error instanceof ResultGone || (error instanceof ResultUrlGone && refreshed)) && batch.spec.exportOf) {
           core.update(itemId, { event: 'save-failed', completedAt: core.o.now().toISOString(), reason: `cannot be exported again: its result is no longer kept here and the service no longer has it; nothing was charged by the export` });
           return;
@@ -183,6 +190,15 @@ export class DownloadPool {
         return;
       }
     }
+  }
+
+  /** Another studio instance saves this paid result: nothing more is written here, its kept bytes may go. */
+  private async withdrawn(itemId: string, reason: string): Promise<void> {
+    const item = this.core.o.journal.getItem(itemId);
+    if (!item) return;
+    const { cache } = this.saverDeps;
+    if (cache && item.executionId) for (let n = 0; n < item.resultUrls.length; n++) await cache.markSaved(item.executionId, n);
+    this.core.update(itemId, { event: 'taken-over', reason, completedAt: this.core.o.now().toISOString() });
   }
 
   /** Bytes of an item's results still to save that the result cache keeps. */
@@ -243,15 +259,6 @@ class ResultGone extends Error {
   constructor(executionId: string) {
     super(`charged, but the service no longer knows execution ${executionId} and its result was not kept, so it cannot be fetched: report it to the provider (Report to provider). Not retried automatically: sending it again charges again`);
   }
-}
-
-/** A retry's wait, cut short when the download is abandoned. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** The first result of an item with a deliverable still to write (each result becomes one file per deliverable). */

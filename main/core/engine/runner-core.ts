@@ -32,7 +32,14 @@ export interface SubmitHooks {
    * beforeSubmit marked goes back, so nothing says "may have been charged" about a photo that was never sent.
    */
   notSent?(item: ItemRecord, batch: BatchRecord): Promise<void>;
+  /**
+   * Right before a result gets its final name: is the photo still this instance's? Not ours: another instance took it
+   * over (this one was paused past its lease) and saves it. Throws AppError 'unavailable' when it cannot tell.
+   */
+  beforePlace?(item: ItemRecord, batch: BatchRecord): Promise<PlacementVerdict>;
 }
+
+export type PlacementVerdict = { ours: true } | { ours: false; reason: string };
 
 export interface RunnerOptions {
   journal: Journal;

@@ -15,6 +15,12 @@ export class SaveFailure extends Error {}
 export class SaveAbandoned extends Error {}
 
 /**
+ * Studio: right before its final name, the ledger said another instance owns the photo now (it took it over while
+ * this one was paused past its lease) and saves the result itself: nothing is written here, the item ends skipped.
+ */
+export class PlacementWithdrawn extends Error {}
+
+/**
  * The output folder refused a write (full, over quota, read-only, no permission, I/O error, not there): the batch
  * pauses with code `output-unwritable` and this message; the item stays `downloading` (paid, execution known), its
  * bytes kept in the result cache when it could take them, and it is saved once the folder takes writes again.

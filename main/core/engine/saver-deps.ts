@@ -1,6 +1,6 @@
 import type { ResultMetadataWriter } from '../images/result-metadata';
 import type { Journal } from '../journal/journal';
-import type { ItemRecord } from '../journal/types';
+import type { BatchRecord, ItemRecord } from '../journal/types';
 import type { ServiceClient } from '../service/types';
 import type { RequestGate } from './limiter';
 import type { NamePlanCache } from './name-plan-cache';
@@ -23,4 +23,9 @@ export interface SaverDeps {
   metadata?: ResultMetadataWriter;
   /** Where each result's bytes are kept until they are saved (result-cache.ts); absent: written straight out. */
   cache?: ResultCache;
+  /**
+   * Asked right before each result gets its final name (studio mode): throws PlacementWithdrawn when another instance
+   * owns the photo now, SaveAbandoned once `signal` fires while it waits for a ledger it cannot reach.
+   */
+  confirmPlacement?: (item: ItemRecord, batch: BatchRecord, signal?: AbortSignal) => Promise<void>;
 }

@@ -1,3 +1,4 @@
+import type { PlacementVerdict } from '../engine/runner-core';
 import type { HotFolderLedger, LedgerOutcome, LedgerRecordInput } from '../watch/ports';
 
 // The ledger a hot folder asks "has this photo (content hash + workflow + parameters) been processed, and may I
@@ -63,6 +64,11 @@ export interface Ledger extends HotFolderLedger {
   accepted(key: string, executionId: string, credits: number, batch?: AcceptedBatch): Promise<void>;
   /** Of these keys, the ones no live instance holds any more (worth looking at again). */
   settledKeys(keys: readonly string[]): Promise<string[]>;
+  /**
+   * Right before a result of the photo gets its final name: is it still this instance's (another may have taken it
+   * over while this one was paused past its lease)? Renews the lease. Throws AppError 'unavailable' when it cannot tell.
+   */
+  placement?(key: string): Promise<PlacementVerdict>;
 }
 
 /** One machine: the journal's ledger, and claims that are always granted (the manager's in-flight set is enough). */

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { claimStatesOf, sqlStateList } from '../../../shared/engine/claim-states';
 import { spendUpsert } from './pg-spend';
-import { inTransaction, num } from './pg-tx';
+import { inTransaction, num, type Queryable } from './pg-tx';
 
 // Instances and their leases. An instance renews its lease with every heartbeat; once the lease has run out
 // (by the database's clock) its open claims are taken over by any instance watching the same folder.
@@ -27,6 +27,32 @@ export async function heartbeat(pool: pg.Pool, id: string, leaseMs: number): Pro
   const { rowCount } = await pool.query(`UPDATE batchroom_instances SET heartbeat_at = now(),
     lease_until = now() + make_interval(secs => $2 / 1000.0), stopped_at = NULL WHERE id = $1`, [id, leaseMs]);
   return (rowCount ?? 0) > 0;
+}
+
+/** Who owns a claim now, as placementOwner read it (null: no claim row). */
+export interface ClaimOwner { owner: string | null; host: string | null }
+
+/**
+ * Right before a result gets its final name: renews this instance's lease and reads the claim's owner, in one
+ * transaction. The renewal locks this instance's row, and takeOver locks the rows of the instances it takes from
+ * (below), so the two never interleave: either the takeover committed first and its owner is read here, or the lease
+ * is renewed first and no takeover can start until it runs out again (leaseMs: far longer than a rename).
+ * `renewLeaseMs` null: the lease was renewed moments ago (no takeover can start before it runs out), the owner is
+ * only read — no write, no WAL flush per photo.
+ */
+export async function placementOwner(pool: pg.Pool, me: string, key: string, renewLeaseMs: number | null): Promise<ClaimOwner | null> {
+  const readOwner = async (client: Queryable) => {
+    const { rows } = await client.query(`SELECT c.owner, i.host FROM batchroom_claims c LEFT JOIN batchroom_instances i ON i.id = c.owner
+      WHERE c.key = $1`, [key]);
+    const row = rows[0] as { owner: string | null; host: string | null } | undefined;
+    return row ? { owner: row.owner ?? null, host: row.host ?? null } : null;
+  };
+  if (renewLeaseMs === null) return readOwner(pool);
+  return inTransaction(pool, async (client) => {
+    await client.query(`UPDATE batchroom_instances SET heartbeat_at = now(), lease_until = now() + make_interval(secs => $2 / 1000.0),
+      stopped_at = NULL WHERE id = $1`, [me, renewLeaseMs]);
+    return { value: await readOwner(client) };
+  });
 }
 
 /** A clean stop: the lease ends now, so the others take over what is still open at once. */
@@ -65,11 +91,17 @@ export async function takeOver(pool: pg.Pool, me: string, scopes: readonly Follo
   if (scopes.length === 0) return [];
   const folderKeys = [...new Set(scopes.map((s) => s.folderKey))];
   return inTransaction(pool, async (client) => {
+    // The lapsed instances' rows are locked first and their lease read after the lock (a lease being renewed right
+    // now — placementOwner — is skipped, not read stale): an instance that renewed its lease keeps its claims. NO KEY:
+    // the claims' owner foreign key takes KEY SHARE on these rows, which this must not wait on nor skip.
+    const lapsed = await client.query(`SELECT id FROM batchroom_instances WHERE id <> $1 AND lease_until < now() FOR NO KEY UPDATE SKIP LOCKED`, [me]);
+    const owners = (lapsed.rows as Array<{ id: string }>).map((row) => row.id);
+    if (owners.length === 0) return { value: [] };
     const { rows } = await client.query(`SELECT c.key, c.state, c.folder_key, c.rel_path, c.source_path, c.content_hash, c.workflow_id,
         c.parameters_hash, c.execution_id, c.credits_charged, c.owner, i.host
       FROM batchroom_claims c JOIN batchroom_instances i ON i.id = c.owner
-      WHERE c.state IN ${sqlStateList(claimStatesOf('inFlight'))} AND i.lease_until < now() AND c.owner <> $1 AND c.folder_key = ANY($2)
-      ORDER BY c.claimed_at LIMIT $3 FOR UPDATE OF c SKIP LOCKED`, [me, folderKeys, limit]);
+      WHERE c.state IN ${sqlStateList(claimStatesOf('inFlight'))} AND c.owner = ANY($1) AND c.folder_key = ANY($2)
+      ORDER BY c.claimed_at LIMIT $3 FOR UPDATE OF c SKIP LOCKED`, [owners, folderKeys, limit]);
     const out: TakenOver[] = [];
     for (const row of rows as Array<Record<string, unknown>>) {
       const base = {

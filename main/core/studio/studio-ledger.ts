@@ -10,7 +10,7 @@ import { parseLedgerUrl, type LedgerTarget } from './ledger-url';
 import { resolveLedgerPassword } from './password';
 import { claim, getOutcome, markAccepted, markNotSent, markSubmitting, recordOutcome, release, setFolderBudget } from './pg-claims';
 import { releaseUnjournaled, settleFromLocal, sweepSubmitting } from './start-sweeps';
-import { heartbeat, registerInstance, settledKeys, stopInstance, takeOver, type FollowScope, type TakenOver } from './pg-instances';
+import { heartbeat, placementOwner, registerInstance, settledKeys, stopInstance, takeOver, type FollowScope, type TakenOver } from './pg-instances';
 import { migrateLedger } from './pg-migrations';
 import { createLedgerPool, ledgerError } from './pg-pool';
 import { runRetention, type RetentionOptions } from './pg-retention';
@@ -104,6 +104,8 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
   const reachListeners = new Set<(reachable: boolean, reason: string | null) => void>();
   const takeoverListeners = new Set<(items: TakenOver[]) => void | Promise<void>>();
   let reachable = true;
+  /** When the last renewal that reached the database was sent (this machine's monotonic clock): the lease runs from after it. */
+  let renewedAt = performance.now();
   let scopes: readonly FollowScope[] = [];
   let closed = false;
 
@@ -148,7 +150,9 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
     if (ticking) return ticking;
     ticking = (async () => {
       try {
+        const sentAt = performance.now();
         const alive = await op(() => heartbeat(pool, me, leaseMs));
+        if (alive) renewedAt = sentAt;
         if (!alive) await op(() => registerInstance(pool, { id: me, host: hostname(), pid: process.pid, version: options.version, label: options.label ?? null }, leaseMs));
         for (const [key, entry] of [...pending]) {
           await op(() => recordOutcome(pool, me, folderKeyOf(entry), entry));
@@ -237,6 +241,22 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
       return () => takeoverListeners.delete(listener);
     },
     settledKeys: (keys) => op(() => settledKeys(pool, keys)),
+    async placement(key) {
+      const sentAt = performance.now();
+      // Renewed within the last third of the lease (a heartbeat, the last placement): it holds for two thirds more.
+      const fresh = sentAt - renewedAt < leaseMs / 3;
+      try {
+        const claimOwner = await op(() => placementOwner(pool, me, key, fresh ? null : leaseMs));
+        if (!fresh) renewedAt = sentAt;
+        if (!claimOwner?.owner || claimOwner.owner === me) return { ours: true };
+        return { ours: false, reason: `not saved here: the instance on ${claimOwner.host ?? claimOwner.owner} took this photo over while this machine was paused past its studio lease, and saves its result (paid once)` };
+      } catch (error) {
+        // Unreachable while the lease renewed last is surely still running (a third of it kept for the rename): no
+        // other instance can have taken the photo over yet.
+        if (isAppError(error) && error.code === 'unavailable' && performance.now() - renewedAt < (leaseMs * 2) / 3) return { ours: true };
+        throw error;
+      }
+    },
     tick,
     status: () => op(() => readStatus(pool, target.display)),
     async close() {

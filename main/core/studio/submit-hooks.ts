@@ -6,8 +6,9 @@ import type { Ledger } from './ledger';
 
 // The engine's two money moments, told to the studio ledger: "about to submit" (refused when another instance
 // owns the photo) and "accepted as execution X" (recorded before anything else happens, so an instance that takes
-// over follows the execution instead of paying again). Only hot-folder items are claimed; a batch started by hand
-// is this machine's own business.
+// over follows the execution instead of paying again) — and, before a result is written, "still ours?" (an instance
+// paused past its lease finds its photo taken over, and leaves the result to the instance that took it). Only
+// hot-folder items are claimed; a batch started by hand is this machine's own business.
 
 function keyOf(item: ItemRecord, batch: BatchRecord): string | null {
   if (batch.spec.source.kind !== 'hotFolder' || !item.contentHash) return null;
@@ -31,6 +32,15 @@ export function studioSubmitHooks(ledger: () => Ledger | null, required: boolean
       const current = ledger();
       const key = keyOf(item, batch);
       if (current?.shared && key) await current.notSent(key);
+    },
+    async beforePlace(item, batch) {
+      const current = ledger();
+      const key = keyOf(item, batch);
+      if (!key) return { ours: true };
+      // Not open yet (a start with the database away): this instance's lease may have run out long ago. Waits.
+      if (!current && required) throw new AppError('unavailable', 'studio ledger not open yet');
+      if (!current?.shared || !current.placement) return { ours: true };
+      return current.placement(key);
     },
     async accepted(item, batch, executionId) {
       const current = ledger();

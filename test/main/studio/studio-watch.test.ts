@@ -161,6 +161,41 @@ describe('studio mode: several instances on one hot folder', () => {
     expect(await readdir(out)).toHaveLength(8);
   });
 
+  it('an instance paused past its lease (SIGSTOP) leaves the photos taken over from it to the taker: each written once', { timeout: 180_000 }, async () => {
+    const inbox = join(dir, 'share6', 'to-edit');
+    const out = join(dir, 'share6', 'edited');
+    await photos(inbox, 6, 'nap');
+    const before = sandbox.stats().executionsCreated;
+    const sleeper = instance('sleeper', inbox, out, ['--studio-folder', 'to-edit-6']);
+    await until(() => sandbox.stats().executionsCreated - before >= 3, 'the sleeper to submit 3 photos', STUDIO_WAIT);
+    // A laptop lid closed mid-batch: the process keeps its state, its heartbeat stops, its 2 s lease runs out.
+    sleeper.child.kill('SIGSTOP');
+    let heir: ReturnType<typeof instance>;
+    try {
+      heir = instance('heir', inbox, out, ['--studio-folder', 'to-edit-6']);
+      await until(async () => {
+        const states = await claimStates('to-edit-6');
+        return (states.saved ?? 0) + (states.unknown ?? 0) === 6;
+      }, 'the heir to settle all 6 photos', { ...STUDIO_WAIT, timeoutMs: 120_000 });
+    } finally {
+      sleeper.child.kill('SIGCONT');
+    }
+    const followed = heir.output().match(/taken over from .*: following its execution/g)?.length ?? 0;
+    expect(followed).toBeGreaterThan(0);
+    // Awake, with executions it paid for long completed: their results are the heir's (saved already), not its own.
+    // Before: it wrote them too, and the shared folder got a second copy of each under the collision suffix.
+    const leftAlone = () => sleeper.output().match(/took this photo over while this machine was paused/g)?.length ?? 0;
+    await until(async () => ((await claimStates('to-edit-6')).saved ?? 0) === 6 && (leftAlone() >= followed || (await readdir(out)).length > 6),
+      'the sleeper to leave the heir\'s photos alone (or write them again)', STUDIO_WAIT);
+    await new Promise((r) => setTimeout(r, 1_000));
+    for (const cli of [sleeper, heir]) cli.child.kill('SIGINT');
+    for (const result of await Promise.all([sleeper.done, heir.done])) expect(result.code, result.stderr).toBe(0);
+    expect(sandbox.stats().executionsCreated - before).toBe(6);
+    expect(await claimStates('to-edit-6')).toEqual({ saved: 6 });
+    expect((await readdir(out)).sort()).toHaveLength(6);
+    expect(leftAlone()).toBe(followed);
+  });
+
   it('three instances under one 10-credit budget spend 10 credits together, not 30', { timeout: 180_000 }, async () => {
     const inbox = join(dir, 'share4', 'to-edit');
     const out = join(dir, 'share4', 'edited');

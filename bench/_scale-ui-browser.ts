@@ -1,14 +1,11 @@
 // The Chromium half of bench/scale-ui.ts: builds renderer/bench/queue-bench.html, serves it on 127.0.0.1 and drives
 // `window.queueBench` (a batch of `items` from the scripted bridge, part-way through) with playwright-core.
-import { createReadStream, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { contentTypeFor } from '../main/core/media/content-types';
+import { fileUnder, serveStatic, type StaticServer } from '../test/helpers/static-server';
 import { profilePhase, type CpuByKind, type PhaseProfile } from './_scale-ui-trace';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -92,20 +89,12 @@ export async function buildBenchPage(root: string, outDir: string): Promise<void
 }
 
 /** Serves each build under its own prefix (`/a/…`, `/b/…`) on 127.0.0.1. */
-export async function serveBuilds(builds: Record<string, string>): Promise<{ port: number; close(): void }> {
-  const server = createServer((req, res) => {
-    const [, prefix = '', ...rest] = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).split('/');
+export function serveBuilds(builds: Record<string, string>): Promise<StaticServer> {
+  return serveStatic((pathname) => {
+    const [, prefix = '', ...rest] = pathname.split('/');
     const out = builds[prefix];
-    const path = out ? normalize(join(out, ...rest)) : '';
-    if (!out || !path.startsWith(out) || !existsSync(path)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': contentTypeFor(path) });
-    createReadStream(path).pipe(res);
+    return out ? fileUnder(out, rest.join('/')) : null;
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  return { port: (server.address() as AddressInfo).port, close: () => server.close() };
 }
 
 export const launchChromium = () => chromium.launch({

@@ -2,15 +2,12 @@
 // (≤ 10/s) that touch every item every second, while the list scrolls continuously. Measures what the renderer
 // receives (messages/s, item updates/s) and the frame distribution (rAF intervals and per-frame main-thread cost).
 // Last line: one JSON object of metrics.
-import { createReadStream, existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, normalize, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
-import { contentTypeFor } from '../main/core/media/content-types';
+import { fileUnder, serveStatic } from '../test/helpers/static-server';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 10_000);
@@ -38,17 +35,8 @@ interface QueueBenchPage {
   };
 }
 
-const server = createServer((req, res) => {
-  const path = normalize(join(out, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
-  if (!path.startsWith(out) || !existsSync(path)) {
-    res.writeHead(404).end();
-    return;
-  }
-  res.writeHead(200, { 'content-type': contentTypeFor(path) });
-  createReadStream(path).pipe(res);
-});
-await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-const port = (server.address() as AddressInfo).port;
+const server = await serveStatic((pathname) => fileUnder(out, pathname));
+const port = server.port;
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',

@@ -1,11 +1,9 @@
-import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, normalize } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
-import { contentTypeFor } from '../../main/core/media/content-types';
+import { fileUnder, serveStatic, type StaticServer } from '../helpers/static-server';
 import { launchChromium, ROOT } from './ui-support';
 
 // The whole App fed by the scripted bridge (renderer/bench/queue-bench.html, renderer/bench/scripted-bridge.ts),
@@ -20,11 +18,11 @@ export interface QueueBenchPage {
 /** `query`: the bench page's query string (items=…, mixed=1); resolves once the first rows are on screen. */
 export async function openQueueBench(prefix: string, query: string): Promise<QueueBenchPage> {
   const work = mkdtempSync(join(tmpdir(), prefix));
-  let server: Server | null = null;
+  let server: StaticServer | null = null;
   let browser: Browser | null = null;
   const close = async () => {
     await browser?.close();
-    await new Promise((done) => (server ? server.close(done) : done(undefined)));
+    await server?.close();
     rmSync(work, { recursive: true, force: true });
   };
   try {
@@ -33,19 +31,10 @@ export async function openQueueBench(prefix: string, query: string): Promise<Que
       logLevel: 'error',
       build: { outDir: work, emptyOutDir: true, sourcemap: false, rollupOptions: { input: join(ROOT, 'renderer/bench/queue-bench.html') } },
     });
-    server = createServer((req, res) => {
-      const path = normalize(join(work, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
-      if (!path.startsWith(work) || !existsSync(path)) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': contentTypeFor(path) });
-      createReadStream(path).pipe(res);
-    });
-    await new Promise<void>((ok) => server!.listen(0, '127.0.0.1', ok));
+    server = await serveStatic((pathname) => fileUnder(work, pathname));
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1360, height: 860 } });
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/bench/queue-bench.html?${query}`);
+    await page.goto(`http://127.0.0.1:${server.port}/bench/queue-bench.html?${query}`);
     await page.locator('.item-row:not(.item-row-loading)').first().waitFor({ timeout: 120_000 });
     return { page, close };
   } catch (error) {

@@ -41,6 +41,9 @@ export class FolderPoller {
   private readonly worker: Worker;
   private readonly listeners = new Map<number, Listener>();
   private readonly pongs = new Map<number, (info: PollerInfo) => void>();
+  private readonly settles = new Map<number, (files: [number, PolledStats][]) => void>();
+  /** The path each watch was made for (releaseQuiet answers with it). */
+  private readonly paths = new Map<number, string>();
   private nextId = 1;
   private closed = false;
 
@@ -52,6 +55,10 @@ export class FolderPoller {
     this.worker.on('message', (m: WorkerMessage) => {
       if (m.changes) {
         for (const [id, curr, prev] of m.changes) this.listeners.get(id)?.(curr, prev);
+      } else if (m.settled !== undefined) {
+        const answer = this.settles.get(m.settled);
+        this.settles.delete(m.settled);
+        answer?.(m.files ?? []);
       } else if (m.pong !== undefined) {
         const answer = this.pongs.get(m.pong);
         this.pongs.delete(m.pong);
@@ -75,13 +82,38 @@ export class FolderPoller {
     if (this.closed) return () => undefined;
     const id = this.nextId++;
     this.listeners.set(id, listener);
+    this.paths.set(id, path);
     if (this.listeners.size === 1) this.worker.ref();
     this.worker.postMessage({ add: [id, path, recheck] });
     return () => {
+      this.paths.delete(id);
       if (!this.listeners.delete(id) || this.closed) return;
       this.worker.postMessage({ remove: id });
       if (this.listeners.size === 0) this.worker.unref();
     };
+  }
+
+  /**
+   * The files (not folders) no round has seen change for `quietMs`, with the stats they were last compared against:
+   * no longer polled from now on (their listeners are dropped; their stop functions do nothing).
+   */
+  releaseQuiet(quietMs: number): Promise<Array<{ path: string; stats: PolledStats }>> {
+    if (this.closed) return Promise.resolve([]);
+    const n = this.nextId++;
+    return new Promise((resolve) => {
+      this.settles.set(n, (files) => {
+        const released: Array<{ path: string; stats: PolledStats }> = [];
+        for (const [id, stats] of files) {
+          const path = this.paths.get(id);
+          this.paths.delete(id);
+          // Stopped meanwhile (its watch closed while the answer was on its way): not ours to hand on.
+          if (this.listeners.delete(id) && path !== undefined) released.push({ path, stats });
+        }
+        if (this.listeners.size === 0 && !this.closed) this.worker.unref();
+        resolve(released);
+      });
+      this.worker.postMessage({ settle: [n, quietMs] });
+    });
   }
 
   /** Resolves once every path watched so far has had its first stat (its baseline), with what the thread holds. */
@@ -109,6 +141,8 @@ export class FolderPoller {
   private settleAll(): void {
     for (const answer of this.pongs.values()) answer({ paths: 0, folders: 0, intervalMs: 0 });
     this.pongs.clear();
+    for (const answer of this.settles.values()) answer([]);
+    this.settles.clear();
   }
 }
 
@@ -125,6 +159,8 @@ export const isPollThreadFailure = (error: Error): boolean => (error as { pollTh
 
 interface WorkerMessage {
   changes?: [number, PolledStats, PolledStats][];
+  settled?: number;
+  files?: [number, PolledStats][];
   pong?: number;
   paths?: number;
   folders?: number;

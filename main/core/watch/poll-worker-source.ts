@@ -11,10 +11,12 @@
 // the previous one ended, so a stalled share never piles stats up.
 //
 // Protocol. In: { add: [id, path, recheck] } (a folder or a file: its first stat tells; recheck: a folder is reported
-// changed right after its first stat), { remove: id },
+// changed right after its first stat), { remove: id }, { settle: [n, quietMs] },
 // { ping: n }, { config: { folderMs, fileMs, maxFolderStatsPerSecond } }. Out: { changes: [[id, curr, prev], …] }
 // once per round that saw any; { pong: n, paths, folders, intervalMs } once every earlier message was handled (each
-// path added before it has had its first stat). Folders are stat'ed every round, files only every fileMs. A path's first stat is its baseline (fs.watchFile's
+// path added before it has had its first stat); { settled: n, files: [[id, last], …] }: the files (not folders, not
+// gone) no round has seen change for quietMs, with the stats they were last compared against — no longer polled
+// from that moment, so a change after it is a difference from those stats, never a change lost in between. Folders are stat'ed every round, files only every fileMs. A path's first stat is its baseline (fs.watchFile's
 // too); a path that cannot be stat'ed reads as all zeros, reported once when it goes (as fs.watchFile does).
 export const POLL_WORKER_SOURCE = String.raw`
 'use strict';
@@ -60,6 +62,7 @@ const round = () => {
     if (curr.dir) folders++;
     changes.push([id, curr, e.last]);
     e.last = curr;
+    e.since = now;
   }
   folderCount = folders;
   if (changes.length > 0) {
@@ -72,7 +75,7 @@ parentPort.on('message', (m) => {
   if (m.add) {
     const [id, path, recheck] = m.add;
     const last = look(path, false);
-    entries.set(id, { path, last, next: Date.now() + config.fileMs });
+    entries.set(id, { path, last, next: Date.now() + config.fileMs, since: Date.now() });
     if (last.dir) folderCount++;
     // A folder chokidar read before this first stat: what arrived in between is in the baseline, so it is read once
     // more now (reported as changed), after the baseline — anything later is a change of its own.
@@ -81,6 +84,16 @@ parentPort.on('message', (m) => {
     else if (last.mtimeMs === 0) parentPort.postMessage({ changes: [[id, last, last]] });
   } else if (m.remove !== undefined) {
     entries.delete(m.remove);
+  } else if (m.settle) {
+    const [n, quietMs] = m.settle;
+    const now = Date.now();
+    const files = [];
+    for (const [id, e] of entries) {
+      if (e.last.dir || e.last.mtimeMs === 0 || now - e.since < quietMs) continue;
+      entries.delete(id);
+      files.push([id, e.last]);
+    }
+    parentPort.postMessage({ settled: n, files });
   } else if (m.config) {
     config = { ...config, ...m.config };
   } else if (m.ping !== undefined) {

@@ -1,6 +1,6 @@
 import { FSWatcher, type ChokidarOptions } from 'chokidar';
 import { basename, dirname, resolve } from 'node:path';
-import { FolderPoller, MAX_FOLDER_STATS_PER_SECOND } from './folder-poller';
+import { FolderPoller, MAX_FOLDER_STATS_PER_SECOND, type PolledStats } from './folder-poller';
 
 // chokidar polls (usePolling) with one fs.watchFile per watched path: per folder at `interval`, per new photo at
 // `binaryInterval`. Each is a libuv timer and a stat on the thread pool, waking the main loop once per path and
@@ -14,6 +14,8 @@ type RawListener = (path: string, stats?: unknown) => void | Promise<void>;
 /** chokidar's watcher with its polls made by a FolderPoller (see above); chokidar is pinned exactly (`_nodeFsHandler` is its). */
 export class PolledWatcher extends FSWatcher {
   readonly poller: FolderPoller;
+  /** The path chokidar named each polled path by (its key for closing the path's watch), by the path polled. */
+  private readonly namedAs = new Map<string, string>();
 
   constructor(options: ChokidarOptions, maxFolderStatsPerSecond = MAX_FOLDER_STATS_PER_SECOND) {
     super({ ...options, usePolling: true });
@@ -39,11 +41,32 @@ export class PolledWatcher extends FSWatcher {
     this._nodeFsHandler._watchWithNodeFs = (path: string, listener?: RawListener) => {
       this._getWatchedDir(dirname(path)).add(basename(path));
       const fullPath = resolve(path);
-      return poller.watch(fullPath, (curr, prev) => {
+      this.namedAs.set(fullPath, path);
+      const stop = poller.watch(fullPath, (curr, prev) => {
         this._emitRaw('change', fullPath, { curr, prev });
         if (curr.size !== prev.size || curr.mtimeMs > prev.mtimeMs || curr.mtimeMs === 0) void listener?.(path, curr);
       }, walked);
+      return () => {
+        this.namedAs.delete(fullPath);
+        stop();
+      };
     };
+  }
+
+  /**
+   * Stops polling the files no poll has seen change for `quietMs`: each is handed to `adopt` with the stats it was
+   * last compared against, then chokidar lets it go as if it had never listed it (no 'unlink'). A later read of its
+   * folder finds it again, and reports it unless `ignored` skips it — which the walk snapshot does while it is the
+   * file adopted (folder-watcher.ts). Resolves with how many were let go.
+   */
+  async releaseQuietFiles(quietMs: number, adopt: (path: string, stats: PolledStats) => void): Promise<number> {
+    const files = await this.poller.releaseQuiet(quietMs);
+    for (const { path: fullPath, stats } of files) {
+      const path = this.namedAs.get(fullPath) ?? fullPath;
+      adopt(path, stats);
+      this._closePath(path);
+    }
+    return files.length;
   }
 
   override async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import { lstat, type Stats } from 'node:fs';
+import type { PolledWatcher } from './polled-watcher';
 import type { WalkSnapshot } from './walk-snapshot';
 
 /** How often a slice of the walk's files is looked at; each slice is sized so the whole snapshot takes one cycle. */
@@ -115,6 +116,29 @@ export function pollSnapshot(snapshot: WalkSnapshot, cycleMs: number, onChanged:
     timer.unref();
   };
   schedule();
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+  };
+}
+
+/**
+ * Polling mode only: every `quietMs / 2`, the new photos no poll has seen change for `quietMs` leave chokidar's own
+ * poll for the snapshot (so for pollSnapshot's slices): their number no longer adds a stat every 2 s each to the
+ * folder's poll for as long as it stays armed. A rewrite after that is seen as an old photo's is. Returns a stop function.
+ */
+export function handQuietFilesOver(watcher: PolledWatcher, snapshot: WalkSnapshot, quietMs: number): () => void {
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  const sweep = async () => {
+    timer = null;
+    await watcher.releaseQuietFiles(quietMs, (path, stats) => snapshot.adopt(path, stats));
+    if (stopped) return;
+    timer = setTimeout(() => void sweep(), Math.max(TICK_MS, quietMs / 2));
+    timer.unref();
+  };
+  timer = setTimeout(() => void sweep(), Math.max(TICK_MS, quietMs / 2));
+  timer.unref();
   return () => {
     stopped = true;
     if (timer) clearTimeout(timer);

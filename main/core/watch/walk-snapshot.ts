@@ -98,6 +98,14 @@ export class WalkSnapshot {
     return this.seen.keys();
   }
 
+  /**
+   * A file that arrived after the walk and has stayed unchanged (polling: folder-watcher.ts hands it over from its own
+   * 2 s poll): from now on treated as one the walk found — skipped while it is this file, re-checked in slices.
+   */
+  adopt(path: string, file: WalkedFile): void {
+    this.seen.set(path, { size: file.size, mtimeMs: file.mtimeMs, ino: file.ino });
+  }
+
   /** The initial walk is over: files found from now on are new. */
   walked(): void {
     this.walking = false;

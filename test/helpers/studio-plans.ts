@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { claim, getOutcome, markAccepted, markSubmitting, recordOutcome, release } from '../../main/core/studio/pg-claims';
 import { heartbeat, registerInstance, settledKeys, takeOver } from '../../main/core/studio/pg-instances';
 import { studioBatchFacts, studioCreditsCharged } from '../../main/core/studio/pg-report';
@@ -7,6 +6,7 @@ import { readStatus } from '../../main/core/studio/pg-status';
 import type { TestPostgres } from './pg-server';
 import { PlanRecorder, type PlanLine } from './pg-plans';
 import { SEASON_FOLDERS, SEASON_PARAMETERS, SEASON_WORKFLOW, seasonKey } from './studio-seed';
+import { ledgerPool } from './studio-claims';
 
 // Every query of the studio ledger's claim path, its status read, its report and its retention rule, run for real
 // on a seeded ledger with each statement's plan kept (pg-plans.ts): bench/scale-studio.ts prints them, the studio
@@ -14,7 +14,7 @@ import { SEASON_FOLDERS, SEASON_PARAMETERS, SEASON_WORKFLOW, seasonKey } from '.
 
 /** The plans of the claim path, the status read and the report, on the seeded ledger (nothing they write is kept). */
 export async function explainLedger(server: TestPostgres, rows: number): Promise<PlanLine[]> {
-  const pool = new pg.Pool({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom', max: 2 });
+  const pool = ledgerPool(server, 2);
   const recorder = new PlanRecorder(pool);
   const rp = recorder.asPool();
   const me = 'inst-0';

@@ -10,11 +10,12 @@ import { nowMs, pause } from './clock';
 import { BACKOFF, backoffDelay } from '../service/retry';
 import type { RunnerCore } from './runner-core';
 import { settledWithin } from './unsent-submissions';
-import { DownloadRetry, OutputUnwritable, PlacementWithdrawn, ResultUrlGone, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
+import { DownloadRetry, OutputUnwritable, PlacementUndecided, PlacementWithdrawn, ResultUrlGone, SaveAbandoned, SaveFailure, saveResults, type SaverDeps } from './saver';
 import { GateClosed } from './limiter';
 import { openResultCache } from './result-cache';
 import { OutputWait } from './output-wait';
 import { placementCheck } from './submit-hooks';
+import { LedgerWait } from './ledger-wait';
 
 // Downloads of completed executions, in their own small pool so that saving never holds an execution slot. Every
 // item here has been paid for. A result the output folder refuses (full, read-only, gone: OutputUnwritable) is
@@ -44,6 +45,8 @@ export class DownloadPool {
   private readonly itemMs = new Map<string, number>();
   /** Items whose output folder refused their result, until it takes writes again. */
   private readonly waiting: OutputWait;
+  /** Items whose placement the studio ledger could not decide yet (ledger-wait.ts). */
+  private readonly ledgerWait: LedgerWait;
 
   constructor(private readonly core: RunnerCore, private readonly saverDeps: SaverDeps, private readonly concurrency: number) {
     // The runner's saver deps gain the state folder's result cache (shared with recovery's placements) and, in studio
@@ -51,6 +54,7 @@ export class DownloadPool {
     saverDeps.cache ??= openResultCache(dirname(core.o.journal.path), core.o.resultCacheBytes === undefined ? {} : { maxBytes: core.o.resultCacheBytes });
     saverDeps.confirmPlacement ??= placementCheck(core);
     this.waiting = new OutputWait(core, (itemId) => this.enqueue(itemId), (itemId) => this.keptBytes(itemId));
+    this.ledgerWait = new LedgerWait(core, (itemId) => this.enqueue(itemId));
   }
 
   /** Downloads queued or in progress. */
@@ -96,6 +100,7 @@ export class DownloadPool {
   async abandon(waitMs: number): Promise<void> {
     this.queue.length = 0;
     this.waiting.stop();
+    this.ledgerWait.stop();
     const tasks = [...this.active.values()];
     for (const download of tasks) download.controller.abort();
     await settledWithin(tasks.map((t) => t.done), waitMs);
@@ -135,6 +140,7 @@ export class DownloadPool {
         const counts = core.o.journal.countByState(batch.id);
         const total = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0) - (counts.skipped ?? 0);
         const outcome = await saveResults(this.saverDeps, item, batch, total, signal);
+        this.ledgerWait.settled(itemId);
         core.stats.downloads += 1;
         const at = core.o.now().toISOString();
         if (outcome.kind === 'saved') {
@@ -162,6 +168,10 @@ export class DownloadPool {
         }
         if (error instanceof PlacementWithdrawn) {
           await this.withdrawn(itemId, message);
+          return;
+        }
+        if (error instanceof PlacementUndecided) {
+          this.ledgerWait.park(itemId, message);
           return;
         }
         if ((error instanceof ResultGone || (error instanceof ResultUrlGone && refreshed)) && batch.spec.exportOf) {
@@ -194,6 +204,7 @@ export class DownloadPool {
 
   /** Another studio instance saves this paid result: nothing more is written here, its kept bytes may go. */
   private async withdrawn(itemId: string, reason: string): Promise<void> {
+    this.ledgerWait.settled(itemId);
     const item = this.core.o.journal.getItem(itemId);
     if (!item) return;
     const { cache } = this.saverDeps;

@@ -21,6 +21,12 @@ export class SaveAbandoned extends Error {}
 export class PlacementWithdrawn extends Error {}
 
 /**
+ * Studio: the ledger could not say whether the photo is still this instance's (unreachable past the lease, an
+ * error): nothing is written, the item stays `downloading` with its result kept, and is saved once the ledger answers.
+ */
+export class PlacementUndecided extends Error {}
+
+/**
  * The output folder refused a write (full, over quota, read-only, no permission, I/O error, not there): the batch
  * pauses with code `output-unwritable` and this message; the item stays `downloading` (paid, execution known), its
  * bytes kept in the result cache when it could take them, and it is saved once the folder takes writes again.

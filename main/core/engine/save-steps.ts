@@ -11,7 +11,7 @@ import type { BatchRecord, ItemRecord } from '../journal/types';
 import { GateClosed } from './limiter';
 import { planResultName } from './output-plan';
 import { ResultCacheUnavailable } from './result-cache';
-import { DownloadRetry, OutputUnwritable, PlacementWithdrawn, ResultUrlGone, SaveAbandoned, SaveFailure, type SaveNotes } from './save-errors';
+import { DownloadRetry, OutputUnwritable, PlacementUndecided, PlacementWithdrawn, ResultUrlGone, SaveAbandoned, SaveFailure, type SaveNotes } from './save-errors';
 import type { SaverDeps } from './saver-deps';
 
 // The steps of saving one result (saver.ts runs them in order): download (into the result cache, else straight
@@ -38,7 +38,8 @@ export async function classifyWriteError(error: unknown, folder: string, outputR
  * given up) is the folder's fault when the folder no longer takes writes, else stays as it was.
  */
 export async function settleSaveError(error: unknown, folder: string, outputRoot: string, notes: SaveNotes, signal?: AbortSignal): Promise<unknown> {
-  if (signal?.aborted || error instanceof SaveAbandoned || error instanceof OutputUnwritable || error instanceof SaveFailure || error instanceof PlacementWithdrawn) return error;
+  if (signal?.aborted || error instanceof SaveAbandoned || error instanceof OutputUnwritable || error instanceof SaveFailure || error instanceof PlacementWithdrawn
+    || error instanceof PlacementUndecided) return error;
   if (!(error instanceof DownloadRetry) && errnoOf(error) && !isAppError(error)) return classifyWriteError(error, folder, outputRoot, notes);
   // A download that broke off is the network's, unless the folder refuses writes now too.
   const problem = await probeOutputFolder(folder, outputRoot).catch(() => null);

@@ -25,7 +25,7 @@ export interface SaverDeps {
   cache?: ResultCache;
   /**
    * Asked right before each result gets its final name (studio mode): throws PlacementWithdrawn when another instance
-   * owns the photo now, SaveAbandoned once `signal` fires while it waits for a ledger it cannot reach.
+   * owns the photo now, PlacementUndecided when the ledger cannot tell.
    */
-  confirmPlacement?: (item: ItemRecord, batch: BatchRecord, signal?: AbortSignal) => Promise<void>;
+  confirmPlacement?: (item: ItemRecord, batch: BatchRecord) => Promise<void>;
 }

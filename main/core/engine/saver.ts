@@ -25,7 +25,7 @@ import { WatermarkUnavailable } from '../images/watermark';
 
 export type { SaverDeps } from './saver-deps';
 
-export { DownloadRetry, OutputUnwritable, PlacementWithdrawn, ResultUrlGone, SaveAbandoned, SaveFailure } from './save-errors';
+export { DownloadRetry, OutputUnwritable, PlacementUndecided, PlacementWithdrawn, ResultUrlGone, SaveAbandoned, SaveFailure } from './save-errors';
 
 /** The batch's first deliverable's folder for an item, when it names no capture date (sweeps and followers use it). */
 export function destinationFolder(batch: Pick<BatchRecord, 'outputFolder'> & { spec: Pick<BatchRecord['spec'], 'output' | 'job' | 'client'> }, item: Pick<ItemRecord, 'relDir'>): string {
@@ -170,7 +170,7 @@ export async function saveResults(deps: SaverDeps, item: ItemRecord, batch: Batc
       // Looked at again just before the final name: the sub-folder may have been swapped for a link meanwhile.
       await requireInsideOutput(folder, batch.outputFolder);
       // Studio: still this instance's photo (another may have taken it over while this one was paused)?
-      await deps.confirmPlacement?.(item, batch, signal);
+      await deps.confirmPlacement?.(item, batch);
       const placed = await place(deps, item, batch, outputs, { result: n, deliverable: d, lastOfResult }, temp, format, total, folder, notes, stopIfAborted);
       if (placed.kind === 'skipped') {
         if (count === 1) return { kind: 'skipped', reason: placed.reason };

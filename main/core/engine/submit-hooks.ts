@@ -1,9 +1,9 @@
 import { isAppError } from '../../../shared/errors';
 import type { BatchRecord, ItemRecord } from '../journal/types';
-import { nowMs, pause } from './clock';
+import { nowMs } from './clock';
 import { BACKOFF, backoffDelay } from '../service/retry';
 import type { RunnerCore, SendTicket } from './runner-core';
-import { PlacementWithdrawn, SaveAbandoned } from './save-errors';
+import { PlacementUndecided, PlacementWithdrawn } from './save-errors';
 import type { SaverDeps } from './saver-deps';
 
 export type { SubmitHooks } from './runner-core';
@@ -73,31 +73,23 @@ export async function announceAccepted(core: RunnerCore, item: ItemRecord, batch
   }
 }
 
-const LEDGER_WAIT_MS = 2_000;
-
 /**
  * The saver's last question before a final name, from the hooks' beforePlace (absent on a single machine). A ledger
- * that cannot tell (unreachable after this instance's lease may have run out) holds the save, with the result kept:
- * writing now could be the second copy of a photo another instance took over; writing later costs nothing.
+ * that cannot tell — unreachable after this instance's lease may have run out, a query that timed out, any error —
+ * is PlacementUndecided: the save stops there with the result kept, and the download pool asks again later. Writing
+ * now could be the second copy of a photo another instance took over; failing it would let another instance pay
+ * for it again; writing later costs nothing.
  */
 export function placementCheck(core: RunnerCore): SaverDeps['confirmPlacement'] {
   const beforePlace = core.o.submitHooks?.beforePlace?.bind(core.o.submitHooks);
   if (!beforePlace) return undefined;
-  return async (item, batch, signal) => {
-    for (let waited = false; ;) {
-      let verdict;
-      try {
-        verdict = await beforePlace(item, batch);
-      } catch (error) {
-        if (!isAppError(error) || error.code !== 'unavailable') throw error;
-        if (!waited) core.o.logger.warn('result kept, not saved yet: the studio ledger cannot confirm the photo is still this instance\'s', { itemId: item.id, error: error.message });
-        waited = true;
-        await pause(LEDGER_WAIT_MS, signal);
-        if (signal?.aborted || core.isStopping()) throw new SaveAbandoned('the save was abandoned while waiting for the studio ledger');
-        continue;
-      }
-      if (!verdict.ours) throw new PlacementWithdrawn(verdict.reason);
-      return;
+  return async (item, batch) => {
+    let verdict;
+    try {
+      verdict = await beforePlace(item, batch);
+    } catch (error) {
+      throw new PlacementUndecided(`kept, not saved yet: the studio ledger cannot confirm the photo is still this instance's (${error instanceof Error ? error.message : String(error)})`, { cause: error });
     }
+    if (!verdict.ours) throw new PlacementWithdrawn(verdict.reason);
   };
 }

@@ -114,7 +114,9 @@ function deferredLedger(options: ConnectOptions, firstError: AppError): StudioLe
     release: async (key) => live().release(key),
     submitting: async (key) => live().submitting(key),
     notSent: async (key) => live().notSent(key),
-    accepted: async (key, executionId, credits) => live().accepted(key, executionId, credits),
+    accepted: async (key, executionId, credits, batch) => live().accepted(key, executionId, credits, batch),
+    // Not open yet: this instance's lease may have run out long ago, so nothing can be said (the save waits).
+    placement: async (key) => live().placement(key),
     settledKeys: async (keys) => live().settledKeys(keys),
     status: async () => live().status(),
     onReachability(listener) {

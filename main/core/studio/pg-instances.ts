@@ -94,7 +94,11 @@ export async function takeOver(pool: pg.Pool, me: string, scopes: readonly Follo
     // The lapsed instances' rows are locked first and their lease read after the lock (a lease being renewed right
     // now — placementOwner — is skipped, not read stale): an instance that renewed its lease keeps its claims. NO KEY:
     // the claims' owner foreign key takes KEY SHARE on these rows, which this must not wait on nor skip.
-    const lapsed = await client.query(`SELECT id FROM batchroom_instances WHERE id <> $1 AND lease_until < now() FOR NO KEY UPDATE SKIP LOCKED`, [me]);
+    // Only those with claims in flight here: a lock is a write (WAL), and long-gone instances are not locked every sweep.
+    const lapsed = await client.query(`SELECT i.id FROM batchroom_instances i WHERE i.id <> $1 AND i.lease_until < now()
+        AND EXISTS (SELECT 1 FROM batchroom_claims c WHERE c.owner = i.id AND c.state IN ${sqlStateList(claimStatesOf('inFlight'))}
+          AND c.folder_key = ANY($2))
+      FOR NO KEY UPDATE OF i SKIP LOCKED`, [me, folderKeys]);
     const owners = (lapsed.rows as Array<{ id: string }>).map((row) => row.id);
     if (owners.length === 0) return { value: [] };
     const { rows } = await client.query(`SELECT c.key, c.state, c.folder_key, c.rel_path, c.source_path, c.content_hash, c.workflow_id,

@@ -6,6 +6,7 @@ import { silentLogger, type Logger } from '../log';
 import type { KeytarLike } from '../secrets';
 import type { HotFolderLedger } from '../watch/ports';
 import type { ClaimRequest, Ledger, LedgerRecord } from './ledger';
+import type { PlacementVerdict } from '../engine/runner-core';
 import { parseLedgerUrl, type LedgerTarget } from './ledger-url';
 import { resolveLedgerPassword } from './password';
 import { claim, getOutcome, markAccepted, markNotSent, markSubmitting, recordOutcome, release, setFolderBudget } from './pg-claims';
@@ -51,6 +52,7 @@ export interface StudioLedgerOptions {
 }
 
 export interface StudioLedger extends Ledger {
+  placement(key: string): Promise<PlacementVerdict>;
   readonly instanceId: string;
   readonly target: LedgerTarget;
   /** False while the database cannot be reached: nothing is claimed meanwhile. */
@@ -104,8 +106,12 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
   const reachListeners = new Set<(reachable: boolean, reason: string | null) => void>();
   const takeoverListeners = new Set<(items: TakenOver[]) => void | Promise<void>>();
   let reachable = true;
-  /** When the last renewal that reached the database was sent (this machine's monotonic clock): the lease runs from after it. */
-  let renewedAt = performance.now();
+  /**
+   * When the last renewal that reached the database was sent: the lease runs from after it. Both clocks: the
+   * monotonic one does not count a suspended machine's sleep (a closed laptop lid), the wall clock may be set back.
+   */
+  let renewed = { mono: performance.now(), wall: Date.now() };
+  const sinceRenewal = () => Math.max(performance.now() - renewed.mono, Date.now() - renewed.wall);
   let scopes: readonly FollowScope[] = [];
   let closed = false;
 
@@ -150,9 +156,9 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
     if (ticking) return ticking;
     ticking = (async () => {
       try {
-        const sentAt = performance.now();
+        const sentAt = { mono: performance.now(), wall: Date.now() };
         const alive = await op(() => heartbeat(pool, me, leaseMs));
-        if (alive) renewedAt = sentAt;
+        if (alive) renewed = sentAt;
         if (!alive) await op(() => registerInstance(pool, { id: me, host: hostname(), pid: process.pid, version: options.version, label: options.label ?? null }, leaseMs));
         for (const [key, entry] of [...pending]) {
           await op(() => recordOutcome(pool, me, folderKeyOf(entry), entry));
@@ -242,18 +248,18 @@ export async function openStudioLedger(options: StudioLedgerOptions): Promise<St
     },
     settledKeys: (keys) => op(() => settledKeys(pool, keys)),
     async placement(key) {
-      const sentAt = performance.now();
+      const sentAt = { mono: performance.now(), wall: Date.now() };
       // Renewed within the last third of the lease (a heartbeat, the last placement): it holds for two thirds more.
-      const fresh = sentAt - renewedAt < leaseMs / 3;
+      const fresh = sinceRenewal() < leaseMs / 3;
       try {
         const claimOwner = await op(() => placementOwner(pool, me, key, fresh ? null : leaseMs));
-        if (!fresh) renewedAt = sentAt;
+        if (!fresh) renewed = sentAt;
         if (!claimOwner?.owner || claimOwner.owner === me) return { ours: true };
         return { ours: false, reason: `not saved here: the instance on ${claimOwner.host ?? claimOwner.owner} took this photo over while this machine was paused past its studio lease, and saves its result (paid once)` };
       } catch (error) {
         // Unreachable while the lease renewed last is surely still running (a third of it kept for the rename): no
         // other instance can have taken the photo over yet.
-        if (isAppError(error) && error.code === 'unavailable' && performance.now() - renewedAt < (leaseMs * 2) / 3) return { ours: true };
+        if (isAppError(error) && error.code === 'unavailable' && sinceRenewal() < (leaseMs * 2) / 3) return { ours: true };
         throw error;
       }
     },

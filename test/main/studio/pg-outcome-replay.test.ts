@@ -5,6 +5,7 @@ import { registerInstance } from '../../../main/core/studio/pg-instances';
 import { migrateLedger } from '../../../main/core/studio/pg-migrations';
 import { readStatus } from '../../../main/core/studio/pg-status';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
+import { ledgerPool } from '../../helpers/studio-claims';
 
 // studio-ledger.ts record(): an outcome whose call failed as 'unavailable' is kept in `pending` and recorded again on
 // the next heartbeat. A connection lost after the server committed the first call (the reply never arrived) makes
@@ -19,7 +20,7 @@ beforeAll(async () => {
   await admin.connect();
   await migrateLedger(admin);
   await admin.end();
-  pool = new pg.Pool({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom', max: 2 });
+  pool = ledgerPool(server, 2);
 }, 120_000);
 
 afterAll(async () => {

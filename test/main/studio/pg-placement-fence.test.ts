@@ -1,9 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStudioLedger, type StudioLedger } from '../../../main/core/studio/studio-ledger';
+import { connectStudioLedger } from '../../../main/core/studio/connect';
 import type { TakenOver } from '../../../main/core/studio/pg-instances';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
-import { claimRequest } from '../../helpers/studio-claims';
+import { claimRequest, ledgerPool } from '../../helpers/studio-claims';
 
 // The last question before a result's final name (ledger.placement): an instance paused past its lease (a laptop
 // lid, SIGSTOP, a long GC) whose accepted photo another instance took over to follow must not write the result too —
@@ -17,8 +18,7 @@ let counter = 0;
 
 beforeAll(async () => {
   server = await startTestPostgres({ quiet: true });
-  admin = new pg.Pool({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom', max: 2 });
-  admin.on('error', () => undefined);
+  admin = ledgerPool(server, 2);
 }, 60_000);
 
 afterAll(async () => {
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 /** Sleepers hold a short lease and let it run out for real (its ledger counts the time too); heirs a long one. */
-const SLEEPER_LEASE_MS = 1_000;
+const SLEEPER_LEASE_MS = 3_000; // the heir's sweep must finish within it (a loaded CI machine)
 
 async function open(id: string, leaseMs = 60_000): Promise<StudioLedger> {
   // Heartbeats only when the test ticks.
@@ -47,7 +47,8 @@ async function accepted(owner: StudioLedger): Promise<string> {
 }
 
 /** The sleeper stops answering (a laptop lid, SIGSTOP): no heartbeat until its lease has run out. */
-const lapse = () => new Promise((resolve) => setTimeout(resolve, SLEEPER_LEASE_MS + 200));
+const lapseFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+const lapse = () => lapseFor(SLEEPER_LEASE_MS + 200);
 const ownerOf = async (key: string) => ((await admin.query('SELECT owner FROM batchroom_claims WHERE key = $1', [key])).rows[0] as { owner: string }).owner;
 
 function heirOf(ledger: StudioLedger): TakenOver[] {
@@ -62,15 +63,15 @@ describe('studio: a result is written by the instance that owns its photo at tha
     const [sleeper, heir] = [await open('sleeper', SLEEPER_LEASE_MS), await open('heir')];
     const taken = heirOf(heir);
     const key = await accepted(sleeper);
-    expect(await sleeper.placement!(key)).toEqual({ ours: true });
+    expect(await sleeper.placement(key)).toEqual({ ours: true });
     // The sleeper stops answering (its heartbeat with it); the heir's sweep follows its execution.
     await lapse();
     await heir.tick();
     expect(taken.map((t) => [t.key, t.action])).toEqual([[key, 'follow']]);
     // The sleeper wakes up with the result downloaded: not its to write any more.
-    const verdict = await sleeper.placement!(key);
+    const verdict = await sleeper.placement(key);
     expect(verdict).toMatchObject({ ours: false, reason: expect.stringMatching(/took this photo over while this machine was paused past its studio lease/) });
-    expect(await heir.placement!(key)).toEqual({ ours: true });
+    expect(await heir.placement(key)).toEqual({ ours: true });
     expect(await ownerOf(key)).toBe('heir');
   });
 
@@ -80,7 +81,7 @@ describe('studio: a result is written by the instance that owns its photo at tha
     const key = await accepted(sleeper);
     await lapse();
     // Back before anyone swept: the placement renews the lease, so the next sweep finds a live instance.
-    expect(await sleeper.placement!(key)).toEqual({ ours: true });
+    expect(await sleeper.placement(key)).toEqual({ ours: true });
     await heir.tick();
     expect(taken.map((t) => t.key)).not.toContain(key); // (an earlier test's sleeper, lapsed too, may be taken from)
     expect(await ownerOf(key)).toBe('sleeper2');
@@ -111,7 +112,7 @@ describe('studio: a result is written by the instance that owns its photo at tha
       await sweeping.query(`SELECT id FROM batchroom_instances WHERE id = 'sleeper3' AND lease_until < now() FOR NO KEY UPDATE`);
       await sweeping.query(`UPDATE batchroom_claims SET owner = 'heir3' WHERE key = $1`, [key]);
       let settled = false;
-      const placement = sleeper.placement!(key).finally(() => { settled = true; });
+      const placement = sleeper.placement(key).finally(() => { settled = true; });
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(settled).toBe(false);
       await sweeping.query('COMMIT');
@@ -122,20 +123,44 @@ describe('studio: a result is written by the instance that owns its photo at tha
   });
 
   it('answers from the lease while the database is away, and only while the last renewal surely still holds', async () => {
-    const ledger = await openStudioLedger({ url: server.url, instanceId: 'away', version: 'test', env: { PGPASSWORD: server.password }, leaseMs: 6_000, heartbeatMs: 3_600_000 });
-    opened.push(ledger);
-    const key = await accepted(ledger);
-    expect(await ledger.placement!(key)).toEqual({ ours: true });
+    const openWith = async (id: string, leaseMs: number) => {
+      const ledger = await openStudioLedger({ url: server.url, instanceId: id, version: 'test', env: { PGPASSWORD: server.password }, leaseMs, heartbeatMs: 3_600_000 });
+      opened.push(ledger);
+      return ledger;
+    };
+    // Both renewed at open: a long lease (40 s of it count as surely held) and a short one (2 s).
+    const [long, short] = [await openWith('away-long', 60_000), await openWith('away-short', 3_000)];
+    const [longKey, shortKey] = [await accepted(long), await accepted(short)];
+    const shortRenewed = performance.now();
     await server.stopServer();
     try {
-      // Renewed a moment ago: no one can have taken it over within the lease.
-      expect(await ledger.placement!(key)).toEqual({ ours: true });
-      await new Promise((resolve) => setTimeout(resolve, 4_100));
-      // Two thirds of the lease gone: it cannot tell, and says so (the saver waits with the result kept).
-      await expect(ledger.placement!(key)).rejects.toMatchObject({ code: 'unavailable' });
+      // Renewed moments ago: no one can have taken it over within the lease.
+      expect(await long.placement(longKey)).toEqual({ ours: true });
+      await lapseFor(2_100 - (performance.now() - shortRenewed));
+      // Two thirds of the lease gone: it cannot tell, and says so (the saver keeps the result and asks again later).
+      await expect(short.placement(shortKey)).rejects.toMatchObject({ code: 'unavailable' });
     } finally {
       await server.startServer();
     }
-    expect(await ledger.placement!(key)).toEqual({ ours: true });
+    expect(await short.placement(shortKey)).toEqual({ ours: true });
+  });
+
+  it('cannot tell before a ledger that was unreachable at start has opened, and answers once it has', async () => {
+    await server.stopServer();
+    let ledger: StudioLedger;
+    try {
+      ledger = await connectStudioLedger({ url: server.url, instanceId: 'late', version: 'test', env: { PGPASSWORD: server.password }, leaseMs: 60_000, heartbeatMs: 3_600_000, retryMs: 60_000 });
+      opened.push(ledger);
+      // A restart with the database away: this instance's lease may have run out long ago, its photos taken over.
+      await expect(ledger.placement('fence-late')).rejects.toMatchObject({ code: 'unavailable' });
+    } finally {
+      await server.startServer();
+    }
+    await ledger.tick();
+    expect(ledger.reachable).toBe(true);
+    const heir = await open('heir-late');
+    const key = await accepted(heir);
+    expect(await ledger.placement(key)).toMatchObject({ ours: false });
+    expect(await heir.placement(key)).toEqual({ ours: true });
   });
 });

@@ -5,6 +5,7 @@ import { registerInstance } from '../../../main/core/studio/pg-instances';
 import { migrateLedger } from '../../../main/core/studio/pg-migrations';
 import { readStatus } from '../../../main/core/studio/pg-status';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
+import { ledgerPool } from '../../helpers/studio-claims';
 
 // The ledger key is the photo's content + workflow + parameters, not its folder: the same photo copied into two
 // studio folders is one claim row. An abandoned claim made in folder A and taken again from folder B moves the row
@@ -19,7 +20,7 @@ beforeAll(async () => {
   admin = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom' });
   await admin.connect();
   await migrateLedger(admin);
-  pool = new pg.Pool({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom', max: 2 });
+  pool = ledgerPool(server, 2);
 }, 120_000);
 
 afterAll(async () => {

@@ -5,6 +5,7 @@ import { registerInstance } from '../../../main/core/studio/pg-instances';
 import { migrateLedger } from '../../../main/core/studio/pg-migrations';
 import { FOLD_SPEND } from '../../../main/core/studio/pg-spend';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
+import { ledgerPool } from '../../helpers/studio-claims';
 
 // The fold (pg-spend.ts FOLD_SPEND) racing claims, releases and outcomes: with the idle hour cut to nothing, every
 // spend row is folded while the connections that own them keep writing. The folder's summed spend must stay what
@@ -32,10 +33,7 @@ describe('folding spend rows while they are written', () => {
   it('keeps the sums exact', async () => {
     const ids = ['s0', 's1', 's2'];
     const insts = await Promise.all(ids.map(async (id) => {
-      const pool = new pg.Pool({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom', max: 4 });
-      // A connection still closing when the server stops after the test gets its "terminating connection" as an
-      // 'error' event: without a listener an uncaught exception that fails the whole run (seen once, 1 of 3 runs).
-      pool.on('error', () => undefined);
+      const pool = ledgerPool(server, 4);
       pools.push(pool);
       await registerInstance(pool, { id, host: id, pid: 1, version: 't', label: null }, 600_000);
       return { id, pool };

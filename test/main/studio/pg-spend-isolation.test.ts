@@ -7,6 +7,7 @@ import { createLedgerPool } from '../../../main/core/studio/pg-pool';
 import { parseLedgerUrl } from '../../../main/core/studio/ledger-url';
 import { silentLogger } from '../../../main/core/log';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
+import { ledgerPool } from '../../helpers/studio-claims';
 
 // Schema 7's budgeted claim takes a transaction lock, then sums the folder's spend rows. That sum sees the previous
 // lock holder's spend only if the statement's snapshot is taken after the lock: READ COMMITTED. A studio database
@@ -36,7 +37,7 @@ afterAll(async () => {
 
 describe('a budget on a database whose default isolation is REPEATABLE READ', () => {
   it('two claims racing for the last credit: one wins, the other is refused (or fails), never both', async () => {
-    const pool = new pg.Pool({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom', max: 2 });
+    const pool = ledgerPool(server, 2);
     pools.push(pool);
     await registerInstance(pool, { id: 'a', host: 'a', pid: 1, version: 't', label: null }, 600_000);
     await registerInstance(pool, { id: 'b', host: 'b', pid: 2, version: 't', label: null }, 600_000);

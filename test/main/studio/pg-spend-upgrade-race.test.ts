@@ -6,6 +6,7 @@ import { migrateLedger } from '../../../main/core/studio/pg-migrations';
 import { readStatus } from '../../../main/core/studio/pg-status';
 import type { ClaimRequest } from '../../../main/core/studio/ledger';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
+import { ledgerPool } from '../../helpers/studio-claims';
 
 // Migration 7 while an instance still on schema 6's build keeps claiming (a studio updated one machine at a time: the
 // older build only refuses a newer schema when it connects). The schema-6 claim function writes the folder row; the
@@ -57,7 +58,7 @@ describe('migration 7 beside an instance still running schema 6', () => {
   it('a schema-6 claim that commits while migration 7 runs still counts against the budget', async () => {
     const admin = await connect();
     await migrateLedger(admin, 6);
-    const pool = new pg.Pool({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom', max: 4 });
+    const pool = ledgerPool(server, 4);
     pools.push(pool);
     await registerInstance(pool, { id: 'old', host: 'old', pid: 1, version: '6', label: null }, 600_000);
     await registerInstance(pool, { id: 'new', host: 'new', pid: 2, version: '7', label: null }, 600_000);
@@ -86,7 +87,7 @@ describe('migration 7 beside an instance still running schema 6', () => {
     const admin = await connect();
     await admin.query('DROP SCHEMA public CASCADE; CREATE SCHEMA public');
     await migrateLedger(admin, 6);
-    const pool = new pg.Pool({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom', max: 4 });
+    const pool = ledgerPool(server, 4);
     pools.push(pool);
     await registerInstance(pool, { id: 'old', host: 'old', pid: 1, version: '6', label: null }, 600_000);
     await registerInstance(pool, { id: 'new', host: 'new', pid: 2, version: '7', label: null }, 600_000);

@@ -7,6 +7,7 @@ import { runRetention } from '../../../main/core/studio/pg-retention';
 import { readStatus } from '../../../main/core/studio/pg-status';
 import type { ClaimRequest } from '../../../main/core/studio/ledger';
 import { startTestPostgres, type TestPostgres } from '../../helpers/pg-server';
+import { ledgerPool } from '../../helpers/studio-claims';
 
 // Studio schema 7 (main/core/studio/pg-spend.ts) on a real PostgreSQL: a folder's spend and counters live in rows per
 // folder, instance and connection, so claims no longer write the folder's one row; the shared budget still holds to
@@ -18,7 +19,7 @@ let admin: pg.Client;
 const pools: pg.Pool[] = [];
 
 const newPool = (max = 4) => {
-  const pool = new pg.Pool({ host: '127.0.0.1', port: server.port, user: 'postgres', password: server.password, database: 'batchroom', max });
+  const pool = ledgerPool(server, max);
   pools.push(pool);
   return pool;
 };
